@@ -1,0 +1,295 @@
+/*
+ * tfenc.h — libtfenc: a Transformer encoder forward pass on the CPU.
+ *
+ * The only installed header. Everything here is the stable C ABI:
+ * enum values are explicit and never renumbered; structs that may grow
+ * start with a `struct_size` field that the caller sets (via the *_init
+ * functions), so that fields appended in later versions never break
+ * callers compiled against this one.
+ *
+ * Dimension letters used in the shape comments below:
+ *   B = batch, T = sequence length (padded), D = d_model, H = n_heads,
+ *   d_k = D / H, F = d_ff, L = n_layers, V = vocab_size, P = max_positions,
+ *   N = number of real (non-padding) tokens in a batch.
+ * Every tensor is float32, row-major, contiguous.
+ *
+ * Errors: every function that can fail returns a tf_status. On failure
+ * tf_last_error() gives a message (thread-local) naming the argument or
+ * tensor and both the expected and the actual shape or value, e.g.
+ *   "layers.0.attn.q.weight: expected [512, 512], got [512, 64]".
+ * A failed call changes nothing: no handle is half-built, no weight is
+ * half-written. The library never prints, exits or aborts.
+ *
+ * Threads: tf_encoder_forward() takes a const handle and may be called on
+ * the same handle from many threads at once (each call with its own
+ * workspace, or none). Functions that modify a handle (tf_encoder_set_tensor)
+ * must not run concurrently with anything else on that handle. The library
+ * never changes the BLAS library's thread count.
+ */
+#ifndef TFENC_H
+#define TFENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TFENC_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TF_API __attribute__((visibility("default")))
+#else
+#define TF_API
+#endif
+
+/* ---- Versions ----------------------------------------------------------- */
+
+#define TFENC_VERSION_MAJOR 0
+#define TFENC_VERSION_MINOR 1
+#define TFENC_VERSION_PATCH 0
+#define TFENC_VERSION_NUMBER \
+    (TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH)
+
+/* TFENC_VERSION_NUMBER of the library actually loaded. */
+TF_API unsigned tf_version(void);
+/* "MAJOR.MINOR.PATCH" of the library actually loaded. */
+TF_API const char *tf_version_string(void);
+
+/* ---- Status codes ------------------------------------------------------- */
+
+typedef enum tf_status {
+    TF_OK = 0,
+    TF_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, bad value, bad id */
+    TF_ERR_SHAPE = 2,            /* a tensor or buffer of the wrong shape */
+    TF_ERR_OUT_OF_MEMORY = 3,    /* an allocation failed or a size overflowed */
+    TF_ERR_IO = 4,               /* reading or writing a file failed */
+    TF_ERR_FORMAT = 5,           /* a file's contents are malformed */
+    TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does */
+    TF_ERR_NOT_FOUND = 7         /* no tensor of that name */
+} tf_status;
+
+/* A static, never-NULL name such as "TF_ERR_SHAPE" ("TF_ERR_UNKNOWN" for
+ * values this version does not know). */
+TF_API const char *tf_status_name(tf_status status);
+
+/* The message of the most recent failed call on this thread ("" if none).
+ * Successful calls leave it unchanged. Valid until the next failing call on
+ * this thread. */
+TF_API const char *tf_last_error(void);
+
+/* ---- Configuration ------------------------------------------------------ */
+
+typedef enum tf_position_kind {
+    TF_POSITION_NONE = 0,       /* no positional information is added */
+    TF_POSITION_SINUSOIDAL = 1, /* PE(t,2i) = sin(t / 10000^(2i/D)),
+                                   PE(t,2i+1) = cos(t / 10000^(2i/D));
+                                   computed for any t, so it extrapolates */
+    TF_POSITION_LEARNED = 2     /* a learned [P, D] table; T <= P */
+} tf_position_kind;
+
+typedef enum tf_activation {
+    TF_ACTIVATION_GELU = 0,      /* 0.5 x (1 + erf(x / sqrt 2)) (BERT "gelu") */
+    TF_ACTIVATION_GELU_TANH = 1, /* 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) */
+    TF_ACTIVATION_RELU = 2       /* max(x, 0) */
+} tf_activation;
+
+typedef enum tf_norm_placement {
+    TF_NORM_POST = 0, /* x = LN1(x + MHA(x)); x = LN2(x + FFN(x))  (BERT) */
+    TF_NORM_PRE = 1   /* x = x + MHA(LN1(x)); x = x + FFN(LN2(x)) */
+} tf_norm_placement;
+
+/* The model's hyper-parameters. Always start from tf_config_init(). Every
+ * field is an int32_t (booleans are 0 or 1) so the layout is the same from
+ * C, ctypes and Rust. */
+typedef struct tf_config {
+    size_t struct_size;        /* = sizeof(tf_config), set by tf_config_init */
+    int32_t d_model;           /* D, 1..65536 */
+    int32_t n_heads;           /* H, D % H == 0 */
+    int32_t d_ff;              /* F, 1..1048576 */
+    int32_t n_layers;          /* L, 1..1024 */
+    int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
+    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL
+                                  0 = unbounded, else a bound on T */
+    int32_t position;          /* tf_position_kind */
+    int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
+    int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
+    int32_t norm_placement;    /* tf_norm_placement */
+    int32_t final_norm;        /* a LayerNorm after the last layer */
+    int32_t activation;        /* tf_activation of the feed-forward block */
+    int32_t bias;              /* biases in every Linear and LayerNorm */
+    int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
+    float layer_norm_eps;      /* > 0 */
+    uint64_t seed;             /* seed of the deterministic initialisation */
+} tf_config;
+
+/* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
+ * post-norm, sinusoidal positions (unbounded), vocab_size 0 (vectors in),
+ * no token types, no embedding norm, no final norm, biases on, no pooler,
+ * layer_norm_eps 1e-5, seed 0. */
+TF_API void tf_config_init(tf_config *cfg);
+
+/* ---- The encoder handle ------------------------------------------------- */
+
+typedef struct tf_encoder tf_encoder; /* opaque */
+
+/* Creates an encoder whose weights live in one contiguous block, initialised
+ * deterministically from cfg->seed the way PyTorch initialises the same
+ * modules: Linear weight and bias ~ U(-1/sqrt(in), 1/sqrt(in)); embedding
+ * tables ~ N(0, 1); LayerNorm weight 1, bias 0. On failure *out is NULL. */
+TF_API tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out);
+
+/* Frees everything the handle owns. NULL is a no-op. */
+TF_API void tf_encoder_destroy(tf_encoder *enc);
+
+/* Copies the handle's configuration into *cfg (cfg->struct_size must be set,
+ * e.g. by tf_config_init). */
+TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
+
+/* ---- Weights by name ---------------------------------------------------- *
+ *
+ * Tensors of a handle (only those its config has; "[bias]" ones exist when
+ * cfg.bias is 1; linear weights are [out, in] as in PyTorch):
+ *   embed.token.weight         [V, D]   when V > 0
+ *   embed.position.weight      [P, D]   when position is LEARNED
+ *   embed.token_type.weight    [n_token_types, D]  when n_token_types > 0
+ *   embed.norm.weight, .bias   [D]      when embedding_norm
+ *   layers.{l}.attn.q.weight   [D, D]   and .bias [D]        (query)
+ *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
+ *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
+ *   layers.{l}.attn.out.weight [D, D]   and .bias [D]        (W_O)
+ *   layers.{l}.norm1.weight    [D]      and .bias [D]
+ *   layers.{l}.ffn.up.weight   [F, D]   and .bias [F]        (D -> F)
+ *   layers.{l}.ffn.down.weight [D, F]   and .bias [D]        (F -> D)
+ *   layers.{l}.norm2.weight    [D]      and .bias [D]
+ *   final_norm.weight, .bias   [D]      when final_norm
+ *   pooler.weight [D, D], pooler.bias [D]  when pooler
+ * The q, k and v weights of a layer are stored adjacently, forming one
+ * [3D, D] matrix, so the three projections are a single matrix product.
+ */
+
+#define TF_MAX_RANK 8
+
+/* Number of tensors in the handle; names are enumerated by index. */
+TF_API size_t tf_encoder_tensor_count(const tf_encoder *enc);
+/* Name of tensor `index` (0 <= index < count), or NULL. Owned by the handle. */
+TF_API const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index);
+/* Rank and dims of a tensor; dims must hold TF_MAX_RANK values. */
+TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name,
+                                         int32_t *rank, int64_t *dims);
+/* Copies a tensor out into dst; (rank, dims) is the shape of dst and must be
+ * the tensor's shape. */
+TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name,
+                                       float *dst, int32_t rank, const int64_t *dims);
+/* Replaces a tensor's values with src; (rank, dims) is the shape of src and
+ * must be the tensor's shape; every value must be finite. */
+TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name,
+                                       const float *src, int32_t rank,
+                                       const int64_t *dims);
+
+/* ---- Workspace ---------------------------------------------------------- *
+ * Scratch memory for forward calls. A workspace grows to the largest call it
+ * has seen and is then reused: a forward call with a workspace that is large
+ * enough allocates nothing. One workspace serves one call at a time. */
+
+typedef struct tf_workspace tf_workspace; /* opaque */
+
+TF_API tf_status tf_workspace_create(tf_workspace **out);
+/* Frees the workspace. NULL is a no-op. */
+TF_API void tf_workspace_destroy(tf_workspace *ws);
+/* Grows ws so that forward calls on enc with at most `batch` sequences of
+ * at most `seq_len` tokens (and no trace callback) need no allocation. */
+TF_API tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc,
+                                      int32_t batch, int32_t seq_len);
+/* Bytes currently held by ws. */
+TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
+
+/* ---- Tracing: every intermediate tensor, as it is computed ---------------- *
+ *
+ * When tf_forward_args.trace is set, it is called once per intermediate, in
+ * the order of computation, with data laid out [B, T, ...] (padded positions
+ * hold 0) and valid only during the call. Events (l = layer index):
+ *   embed.token         [B, T, D]      token vectors (looked up, or the input)
+ *   embed.position      [T, D]         positional encodings (if any)
+ *   embed.token_type    [B, T, D]      token-type vectors (if any)
+ *   embed.sum           [B, T, D]      their sum
+ *   embed.norm          [B, T, D]      after the embedding LayerNorm (if any)
+ *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
+ *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
+ *   layers.l.attn.scores  [B, H, T, T] Q K^T / sqrt(d_k) + masks (-inf where
+ *                                      masked; rows of padded queries 0)
+ *   layers.l.attn.weights [B, H, T, T] softmax of each row of the scores
+ *   layers.l.attn.context [B, T, D]    heads' weights . V, concatenated
+ *   layers.l.attn.out   [B, T, D]      context . W_O^T + b_O
+ *   layers.l.add_norm1  [B, T, D]      post-norm: LN1(x + attn.out);
+ *                                      pre-norm: x + attn.out
+ *   layers.l.norm2      [B, T, D]      LN2(x), pre-norm only
+ *   layers.l.ffn.hidden [B, T, F]      act(x W_up^T + b_up)
+ *   layers.l.ffn.out    [B, T, D]      hidden W_down^T + b_down
+ *   layers.l.add_norm2  [B, T, D]      post-norm: LN2(x + ffn.out);
+ *                                      pre-norm: x + ffn.out
+ *   final_norm          [B, T, D]      (if any)
+ *   pooler              [B, D]         (if any)
+ * Tracing allocates per call; without a trace callback nothing is gathered.
+ */
+typedef struct tf_trace_event {
+    size_t struct_size;      /* sizeof(tf_trace_event) of the library */
+    const char *name;        /* e.g. "layers.0.attn.q" */
+    int32_t layer;           /* layer index, or -1 */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *dim_names;   /* e.g. "B,H,T,d_k" */
+    const float *data;       /* row-major, valid only during the call */
+} tf_trace_event;
+
+typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
+
+/* ---- Forward ------------------------------------------------------------ */
+
+typedef struct tf_forward_args {
+    size_t struct_size;            /* = sizeof(tf_forward_args), set by init */
+    int32_t batch;                 /* B >= 1 */
+    int32_t seq_len;               /* T >= 1 */
+
+    /* Input: exactly one of these two. */
+    const int32_t *input_ids;      /* [B, T] ids in [0, V) (padding ignored) */
+    const float *input_embeds;     /* [B, T, D] vectors, used as embed.token */
+    const int32_t *token_type_ids; /* [B, T] in [0, n_token_types), or NULL = 0 */
+
+    /* Padding (right-padded sequences): at most one of these; neither means
+     * every sequence has T real tokens. */
+    const int32_t *lengths;        /* [B] real tokens per sequence, 0..T */
+    const int32_t *attention_mask; /* [B, T] 1 = real token, 0 = padding; each
+                                      row must be 1...1 0...0 */
+
+    int32_t causal;                /* 1: token t attends to tokens <= t only */
+    const float *additive_mask;    /* added to the scaled scores (-INFINITY
+                                      blocks): [T, T], or [B, T, T] when
+                                      additive_mask_batched is 1 */
+    int32_t additive_mask_batched;
+
+    /* Outputs (caller-owned). Padded positions are written as 0. */
+    float *output;                 /* [B, T, D] required */
+    float *hidden_states;          /* [L+1, B, T, D] or NULL: embeddings, then
+                                      each layer's output (before final_norm) */
+    float *attentions;             /* [L, B, H, T, T] or NULL: softmax weights */
+    float *pooled_output;          /* [B, D] or NULL; needs cfg.pooler. A
+                                      sequence of length 0 gives zeros */
+
+    tf_workspace *workspace;       /* NULL: allocate scratch for this call */
+    tf_trace_fn trace;             /* NULL: no tracing */
+    void *trace_user_data;
+} tf_forward_args;
+
+/* Zeroes *args and sets struct_size. */
+TF_API void tf_forward_args_init(tf_forward_args *args);
+
+/* Runs the encoder. Validates everything first; on failure no output is
+ * written. A key whose every score is masked (e.g. an additive mask row of
+ * -INFINITY) gets attention weights of 0, so that row's context is 0. */
+TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFENC_H */

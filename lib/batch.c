@@ -1,0 +1,40 @@
+/* batch.c — sequence lengths, packed row offsets, and scattering packed
+ * rows back to the padded [B, T, W] layout. */
+#include "batch.h"
+
+#include <string.h>
+
+int32_t tf_args_length(const tf_forward_args *a, int32_t b)
+{
+    if (a->lengths)
+        return a->lengths[b];
+    if (a->attention_mask) {
+        const int32_t *row = a->attention_mask + (size_t)b * (size_t)a->seq_len; /* (T) */
+        int32_t n = 0;
+        while (n < a->seq_len && row[n] != 0)
+            n++;
+        return n;
+    }
+    return a->seq_len;
+}
+
+void tf_batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a)
+{
+    size_t row = 0;
+    for (int32_t b = 0; b < a->batch; b++) {
+        lengths[b] = tf_args_length(a, b);
+        row_start[b] = row;
+        row += (size_t)lengths[b];
+    }
+}
+
+void tf_scatter_rows(float *dst, const float *src, const tf_batch *batch, size_t W)
+{
+    const size_t T = (size_t)batch->T;
+    for (int32_t b = 0; b < batch->B; b++) {
+        const size_t len = (size_t)batch->lengths[b];
+        float *seq = dst + (size_t)b * T * W; /* (T, W) */
+        memcpy(seq, src + batch->row_start[b] * W, len * W * sizeof *dst);
+        memset(seq + len * W, 0, (T - len) * W * sizeof *dst);
+    }
+}

@@ -1,0 +1,21 @@
+/* config.h — defaults and validation of tf_config. */
+#ifndef TF_CONFIG_H
+#define TF_CONFIG_H
+
+#include "tfenc.h"
+
+/* Limits that keep every dimension, and every product the BLAS sees, in an
+ * int. */
+#define TF_MAX_D_MODEL 65536
+#define TF_MAX_D_FF (1 << 20)
+#define TF_MAX_LAYERS 1024
+#define TF_MAX_VOCAB (1 << 24)
+#define TF_MAX_POSITIONS (1 << 24)
+#define TF_MAX_TOKEN_TYPES 65536
+
+/* Checks a caller's config and copies it into *out (with this library's
+ * struct_size). On failure *out is untouched and the message names the
+ * field and its value. */
+tf_status tf_config_validate(const tf_config *cfg, tf_config *out);
+
+#endif

@@ -1,0 +1,104 @@
+/* embedding.c — from ids (or vectors) to the first hidden state. */
+#include "embedding.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kernels.h"
+
+void tf_sinusoidal_row(float *row, int64_t t, size_t D)
+{
+    for (size_t i = 0; i < D; i += 2) {
+        const double angle = (double)t / pow(10000.0, (double)i / (double)D);
+        row[i] = (float)sin(angle);
+        if (i + 1 < D)
+            row[i + 1] = (float)cos(angle);
+    }
+}
+
+/* x (N, D) = token vectors: looked up by id, or the caller's vectors. */
+static void gather_tokens(float *x, const tf_weights *w, const tf_forward_args *a,
+                          const tf_batch *batch, size_t D)
+{
+    for (int32_t b = 0; b < batch->B; b++) {
+        const size_t in_row = (size_t)b * (size_t)batch->T; /* first [b, 0] */
+        float *dst = x + batch->row_start[b] * D;             /* (len, D) */
+        for (int32_t t = 0; t < batch->lengths[b]; t++) {
+            const float *src = a->input_ids
+                                   ? w->token + (size_t)a->input_ids[in_row + (size_t)t] * D
+                                   : a->input_embeds + (in_row + (size_t)t) * D;
+            memcpy(dst + (size_t)t * D, src, D * sizeof *dst);
+        }
+    }
+}
+
+/* x (N, D) += the encoding of each token's position. */
+static void add_positions(float *x, float *pos_row, const tf_config *cfg, const tf_weights *w,
+                          const tf_batch *batch, size_t D)
+{
+    for (int32_t t = 0; t < batch->max_len; t++) {
+        const float *pe = w->position + (size_t)t * D; /* (D) */
+        if (cfg->position == TF_POSITION_SINUSOIDAL) {
+            tf_sinusoidal_row(pos_row, t, D);
+            pe = pos_row;
+        }
+        for (int32_t b = 0; b < batch->B; b++)
+            if (t < batch->lengths[b])
+                tf_add(x + (batch->row_start[b] + (size_t)t) * D, pe, D);
+    }
+}
+
+/* Emits the positional encodings of positions 0..T-1 as [T, D]. */
+static void trace_positions(tf_tracer *tr, const tf_config *cfg, const tf_weights *w,
+                            const tf_batch *batch, size_t D)
+{
+    const size_t T = (size_t)batch->T;
+    if (cfg->position == TF_POSITION_LEARNED)
+        memcpy(tr->buf, w->position, T * D * sizeof(float));
+    else
+        for (size_t t = 0; t < T; t++)
+            tf_sinusoidal_row(tr->buf + t * D, (int64_t)t, D);
+    const int64_t dims[2] = {(int64_t)T, (int64_t)D};
+    tf_trace_emit(tr, "embed.position", -1, 2, dims, "T,D", tr->buf);
+}
+
+/* tmp (N, D) = the token-type vector of each token (type 0 without ids). */
+static void gather_token_types(float *tmp, const tf_weights *w, const tf_forward_args *a,
+                               const tf_batch *batch, size_t D)
+{
+    for (int32_t b = 0; b < batch->B; b++) {
+        const size_t in_row = (size_t)b * (size_t)batch->T;
+        float *dst = tmp + batch->row_start[b] * D; /* (len, D) */
+        for (int32_t t = 0; t < batch->lengths[b]; t++) {
+            const size_t type = a->token_type_ids ? (size_t)a->token_type_ids[in_row + (size_t)t] : 0;
+            memcpy(dst + (size_t)t * D, w->token_type + type * D, D * sizeof *dst);
+        }
+    }
+}
+
+void tf_embed(float *x, float *tmp, float *pos_row, const tf_config *cfg, const tf_weights *w,
+              const tf_forward_args *a, const tf_batch *batch, tf_tracer *tr)
+{
+    const size_t D = (size_t)cfg->d_model, N = batch->N;
+    gather_tokens(x, w, a, batch, D);
+    if (tf_tracing(tr))
+        tf_trace_rows(tr, "embed.token", -1, x, D, "B,T,D");
+    if (cfg->position != TF_POSITION_NONE) {
+        if (tf_tracing(tr))
+            trace_positions(tr, cfg, w, batch, D);
+        add_positions(x, pos_row, cfg, w, batch, D);
+    }
+    if (cfg->n_token_types > 0) {
+        gather_token_types(tmp, w, a, batch, D);
+        if (tf_tracing(tr))
+            tf_trace_rows(tr, "embed.token_type", -1, tmp, D, "B,T,D");
+        tf_add(x, tmp, N * D);
+    }
+    if (tf_tracing(tr))
+        tf_trace_rows(tr, "embed.sum", -1, x, D, "B,T,D");
+    if (cfg->embedding_norm) {
+        tf_layernorm_rows(x, x, w->embed_norm_w, w->embed_norm_b, N, D, cfg->layer_norm_eps);
+        if (tf_tracing(tr))
+            tf_trace_rows(tr, "embed.norm", -1, x, D, "B,T,D");
+    }
+}

@@ -1,0 +1,95 @@
+/* layer.c — one encoder layer, post-norm or pre-norm:
+ *   post-norm: x = LN1(x + MHA(x));   x = LN2(x + FFN(x))
+ *   pre-norm:  x = x + MHA(LN1(x));   x = x + FFN(LN2(x))           */
+#include "layer.h"
+
+#include "ffn.h"
+#include "kernels.h"
+#include "linear.h"
+
+/* s.tmp (N, D) = MHA(in), in (N, D). */
+static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
+{
+    const tf_layer_weights *lw = &run->w->layers[l];
+    tf_scratch *s = &run->s;
+    tf_tracer *tr = &run->tracer;
+    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model, H = (size_t)run->cfg->n_heads;
+
+    tf_linear(s->qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D); /* (N, 3D) = Q | K | V */
+    float *scores = NULL;
+    if (tf_tracing(tr)) {
+        tf_trace_heads(tr, "attn.q", l, s->qkv, 0);
+        tf_trace_heads(tr, "attn.k", l, s->qkv, 1);
+        tf_trace_heads(tr, "attn.v", l, s->qkv, 2);
+        scores = tr->scores;
+        if (!attn_weights)
+            attn_weights = tr->weights;
+    }
+    tf_attention(s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch, &run->mask, D,
+                 H); /* (N, D) */
+    if (tf_tracing(tr)) {
+        const int64_t dims[4] = {run->batch.B, (int64_t)H, run->batch.T, run->batch.T};
+        tf_trace_emit(tr, "attn.scores", l, 4, dims, "B,H,T,T", scores);
+        tf_trace_emit(tr, "attn.weights", l, 4, dims, "B,H,T,T", attn_weights);
+        tf_trace_rows(tr, "attn.context", l, s->ctx, D, "B,T,D");
+    }
+    tf_linear(s->tmp, s->ctx, lw->out_w, lw->out_b, N, D, D); /* (N, D) */
+    if (tf_tracing(tr))
+        tf_trace_rows(tr, "attn.out", l, s->tmp, D, "B,T,D");
+}
+
+/* out (N, D) = FFN(in), in (N, D). */
+static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
+{
+    const tf_config *cfg = run->cfg;
+    tf_tracer *tr = &run->tracer;
+    const size_t N = run->batch.N, D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
+    if (tf_tracing(tr)) { /* the whole (N, F) hidden layer at once, to show it */
+        tf_ffn(out, tr->ffn_hidden, N ? N : 1, in, &run->w->layers[l], N, D, F, cfg->activation);
+        tf_trace_rows(tr, "ffn.hidden", l, tr->ffn_hidden, F, "B,T,F");
+        tf_trace_rows(tr, "ffn.out", l, out, D, "B,T,D");
+        return;
+    }
+    tf_ffn(out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, &run->w->layers[l], N, D, F,
+           cfg->activation);
+}
+
+/* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */
+static void residual(tf_run *run, int32_t l, const float *delta, const float *norm_w,
+                     const float *norm_b, const char *trace_name)
+{
+    const tf_config *cfg = run->cfg;
+    const size_t N = run->batch.N, D = (size_t)cfg->d_model;
+    if (cfg->norm_placement == TF_NORM_POST)
+        tf_add_layernorm_rows(run->s.x, delta, norm_w, norm_b, N, D, cfg->layer_norm_eps);
+    else
+        tf_add(run->s.x, delta, N * D);
+    if (tf_tracing(&run->tracer))
+        tf_trace_rows(&run->tracer, trace_name, l, run->s.x, D, "B,T,D");
+}
+
+/* out (N, D) = LN(x), the pre-norm input of a sub-layer. */
+static const float *pre_norm(tf_run *run, int32_t l, float *out, const float *norm_w,
+                             const float *norm_b, const char *trace_name)
+{
+    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
+    tf_layernorm_rows(out, run->s.x, norm_w, norm_b, N, D, run->cfg->layer_norm_eps);
+    if (tf_tracing(&run->tracer))
+        tf_trace_rows(&run->tracer, trace_name, l, out, D, "B,T,D");
+    return out;
+}
+
+void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
+{
+    const tf_layer_weights *lw = &run->w->layers[l];
+    tf_scratch *s = &run->s;
+    const int pre = run->cfg->norm_placement == TF_NORM_PRE;
+
+    const float *attn_in = pre ? pre_norm(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "norm1") : s->x;
+    attention_block(run, l, attn_in, attn_weights); /* s->tmp = MHA(attn_in) */
+    residual(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "add_norm1");
+
+    const float *ffn_in = pre ? pre_norm(run, l, s->ctx, lw->norm2_w, lw->norm2_b, "norm2") : s->x;
+    ffn_block(run, l, s->tmp, ffn_in); /* s->tmp = FFN(ffn_in) */
+    residual(run, l, s->tmp, lw->norm2_w, lw->norm2_b, "add_norm2");
+}

@@ -1,0 +1,88 @@
+/* trace.c — the trace callback's events and their buffers. */
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checked.h"
+#include "error.h"
+
+tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_config *cfg,
+                         const tf_batch *batch)
+{
+    memset(tr, 0, sizeof *tr);
+    if (!a->trace)
+        return TF_OK;
+    const size_t B = (size_t)batch->B, T = (size_t)batch->T, H = (size_t)cfg->n_heads;
+    const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
+    size_t buf_n, hidden_n, attn_n, total, bytes;
+    if (!tf_mul_size(B * T, D > F ? D : F, &buf_n) || !tf_mul_size(batch->N, F, &hidden_n) ||
+        !tf_mul_size(B * H, T, &attn_n) || !tf_mul_size(attn_n, T, &attn_n) ||
+        !tf_add_size(buf_n, hidden_n, &total) || !tf_add_size(total, attn_n, &total) ||
+        !tf_add_size(total, attn_n, &total) || !tf_mul_size(total, sizeof(float), &bytes))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "trace: buffers for batch %d x seq_len %d overflow "
+                       "size_t", (int)batch->B, (int)batch->T);
+    tr->buf = malloc(bytes);
+    if (!tr->buf)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "trace: cannot allocate %zu bytes for batch %d x "
+                       "seq_len %d", bytes, (int)batch->B, (int)batch->T);
+    tr->ffn_hidden = tr->buf + buf_n;
+    tr->scores = tr->ffn_hidden + hidden_n;
+    tr->weights = tr->scores + attn_n;
+    tr->fn = a->trace;
+    tr->user_data = a->trace_user_data;
+    tr->batch = batch;
+    tr->D = cfg->d_model;
+    tr->H = cfg->n_heads;
+    tr->F = cfg->d_ff;
+    return TF_OK;
+}
+
+void tf_tracer_free(tf_tracer *tr)
+{
+    free(tr->buf);
+    memset(tr, 0, sizeof *tr);
+}
+
+void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
+                   const int64_t *dims, const char *dim_names, const float *data)
+{
+    char full[64];
+    tf_trace_event ev = {.struct_size = sizeof ev, .name = name, .layer = layer, .rank = rank,
+                         .dim_names = dim_names, .data = data};
+    if (layer >= 0) {
+        snprintf(full, sizeof full, "layers.%d.%s", (int)layer, name);
+        ev.name = full;
+    }
+    for (int32_t i = 0; i < rank; i++)
+        ev.dims[i] = dims[i];
+    tr->fn(&ev, tr->user_data);
+}
+
+void tf_trace_rows(tf_tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
+                   const char *dim_names)
+{
+    const tf_batch *bt = tr->batch;
+    tf_scatter_rows(tr->buf, rows, bt, W);
+    const int64_t dims[3] = {bt->B, bt->T, (int64_t)W};
+    tf_trace_emit(tr, name, layer, 3, dims, dim_names, tr->buf);
+}
+
+void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float *qkv, int which)
+{
+    const tf_batch *bt = tr->batch;
+    const size_t T = (size_t)bt->T, H = (size_t)tr->H, D = (size_t)tr->D, dk = D / H;
+    for (int32_t b = 0; b < bt->B; b++) {
+        const size_t len = (size_t)bt->lengths[b];
+        for (size_t h = 0; h < H; h++) {
+            float *dst = tr->buf + ((size_t)b * H + h) * T * dk; /* (T, d_k) */
+            const float *src = qkv + bt->row_start[b] * 3 * D + (size_t)which * D + h * dk;
+            for (size_t t = 0; t < len; t++)
+                memcpy(dst + t * dk, src + t * 3 * D, dk * sizeof *dst);
+            memset(dst + len * dk, 0, (T - len) * dk * sizeof *dst);
+        }
+    }
+    const int64_t dims[4] = {bt->B, (int64_t)H, (int64_t)T, (int64_t)dk};
+    tf_trace_emit(tr, name, layer, 4, dims, "B,H,T,d_k", tr->buf);
+}

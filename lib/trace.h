@@ -1,0 +1,43 @@
+/* trace.h — hands every intermediate tensor to the caller's callback, laid
+ * out [B, T, ...] with padded positions 0. Costs nothing when off. */
+#ifndef TF_TRACE_H
+#define TF_TRACE_H
+
+#include "batch.h"
+#include "tfenc.h"
+
+typedef struct tf_tracer {
+    tf_trace_fn fn;          /* NULL: tracing is off and nothing below exists */
+    void *user_data;
+    const tf_batch *batch;
+    int32_t D, H, F;
+    float *buf;              /* (B, T, max(D, F)) where events are laid out;
+                                the one allocation the three below live in */
+    float *ffn_hidden;       /* (N, F) the whole FFN hidden layer at once */
+    float *scores;           /* (B, H, T, T) */
+    float *weights;          /* (B, H, T, T) */
+} tf_tracer;
+
+/* Sets up tracing for one call if args->trace is set (allocating its
+ * buffers); otherwise leaves it off. */
+tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_config *cfg,
+                         const tf_batch *batch);
+void tf_tracer_free(tf_tracer *tr);
+
+static inline int tf_tracing(const tf_tracer *tr)
+{
+    return tr->fn != NULL;
+}
+
+/* Emits an event. `name` is "layers.<layer>.<name>" when layer >= 0. */
+void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
+                   const int64_t *dims, const char *dim_names, const float *data);
+
+/* Emits packed rows (N, W) as [B, T, W]. */
+void tf_trace_rows(tf_tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
+                   const char *dim_names);
+
+/* Emits part `which` (0 = Q, 1 = K, 2 = V) of qkv (N, 3D) as [B, H, T, d_k]. */
+void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float *qkv, int which);
+
+#endif

@@ -1,0 +1,297 @@
+/* weights.c — the parameter block: names, shapes, offsets, initialisation,
+ * and the public get/set-by-name API. */
+#include "weights.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checked.h"
+#include "encoder.h"
+#include "error.h"
+#include "rng.h"
+
+#define TF_BLOCK_ALIGN 64
+
+/* Collects tensors in block order; `slots[i]` is the view to point at
+ * tensor i once the block exists (or NULL). */
+typedef struct table_builder {
+    tf_tensor *tensors;
+    const float ***slots;
+    size_t n, cap;
+    size_t n_floats;
+    int overflow;
+} table_builder;
+
+static void add_tensor(table_builder *b, const float **slot, const char *name, int32_t rank,
+                       int64_t d0, int64_t d1, tf_init_kind init, double bound)
+{
+    tf_tensor *t = &b->tensors[b->n];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->rank = rank;
+    t->dims[0] = d0;
+    t->dims[1] = rank == 2 ? d1 : 0;
+    t->init = init;
+    t->init_bound = bound;
+    t->offset = b->n_floats;
+    if (!tf_mul_size((size_t)d0, rank == 2 ? (size_t)d1 : 1, &t->count) ||
+        !tf_add_size(b->n_floats, t->count, &b->n_floats))
+        b->overflow = 1;
+    b->slots[b->n++] = slot;
+}
+
+/* A LayerNorm's weight (ones) and, with biases, its bias (zeros). */
+static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
+                     const float **w_slot, const float **b_slot)
+{
+    char name[TF_TENSOR_NAME_MAX];
+    snprintf(name, sizeof name, "%s.weight", prefix);
+    add_tensor(b, w_slot, name, 1, cfg->d_model, 0, TF_INIT_ONES, 0);
+    if (cfg->bias) {
+        snprintf(name, sizeof name, "%s.bias", prefix);
+        add_tensor(b, b_slot, name, 1, cfg->d_model, 0, TF_INIT_ZEROS, 0);
+    }
+}
+
+/* A Linear's weight [out, in] and, with biases, its bias [out]; both
+ * U(-1/sqrt(in), 1/sqrt(in)) as nn.Linear initialises them. */
+static void add_linear(table_builder *b, const tf_config *cfg, const char *prefix, int32_t out,
+                       int32_t in, const float **w_slot, const float **b_slot)
+{
+    char name[TF_TENSOR_NAME_MAX];
+    double bound = 1.0 / sqrt((double)in);
+    snprintf(name, sizeof name, "%s.weight", prefix);
+    add_tensor(b, w_slot, name, 2, out, in, TF_INIT_UNIFORM, bound);
+    if (cfg->bias) {
+        snprintf(name, sizeof name, "%s.bias", prefix);
+        add_tensor(b, b_slot, name, 1, out, 0, TF_INIT_UNIFORM, bound);
+    }
+}
+
+static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_layer_weights *lw)
+{
+    const int32_t D = cfg->d_model, F = cfg->d_ff;
+    const double bound = 1.0 / sqrt((double)D);
+    static const char *const qkv[3] = {"q", "k", "v"};
+    char name[TF_TENSOR_NAME_MAX], prefix[TF_TENSOR_NAME_MAX];
+
+    /* q, k, v weights adjacent: one (3D, D) matrix; then their biases: (3D). */
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "layers.%d.attn.%s.weight", (int)l, qkv[i]);
+        add_tensor(b, i == 0 ? &lw->qkv_w : NULL, name, 2, D, D, TF_INIT_UNIFORM, bound);
+    }
+    for (int i = 0; cfg->bias && i < 3; i++) {
+        snprintf(name, sizeof name, "layers.%d.attn.%s.bias", (int)l, qkv[i]);
+        add_tensor(b, i == 0 ? &lw->qkv_b : NULL, name, 1, D, 0, TF_INIT_UNIFORM, bound);
+    }
+    snprintf(prefix, sizeof prefix, "layers.%d.attn.out", (int)l);
+    add_linear(b, cfg, prefix, D, D, &lw->out_w, &lw->out_b);
+    snprintf(prefix, sizeof prefix, "layers.%d.norm1", (int)l);
+    add_norm(b, cfg, prefix, &lw->norm1_w, &lw->norm1_b);
+    snprintf(prefix, sizeof prefix, "layers.%d.ffn.up", (int)l);
+    add_linear(b, cfg, prefix, F, D, &lw->up_w, &lw->up_b);
+    snprintf(prefix, sizeof prefix, "layers.%d.ffn.down", (int)l);
+    add_linear(b, cfg, prefix, D, F, &lw->down_w, &lw->down_b);
+    snprintf(prefix, sizeof prefix, "layers.%d.norm2", (int)l);
+    add_norm(b, cfg, prefix, &lw->norm2_w, &lw->norm2_b);
+}
+
+static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
+{
+    const int32_t D = cfg->d_model;
+    if (cfg->vocab_size > 0)
+        add_tensor(b, &w->token, "embed.token.weight", 2, cfg->vocab_size, D, TF_INIT_NORMAL, 0);
+    if (cfg->position == TF_POSITION_LEARNED)
+        add_tensor(b, &w->position, "embed.position.weight", 2, cfg->max_positions, D,
+                   TF_INIT_NORMAL, 0);
+    if (cfg->n_token_types > 0)
+        add_tensor(b, &w->token_type, "embed.token_type.weight", 2, cfg->n_token_types, D,
+                   TF_INIT_NORMAL, 0);
+    if (cfg->embedding_norm)
+        add_norm(b, cfg, "embed.norm", &w->embed_norm_w, &w->embed_norm_b);
+    for (int32_t l = 0; l < cfg->n_layers; l++)
+        add_layer(b, cfg, l, &w->layers[l]);
+    if (cfg->final_norm)
+        add_norm(b, cfg, "final_norm", &w->final_norm_w, &w->final_norm_b);
+    if (cfg->pooler)
+        add_linear(b, cfg, "pooler", D, D, &w->pooler_w, &w->pooler_b);
+}
+
+static void init_values(tf_weights *w, uint64_t seed)
+{
+    tf_rng rng = {seed};
+    for (size_t i = 0; i < w->n_tensors; i++) {
+        const tf_tensor *t = &w->tensors[i];
+        float *p = w->block + t->offset; /* (count) */
+        for (size_t j = 0; j < t->count; j++) {
+            switch (t->init) {
+            case TF_INIT_UNIFORM:
+                p[j] = (float)(t->init_bound * (2.0 * tf_rng_uniform(&rng) - 1.0));
+                break;
+            case TF_INIT_NORMAL: p[j] = (float)tf_rng_normal(&rng); break;
+            case TF_INIT_ONES: p[j] = 1.0f; break;
+            case TF_INIT_ZEROS: p[j] = 0.0f; break;
+            }
+        }
+    }
+}
+
+tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
+{
+    memset(w, 0, sizeof *w);
+    /* Upper bound on the tensor count: 9 outside the layers, 16 per layer. */
+    size_t cap = 9 + 16 * (size_t)cfg->n_layers;
+    table_builder b = {0};
+    b.cap = cap;
+    b.tensors = calloc(cap, sizeof *b.tensors);
+    b.slots = calloc(cap, sizeof *b.slots);
+    w->layers = calloc((size_t)cfg->n_layers, sizeof *w->layers);
+    if (!b.tensors || !b.slots || !w->layers)
+        goto oom;
+    build_table(&b, cfg, w);
+
+    size_t bytes;
+    if (b.overflow || !tf_mul_size(b.n_floats, sizeof(float), &bytes) ||
+        !tf_add_size(bytes, TF_BLOCK_ALIGN - 1, &bytes)) {
+        free(b.tensors);
+        free(b.slots);
+        free(w->layers);
+        memset(w, 0, sizeof *w);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
+    }
+    bytes -= bytes % TF_BLOCK_ALIGN;
+    w->block = aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
+    if (!w->block)
+        goto oom;
+    w->n_floats = b.n_floats;
+    w->tensors = b.tensors;
+    w->n_tensors = b.n;
+    for (size_t i = 0; i < b.n; i++)
+        if (b.slots[i])
+            *b.slots[i] = w->block + b.tensors[i].offset;
+    free(b.slots);
+    init_values(w, cfg->seed);
+    return TF_OK;
+
+oom:
+    free(b.tensors);
+    free(b.slots);
+    free(w->layers);
+    memset(w, 0, sizeof *w);
+    return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats", b.n_floats);
+}
+
+void tf_weights_destroy(tf_weights *w)
+{
+    free(w->block);
+    free(w->tensors);
+    free(w->layers);
+    memset(w, 0, sizeof *w);
+}
+
+const tf_tensor *tf_weights_find(const tf_weights *w, const char *name)
+{
+    for (size_t i = 0; i < w->n_tensors; i++)
+        if (strcmp(w->tensors[i].name, name) == 0)
+            return &w->tensors[i];
+    return NULL;
+}
+
+/* ---- Public API: tensors by name ---------------------------------------- */
+
+size_t tf_encoder_tensor_count(const tf_encoder *enc)
+{
+    return enc ? enc->weights.n_tensors : 0;
+}
+
+const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index)
+{
+    if (!enc || index >= enc->weights.n_tensors)
+        return NULL;
+    return enc->weights.tensors[index].name;
+}
+
+static tf_status lookup(const tf_encoder *enc, const char *name, const tf_tensor **out)
+{
+    if (!enc)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "encoder is NULL");
+    if (!name)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tensor name is NULL");
+    *out = tf_weights_find(&enc->weights, name);
+    if (!*out)
+        return tf_fail(TF_ERR_NOT_FOUND, "%s: no tensor of that name in this model", name);
+    return TF_OK;
+}
+
+/* The caller's (rank, dims) must be exactly the tensor's shape. */
+static tf_status check_shape(const tf_tensor *t, int32_t rank, const int64_t *dims)
+{
+    if (rank < 0 || rank > TF_MAX_RANK || (rank > 0 && !dims))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "%s: rank %d with %s dims is not a shape (rank 0..%d, dims non-NULL)",
+                       t->name, (int)rank, dims ? "non-NULL" : "NULL", TF_MAX_RANK);
+    int same = rank == t->rank;
+    for (int32_t i = 0; same && i < rank; i++)
+        same = dims[i] == t->dims[i];
+    if (!same) {
+        char want[64], got[256];
+        tf_format_shape(want, sizeof want, t->rank, t->dims);
+        tf_format_shape(got, sizeof got, rank, dims);
+        return tf_fail(TF_ERR_SHAPE, "%s: expected %s, got %s", t->name, want, got);
+    }
+    return TF_OK;
+}
+
+tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name, int32_t *rank,
+                                  int64_t *dims)
+{
+    const tf_tensor *t;
+    tf_status s = lookup(enc, name, &t);
+    if (s)
+        return s;
+    if (!rank || !dims)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: rank or dims is NULL", name);
+    *rank = t->rank;
+    for (int i = 0; i < TF_MAX_RANK; i++)
+        dims[i] = i < t->rank ? t->dims[i] : 0;
+    return TF_OK;
+}
+
+tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name, float *dst, int32_t rank,
+                                const int64_t *dims)
+{
+    const tf_tensor *t;
+    tf_status s = lookup(enc, name, &t);
+    if (s || (s = check_shape(t, rank, dims)))
+        return s;
+    if (!dst)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: destination is NULL", name);
+    memcpy(dst, enc->weights.block + t->offset, t->count * sizeof(float));
+    return TF_OK;
+}
+
+tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *src, int32_t rank,
+                                const int64_t *dims)
+{
+    const tf_tensor *t;
+    tf_status s = lookup(enc, name, &t);
+    if (s || (s = check_shape(t, rank, dims)))
+        return s;
+    if (!src)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: source is NULL", name);
+    const size_t cols = t->rank == 2 ? (size_t)t->dims[1] : t->count;
+    for (size_t i = 0; i < t->count; i++) {
+        if (!isfinite(src[i])) {
+            if (t->rank == 2)
+                return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                               "%s: element [%zu, %zu] is %g; weights must be finite", name,
+                               i / cols, i % cols, (double)src[i]);
+            return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                           "%s: element [%zu] is %g; weights must be finite", name, i,
+                           (double)src[i]);
+        }
+    }
+    memcpy(enc->weights.block + t->offset, src, t->count * sizeof(float));
+    return TF_OK;
+}

@@ -1,0 +1,67 @@
+/* weights.h — every parameter of a model in one contiguous block, with a
+ * table of names, shapes and offsets (like llm.c's parameter block). */
+#ifndef TF_WEIGHTS_H
+#define TF_WEIGHTS_H
+
+#include "tfenc.h"
+
+#define TF_TENSOR_NAME_MAX 48
+
+typedef enum tf_init_kind {
+    TF_INIT_UNIFORM, /* U(-bound, bound): nn.Linear's weight and bias */
+    TF_INIT_NORMAL,  /* N(0, 1): nn.Embedding */
+    TF_INIT_ONES,    /* LayerNorm weight */
+    TF_INIT_ZEROS    /* LayerNorm bias */
+} tf_init_kind;
+
+typedef struct tf_tensor {
+    char name[TF_TENSOR_NAME_MAX];
+    int32_t rank;     /* 1 or 2 */
+    int64_t dims[2];
+    size_t offset;    /* in floats, from the start of the block */
+    size_t count;     /* number of floats */
+    tf_init_kind init;
+    double init_bound;
+} tf_tensor;
+
+/* Views into the block for one layer. Biases are NULL when cfg.bias is 0. */
+typedef struct tf_layer_weights {
+    const float *qkv_w;   /* (3D, D): q, k, v weights stacked */
+    const float *qkv_b;   /* (3D) */
+    const float *out_w;   /* (D, D) */
+    const float *out_b;   /* (D) */
+    const float *norm1_w; /* (D) */
+    const float *norm1_b; /* (D) */
+    const float *up_w;    /* (F, D) */
+    const float *up_b;    /* (F) */
+    const float *down_w;  /* (D, F) */
+    const float *down_b;  /* (D) */
+    const float *norm2_w; /* (D) */
+    const float *norm2_b; /* (D) */
+} tf_layer_weights;
+
+typedef struct tf_weights {
+    float *block;            /* all parameters, n_floats of them */
+    size_t n_floats;
+    tf_tensor *tensors;      /* in block order */
+    size_t n_tensors;
+    /* Views (NULL when the config has no such tensor). */
+    const float *token;      /* (V, D) */
+    const float *position;   /* (P, D) */
+    const float *token_type; /* (n_token_types, D) */
+    const float *embed_norm_w, *embed_norm_b; /* (D) */
+    const float *final_norm_w, *final_norm_b; /* (D) */
+    const float *pooler_w;   /* (D, D) */
+    const float *pooler_b;   /* (D) */
+    tf_layer_weights *layers; /* [n_layers] */
+} tf_weights;
+
+/* Builds the tensor table for a validated config, allocates the block and
+ * initialises it from cfg->seed. On failure nothing is left allocated. */
+tf_status tf_weights_create(tf_weights *w, const tf_config *cfg);
+void tf_weights_destroy(tf_weights *w);
+
+/* The tensor called `name`, or NULL. */
+const tf_tensor *tf_weights_find(const tf_weights *w, const char *name);
+
+#endif

@@ -1,0 +1,43 @@
+/* workspace.h — per-call scratch buffers, carved out of one tf_workspace
+ * allocation. */
+#ifndef TF_WORKSPACE_H
+#define TF_WORKSPACE_H
+
+#include "tfenc.h"
+
+/* Rows of queries per attention block: scores are (block, T), never T x T. */
+#define TF_ATTN_BLOCK_ROWS 128
+/* Rows per feed-forward chunk: the hidden activations are (chunk, F). */
+#define TF_FFN_CHUNK_ROWS 512
+
+struct tf_workspace {
+    void *mem;
+    size_t bytes;
+};
+
+/* Views of one forward call's scratch (N = real tokens). */
+typedef struct tf_scratch {
+    int32_t *lengths;   /* [B] */
+    size_t *row_start;  /* [B] */
+    float *x;           /* (N, D) the hidden state, updated layer by layer */
+    float *tmp;         /* (N, D) a sub-layer's output, or LN(x) for pre-norm */
+    float *ctx;         /* (N, D) attention context (heads concatenated) */
+    float *qkv;         /* (N, 3D) Q | K | V side by side */
+    float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F) */
+    float *scores;      /* (min(max_len, TF_ATTN_BLOCK_ROWS), max_len) */
+    float *pos_row;     /* (D) one positional-encoding row */
+    float *pool_in;     /* (B, D) CLS rows, with a pooler */
+    float *pool_out;    /* (B, D) */
+} tf_scratch;
+
+/* Bytes of scratch a call needs; returns 0 if the size overflows. */
+size_t tf_scratch_bytes(const tf_config *cfg, int32_t B, int32_t max_len, size_t N);
+
+/* Points *s into `mem` (tf_scratch_bytes(...) bytes, 64-byte aligned). */
+void tf_scratch_carve(tf_scratch *s, void *mem, const tf_config *cfg, int32_t B, int32_t max_len,
+                      size_t N);
+
+/* Makes ws hold at least `bytes`; on failure ws is unchanged. */
+tf_status tf_workspace_grow(tf_workspace *ws, size_t bytes);
+
+#endif
