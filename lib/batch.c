@@ -2,7 +2,20 @@
  * rows back to the padded [B, T, W] layout. */
 #include "batch.h"
 
+#include <limits.h>
 #include <string.h>
+
+#include "error.h"
+
+tf_status tf_check_token_count(int32_t B, int32_t T)
+{
+    const size_t tokens = (size_t)B * (size_t)T; /* < 2^62 */
+    if (tokens > INT_MAX)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "batch %d x seq_len %d = %zu tokens exceeds the limit of %d", (int)B,
+                       (int)T, tokens, INT_MAX);
+    return TF_OK;
+}
 
 int32_t tf_args_length(const tf_forward_args *a, int32_t b)
 {

@@ -17,6 +17,10 @@ typedef struct tf_batch {
     const size_t *row_start;  /* [B] */
 } tf_batch;
 
+/* Checks that a batch of B x T tokens fits the int-sized row counts the
+ * BLAS takes (B, T >= 1 already checked). */
+tf_status tf_check_token_count(int32_t B, int32_t T);
+
 /* Real tokens of sequence b as the (validated) arguments describe it. */
 int32_t tf_args_length(const tf_forward_args *a, int32_t b);
 

@@ -2,8 +2,6 @@
  * positions, masks. Nothing is computed until all of it passes. */
 #include "validate.h"
 
-#include <limits.h>
-
 #include "batch.h"
 #include "checked.h"
 #include "encoder.h"
@@ -23,11 +21,10 @@ static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "batch: expected >= 1, got %d", (int)a->batch);
     if (a->seq_len < 1)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "seq_len: expected >= 1, got %d", (int)a->seq_len);
-    const size_t tokens = (size_t)a->batch * (size_t)a->seq_len; /* < 2^62 */
-    if (tokens > INT_MAX)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "batch %d x seq_len %d = %zu tokens exceeds the limit of %d",
-                       (int)a->batch, (int)a->seq_len, tokens, INT_MAX);
+    tf_status s = tf_check_token_count(a->batch, a->seq_len);
+    if (s)
+        return s;
+    const size_t tokens = (size_t)a->batch * (size_t)a->seq_len;
     if (cfg->position == TF_POSITION_LEARNED ||
         (cfg->position == TF_POSITION_SINUSOIDAL && cfg->max_positions > 0)) {
         if (a->seq_len > cfg->max_positions)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "checked.h"
 #include "encoder.h"
 #include "error.h"
@@ -115,10 +116,11 @@ tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc, int32_t 
     if (batch < 1 || seq_len < 1)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: expected >= 1, got %d",
                        batch < 1 ? "batch" : "seq_len", (int)(batch < 1 ? batch : seq_len));
-    size_t N;
-    size_t bytes = tf_mul_size((size_t)batch, (size_t)seq_len, &N)
-                       ? tf_scratch_bytes(&enc->cfg, batch, seq_len, N)
-                       : 0;
+    tf_status s = tf_check_token_count(batch, seq_len);
+    if (s)
+        return s;
+    const size_t N = (size_t)batch * (size_t)seq_len;
+    const size_t bytes = tf_scratch_bytes(&enc->cfg, batch, seq_len, N);
     if (!bytes)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "workspace: batch %d x seq_len %d overflows size_t",
                        (int)batch, (int)seq_len);

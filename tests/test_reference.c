@@ -148,8 +148,9 @@ START_TEST(test_against_reference)
 }
 END_TEST
 
-/* The same sequences padded by lengths, by mask, or not padded at all (each
- * alone in a batch of its exact length) give bitwise the same rows. */
+/* The same sequences padded by lengths or by mask give bitwise the same
+ * rows; each alone in a batch of its exact length gives the same rows up to
+ * the BLAS's rounding (its kernels depend on the matrix sizes). */
 START_TEST(test_padding_forms_agree)
 {
     tf_config cfg;
@@ -176,7 +177,8 @@ START_TEST(test_padding_forms_agree)
         tf_forward_args_init(&one);
         one.batch = 1, one.seq_len = lengths[b], one.input_embeds = x + b * T * D, one.output = alone;
         ck_assert_int_eq(tf_encoder_forward(enc, &one), TF_OK);
-        ck_assert_mem_eq(alone, by_len + b * T * D, sizeof(float) * lengths[b] * D);
+        for (int i = 0; i < lengths[b] * D; i++)
+            ck_assert_float_eq_tol(alone[i], by_len[b * T * D + i], 2e-6f);
     }
     tf_encoder_destroy(enc);
 }
