@@ -1,0 +1,117 @@
+/* test_threads.c — one const handle, many threads at once: every call gives
+ * bitwise the result of the same call made serially (threads with and
+ * without their own workspace, each on different inputs). */
+#include <check.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "tfenc.h"
+
+enum { THREADS = 4, CALLS = 25, INPUTS = 6, B = 2, T = 24, D = 64 };
+
+static tf_encoder *enc;
+static float inputs[INPUTS][B * T * D];
+static float expected[INPUTS][B * T * D];
+static const int32_t lengths[INPUTS][B] = {{24, 24}, {3, 24}, {17, 1}, {24, 9}, {5, 5}, {1, 23}};
+
+static tf_status run(int input, float *out, tf_workspace *ws)
+{
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_embeds = inputs[input], a.lengths = lengths[input];
+    a.causal = input % 2, a.output = out, a.workspace = ws;
+    return tf_encoder_forward(enc, &a);
+}
+
+typedef struct worker {
+    int id, mismatches, failures;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    tf_workspace *ws = NULL;
+    if (w->id % 2 && tf_workspace_create(&ws) != TF_OK)
+        w->failures++;
+    float out[B * T * D];
+    for (int c = 0; c < CALLS; c++) {
+        const int input = (w->id + c) % INPUTS;
+        if (run(input, out, ws) != TF_OK)
+            w->failures++;
+        else if (memcmp(out, expected[input], sizeof out) != 0)
+            w->mismatches++;
+    }
+    tf_workspace_destroy(ws);
+    return NULL;
+}
+
+START_TEST(test_concurrent_forward_is_bitwise_serial)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    for (int i = 0; i < INPUTS; i++) {
+        fill_uniform(inputs[i], B * T * D, 100 + (uint64_t)i, -1, 1);
+        ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
+    }
+    pthread_t threads[THREADS];
+    worker workers[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        workers[t] = (worker){.id = t};
+        ck_assert_int_eq(pthread_create(&threads[t], NULL, work, &workers[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        ck_assert_int_eq(workers[t].failures, 0);
+        ck_assert_int_eq(workers[t].mismatches, 0);
+    }
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* Each thread has its own last-error message. */
+static void *fail_in_thread(void *arg)
+{
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = -5;
+    tf_encoder_forward(arg, &a);
+    return NULL;
+}
+
+START_TEST(test_last_error_is_per_thread)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = 8, cfg.n_heads = 2, cfg.d_ff = 8;
+    tf_encoder *small;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &small), TF_OK);
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = 0;
+    ck_assert_int_ne(tf_encoder_forward(small, &a), TF_OK);
+    pthread_t other;
+    ck_assert_int_eq(pthread_create(&other, NULL, fail_in_thread, small), 0);
+    pthread_join(other, NULL);
+    ck_assert_str_eq(tf_last_error(), "seq_len: expected >= 1, got 0");
+    tf_encoder_destroy(small);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("threads");
+    TCase *tc = tcase_create("threads");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_concurrent_forward_is_bitwise_serial);
+    tcase_add_test(tc, test_last_error_is_per_thread);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
