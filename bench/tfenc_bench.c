@@ -1,0 +1,209 @@
+/* tfenc_bench.c — forward-pass time across sequence lengths, as a fraction
+ * of the sgemm peak measured in the same run.
+ *
+ *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
+ *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
+ *               [--csv FILE]
+ *
+ * Per length: median and min ms over at least 3 timed runs (after a warm-up)
+ * and at least --min-time seconds; GFLOP/s from the formula printed in the
+ * header; the fraction of the peak of cblas_sgemm(2048^3) on the same
+ * threads; the process's peak RSS so far. */
+#define _POSIX_C_SOURCE 200809L
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "tfenc.h"
+
+enum { MAX_LENGTHS = 32, MAX_RUNS = 200 };
+
+typedef struct bench_options {
+    int d_model, heads, d_ff, layers, batch, threads;
+    int lengths[MAX_LENGTHS], n_lengths;
+    double min_time;
+    const char *csv;
+} bench_options;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* Best GFLOP/s of C (2048,2048) = A B over a few runs. */
+static double sgemm_peak(void)
+{
+    const int n = 2048;
+    float *a = malloc(sizeof(float) * n * n), *b = malloc(sizeof(float) * n * n);
+    float *c = malloc(sizeof(float) * n * n);
+    for (int i = 0; i < n * n; i++)
+        a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        const double t0 = now();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f,
+                    c, n);
+        const double dt = now() - t0;
+        best = dt < best ? dt : best;
+    }
+    free(a), free(b), free(c);
+    return 2.0 * n * n * (double)n / best / 1e9;
+}
+
+static int parse_lengths(const char *s, bench_options *o)
+{
+    o->n_lengths = 0;
+    for (const char *p = s; *p && o->n_lengths < MAX_LENGTHS;) {
+        char *end;
+        const long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > (1 << 20))
+            return -1;
+        o->lengths[o->n_lengths++] = (int)v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return o->n_lengths > 0 ? 0 : -1;
+}
+
+static int parse_options(int argc, char **argv, bench_options *o)
+{
+    *o = (bench_options){.d_model = 768, .heads = 12, .d_ff = 3072, .layers = 1, .batch = 1,
+                         .threads = 0, .min_time = 1.0};
+    parse_lengths("16,64,128,256,512,1024,2048,4096,8192", o);
+    for (int i = 1; i < argc; i += 2) {
+        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "tfenc-bench: %s needs a value\n", f);
+            return -1;
+        }
+        int *target = !strcmp(f, "--d-model") ? &o->d_model
+                      : !strcmp(f, "--heads")  ? &o->heads
+                      : !strcmp(f, "--d-ff")   ? &o->d_ff
+                      : !strcmp(f, "--layers") ? &o->layers
+                      : !strcmp(f, "--batch")  ? &o->batch
+                      : !strcmp(f, "--threads") ? &o->threads
+                                               : NULL;
+        if (target) {
+            *target = atoi(v);
+        } else if (!strcmp(f, "--lengths")) {
+            if (parse_lengths(v, o)) {
+                fprintf(stderr, "tfenc-bench: bad --lengths '%s'\n", v);
+                return -1;
+            }
+        } else if (!strcmp(f, "--min-time")) {
+            o->min_time = atof(v);
+        } else if (!strcmp(f, "--csv")) {
+            o->csv = v;
+        } else {
+            fprintf(stderr, "tfenc-bench: unknown option '%s'\n", f);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Times forward calls at one length; fills median and min seconds. */
+static tf_status time_length(const tf_encoder *enc, const bench_options *o, int T, double *median,
+                             double *best)
+{
+    const size_t n = (size_t)o->batch * (size_t)T * (size_t)o->d_model;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    tf_workspace *ws = NULL;
+    tf_status s = x && y ? tf_workspace_create(&ws) : TF_ERR_OUT_OF_MEMORY;
+    if (s == TF_OK)
+        s = tf_workspace_reserve(ws, enc, o->batch, T);
+    for (size_t i = 0; x && i < n; i++)
+        x[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = o->batch, a.seq_len = T, a.input_embeds = x, a.output = y, a.workspace = ws;
+    double runs[MAX_RUNS];
+    int count = 0;
+    if (s == TF_OK)
+        s = tf_encoder_forward(enc, &a); /* warm-up */
+    const double start = now();
+    while (s == TF_OK && count < MAX_RUNS && (count < 3 || now() - start < o->min_time)) {
+        const double t0 = now();
+        s = tf_encoder_forward(enc, &a);
+        runs[count++] = now() - t0;
+    }
+    if (s == TF_OK) {
+        qsort(runs, (size_t)count, sizeof runs[0], compare_doubles);
+        *median = runs[count / 2];
+        *best = runs[0];
+    }
+    tf_workspace_destroy(ws);
+    free(x), free(y);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    bench_options o;
+    if (parse_options(argc, argv, &o))
+        return 2;
+    if (o.threads > 0)
+        openblas_set_num_threads(o.threads); /* the caller's choice, not the library's */
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = o.d_model, cfg.n_heads = o.heads, cfg.d_ff = o.d_ff, cfg.n_layers = o.layers;
+    cfg.position = TF_POSITION_NONE;
+    tf_encoder *enc;
+    tf_status s = tf_encoder_create(&cfg, &enc);
+    if (s) {
+        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+        return 1;
+    }
+    const double peak = sgemm_peak();
+    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, BLAS threads %d\n",
+           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch,
+           openblas_get_num_threads());
+    printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
+           "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
+    printf("sgemm peak (2048^3, same threads): %.1f GFLOP/s\n\n", peak);
+    printf("%7s %11s %11s %10s %9s %10s\n", "T", "median ms", "min ms", "GFLOP/s", "of peak",
+           "RSS MB");
+    FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
+    if (csv)
+        fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,peak_rss_mb,sgemm_peak_gflops\n");
+    for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
+        const double T = o.lengths[i], D = o.d_model, F = o.d_ff;
+        double median, best;
+        s = time_length(enc, &o, o.lengths[i], &median, &best);
+        if (s)
+            break;
+        const double flops = o.layers * o.batch * (8 * T * D * D + 4 * T * D * F + 4 * T * T * D);
+        const double gflops = flops / median / 1e9;
+        printf("%7d %11.2f %11.2f %10.1f %8.1f%% %10.0f\n", o.lengths[i], median * 1e3,
+               best * 1e3, gflops, 100 * gflops / peak, peak_rss_mb());
+        fflush(stdout);
+        if (csv)
+            fprintf(csv, "%d,%.4f,%.4f,%.2f,%.4f,%.1f,%.2f\n", o.lengths[i], median * 1e3,
+                    best * 1e3, gflops, gflops / peak, peak_rss_mb(), peak);
+    }
+    if (csv)
+        fclose(csv);
+    if (s)
+        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+    tf_encoder_destroy(enc);
+    return s ? 1 : 0;
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# install-deps.sh — installs, from Debian 12's packages, what building and
+# testing libtfenc needs and the machine lacks. Run as root. Idempotent.
+#   gcc g++ (compilers; g++ only for the C++ header check), meson ninja-build,
+#   pkg-config, libopenblas-dev (cblas_sgemm), check (the test framework),
+#   binutils (nm, readelf for the exported-symbols test).
+set -eu
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev check binutils"
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "install-deps: installing$missing"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
