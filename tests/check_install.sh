@@ -9,6 +9,7 @@ trap 'rm -rf "$stage"' EXIT
 meson install -C "$build" --destdir "$stage" >/dev/null
 pc=$(find "$stage" -name tfenc.pc)
 [ -n "$pc" ] || { echo "tfenc.pc was not installed"; exit 1; }
+installed=$(find "$stage" -type f -o -type l | sed "s|$stage||" | sort | tr '\n' ' ')
 prefix=$(sed -n 's/^prefix=//p' "$pc")
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 flags="--define-variable=prefix=$stage$prefix"
@@ -20,4 +21,4 @@ cc -std=c11 -Wall -Werror "$stage/app.c" $(pkg-config $flags --cflags --libs tfe
     -o "$stage/app"
 LD_LIBRARY_PATH="$libdir" "$stage/app"
 objdump -p "$libdir/libtfenc.so" | grep -q 'SONAME *libtfenc.so.0'
-echo "installed: $(find "$stage" -type f -o -type l | sed "s|$stage||" | sort | tr '\n' ' ')"
+echo "installed: $installed"
