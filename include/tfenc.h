@@ -284,8 +284,9 @@ typedef struct tf_forward_args {
 TF_API void tf_forward_args_init(tf_forward_args *args);
 
 /* Runs the encoder. Validates everything first; on failure no output is
- * written. A key whose every score is masked (e.g. an additive mask row of
- * -INFINITY) gets attention weights of 0, so that row's context is 0. */
+ * written. A query that can see no key at all (e.g. an additive-mask row of
+ * -INFINITY) gets attention weights of 0, so its context is 0, not NaN. A NaN
+ * in the input shows up as NaN in the output; it is never hidden. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
 #ifdef __cplusplus

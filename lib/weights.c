@@ -141,29 +141,29 @@ tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
     /* Upper bound on the tensor count: 9 outside the layers, 16 per layer. */
-    size_t cap = 9 + 16 * (size_t)cfg->n_layers;
-    table_builder b = {0};
-    b.cap = cap;
-    b.tensors = calloc(cap, sizeof *b.tensors);
-    b.slots = calloc(cap, sizeof *b.slots);
+    table_builder b = {.cap = 9 + 16 * (size_t)cfg->n_layers};
+    b.tensors = calloc(b.cap, sizeof *b.tensors);
+    b.slots = calloc(b.cap, sizeof *b.slots);
     w->layers = calloc((size_t)cfg->n_layers, sizeof *w->layers);
-    if (!b.tensors || !b.slots || !w->layers)
-        goto oom;
+    tf_status status = TF_OK;
+    size_t bytes = 0;
+    if (!b.tensors || !b.slots || !w->layers) {
+        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
+        goto fail;
+    }
     build_table(&b, cfg, w);
-
-    size_t bytes;
     if (b.overflow || !tf_mul_size(b.n_floats, sizeof(float), &bytes) ||
         !tf_add_size(bytes, TF_BLOCK_ALIGN - 1, &bytes)) {
-        free(b.tensors);
-        free(b.slots);
-        free(w->layers);
-        memset(w, 0, sizeof *w);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
+        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
+        goto fail;
     }
-    bytes -= bytes % TF_BLOCK_ALIGN;
+    bytes -= bytes % TF_BLOCK_ALIGN; /* aligned_alloc wants a multiple of the alignment */
     w->block = aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
-    if (!w->block)
-        goto oom;
+    if (!w->block) {
+        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
+                         b.n_floats, bytes);
+        goto fail;
+    }
     w->n_floats = b.n_floats;
     w->tensors = b.tensors;
     w->n_tensors = b.n;
@@ -174,12 +174,12 @@ tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
     init_values(w, cfg->seed);
     return TF_OK;
 
-oom:
+fail:
     free(b.tensors);
     free(b.slots);
     free(w->layers);
     memset(w, 0, sizeof *w);
-    return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats", b.n_floats);
+    return status;
 }
 
 void tf_weights_destroy(tf_weights *w)

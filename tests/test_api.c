@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tensor.h"
 #include "common/util.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 START_TEST(test_version)
@@ -139,12 +141,8 @@ END_TEST
 
 static float *get(const tf_encoder *enc, const char *name, size_t *count)
 {
-    int32_t rank;
-    int64_t dims[TF_MAX_RANK];
-    ck_assert_int_eq(tf_encoder_tensor_shape(enc, name, &rank, dims), TF_OK);
-    *count = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1);
-    float *v = malloc(*count * sizeof *v);
-    ck_assert_int_eq(tf_encoder_get_tensor(enc, name, v, rank, dims), TF_OK);
+    float *v = tensor_copy(enc, name, count);
+    ck_assert_msg(v != NULL, "no tensor %s", name);
     return v;
 }
 
@@ -259,9 +257,5 @@ int main(void)
     tcase_add_test(tc, test_set_then_get_round_trips);
     tcase_add_test(tc, test_workspace_reuse);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

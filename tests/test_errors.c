@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/expect.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 /* ---- tf_encoder_create --------------------------------------------------- */
@@ -388,9 +389,5 @@ int main(void)
     tcase_add_test(forward, test_last_error_survives_success);
     tcase_add_test(forward, test_workspace_errors);
     suite_add_tcase(s, forward);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

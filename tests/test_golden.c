@@ -9,6 +9,7 @@
 
 #include "common/npy.h"
 #include "common/util.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 #define TOL 1e-5
@@ -160,9 +161,5 @@ int main(void)
     TCase *tc = tcase_create("PyTorch nn.TransformerEncoder");
     tcase_add_loop_test(tc, test_golden_case, 0, n_cases);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed || n_cases == 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    return n_cases == 0 ? EXIT_FAILURE : run_suite(s);
 }

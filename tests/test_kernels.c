@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suite.h"
 #include "common/util.h"
 #include "embedding.h"
 #include "kernels.h"
@@ -239,9 +240,5 @@ int main(void)
     tcase_add_test(tc, test_sinusoidal_rows_follow_the_formula);
     tcase_add_test(tc, test_linear_matches_f64);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -14,6 +14,7 @@
 
 #include "common/reference.h"
 #include "common/util.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 #define TOL 1e-5
@@ -192,9 +193,5 @@ int main(void)
     tcase_add_loop_test(tc, test_against_reference, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(tc, test_padding_forms_agree);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

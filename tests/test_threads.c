@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 enum { THREADS = 4, CALLS = 25, INPUTS = 6, B = 2, T = 24, D = 64 };
@@ -109,9 +110,5 @@ int main(void)
     tcase_add_test(tc, test_concurrent_forward_is_bitwise_serial);
     tcase_add_test(tc, test_last_error_is_per_thread);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

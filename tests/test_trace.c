@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/tensor.h"
 #include "common/util.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 #define MAX_EVENTS 64
@@ -70,11 +72,9 @@ static void check_shape(const event *e, const char *dim_names, int rank, const i
 
 static float *weight(const tf_encoder *enc, const char *name, size_t n)
 {
-    int32_t rank;
-    int64_t dims[TF_MAX_RANK];
-    float *w = malloc(n * sizeof *w);
-    ck_assert_int_eq(tf_encoder_tensor_shape(enc, name, &rank, dims), TF_OK);
-    ck_assert_int_eq(tf_encoder_get_tensor(enc, name, w, rank, dims), TF_OK);
+    size_t count = 0;
+    float *w = tensor_copy(enc, name, &count);
+    ck_assert_msg(w != NULL && count == n, "%s: %zu values, expected %zu", name, count, n);
     return w;
 }
 
@@ -307,9 +307,5 @@ int main(void)
     tcase_add_test(tc, test_tutorial_model_walkthrough);
     tcase_add_test(tc, test_padded_bert_like_events);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "attention.h"
+#include "common/suite.h"
 #include "tfenc.h"
 
 static const float Q[3][2] = {{0.1f, 0.2f}, {0.5f, 0.6f}, {0.9f, 1.0f}};
@@ -127,9 +128,5 @@ int main(void)
     tcase_add_test(tc, test_attention_module);
     tcase_add_test(tc, test_public_api);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -6,19 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor.h"
+
 /* The tensor `name` as doubles (malloc'd), or NULL if the model lacks it. */
 static double *tensor(const tf_encoder *enc, const char *name)
 {
-    int32_t rank;
-    int64_t dims[TF_MAX_RANK];
-    if (tf_encoder_tensor_shape(enc, name, &rank, dims) != TF_OK)
+    size_t n;
+    float *f = tensor_copy(enc, name, &n);
+    if (!f)
         return NULL;
-    size_t n = 1;
-    for (int i = 0; i < rank; i++)
-        n *= (size_t)dims[i];
-    float *f = malloc(n * sizeof *f);
     double *d = malloc(n * sizeof *d);
-    tf_encoder_get_tensor(enc, name, f, rank, dims);
     for (size_t i = 0; i < n; i++)
         d[i] = f[i];
     free(f);
