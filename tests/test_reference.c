@@ -185,6 +185,33 @@ START_TEST(test_padding_forms_agree)
 }
 END_TEST
 
+/* A NaN in one sequence's input shows up in that sequence's output (never
+ * hidden) and nowhere else; a NaN at a padded position is never read. */
+START_TEST(test_nan_propagates_within_its_sequence)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = 16, cfg.n_heads = 2, cfg.d_ff = 32;
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    enum { B = 2, T = 4, D = 16 };
+    const int32_t lengths[B] = {4, 3};
+    float x[B * T * D], out[B * T * D];
+    fill_uniform(x, B * T * D, 9, -1, 1);
+    x[2 * D + 5] = NAN;           /* sequence 0, token 2 */
+    x[(T + 3) * D + 1] = NAN;     /* sequence 1, padded token 3 */
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = out;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    for (int i = 0; i < T * D; i++)
+        ck_assert(isnan(out[i])); /* every token attends to token 2 */
+    for (int i = 0; i < 3 * D; i++)
+        ck_assert(isfinite(out[T * D + i]));
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("reference");
@@ -192,6 +219,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_against_reference, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(tc, test_padding_forms_agree);
+    tcase_add_test(tc, test_nan_propagates_within_its_sequence);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
