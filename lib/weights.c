@@ -28,7 +28,7 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
                        int64_t d0, int64_t d1, tf_init_kind init, double bound)
 {
     tf_tensor *t = &b->tensors[b->n];
-    snprintf(t->name, sizeof t->name, "%s", name);
+    snprintf(t->name, sizeof t->name, "%s", name); /* names are at most 32 bytes */
     t->rank = rank;
     t->dims[0] = d0;
     t->dims[1] = rank == 2 ? d1 : 0;
@@ -45,7 +45,7 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
 static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
                      const float **w_slot, const float **b_slot)
 {
-    char name[TF_TENSOR_NAME_MAX];
+    char name[TF_TENSOR_NAME_MAX + 8];
     snprintf(name, sizeof name, "%s.weight", prefix);
     add_tensor(b, w_slot, name, 1, cfg->d_model, 0, TF_INIT_ONES, 0);
     if (cfg->bias) {
@@ -59,7 +59,7 @@ static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
 static void add_linear(table_builder *b, const tf_config *cfg, const char *prefix, int32_t out,
                        int32_t in, const float **w_slot, const float **b_slot)
 {
-    char name[TF_TENSOR_NAME_MAX];
+    char name[TF_TENSOR_NAME_MAX + 8];
     double bound = 1.0 / sqrt((double)in);
     snprintf(name, sizeof name, "%s.weight", prefix);
     add_tensor(b, w_slot, name, 2, out, in, TF_INIT_UNIFORM, bound);
@@ -118,7 +118,7 @@ static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
         add_linear(b, cfg, "pooler", D, D, &w->pooler_w, &w->pooler_b);
 }
 
-static void init_values(tf_weights *w, uint64_t seed)
+void tf_weights_init_random(tf_weights *w, uint64_t seed)
 {
     tf_rng rng = {seed};
     for (size_t i = 0; i < w->n_tensors; i++) {
@@ -137,7 +137,7 @@ static void init_values(tf_weights *w, uint64_t seed)
     }
 }
 
-tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
+tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
     /* Upper bound on the tensor count: 9 outside the layers, 16 per layer. */
@@ -145,41 +145,52 @@ tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
     b.tensors = calloc(b.cap, sizeof *b.tensors);
     b.slots = calloc(b.cap, sizeof *b.slots);
     w->layers = calloc((size_t)cfg->n_layers, sizeof *w->layers);
-    tf_status status = TF_OK;
-    size_t bytes = 0;
+    size_t bytes;
     if (!b.tensors || !b.slots || !w->layers) {
-        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
-        goto fail;
+        free(b.tensors);
+        free(b.slots);
+        free(w->layers);
+        memset(w, 0, sizeof *w);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
     }
     build_table(&b, cfg, w);
-    if (b.overflow || !tf_mul_size(b.n_floats, sizeof(float), &bytes) ||
-        !tf_add_size(bytes, TF_BLOCK_ALIGN - 1, &bytes)) {
-        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
-        goto fail;
-    }
-    bytes -= bytes % TF_BLOCK_ALIGN; /* aligned_alloc wants a multiple of the alignment */
-    w->block = aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
-    if (!w->block) {
-        status = tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
-                         b.n_floats, bytes);
-        goto fail;
-    }
-    w->n_floats = b.n_floats;
     w->tensors = b.tensors;
+    w->slots = b.slots;
     w->n_tensors = b.n;
-    for (size_t i = 0; i < b.n; i++)
-        if (b.slots[i])
-            *b.slots[i] = w->block + b.tensors[i].offset;
-    free(b.slots);
-    init_values(w, cfg->seed);
+    w->n_floats = b.n_floats;
+    if (b.overflow || !tf_mul_size(b.n_floats, sizeof(float), &bytes)) {
+        tf_weights_destroy(w);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
+    }
     return TF_OK;
+}
 
-fail:
-    free(b.tensors);
-    free(b.slots);
-    free(w->layers);
-    memset(w, 0, sizeof *w);
-    return status;
+tf_status tf_weights_allocate(tf_weights *w)
+{
+    /* aligned_alloc wants a multiple of the alignment (no overflow: the
+     * layout checked n_floats * 4, and SIZE_MAX is far above it) */
+    size_t bytes = w->n_floats * sizeof(float) + TF_BLOCK_ALIGN - 1;
+    bytes -= bytes % TF_BLOCK_ALIGN;
+    w->block = aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
+    if (!w->block)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
+                       w->n_floats, bytes);
+    for (size_t i = 0; i < w->n_tensors; i++)
+        if (w->slots[i])
+            *w->slots[i] = w->block + w->tensors[i].offset;
+    free(w->slots);
+    w->slots = NULL;
+    return TF_OK;
+}
+
+tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
+{
+    tf_status s = tf_weights_layout(w, cfg);
+    if (s == TF_OK && (s = tf_weights_allocate(w)) != TF_OK)
+        tf_weights_destroy(w);
+    if (s == TF_OK)
+        tf_weights_init_random(w, cfg->seed);
+    return s;
 }
 
 void tf_weights_destroy(tf_weights *w)
@@ -187,6 +198,7 @@ void tf_weights_destroy(tf_weights *w)
     free(w->block);
     free(w->tensors);
     free(w->layers);
+    free(w->slots);
     memset(w, 0, sizeof *w);
 }
 

@@ -54,11 +54,21 @@ typedef struct tf_weights {
     const float *pooler_w;   /* (D, D) */
     const float *pooler_b;   /* (D) */
     tf_layer_weights *layers; /* [n_layers] */
+    const float ***slots;     /* [n_tensors] view to point at each tensor, until
+                                 the block exists */
 } tf_weights;
 
-/* Builds the tensor table for a validated config, allocates the block and
- * initialises it from cfg->seed. On failure nothing is left allocated. */
+/* The tensor table of a validated config (names, shapes, offsets), without
+ * the block. On failure nothing is left allocated. */
+tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg);
+/* Allocates the block of a laid-out table (values uninitialised) and points
+ * the views into it. */
+tf_status tf_weights_allocate(tf_weights *w);
+/* Fills the block as PyTorch initialises the same modules, from seed. */
+void tf_weights_init_random(tf_weights *w, uint64_t seed);
+/* layout + allocate + init_random. */
 tf_status tf_weights_create(tf_weights *w, const tf_config *cfg);
+/* Frees whatever exists (table, block); w may be half-built. */
 void tf_weights_destroy(tf_weights *w);
 
 /* The tensor called `name`, or NULL. */
