@@ -28,7 +28,8 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
                        int64_t d0, int64_t d1, tf_init_kind init, double bound)
 {
     tf_tensor *t = &b->tensors[b->n];
-    snprintf(t->name, sizeof t->name, "%s", name); /* names are at most 32 bytes */
+    if (snprintf(t->name, sizeof t->name, "%s", name) >= (int)sizeof t->name)
+        b->overflow = 1; /* unreachable: the longest name has 28 bytes */
     t->rank = rank;
     t->dims[0] = d0;
     t->dims[1] = rank == 2 ? d1 : 0;
