@@ -128,6 +128,9 @@ typedef struct tf_config {
  * layer_norm_eps 1e-5, seed 0. */
 TF_API void tf_config_init(tf_config *cfg);
 
+/* Largest rank of any tensor shape the API passes. */
+#define TF_MAX_RANK 8
+
 /* ---- The encoder handle ------------------------------------------------- */
 
 typedef struct tf_encoder tf_encoder; /* opaque */
@@ -144,6 +147,82 @@ TF_API void tf_encoder_destroy(tf_encoder *enc);
 /* Copies the handle's configuration into *cfg (cfg->struct_size must be set,
  * e.g. by tf_config_init). */
 TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
+
+/* ---- Checkpoints: load, save, inspect -------------------------------------- *
+ *
+ * tf_encoder_load opens, without a conversion step:
+ *  - a Hugging Face BERT checkpoint: a directory holding model.safetensors
+ *    and config.json, or a .safetensors file (then n_heads must be given);
+ *    names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally under
+ *    "bert."; other tensors (embeddings.position_ids, MLM or classifier
+ *    heads) are ignored. config.json gives num_attention_heads, hidden_act
+ *    ("gelu" = erf, "gelu_new" / "gelu_pytorch_tanh" = tanh, "relu") and
+ *    layer_norm_eps (BERT's defaults: "gelu", 1e-12), and is cross-checked
+ *    against the shapes.
+ *  - a PyTorch nn.TransformerEncoder state_dict saved as safetensors
+ *    (layers.{i}.self_attn.in_proj_weight [3D, D] = q, k, v stacked, ...,
+ *    an optional final norm.*), or a single nn.TransformerEncoderLayer (no
+ *    "layers.{i}." prefix). n_heads, activation and norm_first cannot be read
+ *    from the names: they come from the options or from the file's
+ *    __metadata__ (keys "n_heads", "activation" = "gelu" | "gelu_tanh" |
+ *    "relu", "norm_first" = "true" | "false", "layer_norm_eps"; eps defaults to
+ *    PyTorch's 1e-5).
+ *  - the library's own files, written by tf_encoder_save.
+ * Everything the shapes imply (d_model, d_ff, layers, vocabulary, positions,
+ * token types, biases, pooler) is inferred and cross-checked; a tensor of
+ * the wrong shape is TF_ERR_SHAPE naming it and both shapes. Tensors may be
+ * F32, F16 or BF16 (converted to float32 once). A malformed file is
+ * TF_ERR_FORMAT (or TF_ERR_IO) saying what is wrong and where; the loader
+ * never allocates more than the file's own size implies. */
+
+typedef struct tf_load_options {
+    size_t struct_size;        /* = sizeof(tf_load_options), set by init */
+    int32_t n_heads;           /* 0: from the file */
+    int32_t activation;        /* tf_activation, or -1: from the file */
+    int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
+    float layer_norm_eps;      /* 0: from the file */
+} tf_load_options;
+
+/* Sets every option to "from the file". */
+TF_API void tf_load_options_init(tf_load_options *opts);
+
+/* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL. */
+TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
+                                 tf_encoder **out);
+
+/* Writes the handle's weights as float32 safetensors under the library's
+ * tensor names, with the complete config in __metadata__, so that loading
+ * the file gives a bitwise-identical encoder without any option. The file
+ * appears whole or not at all. */
+TF_API tf_status tf_encoder_save(const tf_encoder *enc, const char *path);
+
+/* What a checkpoint holds and how it would load, without loading it. */
+typedef struct tf_model_info tf_model_info; /* opaque */
+
+/* One tensor of the file. */
+typedef struct tf_file_tensor {
+    size_t struct_size;        /* sizeof(tf_file_tensor) of the library */
+    const char *name;          /* as in the file */
+    const char *dtype;         /* "F32", "F16", "BF16", "I64", ... */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *maps_to;       /* the library's tensor it fills, or NULL: ignored */
+    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's) */
+} tf_file_tensor;
+
+/* Opens and checks a checkpoint exactly as tf_encoder_load would. */
+TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
+                                  tf_model_info **out);
+/* NULL is a no-op. */
+TF_API void tf_model_info_destroy(tf_model_info *info);
+/* "huggingface-bert", "pytorch-transformer-encoder" or "tfenc". */
+TF_API const char *tf_model_info_format(const tf_model_info *info);
+/* The configuration the file implies (cfg->struct_size must be set). */
+TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);
+TF_API size_t tf_model_info_tensor_count(const tf_model_info *info);
+/* Tensor `index` of the file; pointers are valid while info lives. */
+TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
+                                      tf_file_tensor *out);
 
 /* ---- Weights by name ---------------------------------------------------- *
  *
@@ -166,8 +245,6 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  * The q, k and v weights of a layer are stored adjacently, forming one
  * [3D, D] matrix, so the three projections are a single matrix product.
  */
-
-#define TF_MAX_RANK 8
 
 /* Number of tensors in the handle; names are enumerated by index. */
 TF_API size_t tf_encoder_tensor_count(const tf_encoder *enc);

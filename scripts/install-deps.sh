@@ -2,10 +2,11 @@
 # install-deps.sh — installs, from Debian 12's packages, what building and
 # testing libtfenc needs and the machine lacks. Run as root. Idempotent.
 #   gcc g++ (compilers; g++ only for the C++ header check), meson ninja-build,
-#   pkg-config, libopenblas-dev (cblas_sgemm), check (the test framework),
+#   pkg-config, libopenblas-dev (cblas_sgemm), libcjson-dev (safetensors
+#   headers and config.json), check (the test framework),
 #   binutils (nm, readelf for the exported-symbols test).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev check binutils"
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev check binutils"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

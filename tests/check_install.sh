@@ -13,7 +13,7 @@ installed=$(find "$stage" -type f -o -type l | sed "s|$stage||" | sort | tr '\n'
 prefix=$(sed -n 's/^prefix=//p' "$pc")
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 flags="--define-variable=prefix=$stage$prefix"
-awk '/<!-- readme-example -->/ { on = 1; next } on && /^```c/ { code = 1; next }
+awk '$0 == "<!-- readme-example -->" { on = 1; next } on && /^```c/ { code = 1; next }
      code && /^```/ { exit } code { print }' README.md >"$stage/app.c"
 libdir=$(pkg-config $flags --variable=libdir tfenc)
 # shellcheck disable=SC2046

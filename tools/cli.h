@@ -5,4 +5,7 @@
 /* tfenc explain [options]: the tutorial's walkthrough, step by step. */
 int tfenc_explain(int argc, char **argv);
 
+/* tfenc info FILE_OR_DIR: what a checkpoint holds and how it maps. */
+int tfenc_info(int argc, char **argv);
+
 #endif

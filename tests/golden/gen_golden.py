@@ -10,6 +10,13 @@ PyTorch in float64 from exactly those float32 values:
   attn0.npy   [B,H,T,T]    layer 0's attention weights
 meta.txt gives the configuration. The tests read these without torch.
 
+It also writes PyTorch checkpoints as the loader meets them: state_dicts
+under PyTorch's own names in safetensors files (F32, F16, BF16; a whole
+nn.TransformerEncoder or one nn.TransformerEncoderLayer; settings given as
+load options or in __metadata__), in tests/golden/pytorch_<case>/ with
+model.safetensors, x.npy, lengths.npy, out.npy (from float64 runs with the
+weights exactly as stored) and options.txt.
+
     /usr/bin/python3 tests/golden/gen_golden.py   # rewrites tests/golden/*/
 """
 import os
@@ -17,6 +24,8 @@ import shutil
 
 import numpy as np
 import torch
+
+from safetensors_writer import write as write_safetensors
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -119,11 +128,86 @@ def make_case(seed, name, D, H, d_ff, L, norm_first, act, final_norm, eps, lengt
     return name
 
 
+CHECKPOINT_CASES = [
+    # name, D, H, d_ff, L (0 = one bare layer), norm_first, activation, final_norm, dtype,
+    # settings in __metadata__ (else as load options), lengths, T, causal
+    ("encoder_f32_options", 32, 4, 64, 2, False, "gelu", False, "F32", False, [6, 3], 6, False),
+    ("encoder_f16_metadata", 32, 2, 48, 2, True, "relu", True, "F16", True, [5, 5], 5, True),
+    ("single_layer_bf16_metadata", 24, 3, 40, 0, False, "gelu_tanh", False, "BF16", True, [4, 2],
+     4, False),
+]
+
+
+def stored(t, dtype):
+    """t as the file stores it: (array for the writer, float64 value loaded)."""
+    if dtype == "F32":
+        a = t.float().numpy()
+        return a, torch.from_numpy(a).double()
+    if dtype == "F16":
+        a = t.half().numpy()
+        return a, torch.from_numpy(a).double()
+    b = t.bfloat16()
+    return ("BF16", b.view(torch.int16).numpy().view(np.uint16)), b.double()
+
+
+def make_checkpoint_case(seed, name, D, H, d_ff, L, norm_first, act, final_norm, dtype,
+                         in_metadata, lengths, T, causal):
+    torch.manual_seed(seed)
+    layer = nn.TransformerEncoderLayer(D, H, d_ff, dropout=0.0, activation=ACTIVATIONS[act],
+                                       batch_first=True, norm_first=norm_first)
+    norm = nn.LayerNorm(D) if final_norm else None
+    module = layer if L == 0 else nn.TransformerEncoder(layer, L, norm=norm,
+                                                        enable_nested_tensor=False)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    module.eval()
+    tensors, values = {}, {}
+    for k, v in module.state_dict().items():
+        tensors[k], values[k] = stored(v, dtype)
+    module64 = module.double()
+    module64.load_state_dict(values)  # exactly the stored values
+
+    B = len(lengths)
+    x = torch.randn(B, T, D)
+    padding = torch.arange(T)[None, :] >= torch.tensor(lengths)[:, None]
+    mask = nn.Transformer.generate_square_subsequent_mask(T).double() if causal else None
+    with torch.no_grad():
+        if L == 0:
+            out = module64(x.double(), src_mask=mask, src_key_padding_mask=padding)
+        else:
+            h = x.double()
+            for lay in module64.layers:
+                h = lay(h, src_mask=mask, src_key_padding_mask=padding)
+            out = module64.norm(h) if final_norm else h
+
+    settings = {"n_heads": H, "activation": act, "norm_first": str(norm_first).lower()}
+    d = os.path.join(HERE, "pytorch_" + name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    write_safetensors(os.path.join(d, "model.safetensors"), tensors,
+                      settings if in_metadata else None)
+    np.save(os.path.join(d, "x.npy"), x.numpy())
+    np.save(os.path.join(d, "lengths.npy"), np.array(lengths, dtype=np.int32))
+    np.save(os.path.join(d, "out.npy"), out.float().numpy())
+    act_id = {"gelu": 0, "gelu_tanh": 1, "relu": 2}[act]
+    with open(os.path.join(d, "options.txt"), "w") as f:
+        if not in_metadata:
+            f.write(f"n_heads {H}\nactivation {act_id}\nnorm_placement {int(norm_first)}\n")
+        f.write(f"batch {B}\nseq_len {T}\ncausal {int(causal)}\nd_model {D}\n")
+    return "pytorch_" + name
+
+
 def main():
     names = [make_case(1000 + i, *case) for i, case in enumerate(CASES)]
     with open(os.path.join(HERE, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
-    print(f"wrote {len(names)} cases under {HERE} with torch {torch.__version__}")
+    checkpoints = [make_checkpoint_case(2000 + i, *case)
+                   for i, case in enumerate(CHECKPOINT_CASES)]
+    with open(os.path.join(HERE, "checkpoints.txt"), "w") as f:
+        f.write("\n".join(checkpoints) + "\n")
+    print(f"wrote {len(names)} cases and {len(checkpoints)} checkpoints under {HERE} "
+          f"with torch {torch.__version__}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,639 @@
+/* checkpoint.c — recognising Hugging Face BERT, PyTorch
+ * nn.TransformerEncoder and libtfenc files by their tensor names, mapping
+ * the names onto the library's, inferring and cross-checking the config. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "error.h"
+#include "hf_config.h"
+#include "metadata.h"
+
+/* ---- Name rules: theirs -> ours ------------------------------------------ */
+
+typedef struct name_rule {
+    const char *theirs, *ours;
+    int32_t parts;
+} name_rule;
+
+static const name_rule hf_top[] = {
+    {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
+    {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
+    {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
+    {"embeddings.LayerNorm.weight", "embed.norm.weight", 1},
+    {"embeddings.LayerNorm.bias", "embed.norm.bias", 1},
+    {"embeddings.LayerNorm.gamma", "embed.norm.weight", 1}, /* older checkpoints */
+    {"embeddings.LayerNorm.beta", "embed.norm.bias", 1},
+    {"pooler.dense.weight", "pooler.weight", 1},
+    {"pooler.dense.bias", "pooler.bias", 1},
+    {NULL, NULL, 0}};
+
+static const name_rule hf_layer[] = { /* after "encoder.layer.{i}." */
+    {"attention.self.query.weight", "attn.q.weight", 1},
+    {"attention.self.query.bias", "attn.q.bias", 1},
+    {"attention.self.key.weight", "attn.k.weight", 1},
+    {"attention.self.key.bias", "attn.k.bias", 1},
+    {"attention.self.value.weight", "attn.v.weight", 1},
+    {"attention.self.value.bias", "attn.v.bias", 1},
+    {"attention.output.dense.weight", "attn.out.weight", 1},
+    {"attention.output.dense.bias", "attn.out.bias", 1},
+    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
+    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
+    {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
+    {"attention.output.LayerNorm.beta", "norm1.bias", 1},
+    {"intermediate.dense.weight", "ffn.up.weight", 1},
+    {"intermediate.dense.bias", "ffn.up.bias", 1},
+    {"output.dense.weight", "ffn.down.weight", 1},
+    {"output.dense.bias", "ffn.down.bias", 1},
+    {"output.LayerNorm.weight", "norm2.weight", 1},
+    {"output.LayerNorm.bias", "norm2.bias", 1},
+    {"output.LayerNorm.gamma", "norm2.weight", 1},
+    {"output.LayerNorm.beta", "norm2.bias", 1},
+    {NULL, NULL, 0}};
+
+static const name_rule pt_top[] = {
+    {"norm.weight", "final_norm.weight", 1},
+    {"norm.bias", "final_norm.bias", 1},
+    {NULL, NULL, 0}};
+
+static const name_rule pt_layer[] = { /* after "layers.{i}." */
+    {"self_attn.in_proj_weight", "attn.q.weight", 3},
+    {"self_attn.in_proj_bias", "attn.q.bias", 3},
+    {"self_attn.out_proj.weight", "attn.out.weight", 1},
+    {"self_attn.out_proj.bias", "attn.out.bias", 1},
+    {"linear1.weight", "ffn.up.weight", 1},
+    {"linear1.bias", "ffn.up.bias", 1},
+    {"linear2.weight", "ffn.down.weight", 1},
+    {"linear2.bias", "ffn.down.bias", 1},
+    {"norm1.weight", "norm1.weight", 1},
+    {"norm1.bias", "norm1.bias", 1},
+    {"norm2.weight", "norm2.weight", 1},
+    {"norm2.bias", "norm2.bias", 1},
+    {NULL, NULL, 0}};
+
+static const name_rule *find_rule(const name_rule *rules, const char *theirs)
+{
+    for (; rules->theirs; rules++)
+        if (strcmp(rules->theirs, theirs) == 0)
+            return rules;
+    return NULL;
+}
+
+/* "<prefix><index>.<rest>": 1 (sets *layer, *rest), 0 if name is not of that
+ * form, -1 if the index is past the layer limit. */
+static int split_layer(const char *name, const char *prefix, int *layer, const char **rest)
+{
+    const size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0)
+        return 0;
+    const char *p = name + n;
+    long value = 0;
+    size_t digits = 0;
+    while (p[digits] >= '0' && p[digits] <= '9') {
+        if (value < TF_MAX_LAYERS)
+            value = value * 10 + (p[digits] - '0');
+        digits++;
+    }
+    if (digits == 0 || p[digits] != '.' || (digits > 1 && p[0] == '0'))
+        return 0;
+    if (value >= TF_MAX_LAYERS)
+        return -1;
+    *layer = (int)value;
+    *rest = p + digits + 1;
+    return 1;
+}
+
+static void set_dest(tf_mapping *m, const name_rule *rule, int layer)
+{
+    if (layer >= 0)
+        snprintf(m->dest, sizeof m->dest, "layers.%d.%s", layer, rule->ours);
+    else
+        snprintf(m->dest, sizeof m->dest, "%s", rule->ours);
+    m->parts = rule->parts;
+}
+
+static tf_status layer_limit_error(const char *name)
+{
+    return tf_fail(TF_ERR_FORMAT, "tensor '%s': layer index exceeds the limit of %d layers", name,
+                   TF_MAX_LAYERS);
+}
+
+static tf_status map_hf(tf_checkpoint *ck, const char *name, tf_mapping *m)
+{
+    const char *bare = name;
+    if (strncmp(name, "bert.", 5) == 0) {
+        bare = name + 5;
+        ck->prefix = "bert.";
+    }
+    const name_rule *rule = find_rule(hf_top, bare);
+    int layer;
+    const char *rest;
+    if (rule) {
+        set_dest(m, rule, -1);
+        return TF_OK;
+    }
+    const int split = split_layer(bare, "encoder.layer.", &layer, &rest);
+    if (split < 0)
+        return layer_limit_error(name);
+    if (split > 0 && (rule = find_rule(hf_layer, rest)))
+        set_dest(m, rule, layer);
+    return TF_OK;
+}
+
+static tf_status map_pytorch(tf_checkpoint *ck, const char *name, tf_mapping *m)
+{
+    int layer;
+    const char *rest;
+    const name_rule *rule;
+    const int split = split_layer(name, "layers.", &layer, &rest);
+    if (split < 0)
+        return layer_limit_error(name);
+    if (split > 0 && (rule = find_rule(pt_layer, rest)))
+        set_dest(m, rule, layer);
+    else if ((rule = find_rule(pt_layer, name))) { /* one nn.TransformerEncoderLayer */
+        set_dest(m, rule, 0);
+        ck->single_layer = 1;
+    } else if ((rule = find_rule(pt_top, name)))
+        set_dest(m, rule, -1);
+    return TF_OK;
+}
+
+/* ---- Format detection ----------------------------------------------------- */
+
+const char *tf_format_name(tf_format format)
+{
+    switch (format) {
+    case TF_FORMAT_TFENC: return "tfenc";
+    case TF_FORMAT_HF_BERT: return "huggingface-bert";
+    case TF_FORMAT_PYTORCH: return "pytorch-transformer-encoder";
+    }
+    return "?";
+}
+
+static tf_status detect_format(tf_checkpoint *ck)
+{
+    const char *format = tf_st_metadata(&ck->file, "format");
+    if (format && strcmp(format, "tfenc") == 0) {
+        ck->format = TF_FORMAT_TFENC;
+        return TF_OK;
+    }
+    for (size_t i = 0; i < ck->file.n_tensors; i++) {
+        const char *name = ck->file.tensors[i].name;
+        const char *bare = strncmp(name, "bert.", 5) == 0 ? name + 5 : name;
+        const char *in_proj = strstr(name, "self_attn.in_proj_weight");
+        if (strncmp(bare, "encoder.layer.", 14) == 0 ||
+            strcmp(bare, "embeddings.word_embeddings.weight") == 0) {
+            ck->format = TF_FORMAT_HF_BERT;
+            return TF_OK;
+        }
+        if (in_proj && (in_proj == name || strncmp(name, "layers.", 7) == 0)) {
+            ck->format = TF_FORMAT_PYTORCH;
+            return TF_OK;
+        }
+    }
+    return tf_fail(TF_ERR_FORMAT,
+                   "no tensor names of a known model: expected Hugging Face BERT "
+                   "(embeddings.word_embeddings.weight, encoder.layer.N...), PyTorch "
+                   "nn.TransformerEncoder (layers.N.self_attn.in_proj_weight) or a file "
+                   "written by tf_encoder_save (__metadata__ format = tfenc)");
+}
+
+/* ---- Config inference ------------------------------------------------------ */
+
+/* The file tensor mapped to dest, or NULL. */
+static const tf_st_tensor *source_of(const tf_checkpoint *ck, const char *dest)
+{
+    for (size_t i = 0; i < ck->file.n_tensors; i++)
+        if (strcmp(ck->map[i].dest, dest) == 0)
+            return &ck->file.tensors[i];
+    return NULL;
+}
+
+/* dims[axis] of the 2-D tensor mapped to dest, which must exist. */
+static tf_status dim_of(const tf_checkpoint *ck, const char *dest, const char *what, int axis,
+                        int32_t *out)
+{
+    const tf_st_tensor *t = source_of(ck, dest);
+    if (!t)
+        return tf_fail(TF_ERR_FORMAT, "missing the tensor for %s, which gives %s", dest, what);
+    if (t->rank != 2)
+        return tf_fail(TF_ERR_SHAPE, "%s: expected a 2-D tensor (for %s), got rank %d", t->name,
+                       dest, (int)t->rank);
+    if (t->dims[axis] > INT32_MAX)
+        return tf_fail(TF_ERR_SHAPE, "%s: dimension %lld is too large", t->name,
+                       (long long)t->dims[axis]);
+    *out = (int32_t)t->dims[axis];
+    return TF_OK;
+}
+
+static int32_t count_layers(const tf_checkpoint *ck)
+{
+    int32_t n = 0;
+    for (size_t i = 0; i < ck->file.n_tensors; i++) {
+        int layer;
+        const char *rest;
+        if (split_layer(ck->map[i].dest, "layers.", &layer, &rest) > 0 && layer + 1 > n)
+            n = layer + 1;
+    }
+    return n;
+}
+
+/* config.json's value must agree with what the shapes say. */
+static tf_status agree(const char *key, int64_t json_value, int32_t shape_value, const char *dest,
+                       const tf_checkpoint *ck)
+{
+    if (json_value < 0 || json_value == shape_value)
+        return TF_OK;
+    const tf_st_tensor *t = source_of(ck, dest);
+    if (!t)
+        return tf_fail(TF_ERR_FORMAT, "config.json: %s is %lld, but the file has no tensor for %s",
+                       key, (long long)json_value, dest);
+    char shape[96];
+    tf_format_shape(shape, sizeof shape, t->rank, t->dims);
+    return tf_fail(TF_ERR_SHAPE, "config.json: %s %lld disagrees with %s %s", key,
+                   (long long)json_value, t->name, shape);
+}
+
+static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config *c)
+{
+    tf_status s;
+    if ((s = dim_of(ck, "embed.token.weight", "vocab_size", 0, &c->vocab_size)) ||
+        (s = dim_of(ck, "embed.token.weight", "d_model", 1, &c->d_model)))
+        return s;
+    c->n_layers = count_layers(ck);
+    if (c->n_layers == 0)
+        return tf_fail(TF_ERR_FORMAT, "no encoder layers (encoder.layer.N.*) in the file");
+    if ((s = dim_of(ck, "layers.0.ffn.up.weight", "d_ff", 0, &c->d_ff)))
+        return s;
+    c->position = TF_POSITION_NONE;
+    if (source_of(ck, "embed.position.weight")) {
+        c->position = TF_POSITION_LEARNED;
+        if ((s = dim_of(ck, "embed.position.weight", "max_positions", 0, &c->max_positions)))
+            return s;
+    }
+    if (source_of(ck, "embed.token_type.weight") &&
+        (s = dim_of(ck, "embed.token_type.weight", "n_token_types", 0, &c->n_token_types)))
+        return s;
+    c->embedding_norm = source_of(ck, "embed.norm.weight") != NULL;
+    c->pooler = source_of(ck, "pooler.weight") != NULL;
+    c->bias = source_of(ck, "layers.0.attn.q.bias") != NULL;
+    c->norm_placement = TF_NORM_POST;
+    c->activation = json->activation >= 0 ? json->activation : TF_ACTIVATION_GELU;
+    c->layer_norm_eps = json->layer_norm_eps > 0 ? (float)json->layer_norm_eps : 1e-12f;
+    c->n_heads = json->num_attention_heads > 0 ? (int32_t)json->num_attention_heads : 0;
+    if ((s = agree("hidden_size", json->hidden_size, c->d_model, "embed.token.weight", ck)) ||
+        (s = agree("vocab_size", json->vocab_size, c->vocab_size, "embed.token.weight", ck)) ||
+        (s = agree("intermediate_size", json->intermediate_size, c->d_ff,
+                   "layers.0.ffn.up.weight", ck)) ||
+        (s = agree("max_position_embeddings", json->max_position_embeddings, c->max_positions,
+                   "embed.position.weight", ck)) ||
+        (s = agree("type_vocab_size", json->type_vocab_size, c->n_token_types,
+                   "embed.token_type.weight", ck)))
+        return s;
+    if (json->num_hidden_layers >= 0 && json->num_hidden_layers != c->n_layers)
+        return tf_fail(TF_ERR_FORMAT, "config.json: num_hidden_layers %lld, but the file has "
+                       "layers 0..%d", (long long)json->num_hidden_layers, (int)c->n_layers - 1);
+    return TF_OK;
+}
+
+static tf_status infer_pytorch(tf_checkpoint *ck, tf_config *c)
+{
+    tf_status s;
+    if ((s = dim_of(ck, "layers.0.attn.q.weight", "d_model", 1, &c->d_model)) ||
+        (s = dim_of(ck, "layers.0.ffn.up.weight", "d_ff", 0, &c->d_ff)))
+        return s;
+    c->n_layers = count_layers(ck);
+    c->vocab_size = 0;
+    c->position = TF_POSITION_NONE;
+    c->final_norm = source_of(ck, "final_norm.weight") != NULL;
+    c->bias = source_of(ck, "layers.0.attn.q.bias") != NULL;
+    c->n_heads = 0;
+    c->activation = -1;
+    c->norm_placement = -1;
+    c->layer_norm_eps = 1e-5f; /* PyTorch's default */
+    return tf_metadata_read_overrides(&ck->file, c);
+}
+
+/* Options win over the file; then nothing may be left unknown. */
+static tf_status apply_options(tf_config *c, const tf_load_options *opts, tf_format format)
+{
+    if (opts) {
+        if (opts->n_heads > 0)
+            c->n_heads = opts->n_heads;
+        if (opts->activation >= 0)
+            c->activation = opts->activation;
+        if (opts->norm_placement >= 0)
+            c->norm_placement = opts->norm_placement;
+        if (opts->layer_norm_eps > 0)
+            c->layer_norm_eps = opts->layer_norm_eps;
+    }
+    const char *why = format == TF_FORMAT_HF_BERT
+                          ? "no config.json gives num_attention_heads"
+                          : "a PyTorch state_dict does not record it";
+    if (c->n_heads <= 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "n_heads is unknown (%s): pass it in "
+                       "tf_load_options.n_heads or __metadata__ \"n_heads\"", why);
+    if (c->activation < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "activation is unknown (%s): pass it in "
+                       "tf_load_options.activation or __metadata__ \"activation\"", why);
+    if (c->norm_placement < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "norm_first is unknown (%s): pass it in "
+                       "tf_load_options.norm_placement or __metadata__ \"norm_first\"", why);
+    return TF_OK;
+}
+
+/* ---- Shapes, dtypes and coverage ---------------------------------------- */
+
+/* The name a missing tensor would have in the file's format. */
+static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, size_t size)
+{
+    int layer;
+    const char *rest;
+    const int in_layer = split_layer(ours, "layers.", &layer, &rest) > 0;
+    const name_rule *rules = ck->format == TF_FORMAT_HF_BERT ? (in_layer ? hf_layer : hf_top)
+                             : ck->format == TF_FORMAT_PYTORCH ? (in_layer ? pt_layer : pt_top)
+                                                               : NULL;
+    for (; rules && rules->theirs; rules++) {
+        if (strcmp(rules->ours, in_layer ? rest : ours) != 0)
+            continue;
+        if (!in_layer)
+            snprintf(buf, size, "%s%s", ck->prefix, rules->theirs);
+        else if (ck->format == TF_FORMAT_HF_BERT)
+            snprintf(buf, size, "%sencoder.layer.%d.%s", ck->prefix, layer, rules->theirs);
+        else if (ck->single_layer)
+            snprintf(buf, size, "%s", rules->theirs);
+        else
+            snprintf(buf, size, "layers.%d.%s", layer, rules->theirs);
+        return;
+    }
+    snprintf(buf, size, "%s", ours);
+}
+
+static tf_status check_tensor(const tf_st_tensor *src, const tf_mapping *m, const tf_tensor *t)
+{
+    const int64_t d0 = t->dims[0] * m->parts;
+    const int same = src->rank == t->rank && src->dims[0] == d0 &&
+                     (t->rank == 1 || src->dims[1] == t->dims[1]);
+    if (!same) {
+        char want[96], got[160];
+        const int64_t want_dims[2] = {d0, t->dims[1]};
+        tf_format_shape(want, sizeof want, t->rank, want_dims);
+        tf_format_shape(got, sizeof got, src->rank, src->dims);
+        return tf_fail(TF_ERR_SHAPE, "%s: expected %s (for %s%s), got %s", src->name, want,
+                       t->name, m->parts == 3 ? " with k and v stacked" : "", got);
+    }
+    if (src->dtype != TF_DTYPE_F32 && src->dtype != TF_DTYPE_F16 && src->dtype != TF_DTYPE_BF16)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: dtype %s is not supported for weights (F32, F16 "
+                       "and BF16 are)", src->name, tf_dtype_name(src->dtype));
+    return TF_OK;
+}
+
+/* Index of the first element that is NaN or infinite (all exponent bits
+ * set), or src->count. */
+static size_t first_non_finite(const tf_st_tensor *src)
+{
+    const unsigned char *p = src->data;
+    for (size_t i = 0; i < src->count; i++) {
+        int all_ones;
+        if (src->dtype == TF_DTYPE_F32) /* bits 23..30 */
+            all_ones = (p[4 * i + 3] & 0x7F) == 0x7F && (p[4 * i + 2] & 0x80) == 0x80;
+        else if (src->dtype == TF_DTYPE_F16) /* bits 10..14 */
+            all_ones = (p[2 * i + 1] & 0x7C) == 0x7C;
+        else /* BF16: bits 7..14 */
+            all_ones = (p[2 * i + 1] & 0x7F) == 0x7F && (p[2 * i] & 0x80) == 0x80;
+        if (all_ones)
+            return i;
+    }
+    return src->count;
+}
+
+static tf_status check_finite(const tf_st_tensor *src)
+{
+    const size_t i = first_non_finite(src);
+    if (i == src->count)
+        return TF_OK;
+    if (src->rank == 2)
+        return tf_fail(TF_ERR_FORMAT, "%s: element [%zu, %zu] is not finite; weights must be "
+                       "finite", src->name, i / (size_t)src->dims[1], i % (size_t)src->dims[1]);
+    return tf_fail(TF_ERR_FORMAT, "%s: element [%zu] is not finite; weights must be finite",
+                   src->name, i);
+}
+
+/* Every mapped tensor fits its place and holds finite values; every place
+ * is filled exactly once. */
+static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights *layout)
+{
+    size_t *source = malloc((layout->n_tensors ? layout->n_tensors : 1) * sizeof *source);
+    if (!source)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the coverage table");
+    for (size_t i = 0; i < layout->n_tensors; i++)
+        source[i] = SIZE_MAX;
+    tf_status s = TF_OK;
+    for (size_t i = 0; s == TF_OK && i < ck->file.n_tensors; i++) {
+        const tf_mapping *m = &ck->map[i];
+        const tf_st_tensor *src = &ck->file.tensors[i];
+        if (!m->dest[0])
+            continue;
+        const tf_tensor *t = tf_weights_find(layout, m->dest);
+        if (!t) {
+            s = tf_fail(TF_ERR_FORMAT, "%s: maps to %s, which a model of this configuration "
+                        "does not have (biases %s, %d layers)", src->name, m->dest,
+                        ck->cfg.bias ? "on" : "off", (int)ck->cfg.n_layers);
+            break;
+        }
+        if ((s = check_tensor(src, m, t)) || (s = check_finite(src)))
+            break;
+        for (int32_t p = 0; p < m->parts && s == TF_OK; p++) {
+            const size_t k = (size_t)(t - layout->tensors) + (size_t)p;
+            if (source[k] != SIZE_MAX)
+                s = tf_fail(TF_ERR_FORMAT, "tensors '%s' and '%s' both map to %s",
+                            ck->file.tensors[source[k]].name, src->name, layout->tensors[k].name);
+            source[k] = i;
+        }
+    }
+    for (size_t k = 0; s == TF_OK && k < layout->n_tensors; k++) {
+        if (source[k] != SIZE_MAX)
+            continue;
+        char theirs[160], shape[64];
+        their_name(ck, layout->tensors[k].name, theirs, sizeof theirs);
+        tf_format_shape(shape, sizeof shape, layout->tensors[k].rank, layout->tensors[k].dims);
+        s = tf_fail(TF_ERR_FORMAT, "missing tensor '%s' (for %s %s)", theirs,
+                    layout->tensors[k].name, shape);
+    }
+    free(source);
+    return s;
+}
+
+/* ---- Opening -------------------------------------------------------------- */
+
+/* The safetensors file and the optional config.json of path. */
+static tf_status resolve_paths(const char *path, char **weights, char **json)
+{
+    struct stat st;
+    *weights = *json = NULL;
+    if (stat(path, &st) != 0)
+        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    const size_t n = strlen(path) + 32;
+    *weights = malloc(n);
+    if (!*weights)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(*weights, n, "%s", path);
+        return TF_OK;
+    }
+    snprintf(*weights, n, "%s/model.safetensors", path);
+    *json = malloc(n);
+    if (!*json) {
+        free(*weights);
+        *weights = NULL;
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    }
+    snprintf(*json, n, "%s/config.json", path);
+    if (stat(*json, &st) != 0) { /* config.json is optional */
+        free(*json);
+        *json = NULL;
+    }
+    return TF_OK;
+}
+
+static tf_status map_names(tf_checkpoint *ck)
+{
+    ck->map = calloc(ck->file.n_tensors ? ck->file.n_tensors : 1, sizeof *ck->map);
+    if (!ck->map)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu name mappings",
+                       ck->file.n_tensors);
+    for (size_t i = 0; i < ck->file.n_tensors; i++) {
+        const char *name = ck->file.tensors[i].name;
+        tf_mapping *m = &ck->map[i];
+        tf_status s = TF_OK;
+        if (ck->format == TF_FORMAT_HF_BERT)
+            s = map_hf(ck, name, m);
+        else if (ck->format == TF_FORMAT_PYTORCH)
+            s = map_pytorch(ck, name, m);
+        else if (strlen(name) < sizeof m->dest) { /* our own names; the layout checks them */
+            snprintf(m->dest, sizeof m->dest, "%s", name);
+            m->parts = 1;
+        }
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* The configuration: from the names and shapes, config.json or metadata,
+ * then the options; validated. */
+static tf_status infer_config(tf_checkpoint *ck, const char *json_path,
+                              const tf_load_options *opts)
+{
+    tf_config c;
+    tf_config_init(&c);
+    tf_status s = TF_OK;
+    if (ck->format == TF_FORMAT_HF_BERT) {
+        tf_hf_config json = {-1, -1, -1, -1, -1, -1, -1, -1, -1.0};
+        if (json_path)
+            s = tf_hf_config_read(&json, json_path);
+        if (s == TF_OK)
+            s = infer_hf(ck, &json, &c);
+    } else if (ck->format == TF_FORMAT_PYTORCH) {
+        s = infer_pytorch(ck, &c);
+    } else {
+        s = tf_metadata_read_config(&ck->file, &c);
+    }
+    if (s == TF_OK)
+        s = apply_options(&c, opts, ck->format);
+    if (s == TF_OK)
+        s = tf_config_validate(&c, &ck->cfg);
+    return s;
+}
+
+tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_options *opts)
+{
+    memset(ck, 0, sizeof *ck);
+    ck->prefix = "";
+    if (!path)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "path is NULL");
+    if (opts && opts->struct_size != sizeof *opts)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.struct_size: expected %zu, got %zu; "
+                       "initialise them with tf_load_options_init()", sizeof *opts,
+                       opts->struct_size);
+    char *weights_path, *json_path;
+    tf_status s = resolve_paths(path, &weights_path, &json_path);
+    if (s == TF_OK)
+        s = tf_st_open(&ck->file, weights_path);
+    if (s == TF_OK)
+        s = detect_format(ck);
+    if (s == TF_OK)
+        s = map_names(ck);
+    if (s == TF_OK)
+        s = infer_config(ck, json_path, opts);
+    tf_weights layout;
+    if (s == TF_OK && (s = tf_weights_layout(&layout, &ck->cfg)) == TF_OK) {
+        s = check_against_layout(ck, &layout);
+        tf_weights_destroy(&layout);
+    }
+    free(weights_path);
+    free(json_path);
+    if (s)
+        tf_checkpoint_close(ck);
+    return s;
+}
+
+void tf_checkpoint_close(tf_checkpoint *ck)
+{
+    tf_st_close(&ck->file);
+    free(ck->map);
+    memset(ck, 0, sizeof *ck);
+    ck->prefix = "";
+}
+
+/* ---- Filling the weights ------------------------------------------------- */
+
+static float half_to_float(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu;
+    float magnitude;
+    if (exp == 0)
+        magnitude = ldexpf((float)mant, -24); /* zero and subnormals */
+    else if (exp == 31)
+        magnitude = mant ? NAN : INFINITY;
+    else
+        magnitude = ldexpf((float)(mant | 0x400u), (int)exp - 25);
+    return sign ? -magnitude : magnitude;
+}
+
+/* dst (count) = src converted from its dtype (F32, F16 or BF16). */
+static void convert(float *dst, const tf_st_tensor *src)
+{
+    const unsigned char *p = src->data;
+    if (src->dtype == TF_DTYPE_F32) {
+        memcpy(dst, p, src->count * sizeof *dst);
+        return;
+    }
+    for (size_t i = 0; i < src->count; i++) {
+        const uint16_t bits = (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+        if (src->dtype == TF_DTYPE_F16) {
+            dst[i] = half_to_float(bits);
+        } else {
+            const uint32_t wide = (uint32_t)bits << 16;
+            memcpy(&dst[i], &wide, sizeof wide);
+        }
+    }
+}
+
+void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w)
+{
+    for (size_t i = 0; i < ck->file.n_tensors; i++) {
+        const tf_mapping *m = &ck->map[i];
+        if (m->dest[0])
+            convert(w->block + tf_weights_find(w, m->dest)->offset, &ck->file.tensors[i]);
+    }
+}

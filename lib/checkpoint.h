@@ -1,0 +1,46 @@
+/* checkpoint.h — a checkpoint file understood: its format, where each of
+ * its tensors goes, and the configuration it implies, all checked before
+ * anything is allocated for its weights. */
+#ifndef TF_CHECKPOINT_H
+#define TF_CHECKPOINT_H
+
+#include "safetensors.h"
+#include "tfenc.h"
+#include "weights.h"
+
+typedef enum tf_format {
+    TF_FORMAT_TFENC,       /* written by tf_encoder_save */
+    TF_FORMAT_HF_BERT,     /* Hugging Face BertModel (optionally under "bert.") */
+    TF_FORMAT_PYTORCH      /* nn.TransformerEncoder(Layer) state_dict */
+} tf_format;
+
+const char *tf_format_name(tf_format format);
+
+/* Where one tensor of the file goes. */
+typedef struct tf_mapping {
+    char dest[TF_TENSOR_NAME_MAX]; /* the library's tensor, "" = ignored */
+    int32_t parts;                 /* 1, or 3: q, k and v stacked along dim 0 */
+} tf_mapping;
+
+typedef struct tf_checkpoint {
+    tf_format format;
+    tf_st_file file;
+    tf_mapping *map;           /* [file.n_tensors] */
+    tf_config cfg;             /* inferred and validated */
+    const char *prefix;        /* "bert." when the HF names carry it, else "" */
+    int single_layer;          /* a PyTorch layer without "layers.{i}." */
+} tf_checkpoint;
+
+/* Opens path (a .safetensors file, or a directory with model.safetensors
+ * and config.json), infers the configuration and checks every tensor: its
+ * shape, its dtype, that its values are finite, and that each weight of the
+ * model comes from exactly one of them. After this nothing can go wrong but
+ * allocating the weights. */
+tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_options *opts);
+void tf_checkpoint_close(tf_checkpoint *ck);
+
+/* Copies (converting to float32) every mapped tensor into w, laid out and
+ * allocated for ck->cfg. */
+void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w);
+
+#endif

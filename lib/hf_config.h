@@ -1,0 +1,20 @@
+/* hf_config.h — the fields of a Hugging Face BERT config.json the loader
+ * uses (absent ones are -1). */
+#ifndef TF_HF_CONFIG_H
+#define TF_HF_CONFIG_H
+
+#include <stdint.h>
+
+#include "tfenc.h"
+
+typedef struct tf_hf_config {
+    int64_t hidden_size, num_attention_heads, intermediate_size, num_hidden_layers;
+    int64_t vocab_size, max_position_embeddings, type_vocab_size;
+    int32_t activation;      /* tf_activation from hidden_act */
+    double layer_norm_eps;
+} tf_hf_config;
+
+/* Reads path (at most 16 MiB of JSON). */
+tf_status tf_hf_config_read(tf_hf_config *c, const char *path);
+
+#endif

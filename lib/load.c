@@ -1,0 +1,147 @@
+/* load.c — the public API over checkpoints: load, save, inspect. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "encoder.h"
+#include "error.h"
+#include "metadata.h"
+
+void tf_load_options_init(tf_load_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = sizeof *opts;
+    opts->n_heads = 0;
+    opts->activation = -1;
+    opts->norm_placement = -1;
+    opts->layer_norm_eps = 0.0f;
+}
+
+tf_status tf_encoder_load(const char *path, const tf_load_options *opts, tf_encoder **out)
+{
+    if (!out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    tf_checkpoint ck;
+    tf_status s = tf_checkpoint_open(&ck, path, opts);
+    if (s)
+        return s;
+    tf_encoder *enc = calloc(1, sizeof *enc);
+    if (!enc) {
+        tf_checkpoint_close(&ck);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
+    }
+    enc->cfg = ck.cfg;
+    s = tf_weights_layout(&enc->weights, &enc->cfg);
+    if (s == TF_OK)
+        s = tf_weights_allocate(&enc->weights);
+    if (s == TF_OK)
+        tf_checkpoint_fill(&ck, &enc->weights);
+    tf_checkpoint_close(&ck);
+    if (s) {
+        tf_encoder_destroy(enc);
+        return s;
+    }
+    *out = enc;
+    return TF_OK;
+}
+
+tf_status tf_encoder_save(const tf_encoder *enc, const char *path)
+{
+    if (!enc || !path)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", enc ? "path" : "encoder");
+    const tf_weights *w = &enc->weights;
+    tf_st_entry *entries = calloc(w->n_tensors ? w->n_tensors : 1, sizeof *entries);
+    if (!entries)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu entries", path,
+                       w->n_tensors);
+    for (size_t i = 0; i < w->n_tensors; i++) {
+        const tf_tensor *t = &w->tensors[i];
+        entries[i] = (tf_st_entry){.name = t->name, .rank = t->rank, .dims = t->dims,
+                                   .data = w->block + t->offset, .count = t->count};
+    }
+    const char *keys[TF_METADATA_FIELDS];
+    char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX];
+    const char *value_ptrs[TF_METADATA_FIELDS];
+    tf_metadata_from_config(&enc->cfg, keys, values);
+    for (int i = 0; i < TF_METADATA_FIELDS; i++)
+        value_ptrs[i] = values[i];
+    tf_status s = tf_st_write(path, entries, w->n_tensors, keys, value_ptrs, TF_METADATA_FIELDS);
+    free(entries);
+    return s;
+}
+
+/* ---- Inspecting ------------------------------------------------------------ */
+
+struct tf_model_info {
+    tf_checkpoint ck;
+};
+
+tf_status tf_model_inspect(const char *path, const tf_load_options *opts, tf_model_info **out)
+{
+    if (!out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    tf_model_info *info = calloc(1, sizeof *info);
+    if (!info)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the model info");
+    tf_status s = tf_checkpoint_open(&info->ck, path, opts);
+    if (s) {
+        free(info);
+        return s;
+    }
+    *out = info;
+    return TF_OK;
+}
+
+void tf_model_info_destroy(tf_model_info *info)
+{
+    if (!info)
+        return;
+    tf_checkpoint_close(&info->ck);
+    free(info);
+}
+
+const char *tf_model_info_format(const tf_model_info *info)
+{
+    return info ? tf_format_name(info->ck.format) : "";
+}
+
+tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg)
+{
+    if (!info || !cfg)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", info ? "config" : "info");
+    if (cfg->struct_size != sizeof *cfg)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.struct_size: expected %zu, got %zu; "
+                       "initialise it with tf_config_init()", sizeof *cfg, cfg->struct_size);
+    *cfg = info->ck.cfg;
+    return TF_OK;
+}
+
+size_t tf_model_info_tensor_count(const tf_model_info *info)
+{
+    return info ? info->ck.file.n_tensors : 0;
+}
+
+tf_status tf_model_info_tensor(const tf_model_info *info, size_t index, tf_file_tensor *out)
+{
+    if (!info || !out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", info ? "out" : "info");
+    if (index >= info->ck.file.n_tensors)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tensor index %zu: the file has %zu tensors",
+                       index, info->ck.file.n_tensors);
+    const tf_st_tensor *t = &info->ck.file.tensors[index];
+    const tf_mapping *m = &info->ck.map[index];
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->name = t->name;
+    out->dtype = tf_dtype_name(t->dtype);
+    out->rank = t->rank;
+    for (int32_t i = 0; i < t->rank; i++)
+        out->dims[i] = t->dims[i];
+    out->maps_to = m->dest[0] ? m->dest : NULL;
+    out->parts = m->dest[0] ? m->parts : 0;
+    return TF_OK;
+}

@@ -1,0 +1,170 @@
+/* metadata.c — tf_config <-> __metadata__ strings, from one table. */
+#include "metadata.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+typedef enum field_kind { F_INT, F_BOOL, F_POSITION, F_ACTIVATION, F_NORM_FIRST, F_EPS, F_SEED } field_kind;
+
+static const struct field {
+    const char *key;
+    field_kind kind;
+    size_t offset; /* in tf_config */
+    int override;  /* also read from PyTorch checkpoints */
+} fields[] = {
+    {"d_model", F_INT, offsetof(tf_config, d_model), 0},
+    {"n_heads", F_INT, offsetof(tf_config, n_heads), 1},
+    {"d_ff", F_INT, offsetof(tf_config, d_ff), 0},
+    {"n_layers", F_INT, offsetof(tf_config, n_layers), 0},
+    {"vocab_size", F_INT, offsetof(tf_config, vocab_size), 0},
+    {"max_positions", F_INT, offsetof(tf_config, max_positions), 0},
+    {"position", F_POSITION, offsetof(tf_config, position), 0},
+    {"n_token_types", F_INT, offsetof(tf_config, n_token_types), 0},
+    {"embedding_norm", F_BOOL, offsetof(tf_config, embedding_norm), 0},
+    {"norm_first", F_NORM_FIRST, offsetof(tf_config, norm_placement), 1},
+    {"final_norm", F_BOOL, offsetof(tf_config, final_norm), 0},
+    {"activation", F_ACTIVATION, offsetof(tf_config, activation), 1},
+    {"bias", F_BOOL, offsetof(tf_config, bias), 0},
+    {"pooler", F_BOOL, offsetof(tf_config, pooler), 0},
+    {"layer_norm_eps", F_EPS, offsetof(tf_config, layer_norm_eps), 1},
+    {"seed", F_SEED, offsetof(tf_config, seed), 0},
+};
+enum { N_FIELDS = sizeof fields / sizeof fields[0] };
+_Static_assert(N_FIELDS + 2 <= TF_METADATA_FIELDS, "room for every field, format and version");
+
+static const char *const positions[] = {"none", "sinusoidal", "learned"};
+static const char *const activations[] = {"gelu", "gelu_tanh", "relu"};
+static const char *const booleans[] = {"false", "true"};
+
+static int32_t *int_at(tf_config *c, const struct field *f)
+{
+    return (int32_t *)(void *)((char *)c + f->offset);
+}
+
+void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
+                             char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX])
+{
+    tf_config copy = *c;
+    keys[0] = "format";
+    snprintf(values[0], TF_METADATA_VALUE_MAX, "tfenc");
+    keys[1] = "format_version";
+    snprintf(values[1], TF_METADATA_VALUE_MAX, "1");
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const struct field *f = &fields[i];
+        const int is_int = f->kind != F_EPS && f->kind != F_SEED;
+        const int32_t v = is_int ? *int_at(&copy, f) : 0;
+        char *out = values[i + 2];
+        keys[i + 2] = f->key;
+        switch (f->kind) {
+        case F_INT: snprintf(out, TF_METADATA_VALUE_MAX, "%d", (int)v); break;
+        case F_BOOL: snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v != 0]); break;
+        case F_NORM_FIRST:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v == TF_NORM_PRE]);
+            break;
+        case F_POSITION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", positions[v]); break;
+        case F_ACTIVATION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", activations[v]); break;
+        case F_EPS: snprintf(out, TF_METADATA_VALUE_MAX, "%.9g", (double)c->layer_norm_eps); break;
+        case F_SEED: snprintf(out, TF_METADATA_VALUE_MAX, "%llu", (unsigned long long)c->seed); break;
+        }
+    }
+}
+
+static int index_of(const char *value, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(value, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Parses one field's text into c. */
+static tf_status parse_field(const struct field *f, const char *text, tf_config *c)
+{
+    char *end = NULL;
+    int ok = 1;
+    errno = 0;
+    switch (f->kind) {
+    case F_INT: {
+        const long v = strtol(text, &end, 10);
+        ok = *text && !*end && !errno && v >= INT32_MIN && v <= INT32_MAX;
+        if (ok)
+            *int_at(c, f) = (int32_t)v;
+        break;
+    }
+    case F_BOOL:
+    case F_NORM_FIRST: {
+        const int v = index_of(text, booleans, 2);
+        ok = v >= 0;
+        if (ok)
+            *int_at(c, f) = f->kind == F_BOOL ? v : (v ? TF_NORM_PRE : TF_NORM_POST);
+        break;
+    }
+    case F_POSITION:
+    case F_ACTIVATION: {
+        const int v = f->kind == F_POSITION ? index_of(text, positions, 3)
+                                            : index_of(text, activations, 3);
+        ok = v >= 0;
+        if (ok)
+            *int_at(c, f) = v;
+        break;
+    }
+    case F_EPS: {
+        const double v = strtod(text, &end);
+        ok = *text && !*end && !errno;
+        if (ok)
+            c->layer_norm_eps = (float)v;
+        break;
+    }
+    case F_SEED: {
+        const unsigned long long v = strtoull(text, &end, 10);
+        ok = *text && *text != '-' && !*end && !errno;
+        if (ok)
+            c->seed = v;
+        break;
+    }
+    }
+    if (!ok)
+        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.40s' as a %s", f->key,
+                       text,
+                       f->kind == F_INT ? "32-bit integer"
+                       : f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
+                       : f->kind == F_POSITION   ? "position (none/sinusoidal/learned)"
+                       : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu)"
+                       : f->kind == F_EPS        ? "number"
+                                                 : "64-bit unsigned integer");
+    return TF_OK;
+}
+
+tf_status tf_metadata_read_config(const tf_st_file *file, tf_config *c)
+{
+    const char *version = tf_st_metadata(file, "format_version");
+    if (!version || strcmp(version, "1") != 0)
+        return tf_fail(TF_ERR_UNSUPPORTED, "__metadata__ \"format_version\" is %s%s%s; this "
+                       "library reads version 1", version ? "'" : "", version ? version : "missing",
+                       version ? "'" : "");
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const char *text = tf_st_metadata(file, fields[i].key);
+        if (!text)
+            return tf_fail(TF_ERR_FORMAT, "__metadata__ lacks \"%s\"", fields[i].key);
+        tf_status s = parse_field(&fields[i], text, c);
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}
+
+tf_status tf_metadata_read_overrides(const tf_st_file *file, tf_config *c)
+{
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const char *text = fields[i].override ? tf_st_metadata(file, fields[i].key) : NULL;
+        tf_status s = text ? parse_field(&fields[i], text, c) : TF_OK;
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}

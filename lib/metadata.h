@@ -1,0 +1,22 @@
+/* metadata.h — the configuration as safetensors __metadata__ strings: one
+ * key per tf_config field, written by tf_encoder_save and read back. */
+#ifndef TF_METADATA_H
+#define TF_METADATA_H
+
+#include "safetensors.h"
+#include "tfenc.h"
+
+enum { TF_METADATA_FIELDS = 18, TF_METADATA_VALUE_MAX = 32 };
+
+/* keys[i] -> values[i] for every field (and "format" = "tfenc"). */
+void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
+                             char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX]);
+
+/* Every field of a libtfenc file's metadata into c; all must be present. */
+tf_status tf_metadata_read_config(const tf_st_file *f, tf_config *c);
+
+/* The fields a PyTorch checkpoint may carry (n_heads, activation,
+ * norm_first, layer_norm_eps) into c, those present only. */
+tf_status tf_metadata_read_overrides(const tf_st_file *f, tf_config *c);
+
+#endif

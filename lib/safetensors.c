@@ -1,0 +1,426 @@
+/* safetensors.c — a parser that can be trusted with hostile files, and the
+ * writer of the library's own files. */
+#define _POSIX_C_SOURCE 200809L
+#include "safetensors.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checked.h"
+#include "error.h"
+#include "json.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "safetensors data is little-endian; this reader and writer assume a little-endian host"
+#endif
+
+/* The header is an object of objects of arrays: 3 levels; allow a little. */
+#define TF_ST_MAX_DEPTH 8
+
+static const struct {
+    const char *name;
+    size_t size;
+} dtypes[TF_DTYPE_COUNT] = {
+    [TF_DTYPE_BOOL] = {"BOOL", 1},       [TF_DTYPE_U8] = {"U8", 1},
+    [TF_DTYPE_I8] = {"I8", 1},           [TF_DTYPE_F8_E4M3] = {"F8_E4M3", 1},
+    [TF_DTYPE_F8_E5M2] = {"F8_E5M2", 1}, [TF_DTYPE_I16] = {"I16", 2},
+    [TF_DTYPE_U16] = {"U16", 2},         [TF_DTYPE_F16] = {"F16", 2},
+    [TF_DTYPE_BF16] = {"BF16", 2},       [TF_DTYPE_I32] = {"I32", 4},
+    [TF_DTYPE_U32] = {"U32", 4},         [TF_DTYPE_F32] = {"F32", 4},
+    [TF_DTYPE_I64] = {"I64", 8},         [TF_DTYPE_U64] = {"U64", 8},
+    [TF_DTYPE_F64] = {"F64", 8},
+};
+
+const char *tf_dtype_name(tf_dtype dtype)
+{
+    return dtype < TF_DTYPE_COUNT ? dtypes[dtype].name : "?";
+}
+
+static int dtype_from_name(const char *name, tf_dtype *out)
+{
+    for (int i = 0; i < TF_DTYPE_COUNT; i++)
+        if (strcmp(name, dtypes[i].name) == 0) {
+            *out = (tf_dtype)i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Byte offsets of one tensor in the data section, while parsing. */
+typedef struct span {
+    uint64_t begin, end;
+    size_t index;
+} span;
+
+static tf_status parse_shape(tf_st_tensor *t, const cJSON *shape, const char *label)
+{
+    if (!cJSON_IsArray(shape))
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': shape is not an array", label, t->name);
+    const int rank = cJSON_GetArraySize(shape);
+    if (rank > TF_ST_MAX_RANK)
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': rank %d exceeds the limit of %d", label,
+                       t->name, rank, TF_ST_MAX_RANK);
+    t->rank = rank;
+    t->count = 1;
+    int i = 0;
+    const cJSON *dim;
+    cJSON_ArrayForEach(dim, shape) {
+        uint64_t d;
+        if (!tf_json_uint(dim, 9007199254740992.0, &d))
+            return tf_fail(TF_ERR_FORMAT,
+                           "%s: tensor '%s': shape[%d] is not an integer in 0..2^53", label,
+                           t->name, i);
+        t->dims[i++] = (int64_t)d;
+        if (!tf_mul_size(t->count, (size_t)d, &t->count))
+            return tf_fail(TF_ERR_FORMAT,
+                           "%s: tensor '%s': the shape's element count overflows 64 bits", label,
+                           t->name);
+    }
+    return TF_OK;
+}
+
+/* One header entry: {"dtype": str, "shape": [...], "data_offsets": [b, e]}. */
+static tf_status parse_entry(tf_st_tensor *t, span *sp, const cJSON *entry, const char *label)
+{
+    t->name = entry->string;
+    if (!cJSON_IsObject(entry))
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': entry is not an object", label, t->name);
+    const cJSON *dtype = NULL, *shape = NULL, *offsets = NULL, *field;
+    cJSON_ArrayForEach(field, entry) {
+        const cJSON **slot = !strcmp(field->string, "dtype")          ? &dtype
+                             : !strcmp(field->string, "shape")        ? &shape
+                             : !strcmp(field->string, "data_offsets") ? &offsets
+                                                                       : NULL;
+        if (!slot)
+            return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unexpected key '%s'", label, t->name,
+                           field->string);
+        if (*slot)
+            return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': key '%s' appears twice", label,
+                           t->name, field->string);
+        *slot = field;
+    }
+    if (!dtype || !shape || !offsets)
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': missing '%s'", label, t->name,
+                       !dtype ? "dtype" : !shape ? "shape" : "data_offsets");
+    if (!cJSON_IsString(dtype))
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': dtype is not a string", label, t->name);
+    if (!dtype_from_name(dtype->valuestring, &t->dtype))
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unknown dtype '%.32s'", label, t->name,
+                       dtype->valuestring);
+    tf_status s = parse_shape(t, shape, label);
+    if (s)
+        return s;
+    if (!cJSON_IsArray(offsets) || cJSON_GetArraySize(offsets) != 2 ||
+        !tf_json_uint(offsets->child, 9007199254740992.0, &sp->begin) ||
+        !tf_json_uint(offsets->child->next, 9007199254740992.0, &sp->end))
+        return tf_fail(TF_ERR_FORMAT,
+                       "%s: tensor '%s': data_offsets is not [begin, end] of integers in 0..2^53",
+                       label, t->name);
+    size_t nbytes;
+    if (!tf_mul_size(t->count, dtypes[t->dtype].size, &nbytes))
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': its byte size overflows 64 bits", label,
+                       t->name);
+    if (sp->end < sp->begin || sp->end - sp->begin != nbytes) {
+        char shape_text[160];
+        tf_format_shape(shape_text, sizeof shape_text, t->rank, t->dims);
+        return tf_fail(TF_ERR_FORMAT,
+                       "%s: tensor '%s': dtype %s and shape %s need %zu bytes, but data_offsets "
+                       "[%llu, %llu] hold %lld",
+                       label, t->name, dtypes[t->dtype].name, shape_text, nbytes,
+                       (unsigned long long)sp->begin, (unsigned long long)sp->end,
+                       (long long)(sp->end - sp->begin));
+    }
+    return TF_OK;
+}
+
+static tf_status parse_metadata(tf_st_file *f, const cJSON *meta, const char *label)
+{
+    if (!cJSON_IsObject(meta))
+        return tf_fail(TF_ERR_FORMAT, "%s: __metadata__ is not an object", label);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, meta) {
+        if (!cJSON_IsString(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: __metadata__['%s'] is not a string", label,
+                           item->string);
+    }
+    if (f->metadata)
+        return tf_fail(TF_ERR_FORMAT, "%s: __metadata__ appears twice", label);
+    f->metadata = meta;
+    return TF_OK;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int compare_spans(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+/* No name twice (cJSON keeps duplicate keys). */
+static tf_status check_unique_names(const tf_st_file *f, const char *label)
+{
+    if (f->n_tensors < 2)
+        return TF_OK;
+    const char **names = malloc(f->n_tensors * sizeof *names);
+    if (!names)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu names", label, f->n_tensors);
+    for (size_t i = 0; i < f->n_tensors; i++)
+        names[i] = f->tensors[i].name;
+    qsort(names, f->n_tensors, sizeof *names, compare_names);
+    tf_status s = TF_OK;
+    for (size_t i = 1; i < f->n_tensors && s == TF_OK; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            s = tf_fail(TF_ERR_FORMAT, "%s: tensor '%s' appears twice in the header", label,
+                        names[i]);
+    free(names);
+    return s;
+}
+
+/* The tensors' bytes tile the data section exactly: from 0, no gap, no
+ * overlap, nothing after the last. Sorts spans. */
+static tf_status check_layout(tf_st_file *f, span *spans, uint64_t data_size, const char *label)
+{
+    for (size_t i = 0; i < f->n_tensors; i++)
+        if (spans[i].end > data_size)
+            return tf_fail(TF_ERR_FORMAT,
+                           "%s: tensor '%s': data_offsets [%llu, %llu] run past the end of the "
+                           "data (%llu bytes)",
+                           label, f->tensors[spans[i].index].name,
+                           (unsigned long long)spans[i].begin, (unsigned long long)spans[i].end,
+                           (unsigned long long)data_size);
+    qsort(spans, f->n_tensors, sizeof *spans, compare_spans);
+    uint64_t expected = 0;
+    for (size_t i = 0; i < f->n_tensors; i++) {
+        const span *sp = &spans[i];
+        const char *name = f->tensors[sp->index].name;
+        if (sp->begin < expected)
+            return tf_fail(TF_ERR_FORMAT,
+                           "%s: tensor '%s': data_offsets [%llu, %llu] overlap the tensor "
+                           "before it (which ends at %llu)",
+                           label, name, (unsigned long long)sp->begin,
+                           (unsigned long long)sp->end, (unsigned long long)expected);
+        if (sp->begin > expected)
+            return tf_fail(TF_ERR_FORMAT,
+                           "%s: data bytes %llu..%llu belong to no tensor (a gap before '%s')",
+                           label, (unsigned long long)expected, (unsigned long long)sp->begin,
+                           name);
+        expected = sp->end;
+    }
+    if (expected != data_size)
+        return tf_fail(TF_ERR_FORMAT, "%s: %llu bytes after the last tensor belong to no tensor",
+                       label, (unsigned long long)(data_size - expected));
+    return TF_OK;
+}
+
+static tf_status parse_header(tf_st_file *f, const unsigned char *data, uint64_t data_size,
+                              const char *label)
+{
+    const cJSON *root = f->header, *item;
+    if (!cJSON_IsObject(root))
+        return tf_fail(TF_ERR_FORMAT, "%s: the header is not a JSON object", label);
+    size_t entries = 0;
+    cJSON_ArrayForEach(item, root) entries++;
+    f->tensors = calloc(entries ? entries : 1, sizeof *f->tensors);
+    span *spans = calloc(entries ? entries : 1, sizeof *spans);
+    tf_status s = f->tensors && spans ? TF_OK
+                                      : tf_fail(TF_ERR_OUT_OF_MEMORY,
+                                                "%s: cannot allocate %zu tensor entries", label,
+                                                entries);
+    cJSON_ArrayForEach(item, root) {
+        if (s)
+            break;
+        if (strcmp(item->string, "__metadata__") == 0) {
+            s = parse_metadata(f, item, label);
+            continue;
+        }
+        tf_st_tensor *t = &f->tensors[f->n_tensors];
+        spans[f->n_tensors].index = f->n_tensors;
+        s = parse_entry(t, &spans[f->n_tensors], item, label);
+        if (s == TF_OK)
+            f->n_tensors++;
+    }
+    if (s == TF_OK)
+        s = check_unique_names(f, label);
+    if (s == TF_OK)
+        s = check_layout(f, spans, data_size, label);
+    for (size_t i = 0; s == TF_OK && i < f->n_tensors; i++) {
+        const span *sp = &spans[i]; /* sorted now; index says whose */
+        f->tensors[sp->index].data = data + sp->begin;
+    }
+    free(spans);
+    return s;
+}
+
+tf_status tf_st_parse(tf_st_file *f, const unsigned char *bytes, size_t size, const char *label)
+{
+    memset(f, 0, sizeof *f);
+    if (size < 8)
+        return tf_fail(TF_ERR_FORMAT, "%s: the file has %zu bytes; a safetensors file starts "
+                       "with an 8-byte header length", label, size);
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--)
+        n = n << 8 | bytes[i];
+    if (n > TF_ST_MAX_HEADER)
+        return tf_fail(TF_ERR_FORMAT, "%s: header length %llu exceeds the limit of %u bytes",
+                       label, (unsigned long long)n, TF_ST_MAX_HEADER);
+    if (n > size - 8)
+        return tf_fail(TF_ERR_FORMAT, "%s: header length %llu exceeds the %zu bytes that follow "
+                       "it (truncated file?)", label, (unsigned long long)n, size - 8);
+    char where[300];
+    snprintf(where, sizeof where, "%s: header", label);
+    tf_status s = tf_json_parse((const char *)bytes + 8, (size_t)n, TF_ST_MAX_DEPTH, where,
+                                &f->header);
+    if (s == TF_OK)
+        s = parse_header(f, bytes + 8 + n, size - 8 - n, label);
+    if (s != TF_OK) {
+        cJSON_Delete(f->header);
+        free(f->tensors);
+        memset(f, 0, sizeof *f);
+    }
+    return s;
+}
+
+tf_status tf_st_open(tf_st_file *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        const int err = errno;
+        close(fd);
+        return tf_fail(TF_ERR_IO, "%s: cannot stat: %s", path, strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return tf_fail(TF_ERR_IO, "%s: not a regular file", path);
+    }
+    const size_t size = (size_t)st.st_size;
+    void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    const int err = errno;
+    close(fd);
+    if (size && map == MAP_FAILED)
+        return tf_fail(TF_ERR_IO, "%s: cannot map %zu bytes: %s", path, size, strerror(err));
+    static const unsigned char empty[1];
+    tf_status s = tf_st_parse(f, map ? map : empty, size, path);
+    if (s != TF_OK) {
+        if (map)
+            munmap(map, size);
+        return s;
+    }
+    f->map = map;
+    f->map_size = size;
+    return TF_OK;
+}
+
+void tf_st_close(tf_st_file *f)
+{
+    cJSON_Delete(f->header);
+    free(f->tensors);
+    if (f->map)
+        munmap(f->map, f->map_size);
+    memset(f, 0, sizeof *f);
+}
+
+const char *tf_st_metadata(const tf_st_file *f, const char *key)
+{
+    const cJSON *item = f->metadata ? cJSON_GetObjectItemCaseSensitive(f->metadata, key) : NULL;
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* ---- Writing ------------------------------------------------------------- */
+
+/* The header JSON, padded with spaces to a multiple of 8 bytes. */
+static char *build_header(const tf_st_entry *entries, size_t n, const char *const *keys,
+                          const char *const *values, size_t n_meta, size_t *len)
+{
+    cJSON *root = cJSON_CreateObject(), *meta = cJSON_CreateObject();
+    int ok = root && meta && cJSON_AddItemToObject(root, "__metadata__", meta);
+    if (!ok)
+        cJSON_Delete(meta);
+    for (size_t i = 0; ok && i < n_meta; i++)
+        ok = cJSON_AddStringToObject(meta, keys[i], values[i]) != NULL;
+    uint64_t offset = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        cJSON *entry = cJSON_AddObjectToObject(root, entries[i].name);
+        cJSON *shape = entry ? cJSON_AddArrayToObject(entry, "shape") : NULL;
+        cJSON *offsets = NULL;
+        ok = entry && shape && cJSON_AddStringToObject(entry, "dtype", "F32");
+        for (int32_t d = 0; ok && d < entries[i].rank; d++)
+            ok = cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)entries[i].dims[d]));
+        if (ok)
+            offsets = cJSON_AddArrayToObject(entry, "data_offsets");
+        ok = ok && offsets && cJSON_AddItemToArray(offsets, cJSON_CreateNumber((double)offset));
+        offset += entries[i].count * sizeof(float);
+        ok = ok && cJSON_AddItemToArray(offsets, cJSON_CreateNumber((double)offset));
+    }
+    char *text = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return NULL;
+    const size_t raw = strlen(text), padded = (raw + 7) / 8 * 8;
+    char *header = realloc(text, padded + 1);
+    if (!header) {
+        free(text);
+        return NULL;
+    }
+    memset(header + raw, ' ', padded - raw);
+    header[padded] = '\0';
+    *len = padded;
+    return header;
+}
+
+tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
+                      const char *const *keys, const char *const *values, size_t n_meta)
+{
+    size_t len = 0;
+    char *header = build_header(entries, n, keys, values, n_meta, &len);
+    if (!header)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the header", path);
+    char *tmp = malloc(strlen(path) + 16);
+    if (!tmp) {
+        free(header);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
+    }
+    sprintf(tmp, "%s.tmp%d", path, (int)getpid());
+    FILE *out = fopen(tmp, "wb");
+    if (!out) {
+        const int err = errno;
+        free(header);
+        free(tmp);
+        return tf_fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
+    }
+    unsigned char prefix[8];
+    for (int i = 0; i < 8; i++)
+        prefix[i] = (unsigned char)((uint64_t)len >> (8 * i));
+    int ok = fwrite(prefix, 1, 8, out) == 8 && fwrite(header, 1, len, out) == len;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = fwrite(entries[i].data, sizeof(float), entries[i].count, out) == entries[i].count;
+    int err = errno;
+    if (fclose(out) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok)
+        remove(tmp);
+    free(header);
+    free(tmp);
+    return ok ? TF_OK : tf_fail(TF_ERR_IO, "%s: cannot write: %s", path, strerror(err));
+}

@@ -1,0 +1,70 @@
+/* safetensors.h — reading and writing the safetensors format:
+ *   8 bytes: N, the header length (little-endian u64, at most 100,000,000)
+ *   N bytes: a UTF-8 JSON object {"name": {"dtype": "F32", "shape": [..],
+ *            "data_offsets": [begin, end]}, ..., "__metadata__": {str: str}}
+ *   the data: every tensor's bytes, contiguous from offset 0, no gaps, no
+ *            overlaps, nothing after the last one.
+ * Every rule is checked; a violation is TF_ERR_FORMAT with what and where. */
+#ifndef TF_SAFETENSORS_H
+#define TF_SAFETENSORS_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfenc.h"
+
+#define TF_ST_MAX_HEADER 100000000u
+#define TF_ST_MAX_RANK 8
+
+typedef enum tf_dtype {
+    TF_DTYPE_BOOL, TF_DTYPE_U8, TF_DTYPE_I8, TF_DTYPE_F8_E4M3, TF_DTYPE_F8_E5M2, TF_DTYPE_I16,
+    TF_DTYPE_U16, TF_DTYPE_F16, TF_DTYPE_BF16, TF_DTYPE_I32, TF_DTYPE_U32, TF_DTYPE_F32,
+    TF_DTYPE_I64, TF_DTYPE_U64, TF_DTYPE_F64, TF_DTYPE_COUNT
+} tf_dtype;
+
+const char *tf_dtype_name(tf_dtype dtype);
+
+typedef struct tf_st_tensor {
+    const char *name;            /* owned by the header */
+    tf_dtype dtype;
+    int32_t rank;
+    int64_t dims[TF_ST_MAX_RANK];
+    size_t count;                /* elements */
+    const unsigned char *data;   /* count * dtype size bytes, little-endian, unaligned */
+} tf_st_tensor;
+
+typedef struct tf_st_file {
+    void *map;                   /* the mapped file, or NULL */
+    size_t map_size;
+    cJSON *header;
+    const cJSON *metadata;       /* "__metadata__" (an object of strings), or NULL */
+    tf_st_tensor *tensors;       /* in header order */
+    size_t n_tensors;
+} tf_st_file;
+
+/* Maps the file at path read-only and parses it. */
+tf_status tf_st_open(tf_st_file *f, const char *path);
+/* Parses size bytes (which must outlive f); label prefixes messages. */
+tf_status tf_st_parse(tf_st_file *f, const unsigned char *bytes, size_t size, const char *label);
+void tf_st_close(tf_st_file *f);
+
+/* The metadata value of key, or NULL. */
+const char *tf_st_metadata(const tf_st_file *f, const char *key);
+
+/* One float32 tensor to write. */
+typedef struct tf_st_entry {
+    const char *name;
+    int32_t rank;
+    const int64_t *dims;
+    const float *data;
+    size_t count;
+} tf_st_entry;
+
+/* Writes a safetensors file of float32 tensors with metadata (n_meta
+ * key/value pairs, keys[i] -> values[i]) to path, through a temporary file
+ * renamed into place, so path is never left half-written. */
+tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
+                      const char *const *keys, const char *const *values, size_t n_meta);
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# check_info.sh TFENC DATA_DIR GOLDEN_DIR — `tfenc info` describes the
+# Hugging Face fixture and a PyTorch checkpoint, and on every malformed file
+# prints the expected error to stderr, nothing to stdout, and exits 1.
+set -eu
+tfenc=$1 data=$2 golden=$3
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+expect() { grep -qF -- "$1" "$out" || { echo "missing: $1"; cat "$out"; exit 1; }; }
+expect_re() { grep -qE -- "$1" "$out" || { echo "missing: $1"; cat "$out"; exit 1; }; }
+
+"$tfenc" info "$data/bert_tiny" >"$out"
+expect "format: huggingface-bert"
+expect "config: d_model 128, n_heads 4 (d_k 32), d_ff 512, n_layers 2"
+expect "tensors: 39 (39 used, 0 ignored)"
+expect_re "encoder\.layer\.1\.intermediate\.dense\.weight +F32 +\[512, 128\] +layers\.1\.ffn\.up\.weight$"
+
+"$tfenc" info --n-heads 2 "$data/variants/prefixed_old_names_extras.safetensors" >"$out"
+expect "tensors: 40 (37 used, 3 ignored)"
+expect "bert.embeddings.position_ids"
+expect "(ignored)"
+
+"$tfenc" info "$golden/pytorch_encoder_f16_metadata/model.safetensors" >"$out"
+expect "format: pytorch-transformer-encoder"
+expect "layers.0.attn.q.weight + k + v (stacked)"
+
+count=0
+while IFS="$(printf '\t')" read -r file status message; do
+    if "$tfenc" info --n-heads 2 --activation gelu --norm-first false \
+        "$data/malformed/$file" >"$out" 2>"$err"; then
+        echo "$file: tfenc info succeeded"; exit 1
+    fi
+    [ ! -s "$out" ] || { echo "$file: printed to stdout"; exit 1; }
+    grep -qF -- "$status: " "$err" && grep -qF -- "$message" "$err" ||
+        { echo "$file: expected $status / $message, got: $(cat "$err")"; exit 1; }
+    count=$((count + 1))
+done <"$data/malformed/manifest.tsv"
+echo "tfenc info: fixture, variants, PyTorch checkpoint and $count malformed files as expected"
