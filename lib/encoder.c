@@ -14,6 +14,23 @@
 #include "pooler.h"
 #include "validate.h"
 
+tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)
+{
+    tf_encoder *enc = calloc(1, sizeof *enc);
+    if (!enc)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
+    enc->cfg = *cfg;
+    tf_status s = tf_weights_layout(&enc->weights, &enc->cfg);
+    if (s == TF_OK)
+        s = tf_weights_allocate(&enc->weights);
+    if (s) {
+        tf_encoder_destroy(enc);
+        return s;
+    }
+    *out = enc;
+    return TF_OK;
+}
+
 tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out)
 {
     if (!out)
@@ -21,19 +38,11 @@ tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out)
     *out = NULL;
     tf_config valid;
     tf_status s = tf_config_validate(cfg, &valid);
-    if (s)
-        return s;
-    tf_encoder *enc = calloc(1, sizeof *enc);
-    if (!enc)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
-    enc->cfg = valid;
-    s = tf_weights_create(&enc->weights, &enc->cfg);
-    if (s) {
-        free(enc);
-        return s;
-    }
-    *out = enc;
-    return TF_OK;
+    if (s == TF_OK)
+        s = tf_encoder_new(&valid, out);
+    if (s == TF_OK)
+        tf_weights_init_random(&(*out)->weights, valid.seed);
+    return s;
 }
 
 void tf_encoder_destroy(tf_encoder *enc)

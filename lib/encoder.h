@@ -10,4 +10,8 @@ struct tf_encoder {
     tf_weights weights; /* owned */
 };
 
+/* A handle for a validated config with its weight block allocated but not
+ * yet filled. */
+tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out);
+
 #endif

@@ -101,20 +101,18 @@ tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
         else
             c->layer_norm_eps = eps->valuedouble;
     }
-    if (s == TF_OK)
-        s = get_int(root, "hidden_size", &c->hidden_size, path);
-    if (s == TF_OK)
-        s = get_int(root, "num_attention_heads", &c->num_attention_heads, path);
-    if (s == TF_OK)
-        s = get_int(root, "intermediate_size", &c->intermediate_size, path);
-    if (s == TF_OK)
-        s = get_int(root, "num_hidden_layers", &c->num_hidden_layers, path);
-    if (s == TF_OK)
-        s = get_int(root, "vocab_size", &c->vocab_size, path);
-    if (s == TF_OK)
-        s = get_int(root, "max_position_embeddings", &c->max_position_embeddings, path);
-    if (s == TF_OK)
-        s = get_int(root, "type_vocab_size", &c->type_vocab_size, path);
+    const struct {
+        const char *key;
+        int64_t *field;
+    } ints[] = {{"hidden_size", &c->hidden_size},
+                {"num_attention_heads", &c->num_attention_heads},
+                {"intermediate_size", &c->intermediate_size},
+                {"num_hidden_layers", &c->num_hidden_layers},
+                {"vocab_size", &c->vocab_size},
+                {"max_position_embeddings", &c->max_position_embeddings},
+                {"type_vocab_size", &c->type_vocab_size}};
+    for (size_t i = 0; s == TF_OK && i < sizeof ints / sizeof ints[0]; i++)
+        s = get_int(root, ints[i].key, ints[i].field, path);
     if (s == TF_OK)
         s = get_activation(root, &c->activation, path);
     if (s == TF_OK)

@@ -28,24 +28,11 @@ tf_status tf_encoder_load(const char *path, const tf_load_options *opts, tf_enco
     tf_status s = tf_checkpoint_open(&ck, path, opts);
     if (s)
         return s;
-    tf_encoder *enc = calloc(1, sizeof *enc);
-    if (!enc) {
-        tf_checkpoint_close(&ck);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
-    }
-    enc->cfg = ck.cfg;
-    s = tf_weights_layout(&enc->weights, &enc->cfg);
+    s = tf_encoder_new(&ck.cfg, out);
     if (s == TF_OK)
-        s = tf_weights_allocate(&enc->weights);
-    if (s == TF_OK)
-        tf_checkpoint_fill(&ck, &enc->weights);
+        tf_checkpoint_fill(&ck, &(*out)->weights);
     tf_checkpoint_close(&ck);
-    if (s) {
-        tf_encoder_destroy(enc);
-        return s;
-    }
-    *out = enc;
-    return TF_OK;
+    return s;
 }
 
 tf_status tf_encoder_save(const tf_encoder *enc, const char *path)

@@ -184,16 +184,6 @@ tf_status tf_weights_allocate(tf_weights *w)
     return TF_OK;
 }
 
-tf_status tf_weights_create(tf_weights *w, const tf_config *cfg)
-{
-    tf_status s = tf_weights_layout(w, cfg);
-    if (s == TF_OK && (s = tf_weights_allocate(w)) != TF_OK)
-        tf_weights_destroy(w);
-    if (s == TF_OK)
-        tf_weights_init_random(w, cfg->seed);
-    return s;
-}
-
 void tf_weights_destroy(tf_weights *w)
 {
     free(w->block);

@@ -66,8 +66,6 @@ tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg);
 tf_status tf_weights_allocate(tf_weights *w);
 /* Fills the block as PyTorch initialises the same modules, from seed. */
 void tf_weights_init_random(tf_weights *w, uint64_t seed);
-/* layout + allocate + init_random. */
-tf_status tf_weights_create(tf_weights *w, const tf_config *cfg);
 /* Frees whatever exists (table, block); w may be half-built. */
 void tf_weights_destroy(tf_weights *w);
 
