@@ -366,6 +366,78 @@ TF_API void tf_forward_args_init(tf_forward_args *args);
  * in the input shows up as NaN in the output; it is never hidden. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
+/* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *
+ *
+ * Text to ids the way Hugging Face's BertTokenizer does it: the special
+ * tokens ([CLS], [SEP], [PAD], [UNK], [MASK]) written in the text are kept
+ * whole; the rest is cleaned (control characters and U+FFFD dropped,
+ * whitespace made spaces), CJK ideographs become words of their own, words
+ * are split on whitespace, optionally lower-cased with accents stripped
+ * (NFD, marks removed), split on punctuation (ASCII punctuation and Unicode
+ * P*), then split greedily into the longest vocabulary pieces, "##" marking
+ * a continuation; a word with no such split, or longer than
+ * max_chars_per_word characters, is [UNK]. Unicode data comes from utf8proc.
+ * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
+ * immutable once loaded: use it from many threads at once. */
+
+typedef struct tf_tokenizer tf_tokenizer; /* opaque */
+
+typedef struct tf_tokenizer_options {
+    size_t struct_size;          /* = sizeof(tf_tokenizer_options), set by init */
+    int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
+    int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
+    int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
+    int32_t max_chars_per_word;  /* 100 (default): longer words become [UNK] */
+    int32_t max_length;          /* 0 (default): no limit; else at most this many ids
+                                    per text (pair), specials included, >= 3 */
+    const char *unk_token;       /* NULL: "[UNK]" (these four must be in the vocabulary) */
+    const char *cls_token;       /* NULL: "[CLS]" */
+    const char *sep_token;       /* NULL: "[SEP]" */
+    const char *pad_token;       /* NULL: "[PAD]" */
+} tf_tokenizer_options;
+
+TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts);
+
+/* Loads a BERT vocab.txt: one token per line, id = line number. opts may be
+ * NULL (the defaults). */
+TF_API tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *opts,
+                                   tf_tokenizer **out);
+/* NULL is a no-op. */
+TF_API void tf_tokenizer_destroy(tf_tokenizer *tok);
+TF_API int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok);
+/* The token of an id (owned by tok), or NULL when out of range. */
+TF_API const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id);
+/* The id of a token, or -1. */
+TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token);
+
+/* The result of encoding: B texts (or pairs), padded with [PAD] to the
+ * longest, T ids each. Arrays are [B, T], row-major, owned by the encoding,
+ * and fit tf_forward_args directly (input_ids, token_type_ids,
+ * attention_mask). */
+typedef struct tf_encoding tf_encoding; /* opaque */
+
+/* Encodes one UTF-8 text of len bytes as [CLS] text [SEP], or a pair as
+ * [CLS] text [SEP] pair [SEP] (token types 0 then 1); pair may be NULL. */
+TF_API tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
+                                     const char *pair, size_t pair_len, tf_encoding **out);
+/* Encodes n texts (lens[i] bytes each, or NUL-terminated when lens is NULL),
+ * optionally with n pairs, into one padded batch. */
+TF_API tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n,
+                                           const char *const *texts, const size_t *lens,
+                                           const char *const *pairs, const size_t *pair_lens,
+                                           tf_encoding **out);
+/* NULL is a no-op. */
+TF_API void tf_encoding_destroy(tf_encoding *enc);
+TF_API int32_t tf_encoding_batch(const tf_encoding *enc);          /* B */
+TF_API int32_t tf_encoding_seq_len(const tf_encoding *enc);        /* T */
+TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real ids */
+TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
+TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
+TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
+/* [B, T, 2]: each token's byte range [begin, end) in the text (type 0) or
+ * the pair (type 1) it came from; [0, 0] for [CLS], [SEP] and padding. */
+TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
+
 #ifdef __cplusplus
 }
 #endif

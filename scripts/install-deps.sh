@@ -3,10 +3,11 @@
 # testing libtfenc needs and the machine lacks. Run as root. Idempotent.
 #   gcc g++ (compilers; g++ only for the C++ header check), meson ninja-build,
 #   pkg-config, libopenblas-dev (cblas_sgemm), libcjson-dev (safetensors
-#   headers and config.json), check (the test framework),
+#   headers and config.json), libutf8proc-dev (Unicode data for the
+#   tokenizer), check (the test framework),
 #   binutils (nm, readelf for the exported-symbols test).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev check binutils"
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev check binutils"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

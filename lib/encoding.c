@@ -1,0 +1,175 @@
+/* encoding.c — tokenised texts as padded [B, T] arrays: [CLS] a [SEP]
+ * (b [SEP]), truncated to max_length (longest first, as BERT does). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checked.h"
+#include "error.h"
+#include "tokenizer.h"
+
+struct tf_encoding {
+    int32_t batch, seq_len;
+    int32_t *lengths;        /* [B] */
+    int32_t *ids;            /* [B, T] */
+    int32_t *type_ids;       /* [B, T] */
+    int32_t *attention_mask; /* [B, T] */
+    int64_t *offsets;        /* [B, T, 2] */
+};
+
+/* Drops tokens from the end of the longer of a and b (b on ties) until
+ * both fit `room`. */
+static void truncate_pair(tf_token_vec *a, tf_token_vec *b, size_t room)
+{
+    while (a->n + b->n > room) {
+        if (a->n > b->n)
+            a->n--;
+        else
+            b->n--;
+    }
+}
+
+/* Tokens of text i of a batch (and of its pair) in a and b. */
+static tf_status tokenize_one(const tf_tokenizer *tok, const char *text, size_t len,
+                              const char *pair, size_t pair_len, size_t index, tf_token_vec *a,
+                              tf_token_vec *b)
+{
+    char what[48];
+    a->n = b->n = 0;
+    if (!text && len)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "text %zu is NULL", index);
+    snprintf(what, sizeof what, "text %zu", index);
+    tf_status s = tf_tokenize(a, tok, text ? text : "", len, what);
+    if (s == TF_OK && pair) {
+        snprintf(what, sizeof what, "pair %zu", index);
+        s = tf_tokenize(b, tok, pair, pair_len, what);
+    }
+    if (s == TF_OK && tok->max_length > 0)
+        truncate_pair(a, b, (size_t)tok->max_length - (pair ? 3 : 2));
+    return s;
+}
+
+/* Row b of e: [CLS] a [SEP] (b [SEP]) then padding. */
+static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const tf_token_vec *a,
+                      const tf_token_vec *b, int has_pair)
+{
+    const size_t T = (size_t)e->seq_len, base = (size_t)row * T;
+    size_t t = 0;
+    const tf_token cls = {tok->special_id[TF_SPECIAL_CLS], 0, 0};
+    const tf_token sep = {tok->special_id[TF_SPECIAL_SEP], 0, 0};
+    for (int part = 0; part < 1 + has_pair; part++) {
+        const tf_token_vec *v = part ? b : a;
+        for (size_t i = 0; i < v->n + 1 + (part == 0); i++) {
+            const tf_token *k = part == 0 && i == 0 ? &cls
+                                : i == v->n + (part == 0) ? &sep
+                                                          : &v->v[i - (part == 0)];
+            e->ids[base + t] = k->id;
+            e->type_ids[base + t] = part;
+            e->attention_mask[base + t] = 1;
+            e->offsets[2 * (base + t)] = k->begin;
+            e->offsets[2 * (base + t) + 1] = k->end;
+            t++;
+        }
+    }
+    e->lengths[row] = (int32_t)t;
+    for (; t < T; t++) {
+        e->ids[base + t] = tok->special_id[TF_SPECIAL_PAD];
+        e->type_ids[base + t] = 0;
+        e->attention_mask[base + t] = 0;
+        e->offsets[2 * (base + t)] = e->offsets[2 * (base + t) + 1] = 0;
+    }
+}
+
+static tf_encoding *alloc_encoding(size_t B, size_t T)
+{
+    tf_encoding *e = calloc(1, sizeof *e);
+    size_t cells;
+    if (!e || !tf_mul_size(B, T ? T : 1, &cells) || cells > INT32_MAX) {
+        free(e);
+        return NULL;
+    }
+    e->batch = (int32_t)B;
+    e->seq_len = (int32_t)T;
+    e->lengths = malloc(B * sizeof *e->lengths);
+    e->ids = malloc(cells * sizeof *e->ids);
+    e->type_ids = malloc(cells * sizeof *e->type_ids);
+    e->attention_mask = malloc(cells * sizeof *e->attention_mask);
+    e->offsets = malloc(2 * cells * sizeof *e->offsets);
+    if (!e->lengths || !e->ids || !e->type_ids || !e->attention_mask || !e->offsets) {
+        tf_encoding_destroy(e);
+        return NULL;
+    }
+    return e;
+}
+
+tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const char *const *texts,
+                                    const size_t *lens, const char *const *pairs,
+                                    const size_t *pair_lens, tf_encoding **out)
+{
+    if (!out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!tok || !texts || n == 0 || n > INT32_MAX)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok ? "tokenizer is NULL"
+                                                     : !texts ? "texts is NULL"
+                                                              : "n: expected 1..2^31-1 texts");
+    tf_token_vec a = {0}, b = {0};
+    tf_status s = TF_OK;
+    size_t longest = 0;
+    for (size_t i = 0; i < n && s == TF_OK; i++) { /* first pass: the padded length */
+        const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
+        const char *pair = pairs ? pairs[i] : NULL;
+        const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
+        s = tokenize_one(tok, texts[i], len, pair, plen, i, &a, &b);
+        const size_t total = a.n + b.n + (pair ? 3 : 2);
+        longest = total > longest ? total : longest;
+    }
+    tf_encoding *e = s == TF_OK ? alloc_encoding(n, longest) : NULL;
+    if (s == TF_OK && !e)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu x %zu ids", n, longest);
+    for (size_t i = 0; i < n && s == TF_OK; i++) { /* second pass: the rows */
+        const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
+        const char *pair = pairs ? pairs[i] : NULL;
+        const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
+        s = tokenize_one(tok, texts[i], len, pair, plen, i, &a, &b);
+        if (s == TF_OK)
+            write_row(e, (int32_t)i, tok, &a, &b, pair != NULL);
+    }
+    free(a.v);
+    free(b.v);
+    if (s) {
+        tf_encoding_destroy(e);
+        return s;
+    }
+    *out = e;
+    return TF_OK;
+}
+
+tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
+                              const char *pair, size_t pair_len, tf_encoding **out)
+{
+    return tf_tokenizer_encode_batch(tok, 1, &text, &len, pair ? &pair : NULL, &pair_len, out);
+}
+
+void tf_encoding_destroy(tf_encoding *e)
+{
+    if (!e)
+        return;
+    free(e->lengths);
+    free(e->ids);
+    free(e->type_ids);
+    free(e->attention_mask);
+    free(e->offsets);
+    free(e);
+}
+
+int32_t tf_encoding_batch(const tf_encoding *e) { return e ? e->batch : 0; }
+int32_t tf_encoding_seq_len(const tf_encoding *e) { return e ? e->seq_len : 0; }
+const int32_t *tf_encoding_lengths(const tf_encoding *e) { return e ? e->lengths : NULL; }
+const int32_t *tf_encoding_ids(const tf_encoding *e) { return e ? e->ids : NULL; }
+const int32_t *tf_encoding_type_ids(const tf_encoding *e) { return e ? e->type_ids : NULL; }
+const int32_t *tf_encoding_attention_mask(const tf_encoding *e)
+{
+    return e ? e->attention_mask : NULL;
+}
+const int64_t *tf_encoding_offsets(const tf_encoding *e) { return e ? e->offsets : NULL; }

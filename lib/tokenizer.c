@@ -1,0 +1,374 @@
+/* tokenizer.c — BERT's WordPiece tokenizer: special tokens kept whole,
+ * normalisation (clean, CJK, accents, case), pre-tokenisation (whitespace,
+ * punctuation), greedy longest-match-first WordPiece. Every token keeps the
+ * byte range of the text it came from. */
+#include "tokenizer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "error.h"
+
+#define TF_MAX_TOKEN_BYTES 1024 /* longest vocabulary lookup key ("##" + piece) */
+
+void tf_tokenizer_options_init(tf_tokenizer_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = sizeof *opts;
+    opts->lowercase = 1;
+    opts->strip_accents = -1;
+    opts->split_cjk = 1;
+    opts->max_chars_per_word = 100;
+    opts->max_length = 0;
+}
+
+/* ---- Character classes (BERT's definitions, Unicode data from utf8proc) -- */
+
+static int is_whitespace(int32_t cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' ||
+           utf8proc_category(cp) == UTF8PROC_CATEGORY_ZS;
+}
+
+static int is_control(int32_t cp)
+{
+    if (cp == '\t' || cp == '\n' || cp == '\r')
+        return 0;
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
+           c == UTF8PROC_CATEGORY_CO || c == UTF8PROC_CATEGORY_CN;
+}
+
+static int is_punctuation(int32_t cp)
+{
+    if ((cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
+        (cp >= 123 && cp <= 126))
+        return 1; /* ASCII symbols count too, as in BERT */
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
+}
+
+/* The CJK Unified Ideographs blocks BERT splits into single characters. */
+static int is_cjk(int32_t cp)
+{
+    return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+           (cp >= 0x20000 && cp <= 0x2A6DF) || (cp >= 0x2A700 && cp <= 0x2B73F) ||
+           (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B820 && cp <= 0x2CEAF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
+}
+
+/* ---- Growable arrays ------------------------------------------------------ */
+
+/* A normalised character and the bytes of the input it came from. */
+typedef struct tf_char {
+    int32_t cp;
+    int64_t begin, end;
+} tf_char;
+
+typedef struct char_vec {
+    tf_char *v;
+    size_t n, cap;
+} char_vec;
+
+static int push_char(char_vec *c, int32_t cp, int64_t begin, int64_t end)
+{
+    if (c->n == c->cap) {
+        const size_t cap = c->cap ? 2 * c->cap : 256;
+        tf_char *bigger = realloc(c->v, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        c->v = bigger;
+        c->cap = cap;
+    }
+    c->v[c->n++] = (tf_char){cp, begin, end};
+    return 1;
+}
+
+static int push_token(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
+{
+    if (t->n == t->cap) {
+        const size_t cap = t->cap ? 2 * t->cap : 64;
+        tf_token *bigger = realloc(t->v, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        t->v = bigger;
+        t->cap = cap;
+    }
+    t->v[t->n++] = (tf_token){id, begin, end};
+    return 1;
+}
+
+/* ---- Normalisation -------------------------------------------------------- */
+
+/* Appends cp (from bytes [begin, end)) to out, normalised: accents
+ * stripped (NFD, nonspacing marks dropped) and lower-cased as configured. */
+static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, int64_t begin,
+                           int64_t end)
+{
+    if (cp < 0x80) { /* ASCII: no decomposition */
+        if (tok->lowercase && cp >= 'A' && cp <= 'Z')
+            cp += 'a' - 'A';
+        return push_char(out, cp, begin, end);
+    }
+    utf8proc_int32_t parts[32];
+    utf8proc_ssize_t n = 1;
+    parts[0] = cp;
+    if (tok->strip_accents) {
+        int boundclass = 0;
+        n = utf8proc_decompose_char(cp, parts, 32, UTF8PROC_DECOMPOSE, &boundclass);
+        if (n < 0 || n > 32)
+            n = 1, parts[0] = cp;
+    }
+    for (utf8proc_ssize_t i = 0; i < n; i++) {
+        if (tok->strip_accents && utf8proc_category(parts[i]) == UTF8PROC_CATEGORY_MN)
+            continue;
+        const int32_t c = tok->lowercase ? utf8proc_tolower(parts[i]) : parts[i];
+        if (!push_char(out, c, begin, end))
+            return 0;
+    }
+    return 1;
+}
+
+/* Decodes text[0..len) (at byte `base` of the input) into normalised
+ * characters: control characters dropped, whitespace made ' ', CJK
+ * ideographs surrounded by ' '. */
+static tf_status normalise(char_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
+                           int64_t base, const char *what)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
+    size_t i = 0;
+    while (i < len) {
+        utf8proc_int32_t cp;
+        const utf8proc_ssize_t n = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
+        if (n < 0)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: invalid UTF-8 at byte %lld (0x%02x)",
+                           what, (long long)(base + (int64_t)i), p[i]);
+        const int64_t begin = base + (int64_t)i, end = begin + n;
+        i += (size_t)n;
+        int ok = 1;
+        if (cp == 0 || cp == 0xFFFD || is_control(cp))
+            continue;
+        if (is_whitespace(cp))
+            ok = push_char(out, ' ', begin, end);
+        else if (tok->split_cjk && is_cjk(cp))
+            ok = push_char(out, ' ', begin, end) && push_char(out, cp, begin, end) &&
+                 push_char(out, ' ', begin, end);
+        else
+            ok = push_normalised(out, tok, cp, begin, end);
+        if (!ok)
+            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+    }
+    return TF_OK;
+}
+
+/* ---- WordPiece ------------------------------------------------------------ */
+
+/* Greedy longest-match-first pieces of one word (chars w[0..n)); the whole
+ * word is [UNK] when it is too long or some part matches nothing. */
+static int wordpiece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *w, size_t n)
+{
+    const int64_t begin = w[0].begin, end = w[n - 1].end;
+    if (n > (size_t)tok->max_chars_per_word)
+        return push_token(out, tok->unk_id, begin, end);
+    char key[TF_MAX_TOKEN_BYTES + 4]; /* "##" + UTF-8 of w[start..stop) */
+    size_t at[TF_MAX_TOKEN_BYTES + 1]; /* byte offset of each char in utf8 */
+    unsigned char utf8[TF_MAX_TOKEN_BYTES + 4];
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bytes > TF_MAX_TOKEN_BYTES - 4 || i >= TF_MAX_TOKEN_BYTES)
+            return push_token(out, tok->unk_id, begin, end);
+        at[i] = bytes;
+        bytes += (size_t)utf8proc_encode_char(w[i].cp, utf8 + bytes);
+    }
+    at[n] = bytes;
+    const size_t first = out->n;
+    for (size_t start = 0; start < n;) {
+        int32_t id = -1;
+        size_t stop = n;
+        for (; stop > start; stop--) {
+            const size_t prefix = start > 0 ? 2 : 0, len = at[stop] - at[start];
+            memcpy(key, "##", prefix);
+            memcpy(key + prefix, utf8 + at[start], len);
+            if ((id = tf_vocab_find(&tok->vocab, key, prefix + len)) >= 0)
+                break;
+        }
+        if (id < 0) {
+            out->n = first; /* drop the pieces found so far */
+            return push_token(out, tok->unk_id, begin, end);
+        }
+        if (!push_token(out, id, w[start].begin, w[stop - 1].end))
+            return 0;
+        start = stop;
+    }
+    return 1;
+}
+
+/* Splits normalised characters on spaces and punctuation and appends the
+ * WordPiece tokens of each word. */
+static int pre_tokenise(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (c[i].cp == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        if (!is_punctuation(c[i].cp))
+            while (j < n && c[j].cp != ' ' && !is_punctuation(c[j].cp))
+                j++;
+        if (!wordpiece(out, tok, c + i, j - i))
+            return 0;
+        i = j;
+    }
+    return 1;
+}
+
+/* ---- Special tokens written in the text ------------------------------------ */
+
+/* Length of the special token starting at text (and its id), or 0. */
+static size_t special_at(const tf_tokenizer *tok, const char *text, size_t len, int32_t *id)
+{
+    for (int k = 0; k < TF_N_SPECIALS; k++) {
+        const size_t n = tok->special_len[k];
+        if (n && n <= len && memcmp(text, tok->special[k], n) == 0) {
+            *id = tok->special_id[k];
+            return n;
+        }
+    }
+    return 0;
+}
+
+tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
+                      const char *what)
+{
+    char_vec chars = {0};
+    tf_status s = TF_OK;
+    size_t segment = 0; /* start of the text since the last special token */
+    for (size_t i = 0; i <= len && s == TF_OK; i++) {
+        int32_t id = -1;
+        const size_t n = i < len && tok->special_first[(unsigned char)text[i]]
+                             ? special_at(tok, text + i, len - i, &id)
+                             : 0;
+        if (!n && i < len)
+            continue;
+        chars.n = 0;
+        s = normalise(&chars, tok, text + segment, i - segment, (int64_t)segment, what);
+        if (s == TF_OK && (!pre_tokenise(out, tok, chars.v, chars.n) ||
+                           (n && !push_token(out, id, (int64_t)i, (int64_t)(i + n)))))
+            s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
+        i += n ? n - 1 : 0;
+        segment = i + 1;
+    }
+    free(chars.v);
+    return s;
+}
+
+/* ---- Loading ---------------------------------------------------------------- */
+
+static tf_status find_special(tf_tokenizer *tok, int k, const char *token, const char *path)
+{
+    const int32_t id = tf_vocab_find(&tok->vocab, token, strlen(token));
+    if (id < 0)
+        return tf_fail(TF_ERR_FORMAT, "%s: the vocabulary has no %s token", path, token);
+    tok->special_id[k] = id;
+    snprintf(tok->special[k], sizeof tok->special[k], "%s", token);
+    tok->special_len[k] = strlen(tok->special[k]);
+    tok->special_first[(unsigned char)token[0]] = 1;
+    return TF_OK;
+}
+
+static tf_status check_options(const tf_tokenizer_options *o)
+{
+    if (o->struct_size != sizeof *o)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.struct_size: expected %zu, got %zu; "
+                       "initialise them with tf_tokenizer_options_init()", sizeof *o,
+                       o->struct_size);
+    if ((o->lowercase != 0 && o->lowercase != 1) || o->strip_accents < -1 ||
+        o->strip_accents > 1 || (o->split_cjk != 0 && o->split_cjk != 1))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options: lowercase and split_cjk are 0 or 1, "
+                       "strip_accents -1, 0 or 1");
+    if (o->max_chars_per_word < 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_chars_per_word: expected >= 1, got %d",
+                       (int)o->max_chars_per_word);
+    if (o->max_length != 0 && o->max_length < 3)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_length: expected 0 (no limit) or "
+                       ">= 3, got %d", (int)o->max_length);
+    const char *tokens[] = {o->unk_token, o->cls_token, o->sep_token, o->pad_token};
+    for (int i = 0; i < 4; i++)
+        if (tokens[i] && (!tokens[i][0] || strlen(tokens[i]) >= TF_SPECIAL_MAX))
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "options: special tokens are 1..%d bytes",
+                           TF_SPECIAL_MAX - 1);
+    return TF_OK;
+}
+
+tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *opts,
+                            tf_tokenizer **out)
+{
+    if (!out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!vocab_path)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "vocab_path is NULL");
+    tf_tokenizer_options o;
+    tf_tokenizer_options_init(&o);
+    tf_status s = opts ? check_options(opts) : TF_OK;
+    if (s)
+        return s;
+    if (opts)
+        o = *opts;
+    tf_tokenizer *tok = calloc(1, sizeof *tok);
+    if (!tok)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
+    tok->lowercase = o.lowercase;
+    tok->strip_accents = o.strip_accents < 0 ? o.lowercase : o.strip_accents;
+    tok->split_cjk = o.split_cjk;
+    tok->max_chars_per_word = o.max_chars_per_word;
+    tok->max_length = o.max_length;
+    s = tf_vocab_load(&tok->vocab, vocab_path);
+    const char *names[TF_N_SPECIALS] = {o.unk_token ? o.unk_token : "[UNK]",
+                                        o.cls_token ? o.cls_token : "[CLS]",
+                                        o.sep_token ? o.sep_token : "[SEP]",
+                                        o.pad_token ? o.pad_token : "[PAD]", "[MASK]"};
+    for (int k = 0; s == TF_OK && k < TF_N_SPECIALS; k++) {
+        s = find_special(tok, k, names[k], vocab_path);
+        if (s && k == TF_SPECIAL_MASK) { /* [MASK] is optional */
+            tok->special_len[k] = 0;
+            s = TF_OK;
+        }
+    }
+    if (s) {
+        tf_tokenizer_destroy(tok);
+        return s;
+    }
+    tok->unk_id = tok->special_id[TF_SPECIAL_UNK];
+    *out = tok;
+    return TF_OK;
+}
+
+void tf_tokenizer_destroy(tf_tokenizer *tok)
+{
+    if (!tok)
+        return;
+    tf_vocab_destroy(&tok->vocab);
+    free(tok);
+}
+
+int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok)
+{
+    return tok ? tok->vocab.size : 0;
+}
+
+const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id)
+{
+    return tok && id >= 0 && id < tok->vocab.size ? tf_vocab_token(&tok->vocab, id) : NULL;
+}
+
+int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token)
+{
+    return tok && token ? tf_vocab_find(&tok->vocab, token, strlen(token)) : -1;
+}
