@@ -4,11 +4,16 @@
  *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
  *               [--csv FILE]
+ *   tfenc-bench --tokenize VOCAB [--text-file FILE] [--min-time 1]
  *
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
  * and at least --min-time seconds; GFLOP/s from the formula printed in the
  * header; the fraction of the peak of cblas_sgemm(2048^3) on the same
- * threads; the process's peak RSS so far. */
+ * threads; the process's peak RSS so far.
+ *
+ * With --tokenize: MB/s of text through the WordPiece tokenizer on one
+ * thread (the text of --text-file, or English-like text made from the
+ * vocabulary's whole words with punctuation). */
 #define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <stdio.h>
@@ -26,6 +31,7 @@ typedef struct bench_options {
     int lengths[MAX_LENGTHS], n_lengths;
     double min_time;
     const char *csv;
+    const char *vocab, *text_file;
 } bench_options;
 
 static double now(void)
@@ -113,6 +119,10 @@ static int parse_options(int argc, char **argv, bench_options *o)
             o->min_time = atof(v);
         } else if (!strcmp(f, "--csv")) {
             o->csv = v;
+        } else if (!strcmp(f, "--tokenize")) {
+            o->vocab = v;
+        } else if (!strcmp(f, "--text-file")) {
+            o->text_file = v;
         } else {
             fprintf(stderr, "tfenc-bench: unknown option '%s'\n", f);
             return -1;
@@ -156,11 +166,92 @@ static tf_status time_length(const tf_encoder *enc, const bench_options *o, int 
     return s;
 }
 
+/* About 4 MB of English-like text: the vocabulary's whole words (no "##",
+ * no [..]), some capitalised, with commas and full stops. */
+static char *make_text(const tf_tokenizer *tok, size_t *len)
+{
+    const size_t cap = 4u << 20;
+    char *text = malloc(cap + 64);
+    size_t n = 0, word = 0;
+    const int32_t V = tf_tokenizer_vocab_size(tok);
+    for (uint32_t r = 12345; text && n < cap; word++) {
+        const char *w;
+        do {
+            r = r * 1103515245u + 12345u;
+            w = tf_tokenizer_id_to_token(tok, (int32_t)((r >> 8) % (uint32_t)V));
+        } while (w[0] == '[' || w[0] == '#' || strlen(w) < 2 || strlen(w) > 30);
+        n += (size_t)sprintf(text + n, " %s", w);
+        char *first = text + n - strlen(w);
+        if (word % 9 == 0 && *first >= 'a' && *first <= 'z')
+            *first = (char)(*first - 'a' + 'A');
+        if (word % 13 == 12)
+            text[n++] = word % 2 ? ',' : '.';
+    }
+    if (text)
+        *len = n;
+    return text;
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    const long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = size > 0 ? malloc((size_t)size) : NULL;
+    if (text)
+        *len = fread(text, 1, (size_t)size, f);
+    fclose(f);
+    return text;
+}
+
+static int bench_tokenizer(const bench_options *o)
+{
+    tf_tokenizer *tok;
+    tf_status s = tf_tokenizer_load(o->vocab, NULL, &tok);
+    if (s) {
+        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+        return 1;
+    }
+    size_t len = 0;
+    char *text = o->text_file ? read_text(o->text_file, &len) : make_text(tok, &len);
+    if (!text) {
+        fprintf(stderr, "tfenc-bench: cannot read the text\n");
+        tf_tokenizer_destroy(tok);
+        return 1;
+    }
+    double best = 1e30, total = 0;
+    size_t ids = 0;
+    for (int run = 0; s == TF_OK && (run < 3 || total < o->min_time); run++) {
+        tf_encoding *e;
+        const double t0 = now();
+        s = tf_tokenizer_encode(tok, text, len, NULL, 0, &e);
+        const double dt = now() - t0;
+        total += dt;
+        best = dt < best ? dt : best;
+        ids = s == TF_OK ? (size_t)tf_encoding_lengths(e)[0] : 0;
+        tf_encoding_destroy(e);
+    }
+    if (s == TF_OK)
+        printf("tokenizer: %.2f MB of %s text -> %zu ids, best %.1f ms: %.1f MB/s on one thread\n",
+               (double)len / 1e6, o->text_file ? "the given" : "English-like", ids, best * 1e3,
+               (double)len / 1e6 / best);
+    else
+        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+    free(text);
+    tf_tokenizer_destroy(tok);
+    return s ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_options o;
     if (parse_options(argc, argv, &o))
         return 2;
+    if (o.vocab)
+        return bench_tokenizer(&o);
     if (o.threads > 0)
         openblas_set_num_threads(o.threads); /* the caller's choice, not the library's */
     tf_config cfg;

@@ -12,6 +12,7 @@
 #include "error.h"
 
 #define TF_MAX_TOKEN_BYTES 1024 /* longest vocabulary lookup key ("##" + piece) */
+#define TF_NORMALISE_PIECE (64 << 10) /* bytes normalised at a time */
 
 void tf_tokenizer_options_init(tf_tokenizer_options *opts)
 {
@@ -45,9 +46,9 @@ static int is_control(int32_t cp)
 
 static int is_punctuation(int32_t cp)
 {
-    if ((cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
-        (cp >= 123 && cp <= 126))
-        return 1; /* ASCII symbols count too, as in BERT */
+    if (cp < 0x80) /* every ASCII symbol counts, as in BERT */
+        return (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
+               (cp >= 123 && cp <= 126);
     const utf8proc_category_t c = utf8proc_category(cp);
     return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
 }
@@ -104,16 +105,11 @@ static int push_token(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
 
 /* ---- Normalisation -------------------------------------------------------- */
 
-/* Appends cp (from bytes [begin, end)) to out, normalised: accents
+/* Appends cp >= 0x80 (from bytes [begin, end)) to out, normalised: accents
  * stripped (NFD, nonspacing marks dropped) and lower-cased as configured. */
 static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, int64_t begin,
                            int64_t end)
 {
-    if (cp < 0x80) { /* ASCII: no decomposition */
-        if (tok->lowercase && cp >= 'A' && cp <= 'Z')
-            cp += 'a' - 'A';
-        return push_char(out, cp, begin, end);
-    }
     utf8proc_int32_t parts[32];
     utf8proc_ssize_t n = 1;
     parts[0] = cp;
@@ -142,23 +138,33 @@ static tf_status normalise(char_vec *out, const tf_tokenizer *tok, const char *t
     const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
     size_t i = 0;
     while (i < len) {
-        utf8proc_int32_t cp;
-        const utf8proc_ssize_t n = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
-        if (n < 0)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: invalid UTF-8 at byte %lld (0x%02x)",
-                           what, (long long)(base + (int64_t)i), p[i]);
-        const int64_t begin = base + (int64_t)i, end = begin + n;
-        i += (size_t)n;
+        const int64_t begin = base + (int64_t)i;
         int ok = 1;
-        if (cp == 0 || cp == 0xFFFD || is_control(cp))
-            continue;
-        if (is_whitespace(cp))
-            ok = push_char(out, ' ', begin, end);
-        else if (tok->split_cjk && is_cjk(cp))
-            ok = push_char(out, ' ', begin, end) && push_char(out, cp, begin, end) &&
-                 push_char(out, ' ', begin, end);
-        else
-            ok = push_normalised(out, tok, cp, begin, end);
+        if (p[i] < 0x80) { /* ASCII: no table lookups */
+            const int32_t cp = p[i++];
+            if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r')
+                ok = push_char(out, ' ', begin, begin + 1);
+            else if (cp >= 0x20 && cp != 0x7F) /* controls (and NUL) are dropped */
+                ok = push_char(out, tok->lowercase && cp >= 'A' && cp <= 'Z' ? cp + 32 : cp,
+                               begin, begin + 1);
+        } else {
+            utf8proc_int32_t cp;
+            const utf8proc_ssize_t n = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
+            if (n < 0)
+                return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: invalid UTF-8 at byte %lld (0x%02x)",
+                               what, (long long)begin, p[i]);
+            const int64_t end = begin + n;
+            i += (size_t)n;
+            if (cp == 0xFFFD || is_control(cp))
+                continue;
+            if (is_whitespace(cp))
+                ok = push_char(out, ' ', begin, end);
+            else if (tok->split_cjk && is_cjk(cp))
+                ok = push_char(out, ' ', begin, end) && push_char(out, cp, begin, end) &&
+                     push_char(out, ' ', begin, end);
+            else
+                ok = push_normalised(out, tok, cp, begin, end);
+        }
         if (!ok)
             return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
     }
@@ -188,9 +194,12 @@ static int wordpiece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *
     const size_t first = out->n;
     for (size_t start = 0; start < n;) {
         int32_t id = -1;
+        const size_t prefix = start > 0 ? 2 : 0;
         size_t stop = n;
+        while (stop > start && at[stop] - at[start] + prefix > tok->vocab.max_length)
+            stop--; /* no vocabulary entry is that long */
         for (; stop > start; stop--) {
-            const size_t prefix = start > 0 ? 2 : 0, len = at[stop] - at[start];
+            const size_t len = at[stop] - at[start];
             memcpy(key, "##", prefix);
             memcpy(key + prefix, utf8 + at[start], len);
             if ((id = tf_vocab_find(&tok->vocab, key, prefix + len)) >= 0)
@@ -243,6 +252,27 @@ static size_t special_at(const tf_tokenizer *tok, const char *text, size_t len, 
     return 0;
 }
 
+/* Tokens of text[from..to), normalised a piece at a time: pieces end at an
+ * ASCII whitespace byte, which always separates words, so the result is the
+ * same as for the whole segment at once. */
+static tf_status tokenise_segment(tf_token_vec *out, char_vec *chars, const tf_tokenizer *tok,
+                                  const char *text, size_t from, size_t to, const char *what)
+{
+    while (from < to) {
+        size_t stop = to - from > TF_NORMALISE_PIECE ? from + TF_NORMALISE_PIECE : to;
+        while (stop < to && text[stop] != ' ' && text[stop] != '\n' && text[stop] != '\t')
+            stop++;
+        chars->n = 0;
+        tf_status s = normalise(chars, tok, text + from, stop - from, (int64_t)from, what);
+        if (s)
+            return s;
+        if (!pre_tokenise(out, tok, chars->v, chars->n))
+            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
+        from = stop;
+    }
+    return TF_OK;
+}
+
 tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                       const char *what)
 {
@@ -256,10 +286,8 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
                              : 0;
         if (!n && i < len)
             continue;
-        chars.n = 0;
-        s = normalise(&chars, tok, text + segment, i - segment, (int64_t)segment, what);
-        if (s == TF_OK && (!pre_tokenise(out, tok, chars.v, chars.n) ||
-                           (n && !push_token(out, id, (int64_t)i, (int64_t)(i + n)))))
+        s = tokenise_segment(out, &chars, tok, text, segment, i, what);
+        if (s == TF_OK && n && !push_token(out, id, (int64_t)i, (int64_t)(i + n)))
             s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
         i += n ? n - 1 : 0;
         segment = i + 1;

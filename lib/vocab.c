@@ -26,8 +26,7 @@ int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len)
         const int32_t id = v->slots[i];
         if (id < 0)
             return -1;
-        const char *t = tf_vocab_token(v, id);
-        if (strncmp(t, token, len) == 0 && t[len] == '\0')
+        if (v->length[id] == len && memcmp(tf_vocab_token(v, id), token, len) == 0)
             return id;
     }
 }
@@ -36,10 +35,10 @@ int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len)
 static void index_token(tf_vocab *v, int32_t id)
 {
     const char *t = tf_vocab_token(v, id);
-    const size_t len = strlen(t), mask = v->n_slots - 1;
+    const size_t len = v->length[id], mask = v->n_slots - 1;
     size_t i = hash(t, len) & mask;
     for (; v->slots[i] >= 0; i = (i + 1) & mask)
-        if (strcmp(tf_vocab_token(v, v->slots[i]), t) == 0)
+        if (v->length[v->slots[i]] == len && memcmp(tf_vocab_token(v, v->slots[i]), t, len) == 0)
             break;
     v->slots[i] = id;
 }
@@ -101,8 +100,9 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
     while (v->n_slots < 2 * lines)
         v->n_slots *= 2;
     v->offset = malloc(lines * sizeof *v->offset);
+    v->length = malloc(lines * sizeof *v->length);
     v->slots = malloc(v->n_slots * sizeof *v->slots);
-    if (!v->offset || !v->slots) {
+    if (!v->offset || !v->length || !v->slots) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", path, lines);
     }
@@ -116,6 +116,8 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
             end--;
         v->text[end] = '\0';
         v->offset[v->size] = start;
+        v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
+        v->max_length = end - start > v->max_length ? end - start : v->max_length;
         index_token(v, v->size++);
         start = i + 1;
     }
@@ -126,6 +128,7 @@ void tf_vocab_destroy(tf_vocab *v)
 {
     free(v->text);
     free(v->offset);
+    free(v->length);
     free(v->slots);
     memset(v, 0, sizeof *v);
 }

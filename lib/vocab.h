@@ -10,6 +10,8 @@
 typedef struct tf_vocab {
     char *text;          /* every token, NUL-terminated, back to back */
     size_t *offset;      /* [size] start of token i in text */
+    uint32_t *length;    /* [size] bytes of token i */
+    size_t max_length;   /* of the longest token */
     int32_t size;
     int32_t *slots;      /* [n_slots] open addressing: id, or -1 when empty */
     size_t n_slots;      /* a power of two, at least twice size */
