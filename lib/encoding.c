@@ -29,7 +29,7 @@ static void truncate_pair(tf_token_vec *a, tf_token_vec *b, size_t room)
     }
 }
 
-/* Tokens of text i of a batch (and of its pair) in a and b. */
+/* Tokens of text `index` of a batch (and of its pair) in a and b. */
 static tf_status tokenize_one(const tf_tokenizer *tok, const char *text, size_t len,
                               const char *pair, size_t pair_len, size_t index, tf_token_vec *a,
                               tf_token_vec *b)
@@ -113,30 +113,26 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok ? "tokenizer is NULL"
                                                      : !texts ? "texts is NULL"
                                                               : "n: expected 1..2^31-1 texts");
-    tf_token_vec a = {0}, b = {0};
-    tf_status s = TF_OK;
+    tf_token_vec *parts = calloc(2 * n, sizeof *parts); /* [n][text, pair] */
+    tf_status s = parts ? TF_OK
+                        : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
     size_t longest = 0;
-    for (size_t i = 0; i < n && s == TF_OK; i++) { /* first pass: the padded length */
+    for (size_t i = 0; i < n && s == TF_OK; i++) {
         const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
         const char *pair = pairs ? pairs[i] : NULL;
         const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
-        s = tokenize_one(tok, texts[i], len, pair, plen, i, &a, &b);
-        const size_t total = a.n + b.n + (pair ? 3 : 2);
+        s = tokenize_one(tok, texts[i], len, pair, plen, i, &parts[2 * i], &parts[2 * i + 1]);
+        const size_t total = parts[2 * i].n + parts[2 * i + 1].n + (pair ? 3 : 2);
         longest = total > longest ? total : longest;
     }
     tf_encoding *e = s == TF_OK ? alloc_encoding(n, longest) : NULL;
     if (s == TF_OK && !e)
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu x %zu ids", n, longest);
-    for (size_t i = 0; i < n && s == TF_OK; i++) { /* second pass: the rows */
-        const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
-        const char *pair = pairs ? pairs[i] : NULL;
-        const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
-        s = tokenize_one(tok, texts[i], len, pair, plen, i, &a, &b);
-        if (s == TF_OK)
-            write_row(e, (int32_t)i, tok, &a, &b, pair != NULL);
-    }
-    free(a.v);
-    free(b.v);
+    for (size_t i = 0; i < n && s == TF_OK; i++)
+        write_row(e, (int32_t)i, tok, &parts[2 * i], &parts[2 * i + 1], pairs && pairs[i]);
+    for (size_t i = 0; parts && i < 2 * n; i++)
+        free(parts[i].v);
+    free(parts);
     if (s) {
         tf_encoding_destroy(e);
         return s;

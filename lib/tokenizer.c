@@ -11,7 +11,7 @@
 
 #include "error.h"
 
-#define TF_MAX_TOKEN_BYTES 1024 /* longest vocabulary lookup key ("##" + piece) */
+#define TF_MAX_WORD_CHARS 512 /* longer words are [UNK] whatever max_chars_per_word says */
 #define TF_NORMALISE_PIECE (64 << 10) /* bytes normalised at a time */
 
 void tf_tokenizer_options_init(tf_tokenizer_options *opts)
@@ -178,37 +178,29 @@ static tf_status normalise(char_vec *out, const tf_tokenizer *tok, const char *t
 static int wordpiece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *w, size_t n)
 {
     const int64_t begin = w[0].begin, end = w[n - 1].end;
-    if (n > (size_t)tok->max_chars_per_word)
+    if (n > (size_t)tok->max_chars_per_word || n > TF_MAX_WORD_CHARS)
         return push_token(out, tok->unk_id, begin, end);
-    char key[TF_MAX_TOKEN_BYTES + 4]; /* "##" + UTF-8 of w[start..stop) */
-    size_t at[TF_MAX_TOKEN_BYTES + 1]; /* byte offset of each char in utf8 */
-    unsigned char utf8[TF_MAX_TOKEN_BYTES + 4];
+    unsigned char utf8[4 * TF_MAX_WORD_CHARS];
+    size_t at[TF_MAX_WORD_CHARS + 1]; /* byte offset of each char in utf8 */
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++) {
-        if (bytes > TF_MAX_TOKEN_BYTES - 4 || i >= TF_MAX_TOKEN_BYTES)
-            return push_token(out, tok->unk_id, begin, end);
         at[i] = bytes;
         bytes += (size_t)utf8proc_encode_char(w[i].cp, utf8 + bytes);
     }
     at[n] = bytes;
     const size_t first = out->n;
     for (size_t start = 0; start < n;) {
-        int32_t id = -1;
-        const size_t prefix = start > 0 ? 2 : 0;
-        size_t stop = n;
-        while (stop > start && at[stop] - at[start] + prefix > tok->vocab.max_length)
-            stop--; /* no vocabulary entry is that long */
-        for (; stop > start; stop--) {
-            const size_t len = at[stop] - at[start];
-            memcpy(key, "##", prefix);
-            memcpy(key + prefix, utf8 + at[start], len);
-            if ((id = tf_vocab_find(&tok->vocab, key, prefix + len)) >= 0)
-                break;
-        }
+        size_t match = 0;
+        const int32_t id = tf_vocab_longest_prefix(&tok->vocab, start > 0,
+                                                   (const char *)utf8 + at[start],
+                                                   bytes - at[start], &match);
         if (id < 0) {
             out->n = first; /* drop the pieces found so far */
             return push_token(out, tok->unk_id, begin, end);
         }
+        size_t stop = start + 1; /* a whole token ends on a character boundary */
+        while (at[stop] < at[start] + match)
+            stop++;
         if (!push_token(out, id, w[start].begin, w[stop - 1].end))
             return 0;
         start = stop;

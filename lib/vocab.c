@@ -43,6 +43,146 @@ static void index_token(tf_vocab *v, int32_t id)
     v->slots[i] = id;
 }
 
+/* ---- The trie ------------------------------------------------------------ */
+
+/* Children of node, through the direct tables where there are. */
+static int32_t child(const tf_vocab *v, int32_t node, unsigned char byte)
+{
+    if (node == 0)
+        return v->root_child[byte];
+    if (node == v->continuation)
+        return v->continuation_child[byte];
+    for (uint32_t e = v->first_edge[node]; e < v->first_edge[node + 1]; e++)
+        if (v->edge_byte[e] == byte)
+            return v->edge_child[e];
+    return -1;
+}
+
+typedef struct sort_entry {
+    const unsigned char *text;
+    uint32_t len;
+    int32_t id;
+} sort_entry;
+
+static int compare_entries(const void *a, const void *b)
+{
+    const sort_entry *x = a, *y = b;
+    const int c = memcmp(x->text, y->text, x->len < y->len ? x->len : y->len);
+    if (c)
+        return c;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id); /* equal tokens by id: the last id wins */
+}
+
+/* Edges while building, in creation order. */
+typedef struct edge_list {
+    int32_t *parent, *kid;
+    unsigned char *byte;
+    size_t n;
+} edge_list;
+
+/* Nodes for every token, walking them in byte order: each shares a prefix
+ * with the one before, so a stack of the current path is all it takes. */
+static void insert_sorted(tf_vocab *v, const sort_entry *tokens, edge_list *edges, int32_t *path)
+{
+    v->n_nodes = 1;
+    v->node_id[0] = -1;
+    path[0] = 0;
+    size_t depth = 0;
+    const unsigned char *prev = NULL;
+    for (int32_t k = 0; k < v->size; k++) {
+        const sort_entry *t = &tokens[k];
+        size_t common = 0;
+        while (prev && common < depth && common < t->len && prev[common] == t->text[common])
+            common++;
+        for (depth = common; depth < t->len; depth++) {
+            const int32_t node = (int32_t)v->n_nodes++;
+            v->node_id[node] = -1;
+            edges->parent[edges->n] = path[depth];
+            edges->byte[edges->n] = t->text[depth];
+            edges->kid[edges->n++] = node;
+            path[depth + 1] = node;
+        }
+        v->node_id[path[t->len]] = t->id;
+        prev = t->text;
+    }
+}
+
+/* first_edge / edge_byte / edge_child from the edge list (counting sort by
+ * parent, keeping byte order), then the root's and "##"'s direct tables. */
+static int index_edges(tf_vocab *v, const edge_list *edges)
+{
+    uint32_t *cursor = malloc(v->n_nodes * sizeof *cursor);
+    if (!cursor)
+        return 0;
+    for (size_t e = 0; e < edges->n; e++)
+        v->first_edge[edges->parent[e] + 1]++;
+    for (size_t k = 0; k < v->n_nodes; k++) {
+        v->first_edge[k + 1] += v->first_edge[k];
+        cursor[k] = v->first_edge[k];
+    }
+    for (size_t e = 0; e < edges->n; e++) {
+        const uint32_t at = cursor[edges->parent[e]]++;
+        v->edge_byte[at] = edges->byte[e];
+        v->edge_child[at] = edges->kid[e];
+    }
+    free(cursor);
+    v->continuation = -1; /* no direct tables until they are filled */
+    for (int c = 0; c < 256; c++)
+        v->root_child[c] = v->continuation_child[c] = -1;
+    for (uint32_t e = v->first_edge[0]; e < v->first_edge[1]; e++)
+        v->root_child[v->edge_byte[e]] = v->edge_child[e];
+    const int32_t hash1 = child(v, 0, '#'), hash2 = hash1 < 0 ? -1 : child(v, hash1, '#');
+    for (uint32_t e = hash2 < 0 ? 0 : v->first_edge[hash2];
+         hash2 >= 0 && e < v->first_edge[hash2 + 1]; e++)
+        v->continuation_child[v->edge_byte[e]] = v->edge_child[e];
+    v->continuation = hash2;
+    return 1;
+}
+
+static int build_trie(tf_vocab *v)
+{
+    size_t bytes = 1; /* an upper bound on nodes */
+    for (int32_t id = 0; id < v->size; id++)
+        bytes += v->length[id];
+    sort_entry *tokens = malloc((size_t)v->size * sizeof *tokens);
+    edge_list edges = {malloc(bytes * sizeof(int32_t)), malloc(bytes * sizeof(int32_t)),
+                       malloc(bytes), 0};
+    int32_t *path = malloc((v->max_length + 1) * sizeof *path);
+    v->node_id = malloc(bytes * sizeof *v->node_id);
+    v->first_edge = calloc(bytes + 1, sizeof *v->first_edge);
+    v->edge_byte = malloc(bytes);
+    v->edge_child = malloc(bytes * sizeof *v->edge_child);
+    int ok = tokens && edges.parent && edges.kid && edges.byte && path && v->node_id &&
+             v->first_edge && v->edge_byte && v->edge_child;
+    if (ok) {
+        for (int32_t id = 0; id < v->size; id++)
+            tokens[id] = (sort_entry){(const unsigned char *)tf_vocab_token(v, id),
+                                      v->length[id], id};
+        qsort(tokens, (size_t)v->size, sizeof *tokens, compare_entries);
+        insert_sorted(v, tokens, &edges, path);
+        ok = index_edges(v, &edges);
+    }
+    free(tokens), free(edges.parent), free(edges.kid), free(edges.byte), free(path);
+    return ok;
+}
+
+int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char *s, size_t len,
+                                size_t *match)
+{
+    int32_t node = continuation ? v->continuation : 0, best = -1;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t k = 0; node >= 0 && k < len; k++) {
+        node = child(v, node, p[k]);
+        if (node >= 0 && v->node_id[node] >= 0) {
+            best = v->node_id[node];
+            *match = k + 1;
+        }
+    }
+    return best;
+}
+
 /* The whole file, NUL-terminated. */
 static tf_status read_all(const char *path, char **text, size_t *len)
 {
@@ -121,6 +261,10 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
         index_token(v, v->size++);
         start = i + 1;
     }
+    if (!build_trie(v)) {
+        tf_vocab_destroy(v);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", path);
+    }
     return TF_OK;
 }
 
@@ -130,5 +274,9 @@ void tf_vocab_destroy(tf_vocab *v)
     free(v->offset);
     free(v->length);
     free(v->slots);
+    free(v->node_id);
+    free(v->first_edge);
+    free(v->edge_byte);
+    free(v->edge_child);
     memset(v, 0, sizeof *v);
 }

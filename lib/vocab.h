@@ -15,6 +15,16 @@ typedef struct tf_vocab {
     int32_t size;
     int32_t *slots;      /* [n_slots] open addressing: id, or -1 when empty */
     size_t n_slots;      /* a power of two, at least twice size */
+    /* A byte trie of every token, for longest-prefix matches. Node 0 is the
+     * root; node k's children are edges first_edge[k] .. first_edge[k+1]-1
+     * (edge_byte, edge_child); the root and "##" also have direct tables. */
+    int32_t *node_id;     /* [n_nodes] the token ending at the node, or -1 */
+    uint32_t *first_edge; /* [n_nodes + 1] */
+    unsigned char *edge_byte;  /* [n_nodes - 1] */
+    int32_t *edge_child;  /* [n_nodes - 1] */
+    size_t n_nodes;
+    int32_t continuation; /* the node of "##", or -1 */
+    int32_t root_child[256], continuation_child[256];
 } tf_vocab;
 
 /* Reads vocab.txt: one token per line ("\n" or "\r\n"), id = line number;
@@ -24,6 +34,11 @@ void tf_vocab_destroy(tf_vocab *v);
 
 /* The id of the len bytes at token, or -1. */
 int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len);
+
+/* The longest token that is a prefix of s[0..len) (after "##" when
+ * continuation): its id and byte length, or -1. */
+int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char *s, size_t len,
+                                size_t *match);
 
 static inline const char *tf_vocab_token(const tf_vocab *v, int32_t id)
 {
