@@ -4,10 +4,11 @@
 #   gcc g++ (compilers; g++ only for the C++ header check), meson ninja-build,
 #   pkg-config, libopenblas-dev (cblas_sgemm), libcjson-dev (safetensors
 #   headers and config.json), libutf8proc-dev (Unicode data for the
-#   tokenizer), check (the test framework),
+#   tokenizer), libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
+#   check (the test framework),
 #   binutils (nm, readelf for the exported-symbols test).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev check binutils"
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

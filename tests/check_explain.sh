@@ -1,11 +1,20 @@
 #!/bin/sh
-# check_explain.sh TFENC — `tfenc explain` walks the tutorial's model through
-# "[CLS] I love NLP [SEP]" with the tutorial's shapes, fits in 100 columns,
-# and reports a bad option or model as an error.
+# check_explain.sh TFENC DATA_DIR GOLDEN_DIR — `tfenc explain`:
+#  - walks the tutorial's model through "[CLS] I love NLP [SEP]" with the
+#    tutorial's shapes, in at most 100 columns;
+#  - --worked-example prints the tutorial's numbers;
+#  - --vocab tokenises with WordPiece; --model runs a PyTorch checkpoint;
+#  - --heatmap writes a PNG of the documented size;
+#  - --dump then --compare reports zero error, and a perturbed tensor is
+#    caught as the first one over the tolerance;
+#  - a bad option or model is an error.
 set -eu
-tfenc=$1
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tfenc=$1 data=$2 golden=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+expect() { grep -qF -- "$1" "$out" || { echo "missing: $1"; cat "$out"; exit 1; }; }
+
 "$tfenc" explain >"$out"
 for want in \
     'input: "[CLS] I love NLP [SEP]" -> 5 tokens' \
@@ -20,12 +29,49 @@ for want in \
     '(5, 2048) . (2048, 512) -> (5, 512)' \
     'layers.0.add_norm2  [1, 5, 512]' \
     'Output of the encoder'; do
-    grep -qF -- "$want" "$out" || { echo "missing: $want"; cat "$out"; exit 1; }
+    expect "$want"
 done
 width=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$out")
 [ "$width" -le 100 ] || { echo "a line is $width columns wide"; exit 1; }
+
+"$tfenc" explain --worked-example >"$out"
+expect "[  0.110  0.230  0.350 ]"
+expect "[  0.078  0.163  0.247 ]"
+expect "e^x [  1.081  1.177  1.281 ]  sum 3.538  ->  weights [  0.305  0.333  0.362 ]"
+expect "weights [  0.237  0.323  0.441 ]"
+expect "weights [  0.177  0.303  0.519 ]"
+
+"$tfenc" explain --vocab "$data/wordpiece/vocab.txt" --text "Crème brûlée" >"$out"
+expect 'input: "Crème brûlée" ->'
+expect "[CLS]=12"
+"$tfenc" explain --model "$golden/pytorch_encoder_f16_metadata/model.safetensors" --layer 1 >"$out"
+expect "pre-norm"
+expect "Pre-norm: LayerNorm(x) goes into the attention"
+expect "Final LayerNorm (pre-norm stacks)"
+
+"$tfenc" explain --heatmap "$tmp/heat.png" >"$out"
+expect "wrote $tmp/heat.png: 8 heads of layer 0, 964 x 630 pixels"
+signature=$(od -An -tx1 -N8 "$tmp/heat.png" | tr -d ' \n')
+[ "$signature" = "89504e470d0a1a0a" ] || { echo "not a PNG: $signature"; exit 1; }
+size=$(od -An -tu1 -j16 -N8 "$tmp/heat.png" | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
+[ "$size" = "964x630" ] || { echo "PNG is $size, expected 964x630"; exit 1; }
+
+"$tfenc" explain --dump "$tmp/dump" >"$out"
+expect "wrote 14 tensors (float32 .npy) and index.json"
+"$tfenc" explain --compare "$tmp/dump" >"$out"
+expect "all 14 compared tensors within 1.0e-04"
+# 1.0 over the first attention weight (the data starts at byte 128)
+printf '\000\000\200\077' | dd of="$tmp/dump/layers.0.attn.weights.npy" bs=1 seek=128 conv=notrunc 2>/dev/null
+if "$tfenc" explain --compare "$tmp/dump" >"$out"; then
+    echo "--compare missed the perturbed tensor"; cat "$out"; exit 1
+fi
+expect "first tensor over 1.0e-04: layers.0.attn.weights"
+
 if "$tfenc" explain --heads 7 >/dev/null 2>"$out"; then
     echo "--heads 7 should fail"; exit 1
 fi
-grep -qF "d_model 512 is not divisible by n_heads 7" "$out" || { cat "$out"; exit 1; }
-echo "tfenc explain: all steps present, widest line $width columns"
+expect "d_model 512 is not divisible by n_heads 7"
+if "$tfenc" explain --model "$data/bert_tiny" --d-model 64 >/dev/null 2>"$out"; then
+    echo "--model with --d-model should fail"; exit 1
+fi
+echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, heatmap 964x630, dump/compare"

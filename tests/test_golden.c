@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/npy.h"
+#include "npy.h"
 #include "common/util.h"
 #include "common/suite.h"
 #include "tfenc.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/expect.h"
-#include "common/npy.h"
+#include "npy.h"
 #include "common/suite.h"
 #include "common/tensor.h"
 #include "common/util.h"

@@ -8,8 +8,8 @@
 #include "cli.h"
 #include "tfenc.h"
 
-static const char *const activation_names[] = {"gelu", "gelu_tanh", "relu"};
-static const char *const position_names[] = {"none", "sinusoidal", "learned"};
+const char *const tfenc_activation_names[3] = {"gelu", "gelu_tanh", "relu"};
+const char *const tfenc_position_names[3] = {"none", "sinusoidal", "learned"};
 
 static void info_usage(FILE *out)
 {
@@ -27,6 +27,35 @@ static int index_of(const char *s, const char *const *names, int n)
     return -1;
 }
 
+int parse_load_option(const char *command, const char *flag, const char *value,
+                      tf_load_options *o)
+{
+    if (!strcmp(flag, "--n-heads")) {
+        o->n_heads = value ? atoi(value) : 0;
+        if (o->n_heads > 0)
+            return 1;
+        fprintf(stderr, "tfenc %s: --n-heads needs a positive integer\n", command);
+    } else if (!strcmp(flag, "--activation")) {
+        o->activation = value ? index_of(value, tfenc_activation_names, 3) : -1;
+        if (o->activation >= 0)
+            return 1;
+        fprintf(stderr, "tfenc %s: --activation is gelu, gelu_tanh or relu\n", command);
+    } else if (!strcmp(flag, "--norm-first")) {
+        o->norm_placement = value ? index_of(value, (const char *const[]){"false", "true"}, 2) : -1;
+        if (o->norm_placement >= 0)
+            return 1;
+        fprintf(stderr, "tfenc %s: --norm-first is true or false\n", command);
+    } else if (!strcmp(flag, "--eps")) {
+        o->layer_norm_eps = value ? (float)atof(value) : 0.0f;
+        if (o->layer_norm_eps > 0.0f)
+            return 1;
+        fprintf(stderr, "tfenc %s: --eps needs a positive number\n", command);
+    } else {
+        return 0;
+    }
+    return -1;
+}
+
 static int parse_options(int argc, char **argv, tf_load_options *o, const char **path)
 {
     tf_load_options_init(o);
@@ -36,28 +65,15 @@ static int parse_options(int argc, char **argv, tf_load_options *o, const char *
         if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
             info_usage(stdout);
             exit(0);
-        } else if (flag[0] != '-' && !*path) {
+        }
+        if (flag[0] != '-' && !*path) {
             *path = flag;
             continue;
-        } else if (!value) {
-            fprintf(stderr, "tfenc info: %s needs a value\n", flag);
+        }
+        const int known = parse_load_option("info", flag, value, o);
+        if (known < 0)
             return -1;
-        } else if (!strcmp(flag, "--n-heads")) {
-            o->n_heads = atoi(value);
-        } else if (!strcmp(flag, "--activation")) {
-            if ((o->activation = index_of(value, activation_names, 3)) < 0) {
-                fprintf(stderr, "tfenc info: --activation is gelu, gelu_tanh or relu\n");
-                return -1;
-            }
-        } else if (!strcmp(flag, "--norm-first")) {
-            o->norm_placement = index_of(value, (const char *const[]){"false", "true"}, 2);
-            if (o->norm_placement < 0) {
-                fprintf(stderr, "tfenc info: --norm-first is true or false\n");
-                return -1;
-            }
-        } else if (!strcmp(flag, "--eps")) {
-            o->layer_norm_eps = (float)atof(value);
-        } else {
+        if (!known) {
             fprintf(stderr, "tfenc info: unknown option '%s'\n", flag);
             return -1;
         }
@@ -74,7 +90,7 @@ static void print_config(const tf_config *c)
 {
     printf("config: d_model %d, n_heads %d (d_k %d), d_ff %d, n_layers %d\n", (int)c->d_model,
            (int)c->n_heads, (int)(c->d_model / c->n_heads), (int)c->d_ff, (int)c->n_layers);
-    printf("        vocab_size %d, positions %s", (int)c->vocab_size, position_names[c->position]);
+    printf("        vocab_size %d, positions %s", (int)c->vocab_size, tfenc_position_names[c->position]);
     if (c->max_positions)
         printf(" (max %d)", (int)c->max_positions);
     printf(", token types %d, embedding norm %s\n", (int)c->n_token_types,
@@ -82,7 +98,7 @@ static void print_config(const tf_config *c)
     printf("        %s-norm, final norm %s, activation %s, biases %s, pooler %s, "
            "layer_norm_eps %g\n",
            c->norm_placement == TF_NORM_PRE ? "pre" : "post", c->final_norm ? "yes" : "no",
-           activation_names[c->activation], c->bias ? "yes" : "no", c->pooler ? "yes" : "no",
+           tfenc_activation_names[c->activation], c->bias ? "yes" : "no", c->pooler ? "yes" : "no",
            (double)c->layer_norm_eps);
 }
 

@@ -1,4 +1,5 @@
-/* npy.c — a minimal reader of NumPy's .npy format (versions 1 to 3). */
+/* npy.c — a minimal reader (format versions 1 to 3) and writer (version 1)
+ * of NumPy's .npy files. */
 #include "npy.h"
 
 #include <stdio.h>
@@ -93,4 +94,31 @@ void npy_free(npy_array *a)
 {
     free(a->data);
     memset(a, 0, sizeof *a);
+}
+
+int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims)
+{
+    char header[256];
+    int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
+    size_t count = 1;
+    for (int i = 0; i < rank; i++) {
+        n += snprintf(header + n, sizeof header - (size_t)n, rank == 1 ? "%lld," : i ? ", %lld" : "%lld",
+                      (long long)dims[i]);
+        count *= (size_t)dims[i];
+    }
+    n += snprintf(header + n, sizeof header - (size_t)n, "), }");
+    /* magic (6) + version (2) + length (2) + header + '\n', padded to 64 */
+    const int total = (10 + n + 1 + 63) / 64 * 64;
+    const int pad = total - 10 - n - 1;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                      (unsigned char)((total - 10) & 0xff),
+                                      (unsigned char)((total - 10) >> 8)};
+    int ok = fwrite(prefix, 1, 10, f) == 10 && fwrite(header, 1, (size_t)n, f) == (size_t)n;
+    for (int i = 0; ok && i < pad; i++)
+        ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF && fwrite(data, sizeof *data, count, f) == count;
+    return fclose(f) == 0 && ok ? 0 : -1;
 }

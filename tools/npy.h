@@ -1,5 +1,6 @@
-/* npy.h — reads the .npy files of the test fixtures (little-endian '<f4'
- * and '<i4', C order). Test-only. */
+/* npy.h — NumPy's .npy files: reading little-endian '<f4' and '<i4' arrays
+ * in C order (the test fixtures, tfenc explain --compare) and writing '<f4'
+ * ones (tfenc explain --dump). */
 #ifndef TEST_NPY_H
 #define TEST_NPY_H
 
@@ -17,5 +18,8 @@ typedef struct npy_array {
 /* 0 on success; on failure a message in err. */
 int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
 void npy_free(npy_array *a);
+
+/* Writes data (float32, rank dims) to path; 0 on success. */
+int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims);
 
 #endif
