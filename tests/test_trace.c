@@ -299,6 +299,45 @@ START_TEST(test_padded_bert_like_events)
 }
 END_TEST
 
+/* Each per-layer name once per layer, layers in order, nothing else twice. */
+START_TEST(test_each_name_once_per_layer)
+{
+    enum { L = 3, T = 4, D = 8 };
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 2, cfg.d_ff = 12, cfg.n_layers = L;
+    cfg.norm_placement = TF_NORM_PRE, cfg.final_norm = 1;
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    float x[T * D], out[T * D];
+    fill_uniform(x, T * D, 4, -1, 1);
+    recording rec = {0};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out;
+    a.trace = record, a.trace_user_data = &rec;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    static const char *const per_layer[] = {"norm1", "attn.q", "attn.k", "attn.v", "attn.scores",
+                                            "attn.weights", "attn.context", "attn.out",
+                                            "add_norm1", "norm2", "ffn.hidden", "ffn.out",
+                                            "add_norm2"};
+    enum { N = sizeof per_layer / sizeof per_layer[0] };
+    ck_assert_int_eq(rec.n, 3 + L * N + 1); /* embed.token, .position, .sum; layers; final_norm */
+    for (int l = 0; l < L; l++)
+        for (int k = 0; k < N; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "layers.%d.%s", l, per_layer[k]);
+            const event *e = &rec.ev[3 + l * N + k];
+            ck_assert_str_eq(e->name, name);
+            ck_assert_int_eq(e->layer, l);
+        }
+    ck_assert_str_eq(rec.ev[rec.n - 1].name, "final_norm");
+    ck_assert_mem_eq(rec.ev[rec.n - 1].data, out, sizeof out);
+    recording_free(&rec);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trace");
@@ -306,6 +345,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_tutorial_model_walkthrough);
     tcase_add_test(tc, test_padded_bert_like_events);
+    tcase_add_test(tc, test_each_name_once_per_layer);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
