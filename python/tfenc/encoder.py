@@ -1,0 +1,259 @@
+"""tfenc.Encoder: a libtfenc encoder handle with numpy arrays in and out."""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._lib import P, check, lib
+
+ACTIVATIONS = {"gelu": 0, "gelu_tanh": 1, "relu": 2}
+POSITIONS = {"none": 0, "sinusoidal": 1, "learned": 2}
+_F32, _I32 = P(ctypes.c_float), P(ctypes.c_int32)
+
+
+class EncoderOutput:
+    """What a forward call returns, named as Hugging Face names it."""
+
+    __slots__ = ("last_hidden_state", "hidden_states", "attentions", "pooler_output", "trace")
+
+    def __init__(self, last_hidden_state, hidden_states=None, attentions=None,
+                 pooler_output=None, trace=None):
+        self.last_hidden_state = last_hidden_state  # [B, T, D]
+        self.hidden_states = hidden_states  # L+1 arrays [B, T, D], embeddings first, or None
+        self.attentions = attentions  # L arrays [B, H, T, T], or None
+        self.pooler_output = pooler_output  # [B, D], or None
+        self.trace = trace  # {name: array} of every intermediate, or None
+
+    def __repr__(self):
+        return f"EncoderOutput(last_hidden_state={self.last_hidden_state.shape})"
+
+
+def _c_array(a, dtype, name, rank):
+    """a as a C-contiguous array of dtype (the same object when it already
+    is one), after checking its rank and, for ints, that it fits int32."""
+    a = np.asarray(a)
+    if a.ndim != rank:
+        dims = {2: "[batch, seq_len]", 3: "[batch, seq_len, d_model]"}.get(rank, f"rank {rank}")
+        raise ValueError(f"{name}: expected a {rank}-D array {dims}, got shape {a.shape}")
+    if dtype == np.int32:
+        if a.dtype.kind not in "iub":
+            raise TypeError(f"{name}: expected integers, got dtype {a.dtype}")
+        if a.dtype != np.int32 and a.size and (a.min() < -2**31 or a.max() >= 2**31):
+            raise ValueError(f"{name}: values do not fit in int32")
+    elif a.dtype.kind not in "fiu":
+        raise TypeError(f"{name}: expected floating-point numbers, got dtype {a.dtype}")
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _mask_array(m, name):
+    """A 0/1 mask of any numeric or bool dtype as int32 [B, T]."""
+    m = np.asarray(m)
+    if m.dtype.kind == "f":
+        if not np.isin(m, (0.0, 1.0)).all():
+            raise ValueError(f"{name}: expected only 0 and 1")
+        m = m.astype(np.int32)
+    return _c_array(m, np.int32, name, 2)
+
+
+def _ptr(a, ctype):
+    return None if a is None else a.ctypes.data_as(ctype)
+
+
+class Encoder:
+    """A Transformer encoder (libtfenc). Encoder(...) creates one with
+    deterministic PyTorch-like random weights; Encoder.from_file(path)
+    loads a checkpoint. enc(input_ids, attention_mask=...) runs it."""
+
+    def __init__(self, d_model=512, n_heads=8, d_ff=2048, n_layers=1, vocab_size=0, *,
+                 max_positions=0, position="sinusoidal", n_token_types=0, embedding_norm=False,
+                 norm_first=False, final_norm=False, activation="gelu", layer_norm_eps=1e-5,
+                 bias=True, pooler=False, seed=0):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation: expected one of {sorted(ACTIVATIONS)}, got "
+                             f"{activation!r}")
+        if position not in POSITIONS:
+            raise ValueError(f"position: expected one of {sorted(POSITIONS)}, got {position!r}")
+        c = _lib.config_init()
+        c.d_model, c.n_heads, c.d_ff, c.n_layers = d_model, n_heads, d_ff, n_layers
+        c.vocab_size, c.max_positions, c.position = vocab_size, max_positions, POSITIONS[position]
+        c.n_token_types, c.embedding_norm = n_token_types, int(bool(embedding_norm))
+        c.norm_placement, c.final_norm = int(bool(norm_first)), int(bool(final_norm))
+        c.activation, c.layer_norm_eps = ACTIVATIONS[activation], layer_norm_eps
+        c.bias, c.pooler, c.seed = int(bool(bias)), int(bool(pooler)), seed
+        handle = ctypes.c_void_p()
+        check(lib.tf_encoder_create(ctypes.byref(c), ctypes.byref(handle)))
+        self._handle = handle
+
+    @classmethod
+    def from_file(cls, path, *, n_heads=None, activation=None, norm_first=None,
+                  layer_norm_eps=None):
+        """Loads a Hugging Face BERT directory or .safetensors file, a PyTorch
+        nn.TransformerEncoder state_dict in safetensors, or a file written by
+        save(). The keyword arguments supply what the file cannot tell."""
+        opts = _lib.LoadOptions()
+        lib.tf_load_options_init(ctypes.byref(opts))
+        if n_heads is not None:
+            opts.n_heads = n_heads
+        if activation is not None:
+            if activation not in ACTIVATIONS:
+                raise ValueError(f"activation: expected one of {sorted(ACTIVATIONS)}, got "
+                                 f"{activation!r}")
+            opts.activation = ACTIVATIONS[activation]
+        if norm_first is not None:
+            opts.norm_placement = int(bool(norm_first))
+        if layer_norm_eps is not None:
+            opts.layer_norm_eps = layer_norm_eps
+        handle = ctypes.c_void_p()
+        check(lib.tf_encoder_load(str(path).encode(), ctypes.byref(opts), ctypes.byref(handle)))
+        enc = cls.__new__(cls)
+        enc._handle = handle
+        return enc
+
+    def close(self):
+        """Frees the handle now (also done when the object is collected)."""
+        if getattr(self, "_handle", None):
+            lib.tf_encoder_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def _c(self):
+        if not self._handle:
+            raise ValueError("this Encoder is closed")
+        return self._handle
+
+    @property
+    def config(self):
+        """The configuration as a dict, with the names the constructor takes."""
+        c = _lib.config_init()
+        check(lib.tf_encoder_get_config(self._c(), ctypes.byref(c)))
+        names = {v: k for k, v in ACTIVATIONS.items()}
+        positions = {v: k for k, v in POSITIONS.items()}
+        return {"d_model": c.d_model, "n_heads": c.n_heads, "d_ff": c.d_ff,
+                "n_layers": c.n_layers, "vocab_size": c.vocab_size,
+                "max_positions": c.max_positions, "position": positions[c.position],
+                "n_token_types": c.n_token_types, "embedding_norm": bool(c.embedding_norm),
+                "norm_first": bool(c.norm_placement), "final_norm": bool(c.final_norm),
+                "activation": names[c.activation],
+                "layer_norm_eps": float(str(np.float32(c.layer_norm_eps))),  # shortest form
+                "bias": bool(c.bias), "pooler": bool(c.pooler), "seed": c.seed}
+
+    def save(self, path):
+        """Writes a safetensors file that from_file() reads back bitwise."""
+        check(lib.tf_encoder_save(self._c(), str(path).encode()))
+
+    # ---- tensors by name ----------------------------------------------------
+
+    def keys(self):
+        """The names of the model's tensors, in storage order."""
+        h = self._c()
+        return [lib.tf_encoder_tensor_name(h, i).decode()
+                for i in range(lib.tf_encoder_tensor_count(h))]
+
+    def __contains__(self, name):
+        return name in self.keys()
+
+    def _shape(self, name):
+        rank, dims = ctypes.c_int32(), (ctypes.c_int64 * _lib.MAX_RANK)()
+        check(lib.tf_encoder_tensor_shape(self._c(), name.encode(), ctypes.byref(rank), dims))
+        return tuple(dims[:rank.value])
+
+    def __getitem__(self, name):
+        """A copy of the tensor `name` (float32)."""
+        shape = self._shape(name)
+        out = np.empty(shape, np.float32)
+        dims = (ctypes.c_int64 * len(shape))(*shape)
+        check(lib.tf_encoder_get_tensor(self._c(), name.encode(), _ptr(out, _F32), len(shape),
+                                        dims))
+        return out
+
+    def __setitem__(self, name, value):
+        """Replaces the tensor `name`; the shape must be the tensor's."""
+        a = np.ascontiguousarray(value, dtype=np.float32)
+        dims = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        check(lib.tf_encoder_set_tensor(self._c(), name.encode(), _ptr(a, _F32), a.ndim, dims))
+
+    # ---- forward --------------------------------------------------------------
+
+    def __call__(self, input_ids=None, attention_mask=None, token_type_ids=None,
+                 output_hidden_states=False, output_attentions=False, *, x=None,
+                 key_padding_mask=None, causal=False, additive_mask=None, trace=False):
+        """Runs the encoder.
+
+        Models with a vocabulary, Hugging Face's conventions: input_ids
+        [B, T], attention_mask [B, T] (1 = real token, right padding),
+        token_type_ids [B, T]. Models taking vectors, PyTorch's: x [B, T, D],
+        key_padding_mask bool [B, T] (True = padding). Either may add
+        causal=True and additive_mask [T, T] or [B, T, T] (added to the
+        scores; -inf blocks). trace=True also returns every intermediate
+        tensor by name in out.trace. Padded positions of the outputs are 0.
+        """
+        if (input_ids is None) == (x is None):
+            raise ValueError("pass exactly one of input_ids and x")
+        if attention_mask is not None and key_padding_mask is not None:
+            raise ValueError("pass attention_mask or key_padding_mask, not both")
+        cfg = self.config
+        a = _lib.ForwardArgs()
+        lib.tf_forward_args_init(ctypes.byref(a))
+        keep = []  # arrays that must live until the call returns
+        if input_ids is not None:
+            ids = _c_array(input_ids, np.int32, "input_ids", 2)
+            B, T = ids.shape
+            a.input_ids = _ptr(ids, _I32)
+            keep.append(ids)
+        else:
+            xs = _c_array(x, np.float32, "x", 3)
+            B, T, D = xs.shape
+            if D != cfg["d_model"]:
+                raise ValueError(f"x: expected [batch, seq_len, {cfg['d_model']}], got "
+                                 f"{xs.shape}")
+            a.input_embeds = _ptr(xs, _F32)
+            keep.append(xs)
+        mask = None
+        if attention_mask is not None:
+            mask = _mask_array(attention_mask, "attention_mask")
+        elif key_padding_mask is not None:
+            kpm = np.asarray(key_padding_mask)
+            if kpm.dtype != np.bool_:
+                raise TypeError(f"key_padding_mask: expected bool (True = padding), got dtype "
+                                f"{kpm.dtype}")
+            mask = _c_array(~kpm, np.int32, "key_padding_mask", 2)
+        for name, m in (("attention_mask", mask), ("token_type_ids", token_type_ids)):
+            if m is not None and np.shape(m) != (B, T):
+                raise ValueError(f"{name}: expected shape {(B, T)}, got {np.shape(m)}")
+        if mask is not None:
+            a.attention_mask = _ptr(mask, _I32)
+            keep.append(mask)
+        if token_type_ids is not None:
+            types = _c_array(token_type_ids, np.int32, "token_type_ids", 2)
+            a.token_type_ids = _ptr(types, _I32)
+            keep.append(types)
+        if additive_mask is not None:
+            add = np.ascontiguousarray(additive_mask, dtype=np.float32)
+            if add.shape not in ((T, T), (B, T, T)):
+                raise ValueError(f"additive_mask: expected {(T, T)} or {(B, T, T)}, got "
+                                 f"{add.shape}")
+            a.additive_mask, a.additive_mask_batched = _ptr(add, _F32), int(add.ndim == 3)
+            keep.append(add)
+        a.batch, a.seq_len, a.causal = B, T, int(bool(causal))
+
+        D, L, H = cfg["d_model"], cfg["n_layers"], cfg["n_heads"]
+        out = np.empty((B, T, D), np.float32)
+        hidden = np.empty((L + 1, B, T, D), np.float32) if output_hidden_states else None
+        attn = np.empty((L, B, H, T, T), np.float32) if output_attentions else None
+        pooled = np.empty((B, D), np.float32) if cfg["pooler"] else None
+        a.output, a.hidden_states = _ptr(out, _F32), _ptr(hidden, _F32)
+        a.attentions, a.pooled_output = _ptr(attn, _F32), _ptr(pooled, _F32)
+        traced = {} if trace else None
+        if trace:
+            def record(event, _user):
+                e = event.contents
+                shape = tuple(e.dims[:e.rank])
+                traced[e.name.decode()] = np.ctypeslib.as_array(
+                    e.data, shape=(int(np.prod(shape)),)).reshape(shape).copy()
+            a.trace = _lib.TRACE_FN(record)
+            keep.append(a.trace)
+        check(lib.tf_encoder_forward(self._c(), ctypes.byref(a)))
+        return EncoderOutput(out, None if hidden is None else tuple(hidden),
+                             None if attn is None else tuple(attn), pooled, traced)

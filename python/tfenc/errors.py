@@ -1,0 +1,54 @@
+"""Exceptions: every failure of the C library is a TfencError carrying its
+message, as a subclass per status."""
+
+
+class TfencError(Exception):
+    """A call into libtfenc failed. `status` is the C status name (e.g.
+    "TF_ERR_SHAPE"); the message is the library's, naming the argument or
+    tensor and both values."""
+
+    status = "TF_ERR_UNKNOWN"
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        if status:
+            self.status = status
+
+
+class InvalidArgumentError(TfencError, ValueError):
+    status = "TF_ERR_INVALID_ARGUMENT"
+
+
+class ShapeError(TfencError, ValueError):
+    status = "TF_ERR_SHAPE"
+
+
+class OutOfMemoryError(TfencError, MemoryError):
+    status = "TF_ERR_OUT_OF_MEMORY"
+
+
+class FileError(TfencError, OSError):
+    status = "TF_ERR_IO"
+
+
+class FormatError(TfencError, ValueError):
+    status = "TF_ERR_FORMAT"
+
+
+class UnsupportedError(TfencError):
+    status = "TF_ERR_UNSUPPORTED"
+
+
+class NotFoundError(TfencError, KeyError):
+    status = "TF_ERR_NOT_FOUND"
+
+    def __str__(self):  # KeyError would quote the message
+        return self.args[0]
+
+
+_BY_STATUS = {1: InvalidArgumentError, 2: ShapeError, 3: OutOfMemoryError, 4: FileError,
+              5: FormatError, 6: UnsupportedError, 7: NotFoundError}
+
+
+def error_for(code, name, message):
+    return _BY_STATUS.get(code, TfencError)(message, name)

@@ -1,0 +1,109 @@
+"""tfenc.Tokenizer: BERT's WordPiece tokenizer (libtfenc's)."""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._lib import P, check, lib
+
+
+def _utf8(text, name):
+    if isinstance(text, bytes):
+        return text
+    if not isinstance(text, str):
+        raise TypeError(f"{name}: expected str or bytes, got {type(text).__name__}")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:  # lone surrogates
+        raise ValueError(f"{name}: not encodable as UTF-8: {e}") from None
+
+
+class Tokenizer:
+    """Tokenizer(vocab_path, lowercase=True): BERT's uncased (or, with
+    lowercase=False, cased) WordPiece tokenizer over a vocab.txt."""
+
+    def __init__(self, vocab_path, lowercase=True, *, strip_accents=None, split_cjk=True,
+                 max_chars_per_word=100, max_length=0):
+        o = _lib.TokenizerOptions()
+        lib.tf_tokenizer_options_init(ctypes.byref(o))
+        o.lowercase = int(bool(lowercase))
+        o.strip_accents = -1 if strip_accents is None else int(bool(strip_accents))
+        o.split_cjk, o.max_chars_per_word = int(bool(split_cjk)), max_chars_per_word
+        o.max_length = max_length
+        handle = ctypes.c_void_p()
+        check(lib.tf_tokenizer_load(str(vocab_path).encode(), ctypes.byref(o),
+                                    ctypes.byref(handle)))
+        self._handle = handle
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            lib.tf_tokenizer_destroy(self._handle)
+            self._handle = None
+
+    @property
+    def vocab_size(self):
+        return lib.tf_tokenizer_vocab_size(self._handle)
+
+    def id_to_token(self, i):
+        t = lib.tf_tokenizer_id_to_token(self._handle, i)
+        if t is None:
+            raise IndexError(f"id {i} is outside the vocabulary ({self.vocab_size})")
+        return t.decode()
+
+    def token_to_id(self, token):
+        """The id of token, or None."""
+        i = lib.tf_tokenizer_token_to_id(self._handle, token.encode())
+        return None if i < 0 else i
+
+    def _encode(self, texts, pairs=None):
+        """The C encoding of a batch: (ids, type ids, mask, offsets, lengths)."""
+        data = [_utf8(t, f"texts[{i}]") for i, t in enumerate(texts)]
+        if not data:
+            raise ValueError("texts: expected at least one text")
+        n = len(data)
+        arr = (ctypes.c_char_p * n)(*data)
+        lens = (ctypes.c_size_t * n)(*(len(d) for d in data))
+        parr = plens = None
+        if pairs is not None:
+            pdata = [_utf8(t, f"pairs[{i}]") for i, t in enumerate(pairs)]
+            if len(pdata) != n:
+                raise ValueError(f"pairs: expected {n} texts, got {len(pdata)}")
+            parr = (ctypes.c_char_p * n)(*pdata)
+            plens = (ctypes.c_size_t * n)(*(len(d) for d in pdata))
+        enc = ctypes.c_void_p()
+        check(lib.tf_tokenizer_encode_batch(self._handle, n, arr, lens, parr, plens,
+                                            ctypes.byref(enc)))
+        try:
+            B, T = lib.tf_encoding_batch(enc), lib.tf_encoding_seq_len(enc)
+
+            def grab(ptr, shape):
+                return np.ctypeslib.as_array(ptr, shape=shape).copy()
+            return (grab(lib.tf_encoding_ids(enc), (B, T)),
+                    grab(lib.tf_encoding_type_ids(enc), (B, T)),
+                    grab(lib.tf_encoding_attention_mask(enc), (B, T)),
+                    grab(lib.tf_encoding_offsets(enc), (B, T, 2)),
+                    grab(lib.tf_encoding_lengths(enc), (B,)))
+        finally:
+            lib.tf_encoding_destroy(enc)
+
+    def encode(self, text, pair=None, *, return_offsets=False):
+        """The ids of [CLS] text [SEP] (pair [SEP]); with return_offsets,
+        also each token's (begin, end) byte offsets in its text."""
+        ids, _, _, offsets, lengths = self._encode([text], None if pair is None else [pair])
+        n = int(lengths[0])
+        if return_offsets:
+            return ids[0, :n].tolist(), [tuple(o) for o in offsets[0, :n].tolist()]
+        return ids[0, :n].tolist()
+
+    def tokenize(self, text):
+        """The tokens of text as strings, without [CLS] and [SEP]."""
+        return [self.id_to_token(i) for i in self.encode(text)[1:-1]]
+
+    def __call__(self, texts, pairs=None):
+        """A padded batch: {"input_ids", "attention_mask", "token_type_ids"},
+        int32 arrays [B, T] ready for Encoder.__call__."""
+        if isinstance(texts, (str, bytes)):
+            texts = [texts]
+            pairs = None if pairs is None else [pairs]
+        ids, types, mask, _, _ = self._encode(list(texts), None if pairs is None else list(pairs))
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
