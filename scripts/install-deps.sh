@@ -5,15 +5,19 @@
 #   pkg-config, libopenblas-dev (cblas_sgemm), libcjson-dev (safetensors
 #   headers and config.json), libutf8proc-dev (Unicode data for the
 #   tokenizer), libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
-#   check (the test framework),
+#   check (the test framework), python3-numpy python3-pytest python3-pip
+#   python3-setuptools (the Python binding and its tests), and cargo with
+#   rustc when no cargo is on the PATH (the Rust binding; it needs no crates),
 #   binutils (nm, readelf for the exported-symbols test).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils"
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils
+          python3-numpy python3-pytest python3-pip python3-setuptools"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
+command -v cargo >/dev/null 2>&1 || missing="$missing cargo rustc"
 if [ -n "$missing" ]; then
     echo "install-deps: installing$missing"
     apt-get update -qq

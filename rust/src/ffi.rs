@@ -1,0 +1,155 @@
+//! The C API of include/tfenc.h, declared by hand (no bindgen: no registry
+//! crates). Layouts are #[repr(C)] and must match the header; the structs'
+//! `struct_size` fields let the library check that they do.
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_int, c_void};
+
+pub type tf_status = c_int;
+pub const TF_MAX_RANK: usize = 8;
+
+#[repr(C)]
+pub struct tf_encoder {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tf_tokenizer {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tf_encoding {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct tf_config {
+    pub struct_size: usize,
+    pub d_model: i32,
+    pub n_heads: i32,
+    pub d_ff: i32,
+    pub n_layers: i32,
+    pub vocab_size: i32,
+    pub max_positions: i32,
+    pub position: i32,
+    pub n_token_types: i32,
+    pub embedding_norm: i32,
+    pub norm_placement: i32,
+    pub final_norm: i32,
+    pub activation: i32,
+    pub bias: i32,
+    pub pooler: i32,
+    pub layer_norm_eps: f32,
+    pub seed: u64,
+}
+
+#[repr(C)]
+pub struct tf_forward_args {
+    pub struct_size: usize,
+    pub batch: i32,
+    pub seq_len: i32,
+    pub input_ids: *const i32,
+    pub input_embeds: *const f32,
+    pub token_type_ids: *const i32,
+    pub lengths: *const i32,
+    pub attention_mask: *const i32,
+    pub causal: i32,
+    pub additive_mask: *const f32,
+    pub additive_mask_batched: i32,
+    pub output: *mut f32,
+    pub hidden_states: *mut f32,
+    pub attentions: *mut f32,
+    pub pooled_output: *mut f32,
+    pub workspace: *mut c_void,
+    pub trace: Option<unsafe extern "C" fn(*const c_void, *mut c_void)>,
+    pub trace_user_data: *mut c_void,
+}
+
+#[repr(C)]
+pub struct tf_load_options {
+    pub struct_size: usize,
+    pub n_heads: i32,
+    pub activation: i32,
+    pub norm_placement: i32,
+    pub layer_norm_eps: f32,
+}
+
+#[repr(C)]
+pub struct tf_tokenizer_options {
+    pub struct_size: usize,
+    pub lowercase: i32,
+    pub strip_accents: i32,
+    pub split_cjk: i32,
+    pub max_chars_per_word: i32,
+    pub max_length: i32,
+    pub unk_token: *const c_char,
+    pub cls_token: *const c_char,
+    pub sep_token: *const c_char,
+    pub pad_token: *const c_char,
+}
+
+extern "C" {
+    pub fn tf_version_string() -> *const c_char;
+    pub fn tf_status_name(status: tf_status) -> *const c_char;
+    pub fn tf_last_error() -> *const c_char;
+    pub fn tf_config_init(cfg: *mut tf_config);
+    pub fn tf_encoder_create(cfg: *const tf_config, out: *mut *mut tf_encoder) -> tf_status;
+    pub fn tf_encoder_destroy(enc: *mut tf_encoder);
+    pub fn tf_encoder_get_config(enc: *const tf_encoder, cfg: *mut tf_config) -> tf_status;
+    pub fn tf_encoder_tensor_count(enc: *const tf_encoder) -> usize;
+    pub fn tf_encoder_tensor_name(enc: *const tf_encoder, index: usize) -> *const c_char;
+    pub fn tf_encoder_tensor_shape(
+        enc: *const tf_encoder,
+        name: *const c_char,
+        rank: *mut i32,
+        dims: *mut i64,
+    ) -> tf_status;
+    pub fn tf_encoder_get_tensor(
+        enc: *const tf_encoder,
+        name: *const c_char,
+        dst: *mut f32,
+        rank: i32,
+        dims: *const i64,
+    ) -> tf_status;
+    pub fn tf_encoder_set_tensor(
+        enc: *mut tf_encoder,
+        name: *const c_char,
+        src: *const f32,
+        rank: i32,
+        dims: *const i64,
+    ) -> tf_status;
+    pub fn tf_forward_args_init(args: *mut tf_forward_args);
+    pub fn tf_encoder_forward(enc: *const tf_encoder, args: *const tf_forward_args) -> tf_status;
+    pub fn tf_load_options_init(opts: *mut tf_load_options);
+    pub fn tf_encoder_load(
+        path: *const c_char,
+        opts: *const tf_load_options,
+        out: *mut *mut tf_encoder,
+    ) -> tf_status;
+    pub fn tf_encoder_save(enc: *const tf_encoder, path: *const c_char) -> tf_status;
+    pub fn tf_tokenizer_options_init(opts: *mut tf_tokenizer_options);
+    pub fn tf_tokenizer_load(
+        path: *const c_char,
+        opts: *const tf_tokenizer_options,
+        out: *mut *mut tf_tokenizer,
+    ) -> tf_status;
+    pub fn tf_tokenizer_destroy(tok: *mut tf_tokenizer);
+    pub fn tf_tokenizer_vocab_size(tok: *const tf_tokenizer) -> i32;
+    pub fn tf_tokenizer_id_to_token(tok: *const tf_tokenizer, id: i32) -> *const c_char;
+    pub fn tf_tokenizer_encode_batch(
+        tok: *const tf_tokenizer,
+        n: usize,
+        texts: *const *const c_char,
+        lens: *const usize,
+        pairs: *const *const c_char,
+        pair_lens: *const usize,
+        out: *mut *mut tf_encoding,
+    ) -> tf_status;
+    pub fn tf_encoding_destroy(enc: *mut tf_encoding);
+    pub fn tf_encoding_batch(enc: *const tf_encoding) -> i32;
+    pub fn tf_encoding_seq_len(enc: *const tf_encoding) -> i32;
+    pub fn tf_encoding_lengths(enc: *const tf_encoding) -> *const i32;
+    pub fn tf_encoding_ids(enc: *const tf_encoding) -> *const i32;
+    pub fn tf_encoding_type_ids(enc: *const tf_encoding) -> *const i32;
+    pub fn tf_encoding_attention_mask(enc: *const tf_encoding) -> *const i32;
+}

@@ -1,0 +1,24 @@
+//! libtfenc from Rust: a Transformer encoder forward pass on the CPU, and
+//! BERT's WordPiece tokenizer.
+//!
+//! ```no_run
+//! let enc = tfenc::Encoder::from_file("bert-dir", &tfenc::LoadOptions::default())?;
+//! let ids = [2, 45, 67, 3];
+//! let out = enc.forward(&tfenc::Inputs::ids(&ids, 1, 4))?;
+//! println!("{:?}", out.shape); // [1, 4, d_model]
+//! # Ok::<(), tfenc::Error>(())
+//! ```
+mod encoder;
+mod error;
+pub mod ffi;
+mod tokenizer;
+
+pub use encoder::{Activation, Config, Encoder, Inputs, LoadOptions, Output, Position, Tensor};
+pub use error::{Error, Result, Status};
+pub use tokenizer::{Encoding, Tokenizer};
+
+/// The version of the loaded C library, "MAJOR.MINOR.PATCH".
+pub fn version() -> String {
+    // SAFETY: returns a static NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(ffi::tf_version_string()) }.to_string_lossy().into_owned()
+}
