@@ -1,0 +1,30 @@
+#!/bin/sh
+# check_readme_bindings.sh ROOT LIBTFENC — the README's Python example runs
+# (Debian's python3, from the repository root) and matches Hugging Face, and
+# its Rust example builds against ../rust and prints upstream's numbers.
+set -eu
+root=$1
+lib=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+block() { # the ```LANG block after <!-- MARKER -->
+    awk -v marker="<!-- $1 -->" -v fence="^\`\`\`$2" '$0 == marker { on = 1; next }
+        on && $0 ~ fence { code = 1; next } code && /^```/ { exit } code { print }' "$root/README.md"
+}
+block readme-python python >"$dir/example.py"
+(cd "$root" && TFENC_LIBRARY="$lib" PYTHONPATH=python /usr/bin/python3 "$dir/example.py") >"$dir/py.out"
+cat "$dir/py.out"
+awk '/max abs difference from Hugging Face:/ { if ($NF + 0 > 1e-4) exit 1; found = 1 } END { exit !found }' "$dir/py.out"
+grep -q "(3, 37, 128) (3, 4, 37, 37) (3, 128)" "$dir/py.out"
+if command -v cargo >/dev/null 2>&1; then
+    mkdir -p "$dir/rust/src"
+    block readme-rust rust >"$dir/rust/src/main.rs"
+    printf '[package]\nname = "readme"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\ntfenc = { path = "%s/rust" }\n' \
+        "$root" >"$dir/rust/Cargo.toml"
+    # a crate depending on tfenc finds the library on the loader's path
+    (cd "$root" && TFENC_LIB_DIR=$(dirname "$lib") LD_LIBRARY_PATH=$(dirname "$lib") \
+        cargo run --offline --quiet --manifest-path "$dir/rust/Cargo.toml" \
+        --target-dir "$dir/target") >"$dir/rs.out"
+    cat "$dir/rs.out"
+    grep -qE '^\[1, 5, 128\] \[0\.8924(0|1)[0-9]*, 0\.1518[0-9]*, 1\.5661[0-9]*, -2\.904(7|8)[0-9]*\]$' "$dir/rs.out"
+fi
