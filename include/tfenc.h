@@ -438,6 +438,21 @@ TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B,
  * the pair (type 1) it came from; [0, 0] for [CLS], [SEP] and padding. */
 TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
 
+/* ---- Sentence vectors ------------------------------------------------------ */
+
+typedef enum tf_pooling {
+    TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
+    TF_POOLING_MEAN = 1  /* the mean over the real tokens */
+} tf_pooling;
+
+/* out [B, D] = one vector per sequence of hidden [B, T, D] (e.g. a forward
+ * call's output), pooled as `pooling` says over the first lengths[b] tokens
+ * (lengths NULL: all T); with normalize = 1 each vector is scaled to unit L2
+ * norm (a zero vector stays zero). A sequence of length 0 gives zeros. */
+TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch,
+                         int32_t seq_len, int32_t d_model, int32_t pooling, int32_t normalize,
+                         float *out);
+
 #ifdef __cplusplus
 }
 #endif

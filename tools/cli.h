@@ -8,6 +8,12 @@ int tfenc_explain(int argc, char **argv);
 /* tfenc explain --worked-example: the tutorial's section 3.3 numbers. */
 int tfenc_worked_example(void);
 
+/* tfenc embed --model M [--vocab V] TEXT...: sentence vectors. */
+int tfenc_embed(int argc, char **argv);
+
+/* tfenc create OUT.safetensors [sizes]: a randomly initialised model file. */
+int tfenc_create(int argc, char **argv);
+
 /* tfenc info FILE_OR_DIR: what a checkpoint holds and how it maps. */
 int tfenc_info(int argc, char **argv);
 

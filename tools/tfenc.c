@@ -13,6 +13,8 @@ static void usage(FILE *out)
             "commands:\n"
             "  explain    run the tutorial's encoder on a sentence and print every step:\n"
             "             each tensor's name, shape, shape algebra and real values\n"
+            "  embed      sentence vectors of texts: WordPiece, the encoder, pooling\n"
+            "  create     write a model with deterministic random weights\n"
             "  info       show a checkpoint's format, the configuration it implies, and\n"
             "             its tensors with what each maps to\n"
             "  version    print the library version\n"
@@ -28,6 +30,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "explain") == 0)
         return tfenc_explain(argc - 1, argv + 1);
+    if (strcmp(argv[1], "embed") == 0)
+        return tfenc_embed(argc - 1, argv + 1);
+    if (strcmp(argv[1], "create") == 0)
+        return tfenc_create(argc - 1, argv + 1);
     if (strcmp(argv[1], "info") == 0)
         return tfenc_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0) {

@@ -109,3 +109,20 @@ def test_trace_gives_every_intermediate():
     w = out.trace["layers.0.attn.weights"]
     assert np.allclose(w.sum(-1), 1.0, atol=1e-6)
     assert np.array_equal(out.trace["layers.0.add_norm2"], out.last_hidden_state)
+
+
+def test_embed_pools_like_numpy(vocab_path):
+    tok = tfenc.Tokenizer(vocab_path)
+    enc = tfenc.Encoder(32, 4, 64, 1, vocab_size=tok.vocab_size, seed=5)
+    texts = ["I love NLP", "Crème brûlée, jalapeño & résumé", "a"]
+    batch = tok(texts)
+    hidden = enc(batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+    lengths = batch["attention_mask"].sum(1)
+    mean = np.stack([hidden[b, :n].mean(0) for b, n in enumerate(lengths)])
+    unit = mean / np.linalg.norm(mean, axis=1, keepdims=True)
+    assert np.allclose(enc.embed(texts, tok), mean, atol=1e-6)
+    assert np.allclose(enc.embed(texts, tok, normalize=True), unit, atol=1e-6)
+    assert np.allclose(enc.embed(texts, tok, pool="cls"), hidden[:, 0], atol=1e-6)
+    assert np.allclose(enc.embed(texts, tok, batch_size=1), mean, atol=1e-5)  # unpadded
+    with pytest.raises(ValueError, match="pool: expected one of"):
+        enc.embed(texts, tok, pool="max")

@@ -135,6 +135,8 @@ for _name, _res, _args in [
     ("tf_encoding_type_ids", P(c_int32), [VP]),
     ("tf_encoding_attention_mask", P(c_int32), [VP]),
     ("tf_encoding_offsets", P(c_int64), [VP]),
+    ("tf_pool", S, [P(c_float), P(c_int32), c_int32, c_int32, c_int32, c_int32, c_int32,
+                    P(c_float)]),
 ]:
     _declare(_name, _res, *_args)
 

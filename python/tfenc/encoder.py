@@ -7,6 +7,7 @@ from . import _lib
 from ._lib import P, check, lib
 
 ACTIVATIONS = {"gelu": 0, "gelu_tanh": 1, "relu": 2}
+POOLINGS = {"cls": 0, "mean": 1}
 POSITIONS = {"none": 0, "sinusoidal": 1, "learned": 2}
 _F32, _I32 = P(ctypes.c_float), P(ctypes.c_int32)
 
@@ -257,3 +258,29 @@ class Encoder:
         check(lib.tf_encoder_forward(self._c(), ctypes.byref(a)))
         return EncoderOutput(out, None if hidden is None else tuple(hidden),
                              None if attn is None else tuple(attn), pooled, traced)
+
+    # ---- sentence vectors ---------------------------------------------------------
+
+    def embed(self, texts, tokenizer, *, pool="mean", normalize=False, batch_size=32):
+        """One vector per text ([len(texts), d_model] float32): tokenised by
+        `tokenizer`, run through the encoder in padded batches, then the
+        [CLS] vector (pool="cls") or the mean over the real tokens
+        (pool="mean"), L2-normalised when asked."""
+        if pool not in POOLINGS:
+            raise ValueError(f"pool: expected one of {sorted(POOLINGS)}, got {pool!r}")
+        if isinstance(texts, (str, bytes)):
+            texts = [texts]
+        texts = list(texts)
+        D = self.config["d_model"]
+        vectors = np.empty((len(texts), D), np.float32)
+        for start in range(0, len(texts), batch_size):
+            batch = tokenizer(texts[start:start + batch_size])
+            ids = batch["input_ids"]
+            hidden = self(ids, attention_mask=batch["attention_mask"],
+                          token_type_ids=batch["token_type_ids"]
+                          if self.config["n_token_types"] else None).last_hidden_state
+            lengths = np.ascontiguousarray(batch["attention_mask"].sum(1), dtype=np.int32)
+            out = vectors[start:start + len(ids)]
+            check(lib.tf_pool(_ptr(hidden, _F32), _ptr(lengths, _I32), ids.shape[0], ids.shape[1],
+                              D, POOLINGS[pool], int(bool(normalize)), _ptr(out, _F32)))
+        return vectors

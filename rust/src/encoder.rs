@@ -6,6 +6,16 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
+use crate::tokenizer::Tokenizer;
+
+/// How a sentence vector is made from its tokens' vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pooling {
+    /// The first token's ([CLS]) vector.
+    Cls,
+    /// The mean over the real tokens.
+    Mean,
+}
 
 /// The feed-forward block's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -423,5 +433,41 @@ impl Encoder {
             attentions: attn,
             pooler_output: pooled,
         })
+    }
+}
+
+impl Encoder {
+    /// One vector per text, flattened [texts.len(), d_model]: tokenised,
+    /// run in padded batches of 32, pooled, L2-normalised when asked.
+    pub fn embed(&self, tok: &Tokenizer, texts: &[&str], pooling: Pooling, normalize: bool) -> Result<Vec<f32>> {
+        let cfg = self.config();
+        let d = cfg.d_model;
+        let mut vectors = vec![0f32; texts.len() * d];
+        for (chunk, out) in texts.chunks(32).zip(vectors.chunks_mut(32 * d)) {
+            let e = tok.encode_batch(chunk)?;
+            let mut inputs = Inputs::ids(&e.ids, e.batch, e.seq_len).attention_mask(&e.attention_mask);
+            if cfg.n_token_types > 0 {
+                inputs = inputs.token_type_ids(&e.type_ids);
+            }
+            let hidden = self.forward(&inputs)?.last_hidden_state;
+            let pooling = match pooling {
+                Pooling::Cls => 0,
+                Pooling::Mean => 1,
+            };
+            // SAFETY: hidden is [batch, seq_len, d], lengths [batch], out [batch, d].
+            check(unsafe {
+                ffi::tf_pool(
+                    hidden.as_ptr(),
+                    e.lengths.as_ptr(),
+                    e.batch as i32,
+                    e.seq_len as i32,
+                    d as i32,
+                    pooling,
+                    normalize as i32,
+                    out.as_mut_ptr(),
+                )
+            })?;
+        }
+        Ok(vectors)
     }
 }

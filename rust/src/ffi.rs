@@ -152,4 +152,14 @@ extern "C" {
     pub fn tf_encoding_ids(enc: *const tf_encoding) -> *const i32;
     pub fn tf_encoding_type_ids(enc: *const tf_encoding) -> *const i32;
     pub fn tf_encoding_attention_mask(enc: *const tf_encoding) -> *const i32;
+    pub fn tf_pool(
+        hidden: *const f32,
+        lengths: *const i32,
+        batch: i32,
+        seq_len: i32,
+        d_model: i32,
+        pooling: i32,
+        normalize: i32,
+        out: *mut f32,
+    ) -> tf_status;
 }

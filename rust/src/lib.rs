@@ -13,7 +13,7 @@ mod error;
 pub mod ffi;
 mod tokenizer;
 
-pub use encoder::{Activation, Config, Encoder, Inputs, LoadOptions, Output, Position, Tensor};
+pub use encoder::{Activation, Config, Encoder, Inputs, LoadOptions, Output, Pooling, Position, Tensor};
 pub use error::{Error, Result, Status};
 pub use tokenizer::{Encoding, Tokenizer};
 
