@@ -6,12 +6,13 @@
 #   headers and config.json), libutf8proc-dev (Unicode data for the
 #   tokenizer), libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
 #   check (the test framework), python3-numpy python3-pytest python3-pip
-#   python3-setuptools (the Python binding and its tests), and cargo with
+#   python3-setuptools python3-distributed (the Python binding, its tests and
+#   the Dask corpus job), and cargo with
 #   rustc when no cargo is on the PATH (the Rust binding; it needs no crates),
 #   binutils (nm, readelf for the exported-symbols test).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils
-          python3-numpy python3-pytest python3-pip python3-setuptools"
+          python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
