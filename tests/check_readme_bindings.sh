@@ -1,7 +1,8 @@
 #!/bin/sh
-# check_readme_bindings.sh ROOT LIBTFENC — the README's Python example runs
-# (Debian's python3, from the repository root) and matches Hugging Face, and
-# its Rust example builds against ../rust and prints upstream's numbers.
+# check_readme_bindings.sh ROOT LIBTFENC — the README's Python examples run
+# (Debian's python3, from the repository root): the forward pass matches
+# Hugging Face, the sentence vectors have unit length; its Rust examples
+# build against rust/ and print upstream's numbers and the vectors.
 set -eu
 root=$1
 lib=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -16,6 +17,10 @@ block readme-python python >"$dir/example.py"
 cat "$dir/py.out"
 awk '/max abs difference from Hugging Face:/ { if ($NF + 0 > 1e-4) exit 1; found = 1 } END { exit !found }' "$dir/py.out"
 grep -q "(3, 37, 128) (3, 4, 37, 37) (3, 128)" "$dir/py.out"
+block readme-python-embed python >"$dir/embed.py"
+(cd "$root" && TFENC_LIBRARY="$lib" PYTHONPATH=python /usr/bin/python3 "$dir/embed.py") >"$dir/py.out"
+cat "$dir/py.out"
+grep -qF "(2, 64) [1. 1.]" "$dir/py.out"
 if command -v cargo >/dev/null 2>&1; then
     mkdir -p "$dir/rust/src"
     block readme-rust rust >"$dir/rust/src/main.rs"
@@ -27,4 +32,10 @@ if command -v cargo >/dev/null 2>&1; then
         --target-dir "$dir/target") >"$dir/rs.out"
     cat "$dir/rs.out"
     grep -qE '^\[1, 5, 128\] \[0\.8924(0|1)[0-9]*, 0\.1518[0-9]*, 1\.5661[0-9]*, -2\.904(7|8)[0-9]*\]$' "$dir/rs.out"
+    block readme-rust-embed rust >"$dir/rust/src/main.rs"
+    (cd "$root" && TFENC_LIB_DIR=$(dirname "$lib") LD_LIBRARY_PATH=$(dirname "$lib") \
+        cargo run --offline --quiet --manifest-path "$dir/rust/Cargo.toml" \
+        --target-dir "$dir/target") >"$dir/rs.out"
+    cat "$dir/rs.out"
+    grep -qxF "2 vectors of 64" "$dir/rs.out"
 fi

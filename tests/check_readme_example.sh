@@ -8,6 +8,11 @@ set -eu
 readme=$1 include=$2 marker=$4 pattern=$5
 lib=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 shift 5
+for arg; do # the example runs elsewhere: files named relative to here, made absolute
+    shift
+    case $arg in /*) ;; *) [ -e "$arg" ] && arg=$PWD/$arg ;; esac
+    set -- "$@" "$arg"
+done
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 awk -v marker="<!-- $marker -->" '$0 == marker { on = 1; next } on && /^```c/ { code = 1; next }
@@ -16,5 +21,6 @@ awk -v marker="<!-- $marker -->" '$0 == marker { on = 1; next } on && /^```c/ { 
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror ${EXAMPLE_CFLAGS:-} -I"$include" "$dir/example.c" -o "$dir/example" \
     -L"$(dirname "$lib")" -ltfenc -Wl,-rpath,"$(dirname "$lib")"
-(cd "$dir" && ./example "$@") | tee "$dir/out.txt"
+(cd "$dir" && ./example "$@") >"$dir/out.txt"
+cat "$dir/out.txt"
 grep -qE -- "$pattern" "$dir/out.txt"
