@@ -12,56 +12,25 @@
 
 #include "common/tensor.h"
 #include "common/util.h"
+#include "recording.h"
 #include "common/suite.h"
 #include "tfenc.h"
 
-#define MAX_EVENTS 64
-
-typedef struct event {
-    char name[64];
-    char dim_names[32];
-    int32_t layer, rank;
-    int64_t dims[TF_MAX_RANK];
-    size_t count;
-    float *data;
-} event;
-
-typedef struct recording {
-    event ev[MAX_EVENTS];
-    int n;
-} recording;
-
+/* Records an event after checking the library's struct_size. */
 static void record(const tf_trace_event *e, void *user)
 {
-    recording *r = user;
-    ck_assert_int_lt(r->n, MAX_EVENTS);
     ck_assert_uint_eq(e->struct_size, sizeof(tf_trace_event));
-    event *ev = &r->ev[r->n++];
-    strncpy(ev->name, e->name, sizeof ev->name - 1);
-    strncpy(ev->dim_names, e->dim_names, sizeof ev->dim_names - 1);
-    ev->layer = e->layer, ev->rank = e->rank, ev->count = 1;
-    for (int i = 0; i < e->rank; i++)
-        ev->dims[i] = e->dims[i], ev->count *= (size_t)e->dims[i];
-    ev->data = malloc(ev->count * sizeof(float));
-    memcpy(ev->data, e->data, ev->count * sizeof(float));
+    recording_add(user, e);
 }
 
-static void recording_free(recording *r)
+static const recorded *find(const recording *r, const char *name)
 {
-    for (int i = 0; i < r->n; i++)
-        free(r->ev[i].data);
+    const recorded *e = recording_find(r, name);
+    ck_assert_msg(e != NULL, "no event %s", name);
+    return e;
 }
 
-static const event *find(const recording *r, const char *name)
-{
-    for (int i = 0; i < r->n; i++)
-        if (strcmp(r->ev[i].name, name) == 0)
-            return &r->ev[i];
-    ck_abort_msg("no event %s", name);
-    return NULL;
-}
-
-static void check_shape(const event *e, const char *dim_names, int rank, const int64_t *dims)
+static void check_shape(const recorded *e, const char *dim_names, int rank, const int64_t *dims)
 {
     ck_assert_str_eq(e->dim_names, dim_names);
     ck_assert_int_eq(e->rank, rank);
@@ -138,19 +107,19 @@ START_TEST(test_tutorial_model_walkthrough)
         "layers.0.attn.context", "layers.0.attn.out", "layers.0.add_norm1",
         "layers.0.ffn.hidden", "layers.0.ffn.out", "layers.0.add_norm2"};
     ck_assert_int_eq(rec.n, (int)(sizeof order / sizeof order[0]));
-    for (int i = 0; i < rec.n; i++) {
-        ck_assert_str_eq(rec.ev[i].name, order[i]);
-        ck_assert_int_eq(rec.ev[i].layer, strncmp(order[i], "layers.", 7) ? -1 : 0);
+    for (size_t i = 0; i < rec.n; i++) {
+        ck_assert_str_eq(rec.events[i].name, order[i]);
+        ck_assert_int_eq(rec.events[i].layer, strncmp(order[i], "layers.", 7) ? -1 : 0);
     }
     const int64_t btd[3] = {1, T, D}, td[2] = {T, D}, bhtk[4] = {1, H, T, DK};
     const int64_t bhtt[4] = {1, H, T, T}, btf[3] = {1, T, F};
-    const event *tok = find(&rec, "embed.token"), *pos = find(&rec, "embed.position");
-    const event *sum = find(&rec, "embed.sum"), *q = find(&rec, "layers.0.attn.q");
-    const event *k = find(&rec, "layers.0.attn.k"), *v = find(&rec, "layers.0.attn.v");
-    const event *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
-    const event *ctx = find(&rec, "layers.0.attn.context"), *ao = find(&rec, "layers.0.attn.out");
-    const event *an1 = find(&rec, "layers.0.add_norm1"), *hid = find(&rec, "layers.0.ffn.hidden");
-    const event *fo = find(&rec, "layers.0.ffn.out"), *an2 = find(&rec, "layers.0.add_norm2");
+    const recorded *tok = find(&rec, "embed.token"), *pos = find(&rec, "embed.position");
+    const recorded *sum = find(&rec, "embed.sum"), *q = find(&rec, "layers.0.attn.q");
+    const recorded *k = find(&rec, "layers.0.attn.k"), *v = find(&rec, "layers.0.attn.v");
+    const recorded *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
+    const recorded *ctx = find(&rec, "layers.0.attn.context"), *ao = find(&rec, "layers.0.attn.out");
+    const recorded *an1 = find(&rec, "layers.0.add_norm1"), *hid = find(&rec, "layers.0.ffn.hidden");
+    const recorded *fo = find(&rec, "layers.0.ffn.out"), *an2 = find(&rec, "layers.0.add_norm2");
     check_shape(tok, "B,T,D", 3, btd);
     check_shape(pos, "T,D", 2, td);
     check_shape(sum, "B,T,D", 3, btd);
@@ -176,7 +145,7 @@ START_TEST(test_tutorial_model_walkthrough)
         }
     /* Q, K, V: (5,512) . (512,64) -> (5,64) per head, i.e. x W^T + b split by head */
     const char *proj[3] = {"q", "k", "v"};
-    const event *qkv[3] = {q, k, v};
+    const recorded *qkv[3] = {q, k, v};
     float *per_token = malloc(sizeof(float) * T * D);
     for (int p = 0; p < 3; p++) {
         char wname[64], bname[64];
@@ -272,9 +241,9 @@ START_TEST(test_padded_bert_like_events)
         "layers.0.attn.out", "layers.0.add_norm1", "layers.0.norm2", "layers.0.ffn.hidden",
         "layers.0.ffn.out", "layers.0.add_norm2", "final_norm", "pooler"};
     ck_assert_int_eq(rec.n, (int)(sizeof order / sizeof order[0]));
-    for (int i = 0; i < rec.n; i++)
-        ck_assert_str_eq(rec.ev[i].name, order[i]);
-    const event *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
+    for (size_t i = 0; i < rec.n; i++)
+        ck_assert_str_eq(rec.events[i].name, order[i]);
+    const recorded *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
     for (int h = 0; h < H; h++)
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++) {
@@ -287,7 +256,7 @@ START_TEST(test_padded_bert_like_events)
                     ck_assert_float_eq(wt->data[at], 0.0f);
                 }
             }
-    const event *pos = find(&rec, "embed.position"), *pooler = find(&rec, "pooler");
+    const recorded *pos = find(&rec, "embed.position"), *pooler = find(&rec, "pooler");
     ck_assert_int_eq(pos->dims[0], T);
     ck_assert_mem_eq(pooler->data, pooled, sizeof pooled);
     const int32_t len2[2] = {4, 2};
@@ -327,12 +296,12 @@ START_TEST(test_each_name_once_per_layer)
         for (int k = 0; k < N; k++) {
             char name[64];
             snprintf(name, sizeof name, "layers.%d.%s", l, per_layer[k]);
-            const event *e = &rec.ev[3 + l * N + k];
+            const recorded *e = &rec.events[3 + l * N + k];
             ck_assert_str_eq(e->name, name);
             ck_assert_int_eq(e->layer, l);
         }
-    ck_assert_str_eq(rec.ev[rec.n - 1].name, "final_norm");
-    ck_assert_mem_eq(rec.ev[rec.n - 1].data, out, sizeof out);
+    ck_assert_str_eq(rec.events[rec.n - 1].name, "final_norm");
+    ck_assert_mem_eq(rec.events[rec.n - 1].data, out, sizeof out);
     recording_free(&rec);
     tf_encoder_destroy(enc);
 }

@@ -3,6 +3,16 @@ mod common;
 
 use tfenc::{Config, Encoder, Inputs, Pooling, Tokenizer};
 
+/// A small random model over the tokenizer's vocabulary.
+fn model_for(tok: &Tokenizer) -> Encoder {
+    let mut cfg = Config::default();
+    cfg.d_model = 16;
+    cfg.n_heads = 2;
+    cfg.d_ff = 16;
+    cfg.vocab_size = tok.vocab_size();
+    Encoder::new(&cfg).unwrap()
+}
+
 #[test]
 fn tokenizes_like_bert_and_feeds_the_encoder() {
     let tok = Tokenizer::new(common::data_dir().join("wordpiece").join("vocab.txt"), true).unwrap();
@@ -15,12 +25,7 @@ fn tokenizes_like_bert_and_feeds_the_encoder() {
     // an upstream case (cases.json): the emoji is [UNK]
     assert_eq!(tok.encode("\u{1F600} emoji").unwrap(), vec![12, 11, 83, 343, 345, 340, 339, 13]);
 
-    let mut cfg = Config::default();
-    cfg.d_model = 16;
-    cfg.n_heads = 2;
-    cfg.d_ff = 16;
-    cfg.vocab_size = tok.vocab_size();
-    let enc = Encoder::new(&cfg).unwrap();
+    let enc = model_for(&tok);
     let out = enc
         .forward(&Inputs::ids(&batch.ids, batch.batch, batch.seq_len).attention_mask(&batch.attention_mask))
         .unwrap();
@@ -30,12 +35,7 @@ fn tokenizes_like_bert_and_feeds_the_encoder() {
 #[test]
 fn embed_gives_unit_vectors_per_text() {
     let tok = Tokenizer::new(common::data_dir().join("wordpiece").join("vocab.txt"), true).unwrap();
-    let mut cfg = Config::default();
-    cfg.d_model = 16;
-    cfg.n_heads = 2;
-    cfg.d_ff = 16;
-    cfg.vocab_size = tok.vocab_size();
-    let enc = Encoder::new(&cfg).unwrap();
+    let enc = model_for(&tok);
     let texts = ["I love NLP", "Cr\u{e8}me br\u{fb}l\u{e9}e", "a"];
     let v = enc.embed(&tok, &texts, Pooling::Mean, true).unwrap();
     assert_eq!(v.len(), 3 * 16);
