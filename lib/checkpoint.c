@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "config.h"
 #include "error.h"
 #include "hf_config.h"
@@ -431,7 +432,7 @@ static tf_status check_finite(const tf_st_tensor *src)
  * is filled exactly once. */
 static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights *layout)
 {
-    size_t *source = malloc((layout->n_tensors ? layout->n_tensors : 1) * sizeof *source);
+    size_t *source = tf_malloc((layout->n_tensors ? layout->n_tensors : 1) * sizeof *source);
     if (!source)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the coverage table");
     for (size_t i = 0; i < layout->n_tensors; i++)
@@ -468,7 +469,7 @@ static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights 
         s = tf_fail(TF_ERR_FORMAT, "missing tensor '%s' (for %s %s)", theirs,
                     layout->tensors[k].name, shape);
     }
-    free(source);
+    tf_free(source);
     return s;
 }
 
@@ -482,7 +483,7 @@ static tf_status resolve_paths(const char *path, char **weights, char **json)
     if (stat(path, &st) != 0)
         return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     const size_t n = strlen(path) + 32;
-    *weights = malloc(n);
+    *weights = tf_malloc(n);
     if (!*weights)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
     if (!S_ISDIR(st.st_mode)) {
@@ -490,15 +491,15 @@ static tf_status resolve_paths(const char *path, char **weights, char **json)
         return TF_OK;
     }
     snprintf(*weights, n, "%s/model.safetensors", path);
-    *json = malloc(n);
+    *json = tf_malloc(n);
     if (!*json) {
-        free(*weights);
+        tf_free(*weights);
         *weights = NULL;
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
     }
     snprintf(*json, n, "%s/config.json", path);
     if (stat(*json, &st) != 0) { /* config.json is optional */
-        free(*json);
+        tf_free(*json);
         *json = NULL;
     }
     return TF_OK;
@@ -506,7 +507,7 @@ static tf_status resolve_paths(const char *path, char **weights, char **json)
 
 static tf_status map_names(tf_checkpoint *ck)
 {
-    ck->map = calloc(ck->file.n_tensors ? ck->file.n_tensors : 1, sizeof *ck->map);
+    ck->map = tf_calloc(ck->file.n_tensors ? ck->file.n_tensors : 1, sizeof *ck->map);
     if (!ck->map)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu name mappings",
                        ck->file.n_tensors);
@@ -579,8 +580,8 @@ tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_
         s = check_against_layout(ck, &layout);
         tf_weights_destroy(&layout);
     }
-    free(weights_path);
-    free(json_path);
+    tf_free(weights_path);
+    tf_free(json_path);
     if (s)
         tf_checkpoint_close(ck);
     return s;
@@ -589,7 +590,7 @@ tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_
 void tf_checkpoint_close(tf_checkpoint *ck)
 {
     tf_st_close(&ck->file);
-    free(ck->map);
+    tf_free(ck->map);
     memset(ck, 0, sizeof *ck);
     ck->prefix = "";
 }

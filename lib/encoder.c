@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "config.h"
 #include "embedding.h"
 #include "error.h"
@@ -16,7 +17,7 @@
 
 tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)
 {
-    tf_encoder *enc = calloc(1, sizeof *enc);
+    tf_encoder *enc = tf_calloc(1, sizeof *enc);
     if (!enc)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
     enc->cfg = *cfg;
@@ -50,7 +51,7 @@ void tf_encoder_destroy(tf_encoder *enc)
     if (!enc)
         return;
     tf_weights_destroy(&enc->weights);
-    free(enc);
+    tf_free(enc);
 }
 
 tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg)
@@ -129,6 +130,6 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *a)
     if (!s)
         run_forward(&run);
     tf_tracer_free(&run.tracer);
-    free(own.mem);
+    tf_free(own.mem);
     return s;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "checked.h"
 #include "error.h"
 #include "tokenizer.h"
@@ -82,19 +83,19 @@ static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, cons
 
 static tf_encoding *alloc_encoding(size_t B, size_t T)
 {
-    tf_encoding *e = calloc(1, sizeof *e);
+    tf_encoding *e = tf_calloc(1, sizeof *e);
     size_t cells;
     if (!e || !tf_mul_size(B, T ? T : 1, &cells) || cells > INT32_MAX) {
-        free(e);
+        tf_free(e);
         return NULL;
     }
     e->batch = (int32_t)B;
     e->seq_len = (int32_t)T;
-    e->lengths = malloc(B * sizeof *e->lengths);
-    e->ids = malloc(cells * sizeof *e->ids);
-    e->type_ids = malloc(cells * sizeof *e->type_ids);
-    e->attention_mask = malloc(cells * sizeof *e->attention_mask);
-    e->offsets = malloc(2 * cells * sizeof *e->offsets);
+    e->lengths = tf_malloc(B * sizeof *e->lengths);
+    e->ids = tf_malloc(cells * sizeof *e->ids);
+    e->type_ids = tf_malloc(cells * sizeof *e->type_ids);
+    e->attention_mask = tf_malloc(cells * sizeof *e->attention_mask);
+    e->offsets = tf_malloc(2 * cells * sizeof *e->offsets);
     if (!e->lengths || !e->ids || !e->type_ids || !e->attention_mask || !e->offsets) {
         tf_encoding_destroy(e);
         return NULL;
@@ -113,7 +114,7 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok ? "tokenizer is NULL"
                                                      : !texts ? "texts is NULL"
                                                               : "n: expected 1..2^31-1 texts");
-    tf_token_vec *parts = calloc(2 * n, sizeof *parts); /* [n][text, pair] */
+    tf_token_vec *parts = tf_calloc(2 * n, sizeof *parts); /* [n][text, pair] */
     tf_status s = parts ? TF_OK
                         : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
     size_t longest = 0;
@@ -131,8 +132,8 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
     for (size_t i = 0; i < n && s == TF_OK; i++)
         write_row(e, (int32_t)i, tok, &parts[2 * i], &parts[2 * i + 1], pairs && pairs[i]);
     for (size_t i = 0; parts && i < 2 * n; i++)
-        free(parts[i].v);
-    free(parts);
+        tf_free(parts[i].v);
+    tf_free(parts);
     if (s) {
         tf_encoding_destroy(e);
         return s;
@@ -151,12 +152,12 @@ void tf_encoding_destroy(tf_encoding *e)
 {
     if (!e)
         return;
-    free(e->lengths);
-    free(e->ids);
-    free(e->type_ids);
-    free(e->attention_mask);
-    free(e->offsets);
-    free(e);
+    tf_free(e->lengths);
+    tf_free(e->ids);
+    tf_free(e->type_ids);
+    tf_free(e->attention_mask);
+    tf_free(e->offsets);
+    tf_free(e);
 }
 
 int32_t tf_encoding_batch(const tf_encoding *e) { return e ? e->batch : 0; }

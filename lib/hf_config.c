@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "error.h"
 #include "json.h"
 
@@ -19,14 +20,14 @@ static tf_status read_file(const char *path, size_t max, char **text, size_t *le
     FILE *f = fopen(path, "rb");
     if (!f)
         return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = malloc(max + 1);
+    char *buf = tf_malloc(max + 1);
     size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
     const int failed = buf && ferror(f);
     fclose(f);
     if (!buf)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, max);
     if (failed || n > max) {
-        free(buf);
+        tf_free(buf);
         return failed ? tf_fail(TF_ERR_IO, "%s: read error", path)
                       : tf_fail(TF_ERR_FORMAT, "%s: larger than %zu bytes", path, max);
     }
@@ -90,7 +91,7 @@ tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
         return s;
     cJSON *root = NULL;
     s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
-    free(text);
+    tf_free(text);
     if (s == TF_OK && !cJSON_IsObject(root))
         s = tf_fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
     c->layer_norm_eps = -1.0;

@@ -2,6 +2,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -63,6 +64,134 @@ static size_t too_deep_at(const char *s, size_t len, int max_depth)
     return len;
 }
 
+/* ---- Telling cJSON's allocation failures from syntax errors -------------- *
+ * cJSON returns NULL for both. This check builds nothing: it only says
+ * whether text is well-formed JSON, so that a NULL for well-formed text is
+ * reported as what it is, an allocation failure. (Depth is bounded by the
+ * nesting check before cJSON runs.) */
+
+typedef struct scanner {
+    const char *p, *end;
+} scanner;
+
+static void skip_space(scanner *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+static int accept(scanner *s, char c)
+{
+    skip_space(s);
+    if (s->p < s->end && *s->p == c) {
+        s->p++;
+        return 1;
+    }
+    return 0;
+}
+
+static int is_digit(scanner *s)
+{
+    return s->p < s->end && *s->p >= '0' && *s->p <= '9';
+}
+
+static int scan_string(scanner *s)
+{
+    if (!accept(s, '"'))
+        return 0;
+    while (s->p < s->end && *s->p != '"') {
+        const unsigned char c = (unsigned char)*s->p++;
+        if (c < 0x20)
+            return 0;
+        if (c != '\\')
+            continue;
+        if (s->p >= s->end)
+            return 0;
+        const char e = *s->p++;
+        if (e == 'u') {
+            for (int i = 0; i < 4; i++, s->p++)
+                if (s->p >= s->end || !*s->p || !strchr("0123456789abcdefABCDEF", *s->p))
+                    return 0;
+        } else if (!strchr("\"\\/bfnrt", e) || !e) {
+            return 0;
+        }
+    }
+    return s->p++ < s->end;
+}
+
+static int scan_number(scanner *s)
+{
+    if (s->p < s->end && *s->p == '-')
+        s->p++;
+    if (!is_digit(s))
+        return 0;
+    if (*s->p++ != '0')
+        while (is_digit(s))
+            s->p++;
+    if (s->p < s->end && *s->p == '.') {
+        s->p++;
+        if (!is_digit(s))
+            return 0;
+        while (is_digit(s))
+            s->p++;
+    }
+    if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+        s->p++;
+        if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+            s->p++;
+        if (!is_digit(s))
+            return 0;
+        while (is_digit(s))
+            s->p++;
+    }
+    return 1;
+}
+
+static int scan_value(scanner *s)
+{
+    skip_space(s);
+    if (s->p >= s->end)
+        return 0;
+    if (*s->p == '"')
+        return scan_string(s);
+    if (accept(s, '{')) {
+        if (accept(s, '}'))
+            return 1;
+        do {
+            if (!scan_string(s) || !accept(s, ':') || !scan_value(s))
+                return 0;
+        } while (accept(s, ','));
+        return accept(s, '}');
+    }
+    if (accept(s, '[')) {
+        if (accept(s, ']'))
+            return 1;
+        do {
+            if (!scan_value(s))
+                return 0;
+        } while (accept(s, ','));
+        return accept(s, ']');
+    }
+    static const char *const literals[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++) {
+        const size_t n = strlen(literals[i]);
+        if ((size_t)(s->end - s->p) >= n && memcmp(s->p, literals[i], n) == 0) {
+            s->p += n;
+            return 1;
+        }
+    }
+    return scan_number(s);
+}
+
+static int well_formed(const char *text, size_t len)
+{
+    scanner s = {text, text + len};
+    if (!scan_value(&s))
+        return 0;
+    skip_space(&s);
+    return s.p == s.end;
+}
+
 tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char *label,
                         cJSON **out)
 {
@@ -76,6 +205,8 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
                        max_depth, at);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root && well_formed(text, len))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: out of memory while parsing the JSON", label);
     if (!root) {
         at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
         return tf_fail(TF_ERR_FORMAT, "%s: not valid JSON (error near byte %zu)", label, at);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "checkpoint.h"
 #include "encoder.h"
 #include "error.h"
@@ -40,7 +41,7 @@ tf_status tf_encoder_save(const tf_encoder *enc, const char *path)
     if (!enc || !path)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", enc ? "path" : "encoder");
     const tf_weights *w = &enc->weights;
-    tf_st_entry *entries = calloc(w->n_tensors ? w->n_tensors : 1, sizeof *entries);
+    tf_st_entry *entries = tf_calloc(w->n_tensors ? w->n_tensors : 1, sizeof *entries);
     if (!entries)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu entries", path,
                        w->n_tensors);
@@ -56,7 +57,7 @@ tf_status tf_encoder_save(const tf_encoder *enc, const char *path)
     for (int i = 0; i < TF_METADATA_FIELDS; i++)
         value_ptrs[i] = values[i];
     tf_status s = tf_st_write(path, entries, w->n_tensors, keys, value_ptrs, TF_METADATA_FIELDS);
-    free(entries);
+    tf_free(entries);
     return s;
 }
 
@@ -71,12 +72,12 @@ tf_status tf_model_inspect(const char *path, const tf_load_options *opts, tf_mod
     if (!out)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
-    tf_model_info *info = calloc(1, sizeof *info);
+    tf_model_info *info = tf_calloc(1, sizeof *info);
     if (!info)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the model info");
     tf_status s = tf_checkpoint_open(&info->ck, path, opts);
     if (s) {
-        free(info);
+        tf_free(info);
         return s;
     }
     *out = info;
@@ -88,7 +89,7 @@ void tf_model_info_destroy(tf_model_info *info)
     if (!info)
         return;
     tf_checkpoint_close(&info->ck);
-    free(info);
+    tf_free(info);
 }
 
 const char *tf_model_info_format(const tf_model_info *info)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "checked.h"
 #include "error.h"
 #include "json.h"
@@ -173,7 +174,7 @@ static tf_status check_unique_names(const tf_st_file *f, const char *label)
 {
     if (f->n_tensors < 2)
         return TF_OK;
-    const char **names = malloc(f->n_tensors * sizeof *names);
+    const char **names = tf_malloc(f->n_tensors * sizeof *names);
     if (!names)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu names", label, f->n_tensors);
     for (size_t i = 0; i < f->n_tensors; i++)
@@ -184,7 +185,7 @@ static tf_status check_unique_names(const tf_st_file *f, const char *label)
         if (strcmp(names[i - 1], names[i]) == 0)
             s = tf_fail(TF_ERR_FORMAT, "%s: tensor '%s' appears twice in the header", label,
                         names[i]);
-    free(names);
+    tf_free(names);
     return s;
 }
 
@@ -232,8 +233,8 @@ static tf_status parse_header(tf_st_file *f, const unsigned char *data, uint64_t
         return tf_fail(TF_ERR_FORMAT, "%s: the header is not a JSON object", label);
     size_t entries = 0;
     cJSON_ArrayForEach(item, root) entries++;
-    f->tensors = calloc(entries ? entries : 1, sizeof *f->tensors);
-    span *spans = calloc(entries ? entries : 1, sizeof *spans);
+    f->tensors = tf_calloc(entries ? entries : 1, sizeof *f->tensors);
+    span *spans = tf_calloc(entries ? entries : 1, sizeof *spans);
     tf_status s = f->tensors && spans ? TF_OK
                                       : tf_fail(TF_ERR_OUT_OF_MEMORY,
                                                 "%s: cannot allocate %zu tensor entries", label,
@@ -259,7 +260,7 @@ static tf_status parse_header(tf_st_file *f, const unsigned char *data, uint64_t
         const span *sp = &spans[i]; /* sorted now; index says whose */
         f->tensors[sp->index].data = data + sp->begin;
     }
-    free(spans);
+    tf_free(spans);
     return s;
 }
 
@@ -286,7 +287,7 @@ tf_status tf_st_parse(tf_st_file *f, const unsigned char *bytes, size_t size, co
         s = parse_header(f, bytes + 8 + n, size - 8 - n, label);
     if (s != TF_OK) {
         cJSON_Delete(f->header);
-        free(f->tensors);
+        tf_free(f->tensors);
         memset(f, 0, sizeof *f);
     }
     return s;
@@ -329,7 +330,7 @@ tf_status tf_st_open(tf_st_file *f, const char *path)
 void tf_st_close(tf_st_file *f)
 {
     cJSON_Delete(f->header);
-    free(f->tensors);
+    tf_free(f->tensors);
     if (f->map)
         munmap(f->map, f->map_size);
     memset(f, 0, sizeof *f);
@@ -372,9 +373,9 @@ static char *build_header(const tf_st_entry *entries, size_t n, const char *cons
     if (!text)
         return NULL;
     const size_t raw = strlen(text), padded = (raw + 7) / 8 * 8;
-    char *header = realloc(text, padded + 1);
+    char *header = tf_realloc(text, padded + 1);
     if (!header) {
-        free(text);
+        tf_free(text);
         return NULL;
     }
     memset(header + raw, ' ', padded - raw);
@@ -390,17 +391,17 @@ tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
     char *header = build_header(entries, n, keys, values, n_meta, &len);
     if (!header)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the header", path);
-    char *tmp = malloc(strlen(path) + 16);
+    char *tmp = tf_malloc(strlen(path) + 16);
     if (!tmp) {
-        free(header);
+        tf_free(header);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
     }
     sprintf(tmp, "%s.tmp%d", path, (int)getpid());
     FILE *out = fopen(tmp, "wb");
     if (!out) {
         const int err = errno;
-        free(header);
-        free(tmp);
+        tf_free(header);
+        tf_free(tmp);
         return tf_fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
     }
     unsigned char prefix[8];
@@ -420,7 +421,7 @@ tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
     }
     if (!ok)
         remove(tmp);
-    free(header);
-    free(tmp);
+    tf_free(header);
+    tf_free(tmp);
     return ok ? TF_OK : tf_fail(TF_ERR_IO, "%s: cannot write: %s", path, strerror(err));
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "alloc.h"
 #include "error.h"
 
 #define TF_MAX_WORD_CHARS 512 /* longer words are [UNK] whatever max_chars_per_word says */
@@ -79,7 +80,7 @@ static int push_char(char_vec *c, int32_t cp, int64_t begin, int64_t end)
 {
     if (c->n == c->cap) {
         const size_t cap = c->cap ? 2 * c->cap : 256;
-        tf_char *bigger = realloc(c->v, cap * sizeof *bigger);
+        tf_char *bigger = tf_realloc(c->v, cap * sizeof *bigger);
         if (!bigger)
             return 0;
         c->v = bigger;
@@ -93,7 +94,7 @@ static int push_token(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
 {
     if (t->n == t->cap) {
         const size_t cap = t->cap ? 2 * t->cap : 64;
-        tf_token *bigger = realloc(t->v, cap * sizeof *bigger);
+        tf_token *bigger = tf_realloc(t->v, cap * sizeof *bigger);
         if (!bigger)
             return 0;
         t->v = bigger;
@@ -284,7 +285,7 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
         i += n ? n - 1 : 0;
         segment = i + 1;
     }
-    free(chars.v);
+    tf_free(chars.v);
     return s;
 }
 
@@ -341,7 +342,7 @@ tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *
         return s;
     if (opts)
         o = *opts;
-    tf_tokenizer *tok = calloc(1, sizeof *tok);
+    tf_tokenizer *tok = tf_calloc(1, sizeof *tok);
     if (!tok)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
     tok->lowercase = o.lowercase;
@@ -375,7 +376,7 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
     if (!tok)
         return;
     tf_vocab_destroy(&tok->vocab);
-    free(tok);
+    tf_free(tok);
 }
 
 int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok)

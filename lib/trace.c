@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "checked.h"
 #include "error.h"
 
@@ -23,7 +24,7 @@ tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_confi
         !tf_add_size(total, attn_n, &total) || !tf_mul_size(total, sizeof(float), &bytes))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "trace: buffers for batch %d x seq_len %d overflow "
                        "size_t", (int)batch->B, (int)batch->T);
-    tr->buf = malloc(bytes);
+    tr->buf = tf_malloc(bytes);
     if (!tr->buf)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "trace: cannot allocate %zu bytes for batch %d x "
                        "seq_len %d", bytes, (int)batch->B, (int)batch->T);
@@ -41,7 +42,7 @@ tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_confi
 
 void tf_tracer_free(tf_tracer *tr)
 {
-    free(tr->buf);
+    tf_free(tr->buf);
     memset(tr, 0, sizeof *tr);
 }
 

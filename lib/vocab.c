@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "error.h"
 
 #define TF_VOCAB_MAX_BYTES (256u << 20)
@@ -113,7 +114,7 @@ static void insert_sorted(tf_vocab *v, const sort_entry *tokens, edge_list *edge
  * parent, keeping byte order), then the root's and "##"'s direct tables. */
 static int index_edges(tf_vocab *v, const edge_list *edges)
 {
-    uint32_t *cursor = malloc(v->n_nodes * sizeof *cursor);
+    uint32_t *cursor = tf_malloc(v->n_nodes * sizeof *cursor);
     if (!cursor)
         return 0;
     for (size_t e = 0; e < edges->n; e++)
@@ -127,7 +128,7 @@ static int index_edges(tf_vocab *v, const edge_list *edges)
         v->edge_byte[at] = edges->byte[e];
         v->edge_child[at] = edges->kid[e];
     }
-    free(cursor);
+    tf_free(cursor);
     v->continuation = -1; /* no direct tables until they are filled */
     for (int c = 0; c < 256; c++)
         v->root_child[c] = v->continuation_child[c] = -1;
@@ -146,14 +147,14 @@ static int build_trie(tf_vocab *v)
     size_t bytes = 1; /* an upper bound on nodes */
     for (int32_t id = 0; id < v->size; id++)
         bytes += v->length[id];
-    sort_entry *tokens = malloc((size_t)v->size * sizeof *tokens);
-    edge_list edges = {malloc(bytes * sizeof(int32_t)), malloc(bytes * sizeof(int32_t)),
-                       malloc(bytes), 0};
-    int32_t *path = malloc((v->max_length + 1) * sizeof *path);
-    v->node_id = malloc(bytes * sizeof *v->node_id);
-    v->first_edge = calloc(bytes + 1, sizeof *v->first_edge);
-    v->edge_byte = malloc(bytes);
-    v->edge_child = malloc(bytes * sizeof *v->edge_child);
+    sort_entry *tokens = tf_malloc((size_t)v->size * sizeof *tokens);
+    edge_list edges = {tf_malloc(bytes * sizeof(int32_t)), tf_malloc(bytes * sizeof(int32_t)),
+                       tf_malloc(bytes), 0};
+    int32_t *path = tf_malloc((v->max_length + 1) * sizeof *path);
+    v->node_id = tf_malloc(bytes * sizeof *v->node_id);
+    v->first_edge = tf_calloc(bytes + 1, sizeof *v->first_edge);
+    v->edge_byte = tf_malloc(bytes);
+    v->edge_child = tf_malloc(bytes * sizeof *v->edge_child);
     int ok = tokens && edges.parent && edges.kid && edges.byte && path && v->node_id &&
              v->first_edge && v->edge_byte && v->edge_child;
     if (ok) {
@@ -164,7 +165,7 @@ static int build_trie(tf_vocab *v)
         insert_sorted(v, tokens, &edges, path);
         ok = index_edges(v, &edges);
     }
-    free(tokens), free(edges.parent), free(edges.kid), free(edges.byte), free(path);
+    tf_free(tokens), tf_free(edges.parent), tf_free(edges.kid), tf_free(edges.byte), tf_free(path);
     return ok;
 }
 
@@ -190,14 +191,14 @@ static tf_status read_all(const char *path, char **text, size_t *len)
     if (!f)
         return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
+    char *buf = tf_malloc(cap + 1);
     while (buf) {
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap || cap >= TF_VOCAB_MAX_BYTES)
             break;
-        char *bigger = realloc(buf, 2 * cap + 1);
+        char *bigger = tf_realloc(buf, 2 * cap + 1);
         if (!bigger) {
-            free(buf);
+            tf_free(buf);
             buf = NULL;
             break;
         }
@@ -209,7 +210,7 @@ static tf_status read_all(const char *path, char **text, size_t *len)
     if (!buf)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the vocabulary", path);
     if (failed || n >= TF_VOCAB_MAX_BYTES) {
-        free(buf);
+        tf_free(buf);
         return failed ? tf_fail(TF_ERR_IO, "%s: read error", path)
                       : tf_fail(TF_ERR_FORMAT, "%s: larger than %u bytes", path,
                                 TF_VOCAB_MAX_BYTES);
@@ -239,9 +240,9 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
     v->n_slots = 2;
     while (v->n_slots < 2 * lines)
         v->n_slots *= 2;
-    v->offset = malloc(lines * sizeof *v->offset);
-    v->length = malloc(lines * sizeof *v->length);
-    v->slots = malloc(v->n_slots * sizeof *v->slots);
+    v->offset = tf_malloc(lines * sizeof *v->offset);
+    v->length = tf_malloc(lines * sizeof *v->length);
+    v->slots = tf_malloc(v->n_slots * sizeof *v->slots);
     if (!v->offset || !v->length || !v->slots) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", path, lines);
@@ -270,13 +271,13 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
 
 void tf_vocab_destroy(tf_vocab *v)
 {
-    free(v->text);
-    free(v->offset);
-    free(v->length);
-    free(v->slots);
-    free(v->node_id);
-    free(v->first_edge);
-    free(v->edge_byte);
-    free(v->edge_child);
+    tf_free(v->text);
+    tf_free(v->offset);
+    tf_free(v->length);
+    tf_free(v->slots);
+    tf_free(v->node_id);
+    tf_free(v->first_edge);
+    tf_free(v->edge_byte);
+    tf_free(v->edge_child);
     memset(v, 0, sizeof *v);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "checked.h"
 #include "encoder.h"
 #include "error.h"
@@ -143,14 +144,14 @@ tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
     memset(w, 0, sizeof *w);
     /* Upper bound on the tensor count: 9 outside the layers, 16 per layer. */
     table_builder b = {.cap = 9 + 16 * (size_t)cfg->n_layers};
-    b.tensors = calloc(b.cap, sizeof *b.tensors);
-    b.slots = calloc(b.cap, sizeof *b.slots);
-    w->layers = calloc((size_t)cfg->n_layers, sizeof *w->layers);
+    b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
+    b.slots = tf_calloc(b.cap, sizeof *b.slots);
+    w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);
     size_t bytes;
     if (!b.tensors || !b.slots || !w->layers) {
-        free(b.tensors);
-        free(b.slots);
-        free(w->layers);
+        tf_free(b.tensors);
+        tf_free(b.slots);
+        tf_free(w->layers);
         memset(w, 0, sizeof *w);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
     }
@@ -172,24 +173,24 @@ tf_status tf_weights_allocate(tf_weights *w)
      * layout checked n_floats * 4, and SIZE_MAX is far above it) */
     size_t bytes = w->n_floats * sizeof(float) + TF_BLOCK_ALIGN - 1;
     bytes -= bytes % TF_BLOCK_ALIGN;
-    w->block = aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
+    w->block = tf_aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
     if (!w->block)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
                        w->n_floats, bytes);
     for (size_t i = 0; i < w->n_tensors; i++)
         if (w->slots[i])
             *w->slots[i] = w->block + w->tensors[i].offset;
-    free(w->slots);
+    tf_free(w->slots);
     w->slots = NULL;
     return TF_OK;
 }
 
 void tf_weights_destroy(tf_weights *w)
 {
-    free(w->block);
-    free(w->tensors);
-    free(w->layers);
-    free(w->slots);
+    tf_free(w->block);
+    tf_free(w->tensors);
+    tf_free(w->layers);
+    tf_free(w->slots);
     memset(w, 0, sizeof *w);
 }
 

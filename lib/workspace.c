@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "batch.h"
 #include "checked.h"
 #include "encoder.h"
@@ -74,10 +75,10 @@ tf_status tf_workspace_grow(tf_workspace *ws, size_t bytes)
 {
     if (ws->bytes >= bytes)
         return TF_OK;
-    void *mem = aligned_alloc(TF_SCRATCH_ALIGN, bytes); /* bytes is a multiple of 64 */
+    void *mem = tf_aligned_alloc(TF_SCRATCH_ALIGN, bytes); /* bytes is a multiple of 64 */
     if (!mem)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "workspace: cannot allocate %zu bytes", bytes);
-    free(ws->mem);
+    tf_free(ws->mem);
     ws->mem = mem;
     ws->bytes = bytes;
     return TF_OK;
@@ -89,7 +90,7 @@ tf_status tf_workspace_create(tf_workspace **out)
 {
     if (!out)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
-    *out = calloc(1, sizeof **out);
+    *out = tf_calloc(1, sizeof **out);
     if (!*out)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "workspace: cannot allocate its handle");
     return TF_OK;
@@ -99,8 +100,8 @@ void tf_workspace_destroy(tf_workspace *ws)
 {
     if (!ws)
         return;
-    free(ws->mem);
-    free(ws);
+    tf_free(ws->mem);
+    tf_free(ws);
 }
 
 size_t tf_workspace_bytes(const tf_workspace *ws)

@@ -1,0 +1,99 @@
+/* alloc_hook.c — the allocation functions of test builds of the library
+ * (TF_ALLOC_FAILURE_HOOK): they count allocations and live bytes, and can
+ * make the Nth allocation fail. Each block carries a 64-byte header (its
+ * size), which also keeps every returned pointer 64-byte aligned. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "alloc_hook.h"
+
+#define HEADER 64
+
+static atomic_long countdown; /* > 0: allocations until the planned failure */
+static atomic_int failed;
+static atomic_long live;
+static atomic_size_t live_bytes, peak_bytes;
+
+void tf_alloc_hook_fail_at(long n)
+{
+    atomic_store(&countdown, n);
+    atomic_store(&failed, 0);
+}
+
+int tf_alloc_hook_failed(void) { return atomic_load(&failed); }
+long tf_alloc_hook_live(void) { return atomic_load(&live); }
+size_t tf_alloc_hook_live_bytes(void) { return atomic_load(&live_bytes); }
+size_t tf_alloc_hook_peak_bytes(void) { return atomic_load(&peak_bytes); }
+void tf_alloc_hook_reset_peak(void) { atomic_store(&peak_bytes, atomic_load(&live_bytes)); }
+
+/* 1 if this allocation is the one planned to fail. */
+static int fail_now(void)
+{
+    long n = atomic_load(&countdown);
+    while (n > 0 && !atomic_compare_exchange_weak(&countdown, &n, n - 1))
+        ;
+    if (n == 1) {
+        atomic_store(&failed, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void *tf_malloc(size_t n)
+{
+    if (fail_now() || n > SIZE_MAX - HEADER)
+        return NULL;
+    void *base;
+    if (posix_memalign(&base, HEADER, n + HEADER) != 0)
+        return NULL;
+    memcpy(base, &n, sizeof n);
+    atomic_fetch_add(&live, 1);
+    const size_t now = atomic_fetch_add(&live_bytes, n) + n;
+    size_t peak = atomic_load(&peak_bytes);
+    while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now))
+        ;
+    return (char *)base + HEADER;
+}
+
+void tf_free(void *p)
+{
+    if (!p)
+        return;
+    char *base = (char *)p - HEADER;
+    size_t n;
+    memcpy(&n, base, sizeof n);
+    atomic_fetch_sub(&live, 1);
+    atomic_fetch_sub(&live_bytes, n);
+    free(base);
+}
+
+void *tf_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = tf_malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+void *tf_realloc(void *p, size_t n)
+{
+    void *q = tf_malloc(n);
+    if (q && p) {
+        size_t old;
+        memcpy(&old, (char *)p - HEADER, sizeof old);
+        memcpy(q, p, old < n ? old : n);
+        tf_free(p);
+    }
+    return q;
+}
+
+void *tf_aligned_alloc(size_t alignment, size_t n)
+{
+    return alignment <= HEADER ? tf_malloc(n) : NULL;
+}

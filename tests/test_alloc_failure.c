@@ -1,0 +1,259 @@
+/* test_alloc_failure.c — with the library built with its allocation hook,
+ * every allocation of create, load (Hugging Face, PyTorch, our own files),
+ * inspect, save, forward (plain, with a workspace, traced) and the
+ * tokenizer is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
+ * or succeeds, leaks nothing, and an existing handle keeps working. Also:
+ * loading a hostile file of at most 4 KiB never holds more than 2 MiB. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc_hook.h"
+#include "common/suite.h"
+#include "common/util.h"
+#include "tfenc.h"
+
+void *tf_malloc(size_t n); /* the hooked allocator, for cJSON */
+void tf_free(void *p);
+
+static const char *data_dir, *golden_dir;
+static char tmp_dir[64];
+
+typedef tf_status (*scenario)(void *ctx);
+
+/* Fails allocation 1, 2, 3, ... of fn until a run needs no more; returns
+ * how many allocations were made to fail. */
+static long sweep(const char *name, scenario fn, void *ctx)
+{
+    for (long n = 1;; n++) {
+        const long before = tf_alloc_hook_live();
+        tf_alloc_hook_fail_at(n);
+        const tf_status s = fn(ctx);
+        const int failed = tf_alloc_hook_failed();
+        tf_alloc_hook_fail_at(0);
+        ck_assert_msg(tf_alloc_hook_live() == before, "%s, allocation %ld failing: %ld blocks leaked",
+                      name, n, tf_alloc_hook_live() - before);
+        if (!failed) {
+            ck_assert_msg(s == TF_OK, "%s: %s (%s)", name, tf_status_name(s), tf_last_error());
+            printf("%-28s %4ld allocation failures, each TF_ERR_OUT_OF_MEMORY, nothing leaked\n",
+                   name, n - 1);
+            return n - 1;
+        }
+        ck_assert_msg(s == TF_ERR_OUT_OF_MEMORY, "%s, allocation %ld failing: %s (%s)", name, n,
+                      tf_status_name(s), tf_last_error());
+    }
+}
+
+/* ---- Scenarios ---------------------------------------------------------------- */
+
+static tf_status create_bert_like(void *ctx)
+{
+    (void)ctx;
+    tf_config c;
+    tf_config_init(&c);
+    c.d_model = 16, c.n_heads = 2, c.d_ff = 24, c.n_layers = 2, c.vocab_size = 50;
+    c.position = TF_POSITION_LEARNED, c.max_positions = 32, c.n_token_types = 2;
+    c.embedding_norm = 1, c.final_norm = 1, c.pooler = 1;
+    tf_encoder *enc;
+    const tf_status s = tf_encoder_create(&c, &enc);
+    if (s == TF_OK)
+        tf_encoder_destroy(enc);
+    return s;
+}
+
+static tf_status load(void *path)
+{
+    tf_load_options o;
+    tf_load_options_init(&o);
+    o.n_heads = 4;
+    tf_encoder *enc;
+    const tf_status s = tf_encoder_load(path, &o, &enc);
+    if (s == TF_OK)
+        tf_encoder_destroy(enc);
+    return s;
+}
+
+static tf_status inspect(void *path)
+{
+    tf_model_info *info;
+    const tf_status s = tf_model_inspect(path, NULL, &info);
+    if (s == TF_OK)
+        tf_model_info_destroy(info);
+    return s;
+}
+
+typedef struct forward_case {
+    tf_encoder *enc;
+    int32_t ids[2 * 6], lengths[2];
+    float out[2 * 6 * 16], hidden[3 * 2 * 6 * 16], attn[2 * 2 * 2 * 6 * 6], pooled[2 * 16];
+    int with_workspace, with_trace;
+} forward_case;
+
+static void ignore_event(const tf_trace_event *e, void *user)
+{
+    (void)e, (void)user;
+}
+
+static tf_status forward(void *ctx)
+{
+    forward_case *f = ctx;
+    tf_workspace *ws = NULL;
+    tf_status s = f->with_workspace ? tf_workspace_create(&ws) : TF_OK;
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 2, a.seq_len = 6, a.input_ids = f->ids, a.lengths = f->lengths, a.output = f->out;
+    a.hidden_states = f->hidden, a.attentions = f->attn, a.pooled_output = f->pooled;
+    a.workspace = ws, a.trace = f->with_trace ? ignore_event : NULL;
+    if (s == TF_OK)
+        s = tf_encoder_forward(f->enc, &a);
+    tf_workspace_destroy(ws);
+    return s;
+}
+
+static tf_status save(void *ctx)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/saved.safetensors", tmp_dir);
+    return tf_encoder_save(ctx, path);
+}
+
+static tf_status tokenize(void *vocab)
+{
+    tf_tokenizer *tok;
+    tf_status s = tf_tokenizer_load(vocab, NULL, &tok);
+    if (s)
+        return s;
+    const char *texts[2] = {"Crème brûlée, jalapeño", "中文分词 and [MASK] more"};
+    const char *pairs[2] = {"a second sentence", "b"};
+    tf_encoding *e;
+    s = tf_tokenizer_encode_batch(tok, 2, texts, NULL, pairs, NULL, &e);
+    if (s == TF_OK)
+        tf_encoding_destroy(e);
+    tf_tokenizer_destroy(tok);
+    return s;
+}
+
+/* ---- Tests ---------------------------------------------------------------------- */
+
+START_TEST(test_create)
+{
+    /* the handle, the tensor table, its slots, the layer views, the weight block */
+    ck_assert_int_eq(sweep("create", create_bert_like, NULL), 5);
+}
+END_TEST
+
+START_TEST(test_load_and_inspect)
+{
+    char bert[512], pytorch[512], ours[512];
+    snprintf(bert, sizeof bert, "%s/bert_tiny", data_dir);
+    snprintf(pytorch, sizeof pytorch, "%s/pytorch_encoder_f16_metadata/model.safetensors",
+             golden_dir);
+    snprintf(ours, sizeof ours, "%s/ours.safetensors", tmp_dir);
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(pytorch, NULL, &enc), TF_OK);
+    ck_assert_int_eq(tf_encoder_save(enc, ours), TF_OK);
+    ck_assert_int_gt(sweep("load Hugging Face BERT", load, bert), 10);
+    ck_assert_int_gt(sweep("load PyTorch F16", load, pytorch), 10);
+    ck_assert_int_gt(sweep("load libtfenc file", load, ours), 10);
+    ck_assert_int_gt(sweep("inspect", inspect, bert), 10);
+    ck_assert_int_gt(sweep("save", save, enc), 3);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* Forward on one existing handle: every failure leaves it working, and the
+ * run that finally succeeds gives bitwise the output of a clean run. */
+START_TEST(test_forward_keeps_the_handle_usable)
+{
+    tf_config c;
+    tf_config_init(&c);
+    c.d_model = 16, c.n_heads = 2, c.d_ff = 24, c.n_layers = 2, c.vocab_size = 30;
+    c.pooler = 1;
+    static forward_case f;
+    ck_assert_int_eq(tf_encoder_create(&c, &f.enc), TF_OK);
+    for (int i = 0; i < 12; i++)
+        f.ids[i] = (i * 7) % 30;
+    f.lengths[0] = 6, f.lengths[1] = 3;
+    ck_assert_int_eq(forward(&f), TF_OK);
+    static float clean[2 * 6 * 16];
+    memcpy(clean, f.out, sizeof clean);
+    const char *names[4] = {"forward", "forward with workspace", "forward traced",
+                            "forward traced, workspace"};
+    for (int v = 0; v < 4; v++) {
+        f.with_workspace = v & 1, f.with_trace = v >> 1;
+        ck_assert_int_gt(sweep(names[v], forward, &f), 0);
+        ck_assert_mem_eq(f.out, clean, sizeof clean);
+    }
+    tf_encoder_destroy(f.enc);
+}
+END_TEST
+
+START_TEST(test_tokenizer)
+{
+    char vocab[512];
+    snprintf(vocab, sizeof vocab, "%s/wordpiece/vocab.txt", data_dir);
+    ck_assert_int_gt(sweep("tokenizer", tokenize, vocab), 10);
+}
+END_TEST
+
+/* Every hostile file of at most 4 KiB: the loader never holds more than
+ * 2 MiB at once. */
+START_TEST(test_small_hostile_files_need_little_memory)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/malformed", data_dir);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    size_t worst = 0;
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!strstr(e->d_name, ".safetensors") || stat(path, &st) || st.st_size > 4096)
+            continue;
+        const size_t base = tf_alloc_hook_live_bytes();
+        tf_alloc_hook_reset_peak();
+        ck_assert_int_ne(load(path), TF_OK);
+        const size_t used = tf_alloc_hook_peak_bytes() - base;
+        worst = used > worst ? used : worst;
+        files++;
+    }
+    closedir(d);
+    printf("%d hostile files of at most 4 KiB: at most %zu bytes held at once\n", files, worst);
+    ck_assert_int_gt(files, 40);
+    ck_assert_uint_le(worst, 2u << 20);
+}
+END_TEST
+
+int main(void)
+{
+    data_dir = getenv("TFENC_DATA_DIR");
+    golden_dir = getenv("TFENC_GOLDEN_DIR");
+    if (!data_dir || !golden_dir)
+        return 77;
+    cJSON_Hooks hooks = {tf_malloc, tf_free}; /* cJSON's allocations fail in turn too */
+    cJSON_InitHooks(&hooks);
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/tfenc-alloc-XXXXXX");
+    if (!mkdtemp(tmp_dir))
+        return EXIT_FAILURE;
+    Suite *s = suite_create("alloc_failure");
+    TCase *tc = tcase_create("every allocation fails once");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_create);
+    tcase_add_test(tc, test_load_and_inspect);
+    tcase_add_test(tc, test_forward_keeps_the_handle_usable);
+    tcase_add_test(tc, test_tokenizer);
+    tcase_add_test(tc, test_small_hostile_files_need_little_memory);
+    suite_add_tcase(s, tc);
+    const int rc = run_suite(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+    return system(cmd) == 0 ? rc : EXIT_FAILURE;
+}
