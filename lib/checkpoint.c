@@ -531,18 +531,16 @@ static tf_status map_names(tf_checkpoint *ck)
 
 /* The configuration: from the names and shapes, config.json or metadata,
  * then the options; validated. */
-static tf_status infer_config(tf_checkpoint *ck, const char *json_path,
+static tf_status infer_config(tf_checkpoint *ck, const tf_hf_config *json,
                               const tf_load_options *opts)
 {
     tf_config c;
     tf_config_init(&c);
     tf_status s = TF_OK;
     if (ck->format == TF_FORMAT_HF_BERT) {
-        tf_hf_config json = {-1, -1, -1, -1, -1, -1, -1, -1, -1.0};
-        if (json_path)
-            s = tf_hf_config_read(&json, json_path);
-        if (s == TF_OK)
-            s = infer_hf(ck, &json, &c);
+        tf_hf_config none;
+        tf_hf_config_init(&none);
+        s = infer_hf(ck, json ? json : &none, &c);
     } else if (ck->format == TF_FORMAT_PYTORCH) {
         s = infer_pytorch(ck, &c);
     } else {
@@ -552,6 +550,25 @@ static tf_status infer_config(tf_checkpoint *ck, const char *json_path,
         s = apply_options(&c, opts, ck->format);
     if (s == TF_OK)
         s = tf_config_validate(&c, &ck->cfg);
+    return s;
+}
+
+tf_status tf_checkpoint_understand(tf_checkpoint *ck, const tf_hf_config *json,
+                                   const tf_load_options *opts)
+{
+    ck->prefix = "";
+    tf_status s = detect_format(ck);
+    if (s == TF_OK)
+        s = map_names(ck);
+    if (s == TF_OK)
+        s = infer_config(ck, json, opts);
+    tf_weights layout;
+    if (s == TF_OK && (s = tf_weights_layout(&layout, &ck->cfg)) == TF_OK) {
+        s = check_against_layout(ck, &layout);
+        tf_weights_destroy(&layout);
+    }
+    if (s)
+        tf_checkpoint_close(ck);
     return s;
 }
 
@@ -566,24 +583,16 @@ tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_
                        "initialise them with tf_load_options_init()", sizeof *opts,
                        opts->struct_size);
     char *weights_path, *json_path;
+    tf_hf_config json;
     tf_status s = resolve_paths(path, &weights_path, &json_path);
+    if (s == TF_OK && json_path)
+        s = tf_hf_config_read(&json, json_path);
     if (s == TF_OK)
         s = tf_st_open(&ck->file, weights_path);
     if (s == TF_OK)
-        s = detect_format(ck);
-    if (s == TF_OK)
-        s = map_names(ck);
-    if (s == TF_OK)
-        s = infer_config(ck, json_path, opts);
-    tf_weights layout;
-    if (s == TF_OK && (s = tf_weights_layout(&layout, &ck->cfg)) == TF_OK) {
-        s = check_against_layout(ck, &layout);
-        tf_weights_destroy(&layout);
-    }
+        s = tf_checkpoint_understand(ck, json_path ? &json : NULL, opts);
     tf_free(weights_path);
     tf_free(json_path);
-    if (s)
-        tf_checkpoint_close(ck);
     return s;
 }
 

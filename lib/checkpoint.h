@@ -37,6 +37,15 @@ typedef struct tf_checkpoint {
  * model comes from exactly one of them. After this nothing can go wrong but
  * allocating the weights. */
 tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_options *opts);
+
+/* The same from a safetensors file already parsed into ck->file (the rest
+ * of *ck zeroed) and, for a Hugging Face model, its config.json (or NULL):
+ * what tf_checkpoint_open does after reading the files. On failure ck is
+ * closed. */
+struct tf_hf_config;
+tf_status tf_checkpoint_understand(tf_checkpoint *ck, const struct tf_hf_config *json,
+                                   const tf_load_options *opts);
+
 void tf_checkpoint_close(tf_checkpoint *ck);
 
 /* Copies (converting to float32) every mapped tensor into w, laid out and

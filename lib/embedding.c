@@ -37,11 +37,11 @@ static void add_positions(float *x, float *pos_row, const tf_config *cfg, const 
                           const tf_batch *batch, size_t D)
 {
     for (int32_t t = 0; t < batch->max_len; t++) {
-        const float *pe = w->position + (size_t)t * D; /* (D) */
-        if (cfg->position == TF_POSITION_SINUSOIDAL) {
+        const float *pe = pos_row; /* (D) */
+        if (cfg->position == TF_POSITION_SINUSOIDAL)
             tf_sinusoidal_row(pos_row, t, D);
-            pe = pos_row;
-        }
+        else /* learned: the table exists (it is NULL for sinusoidal models) */
+            pe = w->position + (size_t)t * D;
         for (int32_t b = 0; b < batch->B; b++)
             if (t < batch->lengths[b])
                 tf_add(x + (batch->row_start[b] + (size_t)t) * D, pe, D);

@@ -82,19 +82,18 @@ static tf_status check_position_type(const cJSON *root, const char *path)
     return TF_OK;
 }
 
-tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
+void tf_hf_config_init(tf_hf_config *c)
 {
-    char *text = NULL;
-    size_t len = 0;
-    tf_status s = read_file(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
-    if (s)
-        return s;
+    *c = (tf_hf_config){-1, -1, -1, -1, -1, -1, -1, -1, -1.0};
+}
+
+tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *path)
+{
+    tf_hf_config_init(c);
     cJSON *root = NULL;
-    s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
-    tf_free(text);
+    tf_status s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
     if (s == TF_OK && !cJSON_IsObject(root))
         s = tf_fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
-    c->layer_norm_eps = -1.0;
     const cJSON *eps = root ? cJSON_GetObjectItemCaseSensitive(root, "layer_norm_eps") : NULL;
     if (s == TF_OK && eps) {
         if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0.0) || eps->valuedouble > 1.0)
@@ -119,5 +118,16 @@ tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
     if (s == TF_OK)
         s = check_position_type(root, path);
     cJSON_Delete(root);
+    return s;
+}
+
+tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    tf_status s = read_file(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
+    if (s == TF_OK)
+        s = tf_hf_config_parse(c, text, len, path);
+    tf_free(text);
     return s;
 }

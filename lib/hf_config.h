@@ -14,7 +14,13 @@ typedef struct tf_hf_config {
     double layer_norm_eps;
 } tf_hf_config;
 
+/* Marks every field absent. */
+void tf_hf_config_init(tf_hf_config *c);
+
 /* Reads path (at most 16 MiB of JSON). */
 tf_status tf_hf_config_read(tf_hf_config *c, const char *path);
+
+/* Parses len bytes of config.json text; label prefixes messages. */
+tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *label);
 
 #endif

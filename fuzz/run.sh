@@ -1,0 +1,25 @@
+#!/bin/sh
+# run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer) for
+# SECONDS with clang's libFuzzer under AddressSanitizer and UBSan (no
+# recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
+# where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
+# commit the file, and it replays in meson test from then on. Prints
+# libFuzzer's count of executions.
+set -eu
+cd "$(dirname "$0")/.."
+target=$1
+seconds=$2
+mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
+sources=$(ls lib/*.c | grep -v alloc_hook.c)
+# shellcheck disable=SC2046,SC2086
+clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    -DTFENC_BUILDING_LIBRARY -DTFENC_FUZZ_VOCAB="\"$PWD/tests/data/wordpiece/vocab.txt\"" \
+    -Iinclude -Ilib $(pkg-config --cflags openblas libcjson libutf8proc) \
+    $sources "fuzz/fuzz_$target.c" -o "fuzz/build/fuzz_$target" \
+    $(pkg-config --libs openblas libcjson libutf8proc) -lm
+cp -n "fuzz/corpus/$target/"* "fuzz/work/$target/" 2>/dev/null || true
+ASAN_OPTIONS=allocator_may_return_null=1 OPENBLAS_NUM_THREADS=1 \
+    "fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="fuzz/crashes/$target/" "fuzz/work/$target" \
+    >"fuzz/build/$target.log" 2>&1 || { tail -40 "fuzz/build/$target.log"; exit 1; }
+grep -E "stat::number_of_executed_units|stat::peak_rss_mb|^Done" "fuzz/build/$target.log"
