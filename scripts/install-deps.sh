@@ -9,9 +9,10 @@
 #   python3-setuptools python3-distributed (the Python binding, its tests and
 #   the Dask corpus job), and cargo with
 #   rustc when no cargo is on the PATH (the Rust binding; it needs no crates),
-#   binutils (nm, readelf for the exported-symbols test).
+#   binutils (nm, readelf for the exported-symbols test), abigail-tools (the
+#   ABI check), valgrind (CI's memcheck run).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind
           python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
 missing=""
 for p in $packages; do

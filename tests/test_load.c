@@ -471,6 +471,39 @@ START_TEST(test_io_errors)
 }
 END_TEST
 
+/* A file that disappears is a clean TF_ERR_IO; so is one that cannot be
+ * read (as root every file can be, so that part needs another user), and a
+ * path through a regular file. A file mapped by an inspection stays usable
+ * after it is deleted (the mapping keeps its pages). */
+START_TEST(test_vanishing_and_unreadable_files)
+{
+    make_tmp_dir();
+    const path_buf copy = join(tmp_dir, "model.safetensors");
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s'", data_dir, copy.s);
+    ck_assert_int_eq(system(cmd), 0);
+    tf_load_options o = options(2, -1, -1);
+    tf_model_info *info;
+    ck_assert_int_eq(tf_model_inspect(copy.s, &o, &info), TF_OK);
+    ck_assert_int_eq(unlink(copy.s), 0);
+    tf_file_tensor t;
+    ck_assert_int_eq(tf_model_info_tensor(info, 0, &t), TF_OK); /* still mapped */
+    tf_model_info_destroy(info);
+    tf_encoder *enc;
+    expect_failure(tf_encoder_load(copy.s, &o, &enc), TF_ERR_IO,
+                   "model.safetensors: cannot open: No such file or directory");
+    const path_buf through = join(join(data_dir, "wordpiece").s, "vocab.txt/model.safetensors");
+    expect_failure(tf_encoder_load(through.s, &o, &enc), TF_ERR_IO, "Not a directory");
+    if (geteuid() != 0) {
+        snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s' && chmod 000 '%s'",
+                 data_dir, copy.s, copy.s);
+        ck_assert_int_eq(system(cmd), 0);
+        expect_failure(tf_encoder_load(copy.s, &o, &enc), TF_ERR_IO, "Permission denied");
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
 /* A BERT directory whose config.json is written by the test. */
 static tf_status load_with_config_json(const char *json, tf_encoder **enc)
 {
@@ -560,6 +593,7 @@ int main(void)
     tcase_add_loop_test(bad, test_malformed_file, 0, n_malformed);
     tcase_add_test(bad, test_truncated_at_every_offset);
     tcase_add_test(bad, test_io_errors);
+    tcase_add_test(bad, test_vanishing_and_unreadable_files);
     tcase_add_test(bad, test_config_json_is_checked);
     suite_add_tcase(s, bad);
     return run_suite(s);

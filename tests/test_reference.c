@@ -212,6 +212,37 @@ START_TEST(test_nan_propagates_within_its_sequence)
 }
 END_TEST
 
+/* Logits of +-1e30 (an additive mask) stay finite: +1e30 takes all the
+ * weight, -1e30 none; nothing overflows into inf or NaN. */
+START_TEST(test_huge_logits_stay_finite)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = 16, cfg.n_heads = 2, cfg.d_ff = 16;
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    enum { T = 4, D = 16, H = 2 };
+    float x[T * D], out[T * D], attn[H * T * T], add[T * T] = {0};
+    fill_uniform(x, T * D, 3, -1, 1);
+    for (int i = 0; i < T; i++) {
+        add[i * T + (i + 1) % T] = 1e30f;
+        add[i * T + (i + 2) % T] = -1e30f;
+    }
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out, a.attentions = attn;
+    a.additive_mask = add;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    for (int i = 0; i < T * D; i++)
+        ck_assert(isfinite(out[i]));
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++)
+                ck_assert_float_eq(attn[(h * T + i) * T + j], j == (i + 1) % T ? 1.0f : 0.0f);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("reference");
@@ -220,6 +251,7 @@ int main(void)
     tcase_add_loop_test(tc, test_against_reference, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(tc, test_padding_forms_agree);
     tcase_add_test(tc, test_nan_propagates_within_its_sequence);
+    tcase_add_test(tc, test_huge_logits_stay_finite);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,16 +1,28 @@
 /* test_threads.c — one const handle, many threads at once: every call gives
- * bitwise the result of the same call made serially (threads with and
- * without their own workspace, each on different inputs). */
+ * bitwise the result of the same call made serially (8 threads x 200 calls,
+ * with and without their own workspace, each on different inputs); the
+ * library leaves the BLAS thread count alone; forward works in a child
+ * after fork(). TFENC_THREAD_CALLS lowers the calls (valgrind runs). */
+#define _POSIX_C_SOURCE 200809L
+#include <cblas.h>
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/util.h"
 #include "common/suite.h"
 #include "tfenc.h"
 
-enum { THREADS = 4, CALLS = 25, INPUTS = 6, B = 2, T = 24, D = 64 };
+enum { THREADS = 8, INPUTS = 6, B = 2, T = 24, D = 64 };
+
+static int calls_per_thread(void)
+{
+    const char *env = getenv("TFENC_THREAD_CALLS");
+    return env ? atoi(env) : 200;
+}
 
 static tf_encoder *enc;
 static float inputs[INPUTS][B * T * D];
@@ -37,7 +49,7 @@ static void *work(void *arg)
     if (w->id % 2 && tf_workspace_create(&ws) != TF_OK)
         w->failures++;
     float out[B * T * D];
-    for (int c = 0; c < CALLS; c++) {
+    for (int c = 0; c < calls_per_thread(); c++) {
         const int input = (w->id + c) % INPUTS;
         if (run(input, out, ws) != TF_OK)
             w->failures++;
@@ -54,6 +66,7 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
     tf_config_init(&cfg);
     cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
     ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    const int blas_threads = openblas_get_num_threads();
     for (int i = 0; i < INPUTS; i++) {
         fill_uniform(inputs[i], B * T * D, 100 + (uint64_t)i, -1, 1);
         ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
@@ -69,6 +82,31 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
         ck_assert_int_eq(workers[t].failures, 0);
         ck_assert_int_eq(workers[t].mismatches, 0);
     }
+    ck_assert_int_eq(openblas_get_num_threads(), blas_threads); /* never changed */
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* A child process forked after the library (and OpenBLAS's threads) ran
+ * computes the same result. */
+START_TEST(test_forward_after_fork)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    fill_uniform(inputs[0], B * T * D, 7, -1, 1);
+    ck_assert_int_eq(run(0, expected[0], NULL), TF_OK);
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        static float out[B * T * D];
+        _exit(run(0, out, NULL) == TF_OK && memcmp(out, expected[0], sizeof out) == 0 ? 0 : 1);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
     tf_encoder_destroy(enc);
 }
 END_TEST
@@ -109,6 +147,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_concurrent_forward_is_bitwise_serial);
     tcase_add_test(tc, test_last_error_is_per_thread);
+    tcase_add_test(tc, test_forward_after_fork);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
