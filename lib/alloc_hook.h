@@ -9,6 +9,8 @@
 void tf_alloc_hook_fail_at(long n);
 /* 1 if the planned failure has happened. */
 int tf_alloc_hook_failed(void);
+/* Allocations made so far (failed ones excluded). */
+long tf_alloc_hook_count(void);
 /* Allocations not freed yet, and their bytes. */
 long tf_alloc_hook_live(void);
 size_t tf_alloc_hook_live_bytes(void);

@@ -194,6 +194,33 @@ START_TEST(test_forward_keeps_the_handle_usable)
 }
 END_TEST
 
+/* With a reserved workspace the library allocates nothing in forward, with
+ * OpenBLAS on as many threads as it likes (it may allocate for itself). */
+START_TEST(test_forward_with_workspace_allocates_nothing)
+{
+    tf_config c;
+    tf_config_init(&c);
+    c.d_model = 16, c.n_heads = 2, c.d_ff = 24, c.n_layers = 2, c.vocab_size = 30, c.pooler = 1;
+    static forward_case f;
+    ck_assert_int_eq(tf_encoder_create(&c, &f.enc), TF_OK);
+    f.lengths[0] = 6, f.lengths[1] = 4;
+    tf_workspace *ws;
+    ck_assert_int_eq(tf_workspace_create(&ws), TF_OK);
+    ck_assert_int_eq(tf_workspace_reserve(ws, f.enc, 2, 6), TF_OK);
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 2, a.seq_len = 6, a.input_ids = f.ids, a.lengths = f.lengths, a.output = f.out;
+    a.hidden_states = f.hidden, a.attentions = f.attn, a.pooled_output = f.pooled;
+    a.workspace = ws;
+    const long before = tf_alloc_hook_count();
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(tf_encoder_forward(f.enc, &a), TF_OK);
+    ck_assert_int_eq(tf_alloc_hook_count() - before, 0);
+    tf_workspace_destroy(ws);
+    tf_encoder_destroy(f.enc);
+}
+END_TEST
+
 START_TEST(test_tokenizer)
 {
     char vocab[512];
@@ -249,6 +276,7 @@ int main(void)
     tcase_add_test(tc, test_create);
     tcase_add_test(tc, test_load_and_inspect);
     tcase_add_test(tc, test_forward_keeps_the_handle_usable);
+    tcase_add_test(tc, test_forward_with_workspace_allocates_nothing);
     tcase_add_test(tc, test_tokenizer);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     suite_add_tcase(s, tc);
