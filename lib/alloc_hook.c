@@ -15,7 +15,7 @@
 
 static atomic_long countdown; /* > 0: allocations until the planned failure */
 static atomic_int failed;
-static atomic_long live, count;
+static atomic_long live, allocations;
 static atomic_size_t live_bytes, peak_bytes;
 
 void tf_alloc_hook_fail_at(long n)
@@ -25,7 +25,7 @@ void tf_alloc_hook_fail_at(long n)
 }
 
 int tf_alloc_hook_failed(void) { return atomic_load(&failed); }
-long tf_alloc_hook_count(void) { return atomic_load(&count); }
+long tf_alloc_hook_count(void) { return atomic_load(&allocations); }
 long tf_alloc_hook_live(void) { return atomic_load(&live); }
 size_t tf_alloc_hook_live_bytes(void) { return atomic_load(&live_bytes); }
 size_t tf_alloc_hook_peak_bytes(void) { return atomic_load(&peak_bytes); }
@@ -52,7 +52,7 @@ void *tf_malloc(size_t n)
     if (posix_memalign(&base, HEADER, n + HEADER) != 0)
         return NULL;
     memcpy(base, &n, sizeof n);
-    atomic_fetch_add(&count, 1);
+    atomic_fetch_add(&allocations, 1);
     atomic_fetch_add(&live, 1);
     const size_t now = atomic_fetch_add(&live_bytes, n) + n;
     size_t peak = atomic_load(&peak_bytes);
