@@ -3,13 +3,20 @@
  *
  *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
- *               [--csv FILE] [--no-peak]
+ *               [--csv FILE] [--json FILE] [--no-peak] [--varlen]
  *   tfenc-bench --tokenize VOCAB [--text-file FILE] [--min-time 1]
  *
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
  * and at least --min-time seconds; GFLOP/s from the formula printed in the
  * header; the fraction of the peak of cblas_sgemm(2048^3) on the same
- * threads; the process's peak RSS so far.
+ * threads (measured in a child process, so its buffers leave no trace
+ * here); the peak resident memory of the forward call beyond the weights
+ * and the caller's buffers (the kernel's high-water mark, reset before
+ * each length).
+ *
+ * With --varlen: 32 sequences of lengths uniform in [8, 128] padded to 128,
+ * against full 128-token sequences of about as many tokens: real tokens per
+ * second of each, and their ratio.
  *
  * With --tokenize: MB/s of text through the WordPiece tokenizer on one
  * thread (the text of --text-file, or English-like text made from the
@@ -19,8 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tfenc.h"
 
@@ -30,8 +38,8 @@ typedef struct bench_options {
     int d_model, heads, d_ff, layers, batch, threads;
     int lengths[MAX_LENGTHS], n_lengths;
     double min_time;
-    int no_peak;
-    const char *csv;
+    int no_peak, varlen;
+    const char *csv, *json;
     const char *vocab, *text_file;
 } bench_options;
 
@@ -48,15 +56,31 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double peak_rss_mb(void)
+/* A field of /proc/self/status in MB (VmRSS: resident now, VmHWM: the peak
+ * since the last reset), or -1. */
+static double status_mb(const char *field)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, strlen(field)))
+            kb = atof(line + strlen(field) + 1);
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : kb / 1024.0;
+}
+
+/* Resets the peak-RSS mark (Linux: "5" to clear_refs); 0 on success. */
+static int reset_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    const int ok = f && fputs("5", f) >= 0;
+    return f && fclose(f) == 0 && ok ? 0 : -1;
 }
 
 /* Best GFLOP/s of C (2048,2048) = A B over a few runs. */
-static double sgemm_peak(void)
+static double sgemm_peak_here(void)
 {
     const int n = 2048;
     float *a = malloc(sizeof(float) * n * n), *b = malloc(sizeof(float) * n * n);
@@ -73,6 +97,28 @@ static double sgemm_peak(void)
     }
     free(a), free(b), free(c);
     return 2.0 * n * n * (double)n / best / 1e9;
+}
+
+/* The sgemm peak, measured in a child process so that its 48 MB of
+ * matrices never count in this process's memory figures. */
+static double sgemm_peak(void)
+{
+    int fd[2];
+    double peak = 0;
+    if (pipe(fd) != 0)
+        return sgemm_peak_here();
+    const pid_t child = fork();
+    if (child == 0) {
+        peak = sgemm_peak_here();
+        _exit(write(fd[1], &peak, sizeof peak) == sizeof peak ? 0 : 1);
+    }
+    close(fd[1]);
+    if (child < 0 || read(fd[0], &peak, sizeof peak) != sizeof peak)
+        peak = sgemm_peak_here();
+    close(fd[0]);
+    if (child > 0)
+        waitpid(child, NULL, 0);
+    return peak;
 }
 
 static int parse_lengths(const char *s, bench_options *o)
@@ -98,8 +144,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
     parse_lengths("16,64,128,256,512,1024,2048,4096,8192", o);
     for (int i = 1; i < argc; i += 2) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--no-peak")) { /* skip the sgemm peak (e.g. under valgrind) */
-            o->no_peak = 1;
+        if (!strcmp(f, "--no-peak") || !strcmp(f, "--varlen")) {
+            *(f[2] == 'n' ? &o->no_peak : &o->varlen) = 1; /* no peak: e.g. under valgrind */
             i--;
             continue;
         }
@@ -125,6 +171,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
             o->min_time = atof(v);
         } else if (!strcmp(f, "--csv")) {
             o->csv = v;
+        } else if (!strcmp(f, "--json")) {
+            o->json = v;
         } else if (!strcmp(f, "--tokenize")) {
             o->vocab = v;
         } else if (!strcmp(f, "--text-file")) {
@@ -137,25 +185,37 @@ static int parse_options(int argc, char **argv, bench_options *o)
     return 0;
 }
 
-/* Times forward calls at one length; fills median and min seconds. */
-static tf_status time_length(const tf_encoder *enc, const bench_options *o, int T, double *median,
-                             double *best)
+/* Times forward calls at one length; fills median and min seconds and the
+ * peak memory (MB) the calls took beyond what was resident before them. */
+static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B, int T,
+                            const int32_t *lengths, double *median, double *best,
+                            double *extra_mb)
 {
-    const size_t n = (size_t)o->batch * (size_t)T * (size_t)o->d_model;
+    const size_t n = (size_t)B * (size_t)T * (size_t)o->d_model;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     tf_workspace *ws = NULL;
     tf_status s = x && y ? tf_workspace_create(&ws) : TF_ERR_OUT_OF_MEMORY;
     if (s == TF_OK)
-        s = tf_workspace_reserve(ws, enc, o->batch, T);
-    for (size_t i = 0; x && i < n; i++)
+        s = tf_workspace_reserve(ws, enc, B, T);
+    for (size_t i = 0; x && i < n; i++) { /* touched: the caller's buffers are resident */
         x[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+        y[i] = 0.0f;
+    }
+    tf_workspace_destroy(ws); /* the scratch counts as the call's: re-made below */
+    ws = NULL;
+    if (s == TF_OK)
+        s = tf_workspace_create(&ws);
+    const double resident = status_mb("VmRSS:");
+    reset_peak_rss();
     tf_forward_args a;
     tf_forward_args_init(&a);
-    a.batch = o->batch, a.seq_len = T, a.input_embeds = x, a.output = y, a.workspace = ws;
+    a.batch = B, a.seq_len = T, a.input_embeds = x, a.output = y, a.lengths = lengths;
     double runs[MAX_RUNS];
     int count = 0;
+    a.workspace = ws;
     if (s == TF_OK)
-        s = tf_encoder_forward(enc, &a); /* warm-up */
+        s = tf_encoder_forward(enc, &a); /* warm-up: the workspace grows to fit */
+    *extra_mb = status_mb("VmHWM:") - resident;
     const double start = now();
     while (s == TF_OK && count < MAX_RUNS && (count < 3 || now() - start < o->min_time)) {
         const double t0 = now();
@@ -251,6 +311,42 @@ static int bench_tokenizer(const bench_options *o)
     return s ? 1 : 0;
 }
 
+static tf_status time_length(const tf_encoder *enc, const bench_options *o, int T, double *median,
+                             double *best, double *extra_mb)
+{
+    return time_batch(enc, o, o->batch, T, NULL, median, best, extra_mb);
+}
+
+/* 32 sequences of lengths uniform in [8, 128], padded to 128, against full
+ * 128-token sequences of about as many real tokens. */
+static tf_status bench_varlen(const tf_encoder *enc, const bench_options *o)
+{
+    enum { B = 32, T = 128 };
+    int32_t lengths[B];
+    int tokens = 0;
+    uint32_t r = 2024;
+    for (int b = 0; b < B; b++) {
+        r = r * 1103515245u + 12345u;
+        lengths[b] = 8 + (int32_t)((r >> 8) % (T - 8 + 1));
+        tokens += lengths[b];
+    }
+    const int full = (tokens + T / 2) / T;
+    double padded_s, full_s, best, mb;
+    tf_status s = time_batch(enc, o, B, T, lengths, &padded_s, &best, &mb);
+    if (s == TF_OK)
+        s = time_batch(enc, o, full, T, NULL, &full_s, &best, &mb);
+    if (s)
+        return s;
+    const double padded_tps = tokens / padded_s, full_tps = full * T / full_s;
+    printf("\nvariable lengths: %d sequences of 8..128 tokens padded to %d (%d real tokens): "
+           "%.2f ms, %.0f tokens/s\n", B, T, tokens, padded_s * 1e3, padded_tps);
+    printf("full sequences:   %d sequences of %d tokens (%d tokens): %.2f ms, %.0f tokens/s\n",
+           full, T, full * T, full_s * 1e3, full_tps);
+    printf("padded batch / full batch, real tokens per second: %.1f%%\n",
+           100 * padded_tps / full_tps);
+    return TF_OK;
+}
+
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -280,28 +376,46 @@ int main(int argc, char **argv)
         printf("sgemm peak (2048^3, same threads): %.1f GFLOP/s\n\n", peak);
     else
         printf("sgemm peak: not measured (--no-peak)\n\n");
-    printf("%7s %11s %11s %10s %9s %10s\n", "T", "median ms", "min ms", "GFLOP/s", "of peak",
-           "RSS MB");
+    printf("forward MB: the call's peak resident memory beyond the weights and the caller's "
+           "input and output\n\n");
+    printf("%7s %11s %11s %10s %9s %14s\n", "T", "median ms", "min ms", "GFLOP/s", "of peak",
+           "forward MB");
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
     if (csv)
-        fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,peak_rss_mb,sgemm_peak_gflops\n");
+        fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,forward_mb,sgemm_peak_gflops\n");
+    FILE *json = o.json ? fopen(o.json, "w") : NULL;
+    if (json)
+        fprintf(json, "{\"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
+                "\"batch\": %d, \"blas_threads\": %d, \"sgemm_peak_gflops\": %.2f, \"rows\": [",
+                o.d_model, o.heads, o.d_ff, o.layers, o.batch, openblas_get_num_threads(), peak);
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         const double T = o.lengths[i], D = o.d_model, F = o.d_ff;
-        double median, best;
-        s = time_length(enc, &o, o.lengths[i], &median, &best);
+        double median, best, extra;
+        s = time_length(enc, &o, o.lengths[i], &median, &best, &extra);
         if (s)
             break;
         const double flops = o.layers * o.batch * (8 * T * D * D + 4 * T * D * F + 4 * T * T * D);
         const double gflops = flops / median / 1e9;
-        printf("%7d %11.2f %11.2f %10.1f %8.1f%% %10.0f\n", o.lengths[i], median * 1e3,
-               best * 1e3, gflops, peak > 0 ? 100 * gflops / peak : 0.0, peak_rss_mb());
+        printf("%7d %11.2f %11.2f %10.1f %8.1f%% %14.1f\n", o.lengths[i], median * 1e3,
+               best * 1e3, gflops, peak > 0 ? 100 * gflops / peak : 0.0, extra);
         fflush(stdout);
         if (csv)
             fprintf(csv, "%d,%.4f,%.4f,%.2f,%.4f,%.1f,%.2f\n", o.lengths[i], median * 1e3,
-                    best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0, peak_rss_mb(), peak);
+                    best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0, extra, peak);
+        if (json)
+            fprintf(json, "%s{\"T\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"gflops\": %.2f, "
+                    "\"fraction_of_peak\": %.4f, \"forward_mb\": %.1f}", i ? ", " : "",
+                    o.lengths[i], median * 1e3, best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0,
+                    extra);
     }
     if (csv)
         fclose(csv);
+    if (json) {
+        fprintf(json, "]}\n");
+        fclose(json);
+    }
+    if (s == TF_OK && o.varlen)
+        s = bench_varlen(enc, &o);
     if (s)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
     tf_encoder_destroy(enc);

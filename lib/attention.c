@@ -42,13 +42,13 @@ static void attend_head(float *ctx, float *weights, float *scores, float *s, con
                         size_t len, int32_t b, size_t T, size_t h, size_t D, size_t H,
                         const tf_attn_mask *m)
 {
-    const size_t dk = D / H, ld = 3 * D;
+    const size_t dk = D / H, ld = 3 * D, block = tf_attention_block_rows(len);
     const float scale = (float)(1.0 / sqrt((double)dk));
     const float *Q = qkv + h * dk;         /* (len, d_k), lda 3D */
     const float *K = qkv + D + h * dk;     /* (len, d_k), lda 3D */
     const float *V = qkv + 2 * D + h * dk; /* (len, d_k), lda 3D */
-    for (size_t q0 = 0; q0 < len; q0 += TF_ATTN_BLOCK_ROWS) {
-        const size_t nq = len - q0 < TF_ATTN_BLOCK_ROWS ? len - q0 : TF_ATTN_BLOCK_ROWS;
+    for (size_t q0 = 0; q0 < len; q0 += block) {
+        const size_t nq = len - q0 < block ? len - q0 : block;
         /* A causal block sees no key after its last query. */
         const size_t nk = m->causal ? q0 + nq : len;
         /* s (nq, nk) = Q_blk . K^T / sqrt(d_k) */

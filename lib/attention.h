@@ -13,8 +13,8 @@ typedef struct tf_attn_mask {
 /* For each sequence b and head h (d_k = D / H):
  *   ctx[rows_b, h*d_k : (h+1)*d_k] = softmax(Q_h K_h^T / sqrt(d_k) + mask) V_h
  * with Q_h, K_h, V_h read in place from qkv (N, 3D) (lda = 3D), query rows
- * taken TF_ATTN_BLOCK_ROWS at a time so that the scores are (block, len).
- * scratch: (min(max_len, TF_ATTN_BLOCK_ROWS), max_len).
+ * taken tf_attention_block_rows(len) at a time so that the scores are
+ * (block, len). scratch: (tf_attention_block_rows(max_len), max_len).
  * weights_out (B, H, T, T) or NULL: the softmax weights (0 where padded).
  * scores_out (B, H, T, T) or NULL: the scaled, masked scores (-inf where a
  * key is masked or padded; 0 in rows of padded queries). */

@@ -22,7 +22,7 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
     const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff, Bz = (size_t)B;
     const size_t L = (size_t)max_len;
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
-    const size_t block = L < TF_ATTN_BLOCK_ROWS ? L : TF_ATTN_BLOCK_ROWS;
+    const size_t block = tf_attention_block_rows(L);
     const size_t pool = cfg->pooler ? Bz : 0;
     const size_t f = sizeof(float);
     const size_t shape[R_COUNT][3] = { /* rows, columns, bytes per element */

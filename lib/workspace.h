@@ -5,8 +5,15 @@
 
 #include "tfenc.h"
 
-/* Rows of queries per attention block: scores are (block, T), never T x T. */
-#define TF_ATTN_BLOCK_ROWS 128
+/* Query rows per attention block for a sequence of len tokens: the whole
+ * sequence while its (rows, len) scores fit in 16 MiB, fewer beyond (never
+ * under 64), so attention memory stays O(len), never O(len^2). */
+static inline size_t tf_attention_block_rows(size_t len)
+{
+    const size_t rows = (size_t)(4u << 20) / (len ? len : 1);
+    const size_t at_least = rows < 64 ? 64 : rows;
+    return at_least < len ? at_least : len;
+}
 /* Rows per feed-forward chunk: the hidden activations are (chunk, F). */
 #define TF_FFN_CHUNK_ROWS 512
 
@@ -24,7 +31,7 @@ typedef struct tf_scratch {
     float *ctx;         /* (N, D) attention context (heads concatenated) */
     float *qkv;         /* (N, 3D) Q | K | V side by side */
     float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F) */
-    float *scores;      /* (min(max_len, TF_ATTN_BLOCK_ROWS), max_len) */
+    float *scores;      /* (tf_attention_block_rows(max_len), max_len) */
     float *pos_row;     /* (D) one positional-encoding row */
     float *pool_in;     /* (B, D) CLS rows, with a pooler */
     float *pool_out;    /* (B, D) */

@@ -41,6 +41,9 @@ static const ref_case cases[] = {
      TF_NORM_POST, 0, TF_ACTIVATION_GELU, 1, 0, 2, 7, {7, 5}, PAD_LENGTHS, 0, ADD_3D},
     {"blocks_and_chunks_causal", 16, 2, 24, 1, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0, TF_NORM_PRE,
      0, TF_ACTIVATION_GELU, 1, 0, 4, 300, {300, 257, 129, 1}, PAD_LENGTHS, 1, ADD_NONE},
+    /* beyond 2048 tokens attention splits queries into blocks (16 MiB of scores each) */
+    {"attention_blocks_causal_2100", 8, 2, 8, 1, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0, TF_NORM_PRE, 0,
+     TF_ACTIVATION_GELU, 1, 0, 1, 2100, {2100}, PAD_NONE, 1, ADD_NONE},
     {"odd_sizes", 30, 5, 7, 2, 13, 9, TF_POSITION_LEARNED, 3, 1, TF_NORM_POST, 1,
      TF_ACTIVATION_RELU, 1, 1, 1, 9, {9}, PAD_NONE, 0, ADD_NONE},
     {"pooler_with_empty_sequence", 24, 3, 48, 1, 20, 0, TF_POSITION_SINUSOIDAL, 2, 1,
