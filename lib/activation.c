@@ -1,34 +1,39 @@
-/* activation.c — GELU (erf and tanh forms) and ReLU. */
-#include <math.h>
-
+/* activation.c — GELU (erf and tanh forms) and ReLU, over whole rows (the
+ * loops vectorise: see vecmath.h). */
 #include "kernels.h"
 #include "tfenc.h"
+#include "vecmath.h"
 
 float tf_gelu_erf(float x)
 {
-    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    return tf_vgelu_erf(x);
 }
 
 float tf_gelu_tanh(float x)
 {
-    const float k = 0.79788456080286536f; /* sqrt(2 / pi) */
-    return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
+    return tf_vgelu_tanh(x);
 }
 
-void tf_activation_apply(float *x, size_t n, int act)
+/* (static: the resolver that target_clones makes stays local) */
+TF_VECTOR_LOOP static void activation_apply(float *x, size_t n, int act)
 {
     switch (act) {
     case TF_ACTIVATION_GELU:
         for (size_t i = 0; i < n; i++)
-            x[i] = tf_gelu_erf(x[i]);
+            x[i] = tf_vgelu_erf(x[i]);
         break;
     case TF_ACTIVATION_GELU_TANH:
         for (size_t i = 0; i < n; i++)
-            x[i] = tf_gelu_tanh(x[i]);
+            x[i] = tf_vgelu_tanh(x[i]);
         break;
     case TF_ACTIVATION_RELU:
         for (size_t i = 0; i < n; i++)
             x[i] = x[i] > 0.0f ? x[i] : (x[i] == x[i] ? 0.0f : x[i]); /* NaN stays NaN */
         break;
     }
+}
+
+void tf_activation_apply(float *x, size_t n, int act)
+{
+    activation_apply(x, n, act);
 }

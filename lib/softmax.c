@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "vecmath.h"
 
 /* A row with no finite maximum: all -inf (fully masked) gives zeros; if a
  * NaN hid among the -inf, the row is NaN so it is not silently dropped. */
@@ -18,7 +19,8 @@ static void softmax_masked_row(float *row, size_t cols)
     memset(row, 0, cols * sizeof *row);
 }
 
-void tf_softmax_rows(float *s, size_t rows, size_t cols)
+/* (static: the resolver that target_clones makes stays local) */
+TF_VECTOR_LOOP static void softmax_rows(float *s, size_t rows, size_t cols)
 {
     for (size_t r = 0; r < rows; r++) {
         float *row = s + r * cols; /* (cols) */
@@ -29,13 +31,18 @@ void tf_softmax_rows(float *s, size_t rows, size_t cols)
             softmax_masked_row(row, cols);
             continue;
         }
+        for (size_t j = 0; j < cols; j++)
+            row[j] = tf_vexpf(row[j] - max); /* vectorised */
         float sum = 0.0f;
-        for (size_t j = 0; j < cols; j++) {
-            row[j] = expf(row[j] - max);
+        for (size_t j = 0; j < cols; j++)
             sum += row[j];
-        }
         const float inv = 1.0f / sum;
         for (size_t j = 0; j < cols; j++)
             row[j] *= inv;
     }
+}
+
+void tf_softmax_rows(float *s, size_t rows, size_t cols)
+{
+    softmax_rows(s, rows, cols);
 }

@@ -3,6 +3,7 @@
  * sgemm projection wrapper. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "embedding.h"
 #include "kernels.h"
 #include "linear.h"
+#include "vecmath.h"
 
 static void softmax_f64(double *p, const double *s, int n)
 {
@@ -152,6 +154,51 @@ START_TEST(test_add_layernorm_is_layernorm_of_sum)
 }
 END_TEST
 
+/* exp: relative error < 3e-7 where the result is normal; exactly 0 below
+ * (and for -inf, a mask); NaN stays NaN. */
+START_TEST(test_vexpf_matches_f64)
+{
+    double worst = 0;
+    for (int i = 0; i <= 2000000; i++) {
+        const float x = -87.3f + 87.3f * (float)i / 2000000.0f;
+        worst = fmax(worst, fabs(tf_vexpf(x) / exp((double)x) - 1.0));
+    }
+    printf("exp: max relative error %.2e\n", worst);
+    ck_assert_double_le(worst, 3e-7);
+    ck_assert_float_eq(tf_vexpf(-INFINITY), 0.0f);
+    ck_assert_float_eq(tf_vexpf(-100.0f), 0.0f);
+    ck_assert_float_eq(tf_vexpf(0.0f), 1.0f);
+    ck_assert(isnan(tf_vexpf(NAN)));
+}
+END_TEST
+
+/* Both GELUs within 1e-6 of float64 libm on every 64th float (by bit
+ * pattern) of either sign, which covers the whole range, zero, subnormals
+ * and the largest values; NaN stays NaN, inf maps to inf. */
+START_TEST(test_gelu_everywhere)
+{
+    double worst_erf = 0, worst_tanh = 0;
+    for (uint32_t bits = 0; bits < 0x7f800000u; bits += 64)
+        for (int sign = 0; sign < 2; sign++) {
+            const uint32_t b = bits | (uint32_t)sign << 31;
+            float x;
+            memcpy(&x, &b, sizeof x);
+            const double xd = x, u = sqrt(2.0 / 3.14159265358979323846) * (xd + 0.044715 * xd * xd * xd);
+            const double want_erf = 0.5 * xd * erfc(-xd / sqrt(2.0));
+            const double want_tanh = isfinite(u) ? xd / (1.0 + exp(-2.0 * u)) : (u > 0 ? xd : 0.0);
+            worst_erf = fmax(worst_erf, fabs(tf_gelu_erf(x) - want_erf));
+            worst_tanh = fmax(worst_tanh, fabs(tf_gelu_tanh(x) - want_tanh));
+        }
+    printf("GELU (erf): max abs error %.2e, GELU (tanh): %.2e over every 64th float\n",
+           worst_erf, worst_tanh);
+    ck_assert_double_le(worst_erf, 1e-6);
+    ck_assert_double_le(worst_tanh, 1e-6);
+    ck_assert(isnan(tf_gelu_erf(NAN)) && isnan(tf_gelu_tanh(NAN)));
+    ck_assert_float_eq(tf_gelu_erf(INFINITY), INFINITY);
+    ck_assert_float_eq(tf_gelu_tanh(INFINITY), INFINITY);
+}
+END_TEST
+
 START_TEST(test_activations_match_f64)
 {
     double worst_erf = 0, worst_tanh = 0;
@@ -229,6 +276,7 @@ int main(void)
 {
     Suite *s = suite_create("kernels");
     TCase *tc = tcase_create("kernels");
+    tcase_set_timeout(tc, 300); /* the GELU sweep covers 25 million floats */
     tcase_add_test(tc, test_softmax_matches_f64_and_sums_to_one);
     tcase_add_test(tc, test_softmax_large_logits_stay_finite);
     tcase_add_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates);
@@ -236,6 +284,8 @@ int main(void)
     tcase_add_test(tc, test_layernorm_large_mean_tiny_spread);
     tcase_add_test(tc, test_layernorm_constant_row_gives_bias);
     tcase_add_test(tc, test_add_layernorm_is_layernorm_of_sum);
+    tcase_add_test(tc, test_vexpf_matches_f64);
+    tcase_add_test(tc, test_gelu_everywhere);
     tcase_add_test(tc, test_activations_match_f64);
     tcase_add_test(tc, test_sinusoidal_rows_follow_the_formula);
     tcase_add_test(tc, test_linear_matches_f64);
