@@ -26,7 +26,8 @@ static inline float tf_vexpf(float x)
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     const float e = p * r * r + r + 1.0f;
-    const int32_t bits = ((int32_t)n + 127) * (1 << 23);
+    const float n_finite = n == n ? n : 0.0f; /* converting NaN to int is undefined */
+    const int32_t bits = ((int32_t)n_finite + 127) * (1 << 23);
     float scale;
     memcpy(&scale, &bits, sizeof scale);
     return x < lo ? 0.0f * e : e * scale; /* 0 * NaN is NaN */
