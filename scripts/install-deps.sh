@@ -10,9 +10,10 @@
 #   the Dask corpus job), and cargo with
 #   rustc when no cargo is on the PATH (the Rust binding; it needs no crates),
 #   binutils (nm, readelf for the exported-symbols test), abigail-tools (the
-#   ABI check), valgrind (CI's memcheck run).
+#   ABI check), valgrind (CI's memcheck run), libblis-openmp-dev (CI's build
+#   with -Dblas=blis).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev
           python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
 missing=""
 for p in $packages; do

@@ -4,7 +4,6 @@
  * library leaves the BLAS thread count alone; forward works in a child
  * after fork(). TFENC_THREAD_CALLS lowers the calls (valgrind runs). */
 #define _POSIX_C_SOURCE 200809L
-#include <cblas.h>
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "common/util.h"
 #include "common/suite.h"
+#include "blas_threads.h"
 #include "tfenc.h"
 
 enum { THREADS = 8, INPUTS = 6, B = 2, T = 24, D = 64 };
@@ -66,7 +66,7 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
     tf_config_init(&cfg);
     cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
     ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
-    const int blas_threads = openblas_get_num_threads();
+    const int blas_threads = blas_threads_get();
     for (int i = 0; i < INPUTS; i++) {
         fill_uniform(inputs[i], B * T * D, 100 + (uint64_t)i, -1, 1);
         ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
@@ -82,7 +82,7 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
         ck_assert_int_eq(workers[t].failures, 0);
         ck_assert_int_eq(workers[t].mismatches, 0);
     }
-    ck_assert_int_eq(openblas_get_num_threads(), blas_threads); /* never changed */
+    ck_assert_int_eq(blas_threads_get(), blas_threads); /* never changed */
     tf_encoder_destroy(enc);
 }
 END_TEST
