@@ -9,8 +9,9 @@
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
  * and at least --min-time seconds; GFLOP/s from the formula printed in the
  * header; the fraction of the peak of cblas_sgemm(2048^3) on the same
- * threads (measured in a child process, so its buffers leave no trace
- * here); the peak resident memory of the forward call beyond the weights
+ * threads, measured just before that length (the speed of a shared machine
+ * drifts over minutes) in a child process, so its buffers leave no trace
+ * here; the peak resident memory of the forward call beyond the weights
  * and the caller's buffers (the kernel's high-water mark, reset before
  * each length).
  *
@@ -30,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blas_threads.h"
 #include "tfenc.h"
 
 enum { MAX_LENGTHS = 32, MAX_RUNS = 200 };
@@ -355,7 +357,7 @@ int main(int argc, char **argv)
     if (o.vocab)
         return bench_tokenizer(&o);
     if (o.threads > 0)
-        openblas_set_num_threads(o.threads); /* the caller's choice, not the library's */
+        blas_threads_set(o.threads); /* the caller's choice, not the library's */
     tf_config cfg;
     tf_config_init(&cfg);
     cfg.d_model = o.d_model, cfg.n_heads = o.heads, cfg.d_ff = o.d_ff, cfg.n_layers = o.layers;
@@ -366,47 +368,48 @@ int main(int argc, char **argv)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
         return 1;
     }
-    const double peak = o.no_peak ? 0.0 : sgemm_peak();
-    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, BLAS threads %d\n",
-           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch,
-           openblas_get_num_threads());
+    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, %s threads %d\n",
+           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(),
+           blas_threads_get());
     printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
            "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
-    if (peak > 0)
-        printf("sgemm peak (2048^3, same threads): %.1f GFLOP/s\n\n", peak);
-    else
+    if (o.no_peak)
         printf("sgemm peak: not measured (--no-peak)\n\n");
+    else
+        printf("sgemm peak: cblas_sgemm 2048^3 on the same threads, best of 5, measured just "
+               "before each length (the machine's speed drifts)\n\n");
     printf("forward MB: the call's peak resident memory beyond the weights and the caller's "
            "input and output\n\n");
-    printf("%7s %11s %11s %10s %9s %14s\n", "T", "median ms", "min ms", "GFLOP/s", "of peak",
-           "forward MB");
+    printf("%7s %11s %11s %10s %11s %9s %14s\n", "T", "median ms", "min ms", "GFLOP/s",
+           "peak GF/s", "of peak", "forward MB");
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
     if (csv)
         fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,forward_mb,sgemm_peak_gflops\n");
     FILE *json = o.json ? fopen(o.json, "w") : NULL;
     if (json)
         fprintf(json, "{\"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
-                "\"batch\": %d, \"blas_threads\": %d, \"sgemm_peak_gflops\": %.2f, \"rows\": [",
-                o.d_model, o.heads, o.d_ff, o.layers, o.batch, openblas_get_num_threads(), peak);
+                "\"batch\": %d, \"blas\": \"%s\", \"blas_threads\": %d, \"rows\": [",
+                o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(), blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         const double T = o.lengths[i], D = o.d_model, F = o.d_ff;
         double median, best, extra;
+        const double peak = o.no_peak ? 0.0 : sgemm_peak();
         s = time_length(enc, &o, o.lengths[i], &median, &best, &extra);
         if (s)
             break;
         const double flops = o.layers * o.batch * (8 * T * D * D + 4 * T * D * F + 4 * T * T * D);
         const double gflops = flops / median / 1e9;
-        printf("%7d %11.2f %11.2f %10.1f %8.1f%% %14.1f\n", o.lengths[i], median * 1e3,
-               best * 1e3, gflops, peak > 0 ? 100 * gflops / peak : 0.0, extra);
+        printf("%7d %11.2f %11.2f %10.1f %11.1f %8.1f%% %14.1f\n", o.lengths[i], median * 1e3,
+               best * 1e3, gflops, peak, peak > 0 ? 100 * gflops / peak : 0.0, extra);
         fflush(stdout);
         if (csv)
             fprintf(csv, "%d,%.4f,%.4f,%.2f,%.4f,%.1f,%.2f\n", o.lengths[i], median * 1e3,
                     best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0, extra, peak);
         if (json)
             fprintf(json, "%s{\"T\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"gflops\": %.2f, "
-                    "\"fraction_of_peak\": %.4f, \"forward_mb\": %.1f}", i ? ", " : "",
-                    o.lengths[i], median * 1e3, best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0,
-                    extra);
+                    "\"sgemm_peak_gflops\": %.2f, \"fraction_of_peak\": %.4f, \"forward_mb\": %.1f}",
+                    i ? ", " : "", o.lengths[i], median * 1e3, best * 1e3, gflops, peak,
+                    peak > 0 ? gflops / peak : 0.0, extra);
     }
     if (csv)
         fclose(csv);
