@@ -23,12 +23,17 @@ clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
     $sources "fuzz/fuzz_$target.c" -o "fuzz/build/fuzz_$target" \
     $(pkg-config --libs openblas libcjson libutf8proc) -lm
 cp -n "fuzz/corpus/$target/"* "fuzz/work/$target/" 2>/dev/null || true
+root=$PWD
+log="$root/fuzz/build/$target.log"
+# from fuzz/work, where libFuzzer's -jobs mode leaves its fuzz-N.log files
+cd fuzz/work
+rm -f fuzz-*.log
 ASAN_OPTIONS=allocator_may_return_null=1 OPENBLAS_NUM_THREADS=1 \
-    "fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$root/fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     $max_len -jobs="$jobs" -workers="$jobs" -print_final_stats=1 \
-    -artifact_prefix="fuzz/crashes/$target/" "fuzz/work/$target" \
-    >"fuzz/build/$target.log" 2>&1 || { tail -40 "fuzz/build/$target.log" fuzz-*.log 2>/dev/null; exit 1; }
-rm -f fuzz-*.log # with -jobs, each job's log (already copied into ours)
+    -artifact_prefix="$root/fuzz/crashes/$target/" "$root/fuzz/work/$target" \
+    >"$log" 2>&1 || { tail -40 "$log" fuzz-*.log 2>/dev/null; exit 1; }
+rm -f fuzz-*.log # with -jobs, each job's own log (libFuzzer copied it into ours)
 awk '/stat::number_of_executed_units/ { n += $2; jobs++ } /stat::peak_rss_mb/ { if ($2 > rss) rss = $2 }
      END { printf "fuzz_'"$target"': %d executions in %d job(s), peak RSS %d MB, no crash\n", n, jobs, rss }' \
-    "fuzz/build/$target.log"
+    "$log"
