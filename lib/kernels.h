@@ -6,8 +6,11 @@
 #include <stddef.h>
 
 /* The loops below vectorise; on x86-64 with GCC they are also built for
- * AVX2, chosen when the library loads on a CPU that has it. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * AVX2, chosen when the library loads on a CPU that has it. Not under
+ * ThreadSanitizer: the resolver GCC makes runs while the library is being
+ * relocated, before TSan's runtime is initialised, and TSan instruments it. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)
 #define TF_VECTOR_LOOP __attribute__((target_clones("avx2", "default")))
 #else
 #define TF_VECTOR_LOOP
