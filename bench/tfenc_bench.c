@@ -22,14 +22,14 @@
  * With --tokenize: MB/s of text through the WordPiece tokenizer on one
  * thread (the text of --text-file, or English-like text made from the
  * vocabulary's whole words with punctuation). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "blas_threads.h"
 #include "tfenc.h"
@@ -81,12 +81,19 @@ static int reset_peak_rss(void)
     return f && fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* Best GFLOP/s of C (2048,2048) = A B over a few runs. */
-static double sgemm_peak_here(void)
+/* Best GFLOP/s of C (2048,2048) = A B over a few runs. The matrices are
+ * mapped and unmapped here, not malloc'd, so that their 48 MB leave the
+ * process when it returns and never count in its memory figures. (Not in a
+ * forked child: an OpenMP BLAS such as BLIS hangs in a child forked after
+ * its threads started.) */
+static double sgemm_peak(void)
 {
     const int n = 2048;
-    float *a = malloc(sizeof(float) * n * n), *b = malloc(sizeof(float) * n * n);
-    float *c = malloc(sizeof(float) * n * n);
+    const size_t bytes = 3 * sizeof(float) * n * n;
+    float *a = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a == MAP_FAILED)
+        return 0.0;
+    float *b = a + (size_t)n * n, *c = b + (size_t)n * n;
     for (int i = 0; i < n * n; i++)
         a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
     double best = 1e30;
@@ -97,30 +104,8 @@ static double sgemm_peak_here(void)
         const double dt = now() - t0;
         best = dt < best ? dt : best;
     }
-    free(a), free(b), free(c);
+    munmap(a, bytes);
     return 2.0 * n * n * (double)n / best / 1e9;
-}
-
-/* The sgemm peak, measured in a child process so that its 48 MB of
- * matrices never count in this process's memory figures. */
-static double sgemm_peak(void)
-{
-    int fd[2];
-    double peak = 0;
-    if (pipe(fd) != 0)
-        return sgemm_peak_here();
-    const pid_t child = fork();
-    if (child == 0) {
-        peak = sgemm_peak_here();
-        _exit(write(fd[1], &peak, sizeof peak) == sizeof peak ? 0 : 1);
-    }
-    close(fd[1]);
-    if (child < 0 || read(fd[0], &peak, sizeof peak) != sizeof peak)
-        peak = sgemm_peak_here();
-    close(fd[0]);
-    if (child > 0)
-        waitpid(child, NULL, 0);
-    return peak;
 }
 
 static int parse_lengths(const char *s, bench_options *o)
