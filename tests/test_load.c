@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/expect.h"
@@ -471,10 +473,37 @@ START_TEST(test_io_errors)
 }
 END_TEST
 
+/* Loading `path`, which its mode makes unreadable, fails with TF_ERR_IO.
+ * Root reads any file, so as root the load runs in a child that has become
+ * the unprivileged user nobody (65534). */
+static void expect_unreadable(const char *path, const tf_load_options *o)
+{
+    tf_encoder *enc = NULL;
+    if (geteuid() != 0) {
+        expect_failure(tf_encoder_load(path, o, &enc), TF_ERR_IO, "Permission denied");
+        return;
+    }
+    ck_assert_int_eq(chmod(tmp_dir, 0711), 0); /* nobody may pass through, not read */
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        const int dropped = setgid(65534) == 0 && setuid(65534) == 0 && geteuid() == 65534;
+        const int failed = dropped && tf_encoder_load(path, o, &enc) == TF_ERR_IO && !enc &&
+                           strstr(tf_last_error(), "Permission denied");
+        _exit(!dropped ? 2 : failed ? 0 : 1);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "as nobody: %s", WIFEXITED(status) && WEXITSTATUS(status) == 2
+                                       ? "cannot drop to uid 65534"
+                                       : "loading an unreadable file did not fail with "
+                                         "TF_ERR_IO \"Permission denied\"");
+}
+
 /* A file that disappears is a clean TF_ERR_IO; so is one that cannot be
- * read (as root every file can be, so that part needs another user), and a
- * path through a regular file. A file mapped by an inspection stays usable
- * after it is deleted (the mapping keeps its pages). */
+ * read, and a path through a regular file. A file mapped by an inspection
+ * stays usable after it is deleted (the mapping keeps its pages). */
 START_TEST(test_vanishing_and_unreadable_files)
 {
     make_tmp_dir();
@@ -494,12 +523,10 @@ START_TEST(test_vanishing_and_unreadable_files)
                    "model.safetensors: cannot open: No such file or directory");
     const path_buf through = join(join(data_dir, "wordpiece").s, "vocab.txt/model.safetensors");
     expect_failure(tf_encoder_load(through.s, &o, &enc), TF_ERR_IO, "Not a directory");
-    if (geteuid() != 0) {
-        snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s' && chmod 000 '%s'",
-                 data_dir, copy.s, copy.s);
-        ck_assert_int_eq(system(cmd), 0);
-        expect_failure(tf_encoder_load(copy.s, &o, &enc), TF_ERR_IO, "Permission denied");
-    }
+    snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s' && chmod 000 '%s'",
+             data_dir, copy.s, copy.s);
+    ck_assert_int_eq(system(cmd), 0);
+    expect_unreadable(copy.s, &o);
     remove_tmp_dir();
 }
 END_TEST
