@@ -10,6 +10,7 @@
 #include <utf8proc.h>
 
 #include "alloc.h"
+#include "checked.h"
 #include "error.h"
 
 #define TF_MAX_WORD_CHARS 512 /* longer words are [UNK] whatever max_chars_per_word says */
@@ -76,30 +77,37 @@ typedef struct char_vec {
     size_t n, cap;
 } char_vec;
 
+/* The array v of n elements of `size` bytes (capacity *cap) with room for
+ * one more: v itself, or v moved to twice the capacity (first `initial`);
+ * NULL when out of memory, with v and *cap unchanged. */
+static void *reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial)
+{
+    if (n < *cap)
+        return v;
+    const size_t grown = *cap ? 2 * *cap : initial;
+    size_t bytes;
+    void *bigger = tf_mul_size(grown, size, &bytes) ? tf_realloc(v, bytes) : NULL;
+    if (bigger)
+        *cap = grown;
+    return bigger;
+}
+
 static int push_char(char_vec *c, int32_t cp, int64_t begin, int64_t end)
 {
-    if (c->n == c->cap) {
-        const size_t cap = c->cap ? 2 * c->cap : 256;
-        tf_char *bigger = tf_realloc(c->v, cap * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        c->v = bigger;
-        c->cap = cap;
-    }
+    tf_char *v = reserve_one(c->v, &c->cap, c->n, sizeof *v, 256);
+    if (!v)
+        return 0;
+    c->v = v;
     c->v[c->n++] = (tf_char){cp, begin, end};
     return 1;
 }
 
 static int push_token(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
 {
-    if (t->n == t->cap) {
-        const size_t cap = t->cap ? 2 * t->cap : 64;
-        tf_token *bigger = tf_realloc(t->v, cap * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        t->v = bigger;
-        t->cap = cap;
-    }
+    tf_token *v = reserve_one(t->v, &t->cap, t->n, sizeof *v, 64);
+    if (!v)
+        return 0;
+    t->v = v;
     t->v[t->n++] = (tf_token){id, begin, end};
     return 1;
 }
