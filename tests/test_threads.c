@@ -4,6 +4,7 @@
  * library leaves the BLAS thread count alone; forward works in a child
  * after fork(). TFENC_THREAD_CALLS lowers the calls (valgrind runs). */
 #define _POSIX_C_SOURCE 200809L
+#include <cblas.h>
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -87,8 +88,20 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
 }
 END_TEST
 
-/* A child process forked after the library (and OpenBLAS's threads) ran
- * computes the same result. */
+/* One product big enough (256^3) that the BLAS runs it on all the threads it
+ * is allowed, so that its worker threads exist; this file's tiny shapes
+ * alone would not start them. */
+static void start_blas_threads(void)
+{
+    enum { N = 256 };
+    static float a[N * N], b[N * N], c[N * N];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c,
+                N);
+}
+
+/* A child process forked after the library and the BLAS's worker threads
+ * ran computes the same result. (With BLIS on more than one OpenMP thread it
+ * would hang: libgomp's threads do not survive fork; see README.) */
 START_TEST(test_forward_after_fork)
 {
     tf_config cfg;
@@ -97,6 +110,7 @@ START_TEST(test_forward_after_fork)
     ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
     fill_uniform(inputs[0], B * T * D, 7, -1, 1);
     ck_assert_int_eq(run(0, expected[0], NULL), TF_OK);
+    start_blas_threads();
     const pid_t child = fork();
     ck_assert_int_ge(child, 0);
     if (child == 0) {
