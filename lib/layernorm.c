@@ -4,22 +4,39 @@
 
 #include "kernels.h"
 
+enum { LANES = 8 }; /* independent partial sums: no long chain of dependent adds */
+
+/* sum of (x - shift)^power over x (D), power 1 or 2, in double */
+static double row_moment(const float *x, size_t D, double shift, int power)
+{
+    double lane[LANES] = {0};
+    size_t i = 0;
+    for (; i + LANES <= D; i += LANES)
+        for (size_t k = 0; k < LANES; k++) {
+            const double d = (double)x[i + k] - shift;
+            lane[k] += power == 1 ? d : d * d;
+        }
+    double sum = 0.0;
+    for (; i < D; i++) {
+        const double d = (double)x[i] - shift;
+        sum += power == 1 ? d : d * d;
+    }
+    for (size_t k = 0; k < LANES; k++)
+        sum += lane[k];
+    return sum;
+}
+
 static void layernorm_row(float *out, const float *x, const float *w, const float *b, size_t D,
                           float eps)
 {
-    double sum = 0.0;
-    for (size_t i = 0; i < D; i++)
-        sum += x[i];
-    const double mean = sum / (double)D;
-    double sq = 0.0;
-    for (size_t i = 0; i < D; i++) {
-        const double d = (double)x[i] - mean;
-        sq += d * d;
-    }
-    const double rstd = 1.0 / sqrt(sq / (double)D + (double)eps);
-    for (size_t i = 0; i < D; i++) {
-        const float normed = (float)(((double)x[i] - mean) * rstd);
-        out[i] = b ? normed * w[i] + b[i] : normed * w[i];
+    const double mean = row_moment(x, D, 0.0, 1) / (double)D;
+    const double rstd = 1.0 / sqrt(row_moment(x, D, mean, 2) / (double)D + (double)eps);
+    if (b) {
+        for (size_t i = 0; i < D; i++)
+            out[i] = (float)(((double)x[i] - mean) * rstd) * w[i] + b[i];
+    } else {
+        for (size_t i = 0; i < D; i++)
+            out[i] = (float)(((double)x[i] - mean) * rstd) * w[i];
     }
 }
 
