@@ -1,39 +1,31 @@
-/* activation.c — GELU (erf and tanh forms) and ReLU, over whole rows (the
- * loops vectorise: see vecmath.h). */
+/* activation.c — GELU (erf and tanh forms) and ReLU over whole rows, on
+ * vectors (compiled once per kernel build: see kernels.h). */
 #include "kernels.h"
 #include "tfenc.h"
 #include "vecmath.h"
 
-float tf_gelu_erf(float x)
+/* x (n) = f(x), f one of vecmath.h's activations (inlined: it is a
+ * constant at every call) */
+static inline void apply(float *x, size_t n, tf_vf (*f)(tf_vf))
 {
-    return tf_vgelu_erf(x);
+    size_t j = 0;
+    for (; j + TF_VW <= n; j += TF_VW)
+        tf_vf_store(x + j, f(tf_vf_load(x + j)));
+    if (j < n) /* the lanes past the end hold 0 and are not written back */
+        tf_vf_store_part(x + j, f(tf_vf_load_part(x + j, n - j, 0.0f)), n - j);
 }
 
-float tf_gelu_tanh(float x)
-{
-    return tf_vgelu_tanh(x);
-}
-
-/* (static: the resolver that target_clones makes stays local) */
-TF_VECTOR_LOOP static void activation_apply(float *x, size_t n, int act)
+void TF_KERNEL(tf_activation_apply)(float *x, size_t n, int act)
 {
     switch (act) {
     case TF_ACTIVATION_GELU:
-        for (size_t i = 0; i < n; i++)
-            x[i] = tf_vgelu_erf(x[i]);
+        apply(x, n, tf_vf_gelu_erf);
         break;
     case TF_ACTIVATION_GELU_TANH:
-        for (size_t i = 0; i < n; i++)
-            x[i] = tf_vgelu_tanh(x[i]);
+        apply(x, n, tf_vf_gelu_tanh);
         break;
     case TF_ACTIVATION_RELU:
-        for (size_t i = 0; i < n; i++)
-            x[i] = x[i] > 0.0f ? x[i] : (x[i] == x[i] ? 0.0f : x[i]); /* NaN stays NaN */
+        apply(x, n, tf_vf_relu);
         break;
     }
-}
-
-void tf_activation_apply(float *x, size_t n, int act)
-{
-    activation_apply(x, n, act);
 }

@@ -5,16 +5,24 @@
 
 #include <stddef.h>
 
-/* The loops below vectorise; on x86-64 with GCC they are also built for
- * AVX2, chosen when the library loads on a CPU that has it. Not under
- * ThreadSanitizer: the resolver GCC makes runs while the library is being
- * relocated, before TSan's runtime is initialised, and TSan instruments it. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_THREAD__)
-#define TF_VECTOR_LOOP __attribute__((target_clones("avx2", "default")))
+/* Softmax and the activations are written on vectors (vec.h) in
+ * softmax.c and activation.c, which are compiled twice on x86-64: once for
+ * every CPU (the _base functions) and once with AVX2 and FMA (the _avx2
+ * functions, where TF_HAVE_AVX2_KERNELS is defined). tf_softmax_rows and
+ * tf_activation_apply call the one this CPU can run; the tests call both. */
+#if defined(TF_KERNELS_AVX2)
+#define TF_KERNEL(name) name##_avx2
 #else
-#define TF_VECTOR_LOOP
+#define TF_KERNEL(name) name##_base
 #endif
+
+void tf_softmax_rows_base(float *s, size_t rows, size_t cols);
+void tf_activation_apply_base(float *x, size_t n, int act);
+void tf_softmax_rows_avx2(float *s, size_t rows, size_t cols);
+void tf_activation_apply_avx2(float *x, size_t n, int act);
+
+/* Whether tf_softmax_rows and tf_activation_apply run the _avx2 build. */
+int tf_kernels_use_avx2(void);
 
 /* Softmax of each row of s (rows, cols), in place. Subtracts the row
  * maximum; a row whose entries are all -inf becomes all 0 (a query with no
@@ -37,9 +45,5 @@ void tf_add(float *x, const float *delta, size_t n);
 
 /* x = act(x) over n values; act is a tf_activation. */
 void tf_activation_apply(float *x, size_t n, int act);
-
-/* The scalar activations (also the reference of the vector loops). */
-float tf_gelu_erf(float x);
-float tf_gelu_tanh(float x);
 
 #endif

@@ -1,4 +1,5 @@
-/* softmax.c — row softmax, numerically safe and mask-aware. */
+/* softmax.c — row softmax, numerically safe and mask-aware, on vectors
+ * (compiled once per kernel build: see kernels.h). */
 #include <math.h>
 #include <string.h>
 
@@ -19,49 +20,63 @@ static void softmax_masked_row(float *row, size_t cols)
     memset(row, 0, cols * sizeof *row);
 }
 
-enum { LANES = 16 }; /* independent partial results, so reductions vectorise */
-
 /* max of row (cols); NaN never wins a comparison, so it is left for
- * softmax_masked_row to find. */
-static inline float row_max(const float *row, size_t cols)
+ * softmax_masked_row (or exp) to find. Two accumulators: independent
+ * chains. */
+static float row_max(const float *row, size_t cols)
 {
-    float lane[LANES];
-    for (size_t k = 0; k < LANES; k++)
-        lane[k] = -INFINITY;
+    tf_vf max0 = tf_vf_splat(-INFINITY), max1 = max0;
     size_t j = 0;
-    for (; j + LANES <= cols; j += LANES)
-        for (size_t k = 0; k < LANES; k++)
-            lane[k] = row[j + k] > lane[k] ? row[j + k] : lane[k];
-    float max = -INFINITY;
-    for (; j < cols; j++)
-        max = row[j] > max ? row[j] : max;
-    for (size_t k = 0; k < LANES; k++)
-        max = lane[k] > max ? lane[k] : max;
-    return max;
+    for (; j + 2 * TF_VW <= cols; j += 2 * TF_VW) {
+        max0 = tf_vf_max(max0, tf_vf_load(row + j));
+        max1 = tf_vf_max(max1, tf_vf_load(row + j + TF_VW));
+    }
+    for (; j + TF_VW <= cols; j += TF_VW)
+        max0 = tf_vf_max(max0, tf_vf_load(row + j));
+    if (j < cols)
+        max1 = tf_vf_max(max1, tf_vf_load_part(row + j, cols - j, -INFINITY));
+    return tf_vf_max_lane(tf_vf_max(max0, max1));
 }
 
 /* row (cols) = exp(row - max); returns the sum of the new values. */
-static inline float exp_and_sum(float *row, size_t cols, float max)
+static float exp_and_sum(float *row, size_t cols, float max)
 {
-    float lane[LANES] = {0};
+    const tf_vf shift = tf_vf_splat(max);
+    tf_vf sum0 = tf_vf_splat(0.0f), sum1 = sum0;
     size_t j = 0;
-    for (; j + LANES <= cols; j += LANES)
-        for (size_t k = 0; k < LANES; k++) {
-            row[j + k] = tf_vexpf(row[j + k] - max);
-            lane[k] += row[j + k];
-        }
-    float sum = 0.0f;
-    for (; j < cols; j++) {
-        row[j] = tf_vexpf(row[j] - max);
-        sum += row[j];
+    for (; j + 2 * TF_VW <= cols; j += 2 * TF_VW) {
+        const tf_vf e0 = tf_vf_exp(tf_vf_load(row + j) - shift);
+        const tf_vf e1 = tf_vf_exp(tf_vf_load(row + j + TF_VW) - shift);
+        tf_vf_store(row + j, e0);
+        tf_vf_store(row + j + TF_VW, e1);
+        sum0 += e0;
+        sum1 += e1;
     }
-    for (size_t k = 0; k < LANES; k++)
-        sum += lane[k];
-    return sum;
+    for (; j + TF_VW <= cols; j += TF_VW) {
+        const tf_vf e = tf_vf_exp(tf_vf_load(row + j) - shift);
+        tf_vf_store(row + j, e);
+        sum0 += e;
+    }
+    if (j < cols) { /* the lanes past the end hold -inf: exp gives 0 */
+        const tf_vf e = tf_vf_exp(tf_vf_load_part(row + j, cols - j, -INFINITY) - shift);
+        tf_vf_store_part(row + j, e, cols - j);
+        sum1 += e;
+    }
+    return tf_vf_sum_lanes(sum0 + sum1);
 }
 
-/* (static: the resolver that target_clones makes stays local) */
-TF_VECTOR_LOOP static void softmax_rows(float *s, size_t rows, size_t cols)
+/* row (cols) *= factor */
+static void scale_row(float *row, size_t cols, float factor)
+{
+    const tf_vf f = tf_vf_splat(factor);
+    size_t j = 0;
+    for (; j + TF_VW <= cols; j += TF_VW)
+        tf_vf_store(row + j, tf_vf_load(row + j) * f);
+    for (; j < cols; j++)
+        row[j] *= factor;
+}
+
+void TF_KERNEL(tf_softmax_rows)(float *s, size_t rows, size_t cols)
 {
     for (size_t r = 0; r < rows; r++) {
         float *row = s + r * cols; /* (cols) */
@@ -70,13 +85,6 @@ TF_VECTOR_LOOP static void softmax_rows(float *s, size_t rows, size_t cols)
             softmax_masked_row(row, cols);
             continue;
         }
-        const float inv = 1.0f / exp_and_sum(row, cols, max);
-        for (size_t j = 0; j < cols; j++)
-            row[j] *= inv;
+        scale_row(row, cols, 1.0f / exp_and_sum(row, cols, max));
     }
-}
-
-void tf_softmax_rows(float *s, size_t rows, size_t cols)
-{
-    softmax_rows(s, rows, cols);
 }

@@ -1,6 +1,7 @@
 /* test_kernels.c — the library's own loops against float64 formulas:
  * softmax, LayerNorm (+ residual), GELU/ReLU, sinusoidal positions, and the
- * sgemm projection wrapper. */
+ * sgemm projection wrapper. The vector loops (softmax, activations) are
+ * tested in every build of them (kernels.h) that this CPU can run. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +13,26 @@
 #include "embedding.h"
 #include "kernels.h"
 #include "linear.h"
-#include "vecmath.h"
+
+typedef struct kernel_build {
+    const char *name;
+    void (*softmax_rows)(float *s, size_t rows, size_t cols);
+    void (*activation_apply)(float *x, size_t n, int act);
+} kernel_build;
+
+static const kernel_build builds[] = {
+    {"base", tf_softmax_rows_base, tf_activation_apply_base},
+#ifdef TF_HAVE_AVX2_KERNELS
+    {"avx2", tf_softmax_rows_avx2, tf_activation_apply_avx2},
+#endif
+};
+enum { N_BUILDS = sizeof builds / sizeof builds[0] };
+
+/* Whether this CPU can run build i (the base build runs everywhere). */
+static int can_run(int i)
+{
+    return strcmp(builds[i].name, "avx2") != 0 || tf_kernels_use_avx2();
+}
 
 static void softmax_f64(double *p, const double *s, int n)
 {
@@ -27,13 +47,15 @@ static void softmax_f64(double *p, const double *s, int n)
 
 START_TEST(test_softmax_matches_f64_and_sums_to_one)
 {
+    if (!can_run(_i))
+        return;
     enum { R = 7, C = 33 };
     float s[R * C];
     double d[C], p[C];
     fill_uniform(s, R * C, 3, -8, 8);
     float copy[R * C];
     memcpy(copy, s, sizeof s);
-    tf_softmax_rows(s, R, C);
+    builds[_i].softmax_rows(s, R, C);
     for (int r = 0; r < R; r++) {
         double sum = 0;
         for (int j = 0; j < C; j++)
@@ -50,12 +72,14 @@ END_TEST
 
 START_TEST(test_softmax_large_logits_stay_finite)
 {
+    if (!can_run(_i))
+        return;
     float s[6] = {1000.0f, 1001.0f, 1002.0f, 1e30f, -1e30f, 0.0f};
-    tf_softmax_rows(s, 1, 3);     /* shift-invariant: softmax(0, 1, 2) */
+    builds[_i].softmax_rows(s, 1, 3);     /* shift-invariant: softmax(0, 1, 2) */
     ck_assert_float_eq_tol(s[0], 0.0900306f, 1e-6f);
     ck_assert_float_eq_tol(s[1], 0.2447285f, 1e-6f);
     ck_assert_float_eq_tol(s[2], 0.6652410f, 1e-6f);
-    tf_softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
+    builds[_i].softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
     ck_assert_float_eq(s[3], 1.0f);
     ck_assert_float_eq(s[4], 0.0f);
     ck_assert_float_eq(s[5], 0.0f);
@@ -64,10 +88,12 @@ END_TEST
 
 START_TEST(test_softmax_fully_masked_row_is_zero_and_nan_propagates)
 {
+    if (!can_run(_i))
+        return;
     float s[3 * 4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, /* all masked */
                       0.5f,      NAN,       1.0f,      2.0f,      /* a NaN */
                       -INFINITY, NAN,       -INFINITY, -INFINITY}; /* a NaN among masks */
-    tf_softmax_rows(s, 3, 4);
+    builds[_i].softmax_rows(s, 3, 4);
     for (int j = 0; j < 4; j++) {
         ck_assert_float_eq(s[j], 0.0f);
         ck_assert(isnan(s[4 + j]));
@@ -154,75 +180,167 @@ START_TEST(test_add_layernorm_is_layernorm_of_sum)
 }
 END_TEST
 
-/* exp: relative error < 3e-7 where the result is normal; exactly 0 below
- * (and for -inf, a mask); NaN stays NaN. */
-START_TEST(test_vexpf_matches_f64)
+/* exp, through softmax: in a row (0, x_1, .., x_36) with every x <= 0 the
+ * maximum is 0, so p_0 = 1 / sum and p_j = e^x_j / sum: p_j / p_0 is e^x_j
+ * with one more rounding (of the product by 1 / sum). For x over [-87, 0]
+ * its relative error stays below 2e-7; -inf and anything below -87.3 give
+ * exactly 0. */
+START_TEST(test_exp_through_softmax)
 {
+    if (!can_run(_i))
+        return;
+    enum { C = 37, ROWS = 60000 }; /* 2.16 million x; a row is 4 or 2 vectors and a tail */
+    float *s = malloc(sizeof(float) * C * ROWS); /* (ROWS, C) */
+    float *x = malloc(sizeof(float) * C * ROWS); /* (ROWS, C) */
+    ck_assert(s && x);
+    const double steps = (double)ROWS * (C - 1) - 1;
+    for (size_t r = 0; r < ROWS; r++)
+        for (size_t j = 0; j < C; j++) {
+            const size_t k = r * (C - 1) + j - 1;
+            x[r * C + j] = s[r * C + j] = j == 0 ? 0.0f : (float)(-87.0 * (double)k / steps);
+        }
+    builds[_i].softmax_rows(s, ROWS, C);
     double worst = 0;
-    for (int i = 0; i <= 2000000; i++) {
-        const float x = -87.3f + 87.3f * (float)i / 2000000.0f;
-        worst = fmax(worst, fabs(tf_vexpf(x) / exp((double)x) - 1.0));
-    }
-    printf("exp: max relative error %.2e\n", worst);
-    ck_assert_double_le(worst, 3e-7);
-    ck_assert_float_eq(tf_vexpf(-INFINITY), 0.0f);
-    ck_assert_float_eq(tf_vexpf(-100.0f), 0.0f);
-    ck_assert_float_eq(tf_vexpf(0.0f), 1.0f);
-    ck_assert(isnan(tf_vexpf(NAN)));
+    for (size_t r = 0; r < ROWS; r++)
+        for (size_t j = 1; j < C; j++) {
+            const double want = exp((double)x[r * C + j]), got = (double)s[r * C + j] / s[r * C];
+            if (s[r * C + j] >= 1e-30f) /* below, the product may be subnormal */
+                worst = fmax(worst, fabs(got / want - 1.0));
+        }
+    printf("%s: exp through softmax, max relative error %.2e\n", builds[_i].name, worst);
+    ck_assert_double_le(worst, 2e-7);
+    float edge[5] = {0.0f, -INFINITY, -100.0f, -87.4f, 0.0f};
+    builds[_i].softmax_rows(edge, 1, 5);
+    ck_assert_float_eq(edge[0], 0.5f);
+    ck_assert_float_eq(edge[1], 0.0f);
+    ck_assert_float_eq(edge[2], 0.0f);
+    ck_assert_float_eq(edge[3], 0.0f);
+    ck_assert_float_eq(edge[4], 0.5f);
+    free(s), free(x);
 }
 END_TEST
+
+static double gelu_erf_f64(double x)
+{
+    return 0.5 * x * erfc(-x / sqrt(2.0));
+}
+
+/* x / (1 + e^-2u) is 0.5 x (1 + tanh u) without its cancellation */
+static double gelu_tanh_f64(double x)
+{
+    const double u = sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x);
+    return isfinite(u) ? x / (1.0 + exp(-2.0 * u)) : (u > 0 ? x : 0.0);
+}
+
+/* The largest |act(x) - want(x)| over x (n); out is scratch (n). */
+static double activation_error(const kernel_build *b, int act, double (*want)(double),
+                               const float *x, float *out, size_t n)
+{
+    memcpy(out, x, n * sizeof *out);
+    b->activation_apply(out, n, act);
+    double worst = 0;
+    for (size_t i = 0; i < n; i++)
+        worst = fmax(worst, fabs(out[i] - want(x[i])));
+    return worst;
+}
 
 /* Both GELUs within 1e-6 of float64 libm on every 64th float (by bit
  * pattern) of either sign, which covers the whole range, zero, subnormals
- * and the largest values; NaN stays NaN, inf maps to inf. */
+ * and the largest values; NaN stays NaN, inf maps to inf. Chunks of an odd
+ * length, so the vector loops' tails are in it too. */
 START_TEST(test_gelu_everywhere)
 {
+    if (!can_run(_i))
+        return;
+    enum { CHUNK = 65521 };
+    float *x = malloc(sizeof(float) * CHUNK), *out = malloc(sizeof(float) * CHUNK);
+    ck_assert(x && out);
     double worst_erf = 0, worst_tanh = 0;
+    size_t n = 0;
     for (uint32_t bits = 0; bits < 0x7f800000u; bits += 64)
-        for (int sign = 0; sign < 2; sign++) {
-            const uint32_t b = bits | (uint32_t)sign << 31;
-            float x;
-            memcpy(&x, &b, sizeof x);
-            const double xd = x, u = sqrt(2.0 / 3.14159265358979323846) * (xd + 0.044715 * xd * xd * xd);
-            const double want_erf = 0.5 * xd * erfc(-xd / sqrt(2.0));
-            const double want_tanh = isfinite(u) ? xd / (1.0 + exp(-2.0 * u)) : (u > 0 ? xd : 0.0);
-            worst_erf = fmax(worst_erf, fabs(tf_gelu_erf(x) - want_erf));
-            worst_tanh = fmax(worst_tanh, fabs(tf_gelu_tanh(x) - want_tanh));
+        for (uint32_t sign = 0; sign < 2; sign++) {
+            const uint32_t b = bits | sign << 31;
+            memcpy(&x[n++], &b, sizeof *x);
+            const int last = bits + 64 >= 0x7f800000u && sign == 1;
+            if (n == CHUNK || last) {
+                worst_erf = fmax(worst_erf, activation_error(&builds[_i], TF_ACTIVATION_GELU,
+                                                             gelu_erf_f64, x, out, n));
+                worst_tanh = fmax(worst_tanh, activation_error(&builds[_i], TF_ACTIVATION_GELU_TANH,
+                                                               gelu_tanh_f64, x, out, n));
+                n = 0;
+            }
         }
-    printf("GELU (erf): max abs error %.2e, GELU (tanh): %.2e over every 64th float\n",
-           worst_erf, worst_tanh);
+    printf("%s: GELU (erf) max abs error %.2e, GELU (tanh) %.2e over every 64th float\n",
+           builds[_i].name, worst_erf, worst_tanh);
     ck_assert_double_le(worst_erf, 1e-6);
     ck_assert_double_le(worst_tanh, 1e-6);
-    ck_assert(isnan(tf_gelu_erf(NAN)) && isnan(tf_gelu_tanh(NAN)));
-    ck_assert_float_eq(tf_gelu_erf(INFINITY), INFINITY);
-    ck_assert_float_eq(tf_gelu_tanh(INFINITY), INFINITY);
+    const int gelus[2] = {TF_ACTIVATION_GELU, TF_ACTIVATION_GELU_TANH};
+    for (int g = 0; g < 2; g++) {
+        float special[3] = {NAN, INFINITY, 1.0f};
+        builds[_i].activation_apply(special, 3, gelus[g]);
+        ck_assert(isnan(special[0]));
+        ck_assert_float_eq(special[1], INFINITY);
+    }
+    free(x), free(out);
 }
 END_TEST
 
+static double gelu_erf_by_erf_f64(double x)
+{
+    return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
+
+static double gelu_tanh_by_tanh_f64(double x)
+{
+    return 0.5 * x * (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+}
+
+/* Over [-10, 10] against the textbook formulas (erf and tanh themselves);
+ * ReLU's and GELU's values at a few points. */
 START_TEST(test_activations_match_f64)
 {
-    double worst_erf = 0, worst_tanh = 0;
-    for (int i = -200000; i <= 200000; i++) {
-        const float x = (float)i * 5e-5f; /* [-10, 10] */
-        const double xd = x;
-        const double want_erf = 0.5 * xd * (1.0 + erf(xd / sqrt(2.0)));
-        const double want_tanh =
-            0.5 * xd * (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (xd + 0.044715 * xd * xd * xd)));
-        worst_erf = fmax(worst_erf, fabs(tf_gelu_erf(x) - want_erf));
-        worst_tanh = fmax(worst_tanh, fabs(tf_gelu_tanh(x) - want_tanh));
-    }
-    ck_assert_double_le(worst_erf, 1e-6);
-    ck_assert_double_le(worst_tanh, 1e-6);
+    if (!can_run(_i))
+        return;
+    enum { N = 400001 };
+    float *x = malloc(sizeof(float) * N), *out = malloc(sizeof(float) * N);
+    ck_assert(x && out);
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i - N / 2) * 5e-5f;
+    ck_assert_double_le(activation_error(&builds[_i], TF_ACTIVATION_GELU, gelu_erf_by_erf_f64, x, out, N), 1e-6);
+    ck_assert_double_le(activation_error(&builds[_i], TF_ACTIVATION_GELU_TANH, gelu_tanh_by_tanh_f64, x, out, N), 1e-6);
+    free(x), free(out);
 
     float v[6] = {-2.0f, -0.0f, 0.0f, 3.5f, NAN, 1.0f};
-    tf_activation_apply(v, 6, TF_ACTIVATION_RELU);
+    builds[_i].activation_apply(v, 6, TF_ACTIVATION_RELU);
     ck_assert_float_eq(v[0], 0.0f);
     ck_assert_float_eq(v[3], 3.5f);
     ck_assert(isnan(v[4]));
+    ck_assert_float_eq(v[5], 1.0f);
     float g[2] = {1.0f, -1.0f};
-    tf_activation_apply(g, 2, TF_ACTIVATION_GELU);
+    builds[_i].activation_apply(g, 2, TF_ACTIVATION_GELU);
     ck_assert_float_eq_tol(g[0], 0.8413447f, 1e-6f); /* x * Phi(x) */
     ck_assert_float_eq_tol(g[1], -0.1586553f, 1e-6f);
+}
+END_TEST
+
+/* tf_softmax_rows and tf_activation_apply run the build that
+ * tf_kernels_use_avx2 names: their results are that build's, bit for bit. */
+START_TEST(test_dispatch_runs_the_named_build)
+{
+    const kernel_build *chosen = &builds[tf_kernels_use_avx2() ? N_BUILDS - 1 : 0];
+    ck_assert_str_eq(chosen->name, tf_kernels_use_avx2() ? "avx2" : "base");
+    enum { R = 5, C = 101 };
+    float a[R * C], b[R * C];
+    fill_uniform(a, R * C, 11, -20, 20);
+    memcpy(b, a, sizeof a);
+    tf_softmax_rows(a, R, C);
+    chosen->softmax_rows(b, R, C);
+    ck_assert_mem_eq(a, b, sizeof a);
+    fill_uniform(a, R * C, 12, -6, 6);
+    memcpy(b, a, sizeof a);
+    tf_activation_apply(a, R * C, TF_ACTIVATION_GELU);
+    chosen->activation_apply(b, R * C, TF_ACTIVATION_GELU);
+    ck_assert_mem_eq(a, b, sizeof a);
 }
 END_TEST
 
@@ -276,17 +394,18 @@ int main(void)
 {
     Suite *s = suite_create("kernels");
     TCase *tc = tcase_create("kernels");
-    tcase_set_timeout(tc, 300); /* the GELU sweep covers 25 million floats */
-    tcase_add_test(tc, test_softmax_matches_f64_and_sums_to_one);
-    tcase_add_test(tc, test_softmax_large_logits_stay_finite);
-    tcase_add_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates);
+    tcase_set_timeout(tc, 600); /* the GELU sweep covers 67 million floats per build */
+    tcase_add_loop_test(tc, test_softmax_matches_f64_and_sums_to_one, 0, N_BUILDS);
+    tcase_add_loop_test(tc, test_softmax_large_logits_stay_finite, 0, N_BUILDS);
+    tcase_add_loop_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates, 0, N_BUILDS);
     tcase_add_test(tc, test_layernorm_matches_f64);
     tcase_add_test(tc, test_layernorm_large_mean_tiny_spread);
     tcase_add_test(tc, test_layernorm_constant_row_gives_bias);
     tcase_add_test(tc, test_add_layernorm_is_layernorm_of_sum);
-    tcase_add_test(tc, test_vexpf_matches_f64);
-    tcase_add_test(tc, test_gelu_everywhere);
-    tcase_add_test(tc, test_activations_match_f64);
+    tcase_add_loop_test(tc, test_exp_through_softmax, 0, N_BUILDS);
+    tcase_add_loop_test(tc, test_gelu_everywhere, 0, N_BUILDS);
+    tcase_add_loop_test(tc, test_activations_match_f64, 0, N_BUILDS);
+    tcase_add_test(tc, test_dispatch_runs_the_named_build);
     tcase_add_test(tc, test_sinusoidal_rows_follow_the_formula);
     tcase_add_test(tc, test_linear_matches_f64);
     suite_add_tcase(s, tc);
