@@ -3,21 +3,24 @@
  *
  *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
- *               [--csv FILE] [--json FILE] [--no-peak] [--varlen]
+ *               [--csv FILE] [--json FILE] [--no-peak] [--varlen] [--gemm-floor]
  *   tfenc-bench --tokenize VOCAB [--text-file FILE] [--min-time 1]
  *
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
  * and at least --min-time seconds; GFLOP/s from the formula printed in the
  * header; the fraction of the peak of cblas_sgemm(2048^3) on the same
  * threads, measured just before that length (the speed of a shared machine
- * drifts over minutes) in a child process, so its buffers leave no trace
- * here; the peak resident memory of the forward call beyond the weights
- * and the caller's buffers (the kernel's high-water mark, reset before
- * each length).
+ * drifts over minutes); the peak resident memory of the forward call
+ * beyond the weights and the caller's buffers (the kernel's high-water
+ * mark, reset before each length).
  *
  * With --varlen: 32 sequences of lengths uniform in [8, 128] padded to 128,
  * against full 128-token sequences of about as many tokens: real tokens per
  * second of each, and their ratio.
+ *
+ * With --gemm-floor: per length, the forward call against its own
+ * cblas_sgemm calls alone (gemm_floor.h), timed one after the other: how
+ * far the layer is from what its BLAS allows.
  *
  * With --tokenize: MB/s of text through the WordPiece tokenizer on one
  * thread (the text of --text-file, or English-like text made from the
@@ -32,6 +35,7 @@
 #include <time.h>
 
 #include "blas_threads.h"
+#include "gemm_floor.h"
 #include "tfenc.h"
 
 enum { MAX_LENGTHS = 32, MAX_RUNS = 200 };
@@ -40,7 +44,7 @@ typedef struct bench_options {
     int d_model, heads, d_ff, layers, batch, threads;
     int lengths[MAX_LENGTHS], n_lengths;
     double min_time;
-    int no_peak, varlen;
+    int no_peak, varlen, gemm_floor;
     const char *csv, *json;
     const char *vocab, *text_file;
 } bench_options;
@@ -131,8 +135,12 @@ static int parse_options(int argc, char **argv, bench_options *o)
     parse_lengths("16,64,128,256,512,1024,2048,4096,8192", o);
     for (int i = 1; i < argc; i += 2) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--no-peak") || !strcmp(f, "--varlen")) {
-            *(f[2] == 'n' ? &o->no_peak : &o->varlen) = 1; /* no peak: e.g. under valgrind */
+        int *flag = !strcmp(f, "--no-peak")      ? &o->no_peak /* e.g. under valgrind */
+                    : !strcmp(f, "--varlen")     ? &o->varlen
+                    : !strcmp(f, "--gemm-floor") ? &o->gemm_floor
+                                                 : NULL;
+        if (flag) {
+            *flag = 1;
             i--;
             continue;
         }
@@ -298,6 +306,14 @@ static int bench_tokenizer(const bench_options *o)
     return s ? 1 : 0;
 }
 
+/* Floating-point operations of one forward call at length T (the formula
+ * the header prints). */
+static double layer_flops(const bench_options *o, int T)
+{
+    const double Td = T, D = o->d_model, F = o->d_ff;
+    return o->layers * o->batch * (8 * Td * D * D + 4 * Td * D * F + 4 * Td * Td * D);
+}
+
 static tf_status time_length(const tf_encoder *enc, const bench_options *o, int T, double *median,
                              double *best, double *extra_mb)
 {
@@ -331,6 +347,33 @@ static tf_status bench_varlen(const tf_encoder *enc, const bench_options *o)
            full, T, full * T, full_s * 1e3, full_tps);
     printf("padded batch / full batch, real tokens per second: %.1f%%\n",
            100 * padded_tps / full_tps);
+    return TF_OK;
+}
+
+/* Per length: the forward call, then its matrix products alone, and both
+ * as fractions of the sgemm peak measured just before them. */
+static tf_status bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
+{
+    printf("\nmatrix products alone: the same cblas_sgemm calls as the forward pass (shapes, "
+           "strides, beta, order), nothing between them\n");
+    printf("%7s %11s %11s %13s %11s %15s %15s\n", "T", "layer ms", "GEMMs ms", "GEMMs/layer",
+           "peak GF/s", "layer of peak", "GEMMs of peak");
+    for (int i = 0; i < o->n_lengths; i++) {
+        const int T = o->lengths[i];
+        const double peak = o->no_peak ? 0.0 : sgemm_peak();
+        double layer, gemms, best, mb;
+        tf_status s = time_length(enc, o, T, &layer, &best, &mb);
+        if (s)
+            return s;
+        if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->min_time,
+                            &gemms, &best))
+            return TF_ERR_OUT_OF_MEMORY;
+        const double gflop = layer_flops(o, T) / 1e9;
+        printf("%7d %11.2f %11.2f %12.1f%% %11.1f %14.1f%% %14.1f%%\n", T, layer * 1e3,
+               gemms * 1e3, 100 * gemms / layer, peak, peak > 0 ? 100 * gflop / layer / peak : 0.0,
+               peak > 0 ? 100 * gflop / gemms / peak : 0.0);
+        fflush(stdout);
+    }
     return TF_OK;
 }
 
@@ -376,14 +419,12 @@ int main(int argc, char **argv)
                 "\"batch\": %d, \"blas\": \"%s\", \"blas_threads\": %d, \"rows\": [",
                 o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(), blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
-        const double T = o.lengths[i], D = o.d_model, F = o.d_ff;
         double median, best, extra;
         const double peak = o.no_peak ? 0.0 : sgemm_peak();
         s = time_length(enc, &o, o.lengths[i], &median, &best, &extra);
         if (s)
             break;
-        const double flops = o.layers * o.batch * (8 * T * D * D + 4 * T * D * F + 4 * T * T * D);
-        const double gflops = flops / median / 1e9;
+        const double gflops = layer_flops(&o, o.lengths[i]) / median / 1e9;
         printf("%7d %11.2f %11.2f %10.1f %11.1f %8.1f%% %14.1f\n", o.lengths[i], median * 1e3,
                best * 1e3, gflops, peak, peak > 0 ? 100 * gflops / peak : 0.0, extra);
         fflush(stdout);
@@ -404,6 +445,8 @@ int main(int argc, char **argv)
     }
     if (s == TF_OK && o.varlen)
         s = bench_varlen(enc, &o);
+    if (s == TF_OK && o.gemm_floor)
+        s = bench_gemm_floor(enc, &o);
     if (s)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
     tf_encoder_destroy(enc);
