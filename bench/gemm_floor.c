@@ -1,17 +1,14 @@
 /* gemm_floor.c — a forward pass's matrix products alone (gemm_floor.h).
  * The attention block size and the FFN chunk come from lib/workspace.h, so
  * the calls are the library's, not a guess at them. */
-#define _POSIX_C_SOURCE 200809L
 #include "gemm_floor.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "timing.h"
 #include "workspace.h"
-
-enum { MAX_RUNS = 200 };
 
 /* All zeros: the products' speed does not depend on the values, and zeros
  * never grow into denormals or infinities however often beta = 1 adds. */
@@ -27,19 +24,6 @@ typedef struct buffers {
     float *w_down; /* (D, F) */
 } buffers;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* y (n, out) += x (n, in) . w^T, w (out, in): tf_linear after it copied the
  * bias into y (beta = 1). */
 static void linear(float *y, const float *x, const float *w, int n, int out, int in)
@@ -53,25 +37,35 @@ static void linear(float *y, const float *x, const float *w, int n, int out, int
 static void attention(const buffers *g, int T, int D, int H, int row0)
 {
     const int dk = D / H, ld = 3 * D, block = (int)tf_attention_block_rows((size_t)T);
+    const float scale = 1.0f / sqrtf((float)dk);
     const float *qkv = g->qkv + (size_t)row0 * ld; /* (T, 3D) this sequence */
     float *ctx = g->ctx + (size_t)row0 * D;        /* (T, D) */
     for (int h = 0; h < H; h++)
         for (int q0 = 0; q0 < T; q0 += block) {
             const int nq = T - q0 < block ? T - q0 : block;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, 1.0f / sqrtf((float)dk),
-                        qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, g->scores, T);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, scale,
+                        qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, g->scores,
+                        T);
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nq, dk, T, 1.0f, g->scores, T,
                         qkv + 2 * D + h * dk, ld, 0.0f, ctx + (size_t)q0 * D + h * dk, D);
         }
 }
 
-static void forward_gemms(const buffers *g, int B, int T, int D, int H, int F, int layers)
+/* One forward pass's products: the buffers and the model's sizes. */
+typedef struct floor_run {
+    buffers g;
+    int B, T, D, H, F, layers;
+} floor_run;
+
+static int forward_gemms(void *ctx)
 {
-    const int N = B * T;
-    for (int l = 0; l < layers; l++) {
+    const floor_run *r = ctx;
+    const buffers *g = &r->g;
+    const int N = r->B * r->T, D = r->D, F = r->F;
+    for (int l = 0; l < r->layers; l++) {
         linear(g->qkv, g->x, g->w_qkv, N, 3 * D, D);
-        for (int b = 0; b < B; b++)
-            attention(g, T, D, H, b * T);
+        for (int b = 0; b < r->B; b++)
+            attention(g, r->T, D, r->H, b * r->T);
         linear(g->x, g->ctx, g->w_o, N, D, D);
         for (int r0 = 0; r0 < N; r0 += TF_FFN_CHUNK_ROWS) {
             const int rows = N - r0 < TF_FFN_CHUNK_ROWS ? N - r0 : TF_FFN_CHUNK_ROWS;
@@ -79,6 +73,7 @@ static void forward_gemms(const buffers *g, int B, int T, int D, int H, int F, i
             linear(g->ctx + (size_t)r0 * D, g->hidden, g->w_down, rows, D, F);
         }
     }
+    return 0;
 }
 
 int gemm_floor_time(int B, int T, int D, int H, int F, int layers, double min_time,
@@ -86,29 +81,22 @@ int gemm_floor_time(int B, int T, int D, int H, int F, int layers, double min_ti
 {
     const size_t N = (size_t)B * T, block = tf_attention_block_rows((size_t)T);
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
-    buffers g = {
-        calloc(N * D, sizeof(float)),     calloc(N * 3 * D, sizeof(float)),
-        calloc(N * D, sizeof(float)),     calloc(block * T, sizeof(float)),
-        calloc(chunk * F, sizeof(float)), calloc((size_t)3 * D * D, sizeof(float)),
-        calloc((size_t)D * D, sizeof(float)), calloc((size_t)F * D, sizeof(float)),
-        calloc((size_t)D * F, sizeof(float)),
+    floor_run r = {
+        .g = {calloc(N * D, sizeof(float)), calloc(N * 3 * D, sizeof(float)),
+              calloc(N * D, sizeof(float)), calloc(block * T, sizeof(float)),
+              calloc(chunk * F, sizeof(float)), calloc((size_t)3 * D * D, sizeof(float)),
+              calloc((size_t)D * D, sizeof(float)), calloc((size_t)F * D, sizeof(float)),
+              calloc((size_t)D * F, sizeof(float))},
+        .B = B, .T = T, .D = D, .H = H, .F = F, .layers = layers,
     };
-    int ok = g.x && g.qkv && g.ctx && g.scores && g.hidden && g.w_qkv && g.w_o && g.w_up && g.w_down;
+    const buffers *g = &r.g;
+    const int ok = g->x && g->qkv && g->ctx && g->scores && g->hidden && g->w_qkv && g->w_o &&
+                   g->w_up && g->w_down;
     if (ok) {
-        double runs[MAX_RUNS];
-        int count = 0;
-        forward_gemms(&g, B, T, D, H, F, layers); /* warm-up */
-        const double start = now();
-        while (count < MAX_RUNS && (count < 3 || now() - start < min_time)) {
-            const double t0 = now();
-            forward_gemms(&g, B, T, D, H, F, layers);
-            runs[count++] = now() - t0;
-        }
-        qsort(runs, (size_t)count, sizeof runs[0], compare_doubles);
-        *median = runs[count / 2];
-        *best = runs[0];
+        forward_gemms(&r); /* warm-up */
+        bench_time_runs(forward_gemms, &r, min_time, median, best);
     }
-    free(g.x), free(g.qkv), free(g.ctx), free(g.scores), free(g.hidden);
-    free(g.w_qkv), free(g.w_o), free(g.w_up), free(g.w_down);
+    free(g->x), free(g->qkv), free(g->ctx), free(g->scores), free(g->hidden);
+    free(g->w_qkv), free(g->w_o), free(g->w_up), free(g->w_down);
     return ok ? 0 : -1;
 }

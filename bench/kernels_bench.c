@@ -7,34 +7,12 @@
  *
  * Per loop and build: the best of at least 5 runs and 0.5 s, in ns per
  * value, the inputs rewritten before each run (softmax works in place). */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "kernels.h"
 #include "tfenc.h"
-
-typedef struct kernel_build {
-    const char *name;
-    void (*softmax_rows)(float *s, size_t rows, size_t cols);
-    void (*activation_apply)(float *x, size_t n, int act);
-} kernel_build;
-
-static const kernel_build builds[] = {
-    {"base", tf_softmax_rows_base, tf_activation_apply_base},
-#ifdef TF_HAVE_AVX2_KERNELS
-    {"avx2", tf_softmax_rows_avx2, tf_activation_apply_avx2},
-#endif
-};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "timing.h"
 
 /* x (n) = values in [lo, hi) */
 static void fill(float *x, size_t n, float lo, float hi)
@@ -46,21 +24,21 @@ static void fill(float *x, size_t n, float lo, float hi)
 typedef enum { SOFTMAX, GELU, ADD_LAYERNORM } loop;
 
 /* ns per value of one loop over (rows, cols) */
-static double time_loop(loop which, const kernel_build *b, size_t rows, size_t cols, float *x,
+static double time_loop(loop which, const tf_kernel_build *b, size_t rows, size_t cols, float *x,
                         float *delta, const float *w)
 {
     const size_t n = rows * cols;
-    double best = 1e30, start = now();
-    for (int run = 0; run < 5 || now() - start < 0.5; run++) {
+    double best = 1e30, start = bench_now();
+    for (int run = 0; run < 5 || bench_now() - start < 0.5; run++) {
         fill(x, n, -8.0f, 8.0f);
-        const double t0 = now();
+        const double t0 = bench_now();
         if (which == SOFTMAX)
             b->softmax_rows(x, rows, cols);
         else if (which == GELU)
             b->activation_apply(x, n, TF_ACTIVATION_GELU);
         else
             tf_add_layernorm_rows(x, delta, w, w, rows, cols, 1e-12f);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         best = dt < best ? dt : best;
     }
     return best * 1e9 / (double)n;
@@ -82,17 +60,17 @@ int main(int argc, char **argv)
     fill(delta, t * D, -1.0f, 1.0f);
     fill(w, D, 0.5f, 1.5f);
     printf("ns per value, best of >= 5 runs; this CPU runs the %s build\n",
-           tf_kernels_use_avx2() ? "avx2" : "base");
+           tf_kernel_build_chosen()->name);
     printf("%-6s %18s %18s\n", "build", "softmax (T, T)", "GELU (T, 3072)");
-    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
-        if (!strcmp(builds[i].name, "avx2") && !tf_kernels_use_avx2())
+    for (size_t i = 0; i < tf_kernel_build_count; i++) {
+        const tf_kernel_build *b = &tf_kernel_builds[i];
+        if (!tf_kernel_build_runs_here(b))
             continue;
-        const double sm = time_loop(SOFTMAX, &builds[i], t, t, x, delta, w);
-        const double gelu = time_loop(GELU, &builds[i], t, F, x, delta, w);
-        printf("%-6s %18.3f %18.3f\n", builds[i].name, sm, gelu);
+        printf("%-6s %18.3f %18.3f\n", b->name, time_loop(SOFTMAX, b, t, t, x, delta, w),
+               time_loop(GELU, b, t, F, x, delta, w));
     }
     printf("add + LayerNorm (T, 768): %.3f\n",
-           time_loop(ADD_LAYERNORM, &builds[0], t, D, x, delta, w));
+           time_loop(ADD_LAYERNORM, tf_kernel_build_chosen(), t, D, x, delta, w));
     free(x), free(delta), free(w);
     return 0;
 }

@@ -32,13 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "blas_threads.h"
 #include "gemm_floor.h"
 #include "tfenc.h"
+#include "timing.h"
 
-enum { MAX_LENGTHS = 32, MAX_RUNS = 200 };
+enum { MAX_LENGTHS = 32 };
 
 typedef struct bench_options {
     int d_model, heads, d_ff, layers, batch, threads;
@@ -49,21 +49,6 @@ typedef struct bench_options {
     const char *vocab, *text_file;
 } bench_options;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A field of /proc/self/status in MB (VmRSS: resident now, VmHWM: the peak
- * since the last reset), or -1. */
 static double status_mb(const char *field)
 {
     FILE *f = fopen("/proc/self/status", "r");
@@ -102,10 +87,10 @@ static double sgemm_peak(void)
         a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
-        const double t0 = now();
+        const double t0 = bench_now();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f,
                     c, n);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         best = dt < best ? dt : best;
     }
     munmap(a, bytes);
@@ -180,6 +165,17 @@ static int parse_options(int argc, char **argv, bench_options *o)
     return 0;
 }
 
+typedef struct forward_call {
+    const tf_encoder *enc;
+    const tf_forward_args *args;
+} forward_call;
+
+static int forward_once(void *ctx)
+{
+    const forward_call *c = ctx;
+    return (int)tf_encoder_forward(c->enc, c->args);
+}
+
 /* Times forward calls at one length; fills median and min seconds and the
  * peak memory (MB) the calls took beyond what was resident before them. */
 static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B, int T,
@@ -205,23 +201,13 @@ static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = B, a.seq_len = T, a.input_embeds = x, a.output = y, a.lengths = lengths;
-    double runs[MAX_RUNS];
-    int count = 0;
     a.workspace = ws;
     if (s == TF_OK)
         s = tf_encoder_forward(enc, &a); /* warm-up: the workspace grows to fit */
     *extra_mb = status_mb("VmHWM:") - resident;
-    const double start = now();
-    while (s == TF_OK && count < MAX_RUNS && (count < 3 || now() - start < o->min_time)) {
-        const double t0 = now();
-        s = tf_encoder_forward(enc, &a);
-        runs[count++] = now() - t0;
-    }
-    if (s == TF_OK) {
-        qsort(runs, (size_t)count, sizeof runs[0], compare_doubles);
-        *median = runs[count / 2];
-        *best = runs[0];
-    }
+    forward_call call = {enc, &a};
+    if (s == TF_OK)
+        s = (tf_status)bench_time_runs(forward_once, &call, o->min_time, median, best);
     tf_workspace_destroy(ws);
     free(x), free(y);
     return s;
@@ -287,9 +273,9 @@ static int bench_tokenizer(const bench_options *o)
     size_t ids = 0;
     for (int run = 0; s == TF_OK && (run < 3 || total < o->min_time); run++) {
         tf_encoding *e;
-        const double t0 = now();
+        const double t0 = bench_now();
         s = tf_tokenizer_encode(tok, text, len, NULL, 0, &e);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         total += dt;
         best = dt < best ? dt : best;
         ids = s == TF_OK ? (size_t)tf_encoding_lengths(e)[0] : 0;

@@ -1,36 +1,42 @@
-/* kernel_dispatch.c — runs the build of the vector loops (kernels.h) that
- * this CPU can: the AVX2+FMA one where it has both, else the baseline one.
- * Asked on every call (a load and a test), not by an ifunc resolver, which
- * would run while the library is still being relocated. */
+/* kernel_dispatch.c — the builds of the vector loops (kernels.h), and
+ * running the best one this CPU can: AVX2+FMA where it has both. Asked on
+ * every call (a few loads and tests), not by an ifunc resolver, which would
+ * run while the library is still being relocated. */
+#include <string.h>
+
 #include "kernels.h"
 
-int tf_kernels_use_avx2(void)
+const tf_kernel_build tf_kernel_builds[] = {
+    {"base", tf_softmax_rows_base, tf_activation_apply_base},
+#ifdef TF_HAVE_AVX2_KERNELS
+    {"avx2", tf_softmax_rows_avx2, tf_activation_apply_avx2},
+#endif
+};
+const size_t tf_kernel_build_count = sizeof tf_kernel_builds / sizeof tf_kernel_builds[0];
+
+int tf_kernel_build_runs_here(const tf_kernel_build *b)
 {
 #ifdef TF_HAVE_AVX2_KERNELS
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
+    if (!strcmp(b->name, "avx2"))
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
+    return !strcmp(b->name, "base");
+}
+
+const tf_kernel_build *tf_kernel_build_chosen(void)
+{
+    size_t i = tf_kernel_build_count - 1;
+    while (i > 0 && !tf_kernel_build_runs_here(&tf_kernel_builds[i]))
+        i--;
+    return &tf_kernel_builds[i];
 }
 
 void tf_softmax_rows(float *s, size_t rows, size_t cols)
 {
-#ifdef TF_HAVE_AVX2_KERNELS
-    if (tf_kernels_use_avx2()) {
-        tf_softmax_rows_avx2(s, rows, cols);
-        return;
-    }
-#endif
-    tf_softmax_rows_base(s, rows, cols);
+    tf_kernel_build_chosen()->softmax_rows(s, rows, cols);
 }
 
 void tf_activation_apply(float *x, size_t n, int act)
 {
-#ifdef TF_HAVE_AVX2_KERNELS
-    if (tf_kernels_use_avx2()) {
-        tf_activation_apply_avx2(x, n, act);
-        return;
-    }
-#endif
-    tf_activation_apply_base(x, n, act);
+    tf_kernel_build_chosen()->activation_apply(x, n, act);
 }

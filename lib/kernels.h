@@ -9,7 +9,8 @@
  * softmax.c and activation.c, which are compiled twice on x86-64: once for
  * every CPU (the _base functions) and once with AVX2 and FMA (the _avx2
  * functions, where TF_HAVE_AVX2_KERNELS is defined). tf_softmax_rows and
- * tf_activation_apply call the one this CPU can run; the tests call both. */
+ * tf_activation_apply run the last build in tf_kernel_builds that this CPU
+ * can; the tests and tfenc-kernels-bench run each. */
 #if defined(TF_KERNELS_AVX2)
 #define TF_KERNEL(name) name##_avx2
 #else
@@ -21,8 +22,21 @@ void tf_activation_apply_base(float *x, size_t n, int act);
 void tf_softmax_rows_avx2(float *s, size_t rows, size_t cols);
 void tf_activation_apply_avx2(float *x, size_t n, int act);
 
-/* Whether tf_softmax_rows and tf_activation_apply run the _avx2 build. */
-int tf_kernels_use_avx2(void);
+typedef struct tf_kernel_build {
+    const char *name; /* "base", "avx2" */
+    void (*softmax_rows)(float *s, size_t rows, size_t cols);
+    void (*activation_apply)(float *x, size_t n, int act);
+} tf_kernel_build;
+
+/* The builds compiled in, the baseline first: tf_kernel_build_count. */
+extern const tf_kernel_build tf_kernel_builds[];
+extern const size_t tf_kernel_build_count;
+
+/* Whether this CPU can run build b (the baseline runs everywhere). */
+int tf_kernel_build_runs_here(const tf_kernel_build *b);
+
+/* The build that tf_softmax_rows and tf_activation_apply run. */
+const tf_kernel_build *tf_kernel_build_chosen(void);
 
 /* Softmax of each row of s (rows, cols), in place. Subtracts the row
  * maximum; a row whose entries are all -inf becomes all 0 (a query with no

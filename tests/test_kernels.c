@@ -14,24 +14,10 @@
 #include "kernels.h"
 #include "linear.h"
 
-typedef struct kernel_build {
-    const char *name;
-    void (*softmax_rows)(float *s, size_t rows, size_t cols);
-    void (*activation_apply)(float *x, size_t n, int act);
-} kernel_build;
-
-static const kernel_build builds[] = {
-    {"base", tf_softmax_rows_base, tf_activation_apply_base},
-#ifdef TF_HAVE_AVX2_KERNELS
-    {"avx2", tf_softmax_rows_avx2, tf_activation_apply_avx2},
-#endif
-};
-enum { N_BUILDS = sizeof builds / sizeof builds[0] };
-
-/* Whether this CPU can run build i (the base build runs everywhere). */
+/* Whether this CPU runs build i of tf_kernel_builds (the loop tests' _i). */
 static int can_run(int i)
 {
-    return strcmp(builds[i].name, "avx2") != 0 || tf_kernels_use_avx2();
+    return tf_kernel_build_runs_here(&tf_kernel_builds[i]);
 }
 
 static void softmax_f64(double *p, const double *s, int n)
@@ -55,7 +41,7 @@ START_TEST(test_softmax_matches_f64_and_sums_to_one)
     fill_uniform(s, R * C, 3, -8, 8);
     float copy[R * C];
     memcpy(copy, s, sizeof s);
-    builds[_i].softmax_rows(s, R, C);
+    tf_kernel_builds[_i].softmax_rows(s, R, C);
     for (int r = 0; r < R; r++) {
         double sum = 0;
         for (int j = 0; j < C; j++)
@@ -75,11 +61,11 @@ START_TEST(test_softmax_large_logits_stay_finite)
     if (!can_run(_i))
         return;
     float s[6] = {1000.0f, 1001.0f, 1002.0f, 1e30f, -1e30f, 0.0f};
-    builds[_i].softmax_rows(s, 1, 3);     /* shift-invariant: softmax(0, 1, 2) */
+    tf_kernel_builds[_i].softmax_rows(s, 1, 3);     /* shift-invariant: softmax(0, 1, 2) */
     ck_assert_float_eq_tol(s[0], 0.0900306f, 1e-6f);
     ck_assert_float_eq_tol(s[1], 0.2447285f, 1e-6f);
     ck_assert_float_eq_tol(s[2], 0.6652410f, 1e-6f);
-    builds[_i].softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
+    tf_kernel_builds[_i].softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
     ck_assert_float_eq(s[3], 1.0f);
     ck_assert_float_eq(s[4], 0.0f);
     ck_assert_float_eq(s[5], 0.0f);
@@ -93,7 +79,7 @@ START_TEST(test_softmax_fully_masked_row_is_zero_and_nan_propagates)
     float s[3 * 4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, /* all masked */
                       0.5f,      NAN,       1.0f,      2.0f,      /* a NaN */
                       -INFINITY, NAN,       -INFINITY, -INFINITY}; /* a NaN among masks */
-    builds[_i].softmax_rows(s, 3, 4);
+    tf_kernel_builds[_i].softmax_rows(s, 3, 4);
     for (int j = 0; j < 4; j++) {
         ck_assert_float_eq(s[j], 0.0f);
         ck_assert(isnan(s[4 + j]));
@@ -199,7 +185,7 @@ START_TEST(test_exp_through_softmax)
             const size_t k = r * (C - 1) + j - 1;
             x[r * C + j] = s[r * C + j] = j == 0 ? 0.0f : (float)(-87.0 * (double)k / steps);
         }
-    builds[_i].softmax_rows(s, ROWS, C);
+    tf_kernel_builds[_i].softmax_rows(s, ROWS, C);
     double worst = 0;
     for (size_t r = 0; r < ROWS; r++)
         for (size_t j = 1; j < C; j++) {
@@ -207,10 +193,10 @@ START_TEST(test_exp_through_softmax)
             if (s[r * C + j] >= 1e-30f) /* below, the product may be subnormal */
                 worst = fmax(worst, fabs(got / want - 1.0));
         }
-    printf("%s: exp through softmax, max relative error %.2e\n", builds[_i].name, worst);
+    printf("%s: exp through softmax, max relative error %.2e\n", tf_kernel_builds[_i].name, worst);
     ck_assert_double_le(worst, 2e-7);
     float edge[5] = {0.0f, -INFINITY, -100.0f, -87.4f, 0.0f};
-    builds[_i].softmax_rows(edge, 1, 5);
+    tf_kernel_builds[_i].softmax_rows(edge, 1, 5);
     ck_assert_float_eq(edge[0], 0.5f);
     ck_assert_float_eq(edge[1], 0.0f);
     ck_assert_float_eq(edge[2], 0.0f);
@@ -233,7 +219,7 @@ static double gelu_tanh_f64(double x)
 }
 
 /* The largest |act(x) - want(x)| over x (n); out is scratch (n). */
-static double activation_error(const kernel_build *b, int act, double (*want)(double),
+static double activation_error(const tf_kernel_build *b, int act, double (*want)(double),
                                const float *x, float *out, size_t n)
 {
     memcpy(out, x, n * sizeof *out);
@@ -253,31 +239,33 @@ START_TEST(test_gelu_everywhere)
     if (!can_run(_i))
         return;
     enum { CHUNK = 65521 };
+    const tf_kernel_build *build = &tf_kernel_builds[_i];
     float *x = malloc(sizeof(float) * CHUNK), *out = malloc(sizeof(float) * CHUNK);
     ck_assert(x && out);
     double worst_erf = 0, worst_tanh = 0;
     size_t n = 0;
     for (uint32_t bits = 0; bits < 0x7f800000u; bits += 64)
         for (uint32_t sign = 0; sign < 2; sign++) {
-            const uint32_t b = bits | sign << 31;
-            memcpy(&x[n++], &b, sizeof *x);
+            const uint32_t pattern = bits | sign << 31;
+            memcpy(&x[n++], &pattern, sizeof *x);
             const int last = bits + 64 >= 0x7f800000u && sign == 1;
             if (n == CHUNK || last) {
-                worst_erf = fmax(worst_erf, activation_error(&builds[_i], TF_ACTIVATION_GELU,
-                                                             gelu_erf_f64, x, out, n));
-                worst_tanh = fmax(worst_tanh, activation_error(&builds[_i], TF_ACTIVATION_GELU_TANH,
-                                                               gelu_tanh_f64, x, out, n));
+                const double e = activation_error(build, TF_ACTIVATION_GELU, gelu_erf_f64, x, out, n);
+                const double t =
+                    activation_error(build, TF_ACTIVATION_GELU_TANH, gelu_tanh_f64, x, out, n);
+                worst_erf = fmax(worst_erf, e);
+                worst_tanh = fmax(worst_tanh, t);
                 n = 0;
             }
         }
     printf("%s: GELU (erf) max abs error %.2e, GELU (tanh) %.2e over every 64th float\n",
-           builds[_i].name, worst_erf, worst_tanh);
+           build->name, worst_erf, worst_tanh);
     ck_assert_double_le(worst_erf, 1e-6);
     ck_assert_double_le(worst_tanh, 1e-6);
     const int gelus[2] = {TF_ACTIVATION_GELU, TF_ACTIVATION_GELU_TANH};
     for (int g = 0; g < 2; g++) {
         float special[3] = {NAN, INFINITY, 1.0f};
-        builds[_i].activation_apply(special, 3, gelus[g]);
+        build->activation_apply(special, 3, gelus[g]);
         ck_assert(isnan(special[0]));
         ck_assert_float_eq(special[1], INFINITY);
     }
@@ -306,29 +294,36 @@ START_TEST(test_activations_match_f64)
     ck_assert(x && out);
     for (int i = 0; i < N; i++)
         x[i] = (float)(i - N / 2) * 5e-5f;
-    ck_assert_double_le(activation_error(&builds[_i], TF_ACTIVATION_GELU, gelu_erf_by_erf_f64, x, out, N), 1e-6);
-    ck_assert_double_le(activation_error(&builds[_i], TF_ACTIVATION_GELU_TANH, gelu_tanh_by_tanh_f64, x, out, N), 1e-6);
+    const tf_kernel_build *b = &tf_kernel_builds[_i];
+    ck_assert_double_le(activation_error(b, TF_ACTIVATION_GELU, gelu_erf_by_erf_f64, x, out, N),
+                        1e-6);
+    ck_assert_double_le(
+        activation_error(b, TF_ACTIVATION_GELU_TANH, gelu_tanh_by_tanh_f64, x, out, N), 1e-6);
     free(x), free(out);
 
     float v[6] = {-2.0f, -0.0f, 0.0f, 3.5f, NAN, 1.0f};
-    builds[_i].activation_apply(v, 6, TF_ACTIVATION_RELU);
+    tf_kernel_builds[_i].activation_apply(v, 6, TF_ACTIVATION_RELU);
     ck_assert_float_eq(v[0], 0.0f);
     ck_assert_float_eq(v[3], 3.5f);
     ck_assert(isnan(v[4]));
     ck_assert_float_eq(v[5], 1.0f);
     float g[2] = {1.0f, -1.0f};
-    builds[_i].activation_apply(g, 2, TF_ACTIVATION_GELU);
+    tf_kernel_builds[_i].activation_apply(g, 2, TF_ACTIVATION_GELU);
     ck_assert_float_eq_tol(g[0], 0.8413447f, 1e-6f); /* x * Phi(x) */
     ck_assert_float_eq_tol(g[1], -0.1586553f, 1e-6f);
 }
 END_TEST
 
 /* tf_softmax_rows and tf_activation_apply run the build that
- * tf_kernels_use_avx2 names: their results are that build's, bit for bit. */
+ * tf_kernel_build_chosen names — the last one this CPU can run — and their
+ * results are that build's, bit for bit. */
 START_TEST(test_dispatch_runs_the_named_build)
 {
-    const kernel_build *chosen = &builds[tf_kernels_use_avx2() ? N_BUILDS - 1 : 0];
-    ck_assert_str_eq(chosen->name, tf_kernels_use_avx2() ? "avx2" : "base");
+    const tf_kernel_build *chosen = tf_kernel_build_chosen(), *last_runnable = NULL;
+    for (size_t i = 0; i < tf_kernel_build_count; i++)
+        if (tf_kernel_build_runs_here(&tf_kernel_builds[i]))
+            last_runnable = &tf_kernel_builds[i];
+    ck_assert_ptr_eq(chosen, last_runnable);
     enum { R = 5, C = 101 };
     float a[R * C], b[R * C];
     fill_uniform(a, R * C, 11, -20, 20);
@@ -395,16 +390,17 @@ int main(void)
     Suite *s = suite_create("kernels");
     TCase *tc = tcase_create("kernels");
     tcase_set_timeout(tc, 600); /* the GELU sweep covers 67 million floats per build */
-    tcase_add_loop_test(tc, test_softmax_matches_f64_and_sums_to_one, 0, N_BUILDS);
-    tcase_add_loop_test(tc, test_softmax_large_logits_stay_finite, 0, N_BUILDS);
-    tcase_add_loop_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates, 0, N_BUILDS);
+    const int builds = (int)tf_kernel_build_count; /* the loop tests run once per build */
+    tcase_add_loop_test(tc, test_softmax_matches_f64_and_sums_to_one, 0, builds);
+    tcase_add_loop_test(tc, test_softmax_large_logits_stay_finite, 0, builds);
+    tcase_add_loop_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates, 0, builds);
     tcase_add_test(tc, test_layernorm_matches_f64);
     tcase_add_test(tc, test_layernorm_large_mean_tiny_spread);
     tcase_add_test(tc, test_layernorm_constant_row_gives_bias);
     tcase_add_test(tc, test_add_layernorm_is_layernorm_of_sum);
-    tcase_add_loop_test(tc, test_exp_through_softmax, 0, N_BUILDS);
-    tcase_add_loop_test(tc, test_gelu_everywhere, 0, N_BUILDS);
-    tcase_add_loop_test(tc, test_activations_match_f64, 0, N_BUILDS);
+    tcase_add_loop_test(tc, test_exp_through_softmax, 0, builds);
+    tcase_add_loop_test(tc, test_gelu_everywhere, 0, builds);
+    tcase_add_loop_test(tc, test_activations_match_f64, 0, builds);
     tcase_add_test(tc, test_dispatch_runs_the_named_build);
     tcase_add_test(tc, test_sinusoidal_rows_follow_the_formula);
     tcase_add_test(tc, test_linear_matches_f64);
