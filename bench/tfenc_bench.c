@@ -184,18 +184,16 @@ static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B
 {
     const size_t n = (size_t)B * (size_t)T * (size_t)o->d_model;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    /* Both touched, so that the caller's buffers are resident before the
+     * call (y not with zeros: GCC turns malloc + zero fill into calloc, whose
+     * pages stay untouched until the call writes them). */
+    for (size_t i = 0; x && y && i < n; i++) {
+        x[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+        y[i] = 1.0f;
+    }
+    /* empty: the warm-up call grows it, so its scratch counts as the call's memory */
     tf_workspace *ws = NULL;
     tf_status s = x && y ? tf_workspace_create(&ws) : TF_ERR_OUT_OF_MEMORY;
-    if (s == TF_OK)
-        s = tf_workspace_reserve(ws, enc, B, T);
-    for (size_t i = 0; x && i < n; i++) { /* touched: the caller's buffers are resident */
-        x[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
-        y[i] = 0.0f;
-    }
-    tf_workspace_destroy(ws); /* the scratch counts as the call's: re-made below */
-    ws = NULL;
-    if (s == TF_OK)
-        s = tf_workspace_create(&ws);
     const double resident = status_mb("VmRSS:");
     reset_peak_rss();
     tf_forward_args a;
@@ -337,8 +335,9 @@ static tf_status bench_varlen(const tf_encoder *enc, const bench_options *o)
 }
 
 /* Per length: the forward call, then its matrix products alone, and both
- * as fractions of the sgemm peak measured just before them. */
-static tf_status bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
+ * as fractions of the sgemm peak measured just before them. Returns 0, or 1
+ * after saying what failed. */
+static int bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
 {
     printf("\nmatrix products alone: the same cblas_sgemm calls as the forward pass (shapes, "
            "strides, beta, order), nothing between them\n");
@@ -348,19 +347,23 @@ static tf_status bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
         const int T = o->lengths[i];
         const double peak = o->no_peak ? 0.0 : sgemm_peak();
         double layer, gemms, best, mb;
-        tf_status s = time_length(enc, o, T, &layer, &best, &mb);
-        if (s)
-            return s;
+        const tf_status s = time_length(enc, o, T, &layer, &best, &mb);
+        if (s) {
+            fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+            return 1;
+        }
         if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->min_time,
-                            &gemms, &best))
-            return TF_ERR_OUT_OF_MEMORY;
+                            &gemms, &best)) {
+            fprintf(stderr, "tfenc-bench: --gemm-floor: out of memory at T = %d\n", T);
+            return 1;
+        }
         const double gflop = layer_flops(o, T) / 1e9;
         printf("%7d %11.2f %11.2f %12.1f%% %11.1f %14.1f%% %14.1f%%\n", T, layer * 1e3,
                gemms * 1e3, 100 * gemms / layer, peak, peak > 0 ? 100 * gflop / layer / peak : 0.0,
                peak > 0 ? 100 * gflop / gemms / peak : 0.0);
         fflush(stdout);
     }
-    return TF_OK;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -431,10 +434,9 @@ int main(int argc, char **argv)
     }
     if (s == TF_OK && o.varlen)
         s = bench_varlen(enc, &o);
-    if (s == TF_OK && o.gemm_floor)
-        s = bench_gemm_floor(enc, &o);
     if (s)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
+    const int floor_failed = s == TF_OK && o.gemm_floor && bench_gemm_floor(enc, &o);
     tf_encoder_destroy(enc);
-    return s ? 1 : 0;
+    return s || floor_failed ? 1 : 0;
 }
