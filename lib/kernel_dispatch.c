@@ -2,25 +2,23 @@
  * running the best one this CPU can: AVX2+FMA where it has both. Asked on
  * every call (a few loads and tests), not by an ifunc resolver, which would
  * run while the library is still being relocated. */
-#include <string.h>
-
 #include "kernels.h"
 
 const tf_kernel_build tf_kernel_builds[] = {
-    {"base", tf_softmax_rows_base, tf_activation_apply_base},
+    {"base", 0, tf_softmax_rows_base, tf_activation_apply_base},
 #ifdef TF_HAVE_AVX2_KERNELS
-    {"avx2", tf_softmax_rows_avx2, tf_activation_apply_avx2},
+    {"avx2", 1, tf_softmax_rows_avx2, tf_activation_apply_avx2},
 #endif
 };
 const size_t tf_kernel_build_count = sizeof tf_kernel_builds / sizeof tf_kernel_builds[0];
 
 int tf_kernel_build_runs_here(const tf_kernel_build *b)
 {
-#ifdef TF_HAVE_AVX2_KERNELS
-    if (!strcmp(b->name, "avx2"))
+#if defined(__x86_64__) || defined(__i386__)
+    if (b->needs_avx2_fma)
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-    return !strcmp(b->name, "base");
+    return !b->needs_avx2_fma;
 }
 
 const tf_kernel_build *tf_kernel_build_chosen(void)

@@ -23,7 +23,8 @@ void tf_softmax_rows_avx2(float *s, size_t rows, size_t cols);
 void tf_activation_apply_avx2(float *x, size_t n, int act);
 
 typedef struct tf_kernel_build {
-    const char *name; /* "base", "avx2" */
+    const char *name;  /* "base", "avx2" */
+    int needs_avx2_fma; /* runs only on a CPU with AVX2 and FMA */
     void (*softmax_rows)(float *s, size_t rows, size_t cols);
     void (*activation_apply)(float *x, size_t n, int act);
 } tf_kernel_build;
