@@ -12,7 +12,7 @@
 
 #include "common/suite.h"
 #include "common/util.h"
-#include "blas_threads.h"
+#include "common/blas_threads.h"
 #include "tfenc.h"
 
 /* ---- Counting allocator ---------------------------------------------------- */

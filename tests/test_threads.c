@@ -14,7 +14,7 @@
 
 #include "common/util.h"
 #include "common/suite.h"
-#include "blas_threads.h"
+#include "common/blas_threads.h"
 #include "tfenc.h"
 
 enum { THREADS = 8, INPUTS = 6, B = 2, T = 24, D = 64 };

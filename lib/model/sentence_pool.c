@@ -1,4 +1,4 @@
-/* sentence.c — sentence vectors: CLS or mean pooling of hidden states,
+/* sentence_pool.c — tf_pool: sentence vectors: CLS or mean pooling of hidden states,
  * optionally L2-normalised. */
 #include <math.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include "error.h"
 #include "kernels.h"
 #include "layer.h"
-#include "pooler.h"
+#include "cls_pooler.h"
 #include "validate.h"
 
 tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)

@@ -1,5 +1,5 @@
-/* pooler.c — the [CLS] row of each sequence through a tanh layer. */
-#include "pooler.h"
+/* cls_pooler.c — the [CLS] row of each sequence through a tanh layer. */
+#include "cls_pooler.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* pooler.h — BERT's pooler: tanh(W_p h[CLS] + b_p). */
+/* cls_pooler.h — BERT's pooler: tanh(W_p h[CLS] + b_p). */
 #ifndef TF_POOLER_H
 #define TF_POOLER_H
 
