@@ -72,6 +72,9 @@ typedef enum tf_status {
  * values this version does not know). */
 TF_API const char *tf_status_name(tf_status status);
 
+/* The value of a name such as "TF_ERR_SHAPE", or -1. */
+TF_API int32_t tf_status_from_name(const char *name);
+
 /* The message of the most recent failed call on this thread ("" if none).
  * Successful calls leave it unchanged. Valid until the next failing call on
  * this thread. */
@@ -97,6 +100,18 @@ typedef enum tf_norm_placement {
     TF_NORM_POST = 0, /* x = LN1(x + MHA(x)); x = LN2(x + FFN(x))  (BERT) */
     TF_NORM_PRE = 1   /* x = x + MHA(LN1(x)); x = x + FFN(LN2(x)) */
 } tf_norm_placement;
+
+/* Names of the enum values, the ones config files, metadata, the CLI and
+ * the bindings use: activations "gelu", "gelu_tanh", "relu"; positions
+ * "none", "sinusoidal", "learned"; norm placement "post", "pre"; pooling
+ * "cls", "mean". *_name gives a static string, or NULL for a value this
+ * version does not know; *_from_name gives the value, or -1. */
+TF_API const char *tf_activation_name(int32_t activation);
+TF_API int32_t tf_activation_from_name(const char *name);
+TF_API const char *tf_position_name(int32_t position);
+TF_API int32_t tf_position_from_name(const char *name);
+TF_API const char *tf_norm_placement_name(int32_t norm_placement);
+TF_API int32_t tf_norm_placement_from_name(const char *name);
 
 /* The model's hyper-parameters. Always start from tf_config_init(). Every
  * field is an int32_t (booleans are 0 or 1) so the layout is the same from
@@ -444,6 +459,10 @@ typedef enum tf_pooling {
     TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
     TF_POOLING_MEAN = 1  /* the mean over the real tokens */
 } tf_pooling;
+
+/* "cls", "mean" (see tf_activation_name). */
+TF_API const char *tf_pooling_name(int32_t pooling);
+TF_API int32_t tf_pooling_from_name(const char *name);
 
 /* out [B, D] = one vector per sequence of hidden [B, T, D] (e.g. a forward
  * call's output), pooled as `pooling` says over the first lengths[b] tokens

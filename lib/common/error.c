@@ -33,18 +33,3 @@ const char *tf_last_error(void)
 {
     return last_error;
 }
-
-const char *tf_status_name(tf_status status)
-{
-    switch (status) {
-    case TF_OK: return "TF_OK";
-    case TF_ERR_INVALID_ARGUMENT: return "TF_ERR_INVALID_ARGUMENT";
-    case TF_ERR_SHAPE: return "TF_ERR_SHAPE";
-    case TF_ERR_OUT_OF_MEMORY: return "TF_ERR_OUT_OF_MEMORY";
-    case TF_ERR_IO: return "TF_ERR_IO";
-    case TF_ERR_FORMAT: return "TF_ERR_FORMAT";
-    case TF_ERR_UNSUPPORTED: return "TF_ERR_UNSUPPORTED";
-    case TF_ERR_NOT_FOUND: return "TF_ERR_NOT_FOUND";
-    }
-    return "TF_ERR_UNKNOWN";
-}
