@@ -37,8 +37,6 @@ static const struct field {
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 _Static_assert(N_FIELDS + 2 <= TF_METADATA_FIELDS, "room for every field, format and version");
 
-static const char *const positions[] = {"none", "sinusoidal", "learned"};
-static const char *const activations[] = {"gelu", "gelu_tanh", "relu"};
 static const char *const booleans[] = {"false", "true"};
 
 static int32_t *int_at(tf_config *c, const struct field *f)
@@ -66,8 +64,10 @@ void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FI
         case F_NORM_FIRST:
             snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v == TF_NORM_PRE]);
             break;
-        case F_POSITION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", positions[v]); break;
-        case F_ACTIVATION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", activations[v]); break;
+        case F_POSITION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", tf_position_name(v)); break;
+        case F_ACTIVATION:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%s", tf_activation_name(v));
+            break;
         case F_EPS: snprintf(out, TF_METADATA_VALUE_MAX, "%.9g", (double)c->layer_norm_eps); break;
         case F_SEED: snprintf(out, TF_METADATA_VALUE_MAX, "%llu", (unsigned long long)c->seed); break;
         }
@@ -106,8 +106,8 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
     }
     case F_POSITION:
     case F_ACTIVATION: {
-        const int v = f->kind == F_POSITION ? index_of(text, positions, 3)
-                                            : index_of(text, activations, 3);
+        const int32_t v = f->kind == F_POSITION ? tf_position_from_name(text)
+                                                : tf_activation_from_name(text);
         ok = v >= 0;
         if (ok)
             *int_at(c, f) = v;
