@@ -1,11 +1,10 @@
 /*
  * tfenc.h — libtfenc: a Transformer encoder forward pass on the CPU.
  *
- * The only installed header. Everything here is the stable C ABI:
- * enum values are explicit and never renumbered; structs that may grow
- * start with a `struct_size` field that the caller sets (via the *_init
- * functions), so that fields appended in later versions never break
- * callers compiled against this one.
+ * The only installed header. Everything here is the stable C ABI: enum
+ * values are explicit and never renumbered, symbols are never removed, and
+ * structs grow only as "Structs that grow" below says, so a program built
+ * against an older (or newer) tfenc.h keeps working with this library.
  *
  * Dimension letters used in the shape comments below:
  *   B = batch, T = sequence length (padded), D = d_model, H = n_heads,
@@ -41,6 +40,36 @@ extern "C" {
 #else
 #define TF_API
 #endif
+
+/* ---- Structs that grow --------------------------------------------------- *
+ *
+ * tf_config, tf_forward_args, tf_load_options, tf_tokenizer_options and
+ * tf_file_tensor start with `size_t struct_size`: the size of the struct in
+ * the CALLER's tfenc.h. The *_init macros set it (sizeof *ptr, compiled into
+ * the caller) through the *_init_sized functions; always start from them.
+ * The library then reads and writes only min(struct_size, its own size):
+ *  - an older caller (smaller struct): fields it does not have take their
+ *    defaults, and nothing is written past its struct;
+ *  - a newer caller (larger struct): fields this library does not know must
+ *    be 0, which every field added after 0.1.0 takes as its default (the
+ *    _init_sized of an older library zeroes them); a non-zero one is
+ *    TF_ERR_UNSUPPORTED naming the struct, both sizes and the byte.
+ * struct_size below the 0.1.0 size, or above 4096, is
+ * TF_ERR_INVALID_ARGUMENT. Why sizes and not one setter per field (zstd,
+ * libinput): the structs stay plain C, designated initialisers and ctypes /
+ * Rust #[repr(C)] mirrors keep working, and a whole configuration is
+ * checked at once, in one call that can fail. The functions without
+ * "_sized" (tf_config_init, ...) stay exported for programs built against
+ * 0.1.0: they initialise exactly the 0.1.0 struct.
+ *
+ * Structs the library hands out (tf_trace_event) carry the LIBRARY's size
+ * in struct_size: read a field only if it ends within struct_size. */
+
+/* sizeof of the library's struct named `name` ("tf_config",
+ * "tf_forward_args", "tf_load_options", "tf_tokenizer_options",
+ * "tf_file_tensor", "tf_trace_event"), or 0 for another name: for bindings
+ * to check their mirrors of the structs. */
+TF_API size_t tf_struct_size(const char *name);
 
 /* ---- Versions ----------------------------------------------------------- */
 
@@ -117,7 +146,7 @@ TF_API int32_t tf_norm_placement_from_name(const char *name);
  * field is an int32_t (booleans are 0 or 1) so the layout is the same from
  * C, ctypes and Rust. */
 typedef struct tf_config {
-    size_t struct_size;        /* = sizeof(tf_config), set by tf_config_init */
+    size_t struct_size;        /* the caller's sizeof(tf_config), set by tf_config_init */
     int32_t d_model;           /* D, 1..65536 */
     int32_t n_heads;           /* H, D % H == 0 */
     int32_t d_ff;              /* F, 1..1048576 */
@@ -140,8 +169,10 @@ typedef struct tf_config {
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
  * post-norm, sinusoidal positions (unbounded), vocab_size 0 (vectors in),
  * no token types, no embedding norm, no final norm, biases on, no pooler,
- * layer_norm_eps 1e-5, seed 0. */
-TF_API void tf_config_init(tf_config *cfg);
+ * layer_norm_eps 1e-5, seed 0 (see "Structs that grow"). */
+TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
+TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
+#define tf_config_init(cfg) tf_config_init_sized((cfg), sizeof *(cfg))
 
 /* Largest rank of any tensor shape the API passes. */
 #define TF_MAX_RANK 8
@@ -159,8 +190,8 @@ TF_API tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out);
 /* Frees everything the handle owns. NULL is a no-op. */
 TF_API void tf_encoder_destroy(tf_encoder *enc);
 
-/* Copies the handle's configuration into *cfg (cfg->struct_size must be set,
- * e.g. by tf_config_init). */
+/* Copies the handle's configuration into *cfg: cfg->struct_size (set by
+ * tf_config_init) says how many bytes it holds. */
 TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
 
 /* ---- Checkpoints: load, save, inspect -------------------------------------- *
@@ -191,7 +222,7 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  * never allocates more than the file's own size implies. */
 
 typedef struct tf_load_options {
-    size_t struct_size;        /* = sizeof(tf_load_options), set by init */
+    size_t struct_size;        /* the caller's sizeof(tf_load_options), set by init */
     int32_t n_heads;           /* 0: from the file */
     int32_t activation;        /* tf_activation, or -1: from the file */
     int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
@@ -199,7 +230,9 @@ typedef struct tf_load_options {
 } tf_load_options;
 
 /* Sets every option to "from the file". */
-TF_API void tf_load_options_init(tf_load_options *opts);
+TF_API void tf_load_options_init_sized(tf_load_options *opts, size_t struct_size);
+TF_API void tf_load_options_init(tf_load_options *opts); /* 0.1.0's */
+#define tf_load_options_init(opts) tf_load_options_init_sized((opts), sizeof *(opts))
 
 /* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL. */
 TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
@@ -216,7 +249,7 @@ typedef struct tf_model_info tf_model_info; /* opaque */
 
 /* One tensor of the file. */
 typedef struct tf_file_tensor {
-    size_t struct_size;        /* sizeof(tf_file_tensor) of the library */
+    size_t struct_size;        /* the caller's sizeof(tf_file_tensor) */
     const char *name;          /* as in the file */
     const char *dtype;         /* "F32", "F16", "BF16", "I64", ... */
     int32_t rank;
@@ -235,9 +268,15 @@ TF_API const char *tf_model_info_format(const tf_model_info *info);
 /* The configuration the file implies (cfg->struct_size must be set). */
 TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);
 TF_API size_t tf_model_info_tensor_count(const tf_model_info *info);
-/* Tensor `index` of the file; pointers are valid while info lives. */
+/* Tensor `index` of the file into *out (struct_size bytes, the caller's
+ * sizeof, set by the macro); pointers are valid while info lives. */
+TF_API tf_status tf_model_info_tensor_sized(const tf_model_info *info, size_t index,
+                                            tf_file_tensor *out, size_t struct_size);
+/* 0.1.0's: fills tf_file_tensor as 0.1.0 had it. */
 TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
                                       tf_file_tensor *out);
+#define tf_model_info_tensor(info, index, out) \
+    tf_model_info_tensor_sized((info), (index), (out), sizeof *(out))
 
 /* ---- Weights by name ---------------------------------------------------- *
  *
@@ -324,7 +363,8 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  * Tracing allocates per call; without a trace callback nothing is gathered.
  */
 typedef struct tf_trace_event {
-    size_t struct_size;      /* sizeof(tf_trace_event) of the library */
+    size_t struct_size;      /* sizeof(tf_trace_event) of the library: read a
+                                field only if it ends within struct_size */
     const char *name;        /* e.g. "layers.0.attn.q" */
     int32_t layer;           /* layer index, or -1 */
     int32_t rank;
@@ -338,7 +378,7 @@ typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
 /* ---- Forward ------------------------------------------------------------ */
 
 typedef struct tf_forward_args {
-    size_t struct_size;            /* = sizeof(tf_forward_args), set by init */
+    size_t struct_size;            /* the caller's sizeof(tf_forward_args), set by init */
     int32_t batch;                 /* B >= 1 */
     int32_t seq_len;               /* T >= 1 */
 
@@ -370,10 +410,16 @@ typedef struct tf_forward_args {
     tf_workspace *workspace;       /* NULL: allocate scratch for this call */
     tf_trace_fn trace;             /* NULL: no tracing */
     void *trace_user_data;
+
+    /* Since 0.2.0. */
+    int32_t n_threads;             /* threads this call may use: 0 = one per
+                                      online core, 1 = the caller's only */
 } tf_forward_args;
 
 /* Zeroes *args and sets struct_size. */
-TF_API void tf_forward_args_init(tf_forward_args *args);
+TF_API void tf_forward_args_init_sized(tf_forward_args *args, size_t struct_size);
+TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
+#define tf_forward_args_init(args) tf_forward_args_init_sized((args), sizeof *(args))
 
 /* Runs the encoder. Validates everything first; on failure no output is
  * written. A query that can see no key at all (e.g. an additive-mask row of
@@ -398,7 +444,7 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
 typedef struct tf_tokenizer tf_tokenizer; /* opaque */
 
 typedef struct tf_tokenizer_options {
-    size_t struct_size;          /* = sizeof(tf_tokenizer_options), set by init */
+    size_t struct_size;          /* the caller's sizeof(tf_tokenizer_options), set by init */
     int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
     int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
     int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
@@ -411,7 +457,9 @@ typedef struct tf_tokenizer_options {
     const char *pad_token;       /* NULL: "[PAD]" */
 } tf_tokenizer_options;
 
-TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts);
+TF_API void tf_tokenizer_options_init_sized(tf_tokenizer_options *opts, size_t struct_size);
+TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
+#define tf_tokenizer_options_init(opts) tf_tokenizer_options_init_sized((opts), sizeof *(opts))
 
 /* Loads a BERT vocab.txt: one token per line, id = line number. opts may be
  * NULL (the defaults). */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "abi.h"
 #include "alloc.h"
 #include "config.h"
 #include "error.h"
@@ -578,13 +579,15 @@ tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_
     ck->prefix = "";
     if (!path)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "path is NULL");
-    if (opts && opts->struct_size != sizeof *opts)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.struct_size: expected %zu, got %zu; "
-                       "initialise them with tf_load_options_init()", sizeof *opts,
-                       opts->struct_size);
+    tf_load_options o = tf_load_options_defaults;
+    tf_status s = opts ? tf_abi_read(&o, sizeof o, opts, TF_LOAD_OPTIONS_SIZE_0_1, "options")
+                       : TF_OK;
+    if (s)
+        return s;
+    opts = &o;
     char *weights_path, *json_path;
     tf_hf_config json;
-    tf_status s = resolve_paths(path, &weights_path, &json_path);
+    s = resolve_paths(path, &weights_path, &json_path);
     if (s == TF_OK && json_path)
         s = tf_hf_config_read(&json, json_path);
     if (s == TF_OK)

@@ -16,6 +16,9 @@ typedef enum tf_format {
 
 const char *tf_format_name(tf_format format);
 
+/* Every load option at "from the file" (load.c). */
+extern const tf_load_options tf_load_options_defaults;
+
 /* Where one tensor of the file goes. */
 typedef struct tf_mapping {
     char dest[TF_TENSOR_NAME_MAX]; /* the library's tensor, "" = ignored */

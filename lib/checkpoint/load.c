@@ -2,21 +2,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "alloc.h"
 #include "checkpoint.h"
 #include "encoder.h"
 #include "error.h"
 
-void tf_load_options_init(tf_load_options *opts)
+const tf_load_options tf_load_options_defaults = {
+    .struct_size = sizeof(tf_load_options),
+    .n_heads = 0,
+    .activation = -1,
+    .norm_placement = -1,
+    .layer_norm_eps = 0.0f,
+};
+
+void tf_load_options_init_sized(tf_load_options *opts, size_t struct_size)
 {
-    if (!opts)
-        return;
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-    opts->n_heads = 0;
-    opts->activation = -1;
-    opts->norm_placement = -1;
-    opts->layer_norm_eps = 0.0f;
+    tf_abi_init(opts, struct_size, &tf_load_options_defaults, sizeof tf_load_options_defaults);
+}
+
+void (tf_load_options_init)(tf_load_options *opts)
+{
+    tf_load_options_init_sized(opts, TF_LOAD_OPTIONS_SIZE_0_1);
 }
 
 tf_status tf_encoder_load(const char *path, const tf_load_options *opts, tf_encoder **out)
@@ -75,11 +82,7 @@ tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg)
 {
     if (!info || !cfg)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", info ? "config" : "info");
-    if (cfg->struct_size != sizeof *cfg)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.struct_size: expected %zu, got %zu; "
-                       "initialise it with tf_config_init()", sizeof *cfg, cfg->struct_size);
-    *cfg = info->ck.cfg;
-    return TF_OK;
+    return tf_abi_write(cfg, &info->ck.cfg, sizeof info->ck.cfg, TF_CONFIG_SIZE_0_1, "config");
 }
 
 size_t tf_model_info_tensor_count(const tf_model_info *info)
@@ -87,7 +90,8 @@ size_t tf_model_info_tensor_count(const tf_model_info *info)
     return info ? info->ck.file.n_tensors : 0;
 }
 
-tf_status tf_model_info_tensor(const tf_model_info *info, size_t index, tf_file_tensor *out)
+tf_status tf_model_info_tensor_sized(const tf_model_info *info, size_t index, tf_file_tensor *out,
+                                     size_t struct_size)
 {
     if (!info || !out)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", info ? "out" : "info");
@@ -96,14 +100,23 @@ tf_status tf_model_info_tensor(const tf_model_info *info, size_t index, tf_file_
                        index, info->ck.file.n_tensors);
     const tf_st_tensor *t = &info->ck.file.tensors[index];
     const tf_mapping *m = &info->ck.map[index];
-    memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
-    out->name = t->name;
-    out->dtype = tf_dtype_name(t->dtype);
-    out->rank = t->rank;
+    tf_file_tensor ft = {
+        .struct_size = sizeof ft,
+        .name = t->name,
+        .dtype = tf_dtype_name(t->dtype),
+        .rank = t->rank,
+        .maps_to = m->dest[0] ? m->dest : NULL,
+        .parts = m->dest[0] ? m->parts : 0,
+    };
     for (int32_t i = 0; i < t->rank; i++)
-        out->dims[i] = t->dims[i];
-    out->maps_to = m->dest[0] ? m->dest : NULL;
-    out->parts = m->dest[0] ? m->parts : 0;
-    return TF_OK;
+        ft.dims[i] = t->dims[i];
+    /* the size comes from the caller's sizeof, not from *out */
+    if (struct_size >= sizeof(size_t))
+        memcpy(out, &struct_size, sizeof struct_size);
+    return tf_abi_write(out, &ft, sizeof ft, TF_FILE_TENSOR_SIZE_0_1, "tensor");
+}
+
+tf_status (tf_model_info_tensor)(const tf_model_info *info, size_t index, tf_file_tensor *out)
+{
+    return tf_model_info_tensor_sized(info, index, out, TF_FILE_TENSOR_SIZE_0_1);
 }

@@ -4,30 +4,38 @@
 #include <math.h>
 #include <string.h>
 
+#include "abi.h"
 #include "error.h"
+#include "names.h"
 
-void tf_config_init(tf_config *cfg)
+static const tf_config defaults = {
+    .struct_size = sizeof(tf_config),
+    .d_model = 512,
+    .n_heads = 8,
+    .d_ff = 2048,
+    .n_layers = 1,
+    .vocab_size = 0,
+    .max_positions = 0,
+    .position = TF_POSITION_SINUSOIDAL,
+    .n_token_types = 0,
+    .embedding_norm = 0,
+    .norm_placement = TF_NORM_POST,
+    .final_norm = 0,
+    .activation = TF_ACTIVATION_GELU,
+    .bias = 1,
+    .pooler = 0,
+    .layer_norm_eps = 1e-5f,
+    .seed = 0,
+};
+
+void tf_config_init_sized(tf_config *cfg, size_t struct_size)
 {
-    if (!cfg)
-        return;
-    memset(cfg, 0, sizeof *cfg);
-    cfg->struct_size = sizeof *cfg;
-    cfg->d_model = 512;
-    cfg->n_heads = 8;
-    cfg->d_ff = 2048;
-    cfg->n_layers = 1;
-    cfg->vocab_size = 0;
-    cfg->max_positions = 0;
-    cfg->position = TF_POSITION_SINUSOIDAL;
-    cfg->n_token_types = 0;
-    cfg->embedding_norm = 0;
-    cfg->norm_placement = TF_NORM_POST;
-    cfg->final_norm = 0;
-    cfg->activation = TF_ACTIVATION_GELU;
-    cfg->bias = 1;
-    cfg->pooler = 0;
-    cfg->layer_norm_eps = 1e-5f;
-    cfg->seed = 0;
+    tf_abi_init(cfg, struct_size, &defaults, sizeof defaults);
+}
+
+void (tf_config_init)(tf_config *cfg)
+{
+    tf_config_init_sized(cfg, TF_CONFIG_SIZE_0_1);
 }
 
 static tf_status check_range(const char *field, int32_t value, int32_t lo, int32_t hi)
@@ -42,24 +50,23 @@ tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
 {
     if (!cfg)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "config is NULL");
-    if (cfg->struct_size != sizeof(tf_config))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.struct_size: expected %zu (this library's tf_config), got %zu; "
-                       "initialise it with tf_config_init()",
-                       sizeof(tf_config), cfg->struct_size);
-    tf_status s;
+    tf_config c = defaults;
+    tf_status s = tf_abi_read(&c, sizeof c, cfg, TF_CONFIG_SIZE_0_1, "config");
+    if (s)
+        return s;
+    cfg = &c;
     if ((s = check_range("d_model", cfg->d_model, 1, TF_MAX_D_MODEL)) ||
         (s = check_range("n_heads", cfg->n_heads, 1, cfg->d_model)) ||
         (s = check_range("d_ff", cfg->d_ff, 1, TF_MAX_D_FF)) ||
         (s = check_range("n_layers", cfg->n_layers, 1, TF_MAX_LAYERS)) ||
         (s = check_range("vocab_size", cfg->vocab_size, 0, TF_MAX_VOCAB)) ||
         (s = check_range("max_positions", cfg->max_positions, 0, TF_MAX_POSITIONS)) ||
-        (s = check_range("position", cfg->position, TF_POSITION_NONE, TF_POSITION_LEARNED)) ||
+        (s = check_range("position", cfg->position, 0, TF_POSITION_COUNT - 1)) ||
         (s = check_range("n_token_types", cfg->n_token_types, 0, TF_MAX_TOKEN_TYPES)) ||
         (s = check_range("embedding_norm", cfg->embedding_norm, 0, 1)) ||
-        (s = check_range("norm_placement", cfg->norm_placement, TF_NORM_POST, TF_NORM_PRE)) ||
+        (s = check_range("norm_placement", cfg->norm_placement, 0, TF_NORM_COUNT - 1)) ||
         (s = check_range("final_norm", cfg->final_norm, 0, 1)) ||
-        (s = check_range("activation", cfg->activation, TF_ACTIVATION_GELU, TF_ACTIVATION_RELU)) ||
+        (s = check_range("activation", cfg->activation, 0, TF_ACTIVATION_COUNT - 1)) ||
         (s = check_range("bias", cfg->bias, 0, 1)) ||
         (s = check_range("pooler", cfg->pooler, 0, 1)))
         return s;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "alloc.h"
 #include "config.h"
 #include "embedding.h"
@@ -58,13 +59,7 @@ tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg)
 {
     if (!enc || !cfg)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", enc ? "config" : "encoder");
-    if (cfg->struct_size != sizeof *cfg)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.struct_size: expected %zu, got %zu; initialise it with "
-                       "tf_config_init()",
-                       sizeof *cfg, cfg->struct_size);
-    *cfg = enc->cfg;
-    return TF_OK;
+    return tf_abi_write(cfg, &enc->cfg, sizeof enc->cfg, TF_CONFIG_SIZE_0_1, "config");
 }
 
 /* The forward pass proper, once arguments and scratch are in place. */
@@ -103,11 +98,13 @@ static void run_forward(tf_run *run)
     }
 }
 
-tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *a)
+tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *caller_args)
 {
+    tf_forward_args args;
+    const tf_forward_args *a = &args;
     size_t n_tokens;
     int32_t max_len;
-    tf_status s = tf_forward_validate(enc, a, &n_tokens, &max_len);
+    tf_status s = tf_forward_validate(enc, caller_args, &args, &n_tokens, &max_len);
     if (s)
         return s;
     const size_t bytes = tf_scratch_bytes(&enc->cfg, a->batch, max_len, n_tokens);

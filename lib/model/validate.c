@@ -2,17 +2,22 @@
  * positions, masks. Nothing is computed until all of it passes. */
 #include "validate.h"
 
+#include "abi.h"
 #include "batch.h"
 #include "checked.h"
 #include "encoder.h"
 #include "error.h"
 
-void tf_forward_args_init(tf_forward_args *args)
+static const tf_forward_args defaults = {.struct_size = sizeof(tf_forward_args)};
+
+void tf_forward_args_init_sized(tf_forward_args *args, size_t struct_size)
 {
-    if (!args)
-        return;
-    *args = (tf_forward_args){0};
-    args->struct_size = sizeof *args;
+    tf_abi_init(args, struct_size, &defaults, sizeof defaults);
+}
+
+void (tf_forward_args_init)(tf_forward_args *args)
+{
+    tf_forward_args_init_sized(args, TF_FORWARD_ARGS_SIZE_0_1);
 }
 
 static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
@@ -120,19 +125,18 @@ static tf_status check_ids(const tf_config *cfg, const tf_forward_args *a)
     return TF_OK;
 }
 
-tf_status tf_forward_validate(const tf_encoder *enc, const tf_forward_args *a, size_t *n_tokens,
-                              int32_t *max_len)
+tf_status tf_forward_validate(const tf_encoder *enc, const tf_forward_args *caller,
+                              tf_forward_args *args, size_t *n_tokens, int32_t *max_len)
 {
     if (!enc)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "encoder is NULL");
-    if (!a)
+    if (!caller)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "args is NULL");
-    if (a->struct_size != sizeof(tf_forward_args))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "args.struct_size: expected %zu (this library's tf_forward_args), got "
-                       "%zu; initialise it with tf_forward_args_init()",
-                       sizeof(tf_forward_args), a->struct_size);
-    tf_status s;
+    *args = defaults;
+    tf_status s = tf_abi_read(args, sizeof *args, caller, TF_FORWARD_ARGS_SIZE_0_1, "args");
+    if (s)
+        return s;
+    const tf_forward_args *a = args;
     if ((s = check_sizes(&enc->cfg, a)) || (s = check_inputs(&enc->cfg, a)) ||
         (s = check_padding(a)) || (s = check_ids(&enc->cfg, a)))
         return s;

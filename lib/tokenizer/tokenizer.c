@@ -9,6 +9,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "abi.h"
 #include "alloc.h"
 #include "checked.h"
 #include "error.h"
@@ -16,17 +17,23 @@
 #define TF_MAX_WORD_CHARS 512 /* longer words are [UNK] whatever max_chars_per_word says */
 #define TF_NORMALISE_PIECE (64 << 10) /* bytes normalised at a time */
 
-void tf_tokenizer_options_init(tf_tokenizer_options *opts)
+static const tf_tokenizer_options defaults = {
+    .struct_size = sizeof(tf_tokenizer_options),
+    .lowercase = 1,
+    .strip_accents = -1,
+    .split_cjk = 1,
+    .max_chars_per_word = 100,
+    .max_length = 0,
+};
+
+void tf_tokenizer_options_init_sized(tf_tokenizer_options *opts, size_t struct_size)
 {
-    if (!opts)
-        return;
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-    opts->lowercase = 1;
-    opts->strip_accents = -1;
-    opts->split_cjk = 1;
-    opts->max_chars_per_word = 100;
-    opts->max_length = 0;
+    tf_abi_init(opts, struct_size, &defaults, sizeof defaults);
+}
+
+void (tf_tokenizer_options_init)(tf_tokenizer_options *opts)
+{
+    tf_tokenizer_options_init_sized(opts, TF_TOKENIZER_OPTIONS_SIZE_0_1);
 }
 
 /* ---- Character classes (BERT's definitions, Unicode data from utf8proc) -- */
@@ -313,10 +320,6 @@ static tf_status find_special(tf_tokenizer *tok, int k, const char *token, const
 
 static tf_status check_options(const tf_tokenizer_options *o)
 {
-    if (o->struct_size != sizeof *o)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.struct_size: expected %zu, got %zu; "
-                       "initialise them with tf_tokenizer_options_init()", sizeof *o,
-                       o->struct_size);
     if ((o->lowercase != 0 && o->lowercase != 1) || o->strip_accents < -1 ||
         o->strip_accents > 1 || (o->split_cjk != 0 && o->split_cjk != 1))
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "options: lowercase and split_cjk are 0 or 1, "
@@ -343,13 +346,13 @@ tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *
     *out = NULL;
     if (!vocab_path)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "vocab_path is NULL");
-    tf_tokenizer_options o;
-    tf_tokenizer_options_init(&o);
-    tf_status s = opts ? check_options(opts) : TF_OK;
+    tf_tokenizer_options o = defaults;
+    tf_status s = opts ? tf_abi_read(&o, sizeof o, opts, TF_TOKENIZER_OPTIONS_SIZE_0_1, "options")
+                       : TF_OK;
+    if (s == TF_OK)
+        s = check_options(&o);
     if (s)
         return s;
-    if (opts)
-        o = *opts;
     tf_tokenizer *tok = tf_calloc(1, sizeof *tok);
     if (!tok)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");

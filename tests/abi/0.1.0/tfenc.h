@@ -1,0 +1,460 @@
+/*
+ * tfenc.h — libtfenc: a Transformer encoder forward pass on the CPU.
+ *
+ * The only installed header. Everything here is the stable C ABI:
+ * enum values are explicit and never renumbered; structs that may grow
+ * start with a `struct_size` field that the caller sets (via the *_init
+ * functions), so that fields appended in later versions never break
+ * callers compiled against this one.
+ *
+ * Dimension letters used in the shape comments below:
+ *   B = batch, T = sequence length (padded), D = d_model, H = n_heads,
+ *   d_k = D / H, F = d_ff, L = n_layers, V = vocab_size, P = max_positions,
+ *   N = number of real (non-padding) tokens in a batch.
+ * Every tensor is float32, row-major, contiguous.
+ *
+ * Errors: every function that can fail returns a tf_status. On failure
+ * tf_last_error() gives a message (thread-local) naming the argument or
+ * tensor and both the expected and the actual shape or value, e.g.
+ *   "layers.0.attn.q.weight: expected [512, 512], got [512, 64]".
+ * A failed call changes nothing: no handle is half-built, no weight is
+ * half-written. The library never prints, exits or aborts.
+ *
+ * Threads: tf_encoder_forward() takes a const handle and may be called on
+ * the same handle from many threads at once (each call with its own
+ * workspace, or none). Functions that modify a handle (tf_encoder_set_tensor)
+ * must not run concurrently with anything else on that handle. The library
+ * never changes the BLAS library's thread count.
+ */
+#ifndef TFENC_H
+#define TFENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TFENC_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TF_API __attribute__((visibility("default")))
+#else
+#define TF_API
+#endif
+
+/* ---- Versions ----------------------------------------------------------- */
+
+#define TFENC_VERSION_MAJOR 0
+#define TFENC_VERSION_MINOR 1
+#define TFENC_VERSION_PATCH 0
+#define TFENC_VERSION_NUMBER \
+    (TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH)
+
+/* TFENC_VERSION_NUMBER of the library actually loaded. */
+TF_API unsigned tf_version(void);
+/* "MAJOR.MINOR.PATCH" of the library actually loaded. */
+TF_API const char *tf_version_string(void);
+
+/* ---- Status codes ------------------------------------------------------- */
+
+typedef enum tf_status {
+    TF_OK = 0,
+    TF_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, bad value, bad id */
+    TF_ERR_SHAPE = 2,            /* a tensor or buffer of the wrong shape */
+    TF_ERR_OUT_OF_MEMORY = 3,    /* an allocation failed or a size overflowed */
+    TF_ERR_IO = 4,               /* reading or writing a file failed */
+    TF_ERR_FORMAT = 5,           /* a file's contents are malformed */
+    TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does */
+    TF_ERR_NOT_FOUND = 7         /* no tensor of that name */
+} tf_status;
+
+/* A static, never-NULL name such as "TF_ERR_SHAPE" ("TF_ERR_UNKNOWN" for
+ * values this version does not know). */
+TF_API const char *tf_status_name(tf_status status);
+
+/* The message of the most recent failed call on this thread ("" if none).
+ * Successful calls leave it unchanged. Valid until the next failing call on
+ * this thread. */
+TF_API const char *tf_last_error(void);
+
+/* ---- Configuration ------------------------------------------------------ */
+
+typedef enum tf_position_kind {
+    TF_POSITION_NONE = 0,       /* no positional information is added */
+    TF_POSITION_SINUSOIDAL = 1, /* PE(t,2i) = sin(t / 10000^(2i/D)),
+                                   PE(t,2i+1) = cos(t / 10000^(2i/D));
+                                   computed for any t, so it extrapolates */
+    TF_POSITION_LEARNED = 2     /* a learned [P, D] table; T <= P */
+} tf_position_kind;
+
+typedef enum tf_activation {
+    TF_ACTIVATION_GELU = 0,      /* 0.5 x (1 + erf(x / sqrt 2)) (BERT "gelu") */
+    TF_ACTIVATION_GELU_TANH = 1, /* 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) */
+    TF_ACTIVATION_RELU = 2       /* max(x, 0) */
+} tf_activation;
+
+typedef enum tf_norm_placement {
+    TF_NORM_POST = 0, /* x = LN1(x + MHA(x)); x = LN2(x + FFN(x))  (BERT) */
+    TF_NORM_PRE = 1   /* x = x + MHA(LN1(x)); x = x + FFN(LN2(x)) */
+} tf_norm_placement;
+
+/* The model's hyper-parameters. Always start from tf_config_init(). Every
+ * field is an int32_t (booleans are 0 or 1) so the layout is the same from
+ * C, ctypes and Rust. */
+typedef struct tf_config {
+    size_t struct_size;        /* = sizeof(tf_config), set by tf_config_init */
+    int32_t d_model;           /* D, 1..65536 */
+    int32_t n_heads;           /* H, D % H == 0 */
+    int32_t d_ff;              /* F, 1..1048576 */
+    int32_t n_layers;          /* L, 1..1024 */
+    int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
+    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL
+                                  0 = unbounded, else a bound on T */
+    int32_t position;          /* tf_position_kind */
+    int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
+    int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
+    int32_t norm_placement;    /* tf_norm_placement */
+    int32_t final_norm;        /* a LayerNorm after the last layer */
+    int32_t activation;        /* tf_activation of the feed-forward block */
+    int32_t bias;              /* biases in every Linear and LayerNorm */
+    int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
+    float layer_norm_eps;      /* > 0 */
+    uint64_t seed;             /* seed of the deterministic initialisation */
+} tf_config;
+
+/* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
+ * post-norm, sinusoidal positions (unbounded), vocab_size 0 (vectors in),
+ * no token types, no embedding norm, no final norm, biases on, no pooler,
+ * layer_norm_eps 1e-5, seed 0. */
+TF_API void tf_config_init(tf_config *cfg);
+
+/* Largest rank of any tensor shape the API passes. */
+#define TF_MAX_RANK 8
+
+/* ---- The encoder handle ------------------------------------------------- */
+
+typedef struct tf_encoder tf_encoder; /* opaque */
+
+/* Creates an encoder whose weights live in one contiguous block, initialised
+ * deterministically from cfg->seed the way PyTorch initialises the same
+ * modules: Linear weight and bias ~ U(-1/sqrt(in), 1/sqrt(in)); embedding
+ * tables ~ N(0, 1); LayerNorm weight 1, bias 0. On failure *out is NULL. */
+TF_API tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out);
+
+/* Frees everything the handle owns. NULL is a no-op. */
+TF_API void tf_encoder_destroy(tf_encoder *enc);
+
+/* Copies the handle's configuration into *cfg (cfg->struct_size must be set,
+ * e.g. by tf_config_init). */
+TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
+
+/* ---- Checkpoints: load, save, inspect -------------------------------------- *
+ *
+ * tf_encoder_load opens, without a conversion step:
+ *  - a Hugging Face BERT checkpoint: a directory holding model.safetensors
+ *    and config.json, or a .safetensors file (then n_heads must be given);
+ *    names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally under
+ *    "bert."; other tensors (embeddings.position_ids, MLM or classifier
+ *    heads) are ignored. config.json gives num_attention_heads, hidden_act
+ *    ("gelu" = erf, "gelu_new" / "gelu_pytorch_tanh" = tanh, "relu") and
+ *    layer_norm_eps (BERT's defaults: "gelu", 1e-12), and is cross-checked
+ *    against the shapes.
+ *  - a PyTorch nn.TransformerEncoder state_dict saved as safetensors
+ *    (layers.{i}.self_attn.in_proj_weight [3D, D] = q, k, v stacked, ...,
+ *    an optional final norm.*), or a single nn.TransformerEncoderLayer (no
+ *    "layers.{i}." prefix). n_heads, activation and norm_first cannot be read
+ *    from the names: they come from the options or from the file's
+ *    __metadata__ (keys "n_heads", "activation" = "gelu" | "gelu_tanh" |
+ *    "relu", "norm_first" = "true" | "false", "layer_norm_eps"; eps defaults to
+ *    PyTorch's 1e-5).
+ *  - the library's own files, written by tf_encoder_save.
+ * Everything the shapes imply (d_model, d_ff, layers, vocabulary, positions,
+ * token types, biases, pooler) is inferred and cross-checked; a tensor of
+ * the wrong shape is TF_ERR_SHAPE naming it and both shapes. Tensors may be
+ * F32, F16 or BF16 (converted to float32 once). A malformed file is
+ * TF_ERR_FORMAT (or TF_ERR_IO) saying what is wrong and where; the loader
+ * never allocates more than the file's own size implies. */
+
+typedef struct tf_load_options {
+    size_t struct_size;        /* = sizeof(tf_load_options), set by init */
+    int32_t n_heads;           /* 0: from the file */
+    int32_t activation;        /* tf_activation, or -1: from the file */
+    int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
+    float layer_norm_eps;      /* 0: from the file */
+} tf_load_options;
+
+/* Sets every option to "from the file". */
+TF_API void tf_load_options_init(tf_load_options *opts);
+
+/* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL. */
+TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
+                                 tf_encoder **out);
+
+/* Writes the handle's weights as float32 safetensors under the library's
+ * tensor names, with the complete config in __metadata__, so that loading
+ * the file gives a bitwise-identical encoder without any option. The file
+ * appears whole or not at all. */
+TF_API tf_status tf_encoder_save(const tf_encoder *enc, const char *path);
+
+/* What a checkpoint holds and how it would load, without loading it. */
+typedef struct tf_model_info tf_model_info; /* opaque */
+
+/* One tensor of the file. */
+typedef struct tf_file_tensor {
+    size_t struct_size;        /* sizeof(tf_file_tensor) of the library */
+    const char *name;          /* as in the file */
+    const char *dtype;         /* "F32", "F16", "BF16", "I64", ... */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *maps_to;       /* the library's tensor it fills, or NULL: ignored */
+    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's) */
+} tf_file_tensor;
+
+/* Opens and checks a checkpoint exactly as tf_encoder_load would. */
+TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
+                                  tf_model_info **out);
+/* NULL is a no-op. */
+TF_API void tf_model_info_destroy(tf_model_info *info);
+/* "huggingface-bert", "pytorch-transformer-encoder" or "tfenc". */
+TF_API const char *tf_model_info_format(const tf_model_info *info);
+/* The configuration the file implies (cfg->struct_size must be set). */
+TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);
+TF_API size_t tf_model_info_tensor_count(const tf_model_info *info);
+/* Tensor `index` of the file; pointers are valid while info lives. */
+TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
+                                      tf_file_tensor *out);
+
+/* ---- Weights by name ---------------------------------------------------- *
+ *
+ * Tensors of a handle (only those its config has; "[bias]" ones exist when
+ * cfg.bias is 1; linear weights are [out, in] as in PyTorch):
+ *   embed.token.weight         [V, D]   when V > 0
+ *   embed.position.weight      [P, D]   when position is LEARNED
+ *   embed.token_type.weight    [n_token_types, D]  when n_token_types > 0
+ *   embed.norm.weight, .bias   [D]      when embedding_norm
+ *   layers.{l}.attn.q.weight   [D, D]   and .bias [D]        (query)
+ *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
+ *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
+ *   layers.{l}.attn.out.weight [D, D]   and .bias [D]        (W_O)
+ *   layers.{l}.norm1.weight    [D]      and .bias [D]
+ *   layers.{l}.ffn.up.weight   [F, D]   and .bias [F]        (D -> F)
+ *   layers.{l}.ffn.down.weight [D, F]   and .bias [D]        (F -> D)
+ *   layers.{l}.norm2.weight    [D]      and .bias [D]
+ *   final_norm.weight, .bias   [D]      when final_norm
+ *   pooler.weight [D, D], pooler.bias [D]  when pooler
+ * The q, k and v weights of a layer are stored adjacently, forming one
+ * [3D, D] matrix, so the three projections are a single matrix product.
+ */
+
+/* Number of tensors in the handle; names are enumerated by index. */
+TF_API size_t tf_encoder_tensor_count(const tf_encoder *enc);
+/* Name of tensor `index` (0 <= index < count), or NULL. Owned by the handle. */
+TF_API const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index);
+/* Rank and dims of a tensor; dims must hold TF_MAX_RANK values. */
+TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name,
+                                         int32_t *rank, int64_t *dims);
+/* Copies a tensor out into dst; (rank, dims) is the shape of dst and must be
+ * the tensor's shape. */
+TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name,
+                                       float *dst, int32_t rank, const int64_t *dims);
+/* Replaces a tensor's values with src; (rank, dims) is the shape of src and
+ * must be the tensor's shape; every value must be finite. */
+TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name,
+                                       const float *src, int32_t rank,
+                                       const int64_t *dims);
+
+/* ---- Workspace ---------------------------------------------------------- *
+ * Scratch memory for forward calls. A workspace grows to the largest call it
+ * has seen and is then reused: a forward call with a workspace that is large
+ * enough allocates nothing. One workspace serves one call at a time. */
+
+typedef struct tf_workspace tf_workspace; /* opaque */
+
+TF_API tf_status tf_workspace_create(tf_workspace **out);
+/* Frees the workspace. NULL is a no-op. */
+TF_API void tf_workspace_destroy(tf_workspace *ws);
+/* Grows ws so that forward calls on enc with at most `batch` sequences of
+ * at most `seq_len` tokens (and no trace callback) need no allocation. */
+TF_API tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc,
+                                      int32_t batch, int32_t seq_len);
+/* Bytes currently held by ws. */
+TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
+
+/* ---- Tracing: every intermediate tensor, as it is computed ---------------- *
+ *
+ * When tf_forward_args.trace is set, it is called once per intermediate, in
+ * the order of computation, with data laid out [B, T, ...] (padded positions
+ * hold 0) and valid only during the call. Events (l = layer index):
+ *   embed.token         [B, T, D]      token vectors (looked up, or the input)
+ *   embed.position      [T, D]         positional encodings (if any)
+ *   embed.token_type    [B, T, D]      token-type vectors (if any)
+ *   embed.sum           [B, T, D]      their sum
+ *   embed.norm          [B, T, D]      after the embedding LayerNorm (if any)
+ *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
+ *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
+ *   layers.l.attn.scores  [B, H, T, T] Q K^T / sqrt(d_k) + masks (-inf where
+ *                                      masked; rows of padded queries 0)
+ *   layers.l.attn.weights [B, H, T, T] softmax of each row of the scores
+ *   layers.l.attn.context [B, T, D]    heads' weights . V, concatenated
+ *   layers.l.attn.out   [B, T, D]      context . W_O^T + b_O
+ *   layers.l.add_norm1  [B, T, D]      post-norm: LN1(x + attn.out);
+ *                                      pre-norm: x + attn.out
+ *   layers.l.norm2      [B, T, D]      LN2(x), pre-norm only
+ *   layers.l.ffn.hidden [B, T, F]      act(x W_up^T + b_up)
+ *   layers.l.ffn.out    [B, T, D]      hidden W_down^T + b_down
+ *   layers.l.add_norm2  [B, T, D]      post-norm: LN2(x + ffn.out);
+ *                                      pre-norm: x + ffn.out
+ *   final_norm          [B, T, D]      (if any)
+ *   pooler              [B, D]         (if any)
+ * Tracing allocates per call; without a trace callback nothing is gathered.
+ */
+typedef struct tf_trace_event {
+    size_t struct_size;      /* sizeof(tf_trace_event) of the library */
+    const char *name;        /* e.g. "layers.0.attn.q" */
+    int32_t layer;           /* layer index, or -1 */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *dim_names;   /* e.g. "B,H,T,d_k" */
+    const float *data;       /* row-major, valid only during the call */
+} tf_trace_event;
+
+typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
+
+/* ---- Forward ------------------------------------------------------------ */
+
+typedef struct tf_forward_args {
+    size_t struct_size;            /* = sizeof(tf_forward_args), set by init */
+    int32_t batch;                 /* B >= 1 */
+    int32_t seq_len;               /* T >= 1 */
+
+    /* Input: exactly one of these two. */
+    const int32_t *input_ids;      /* [B, T] ids in [0, V) (padding ignored) */
+    const float *input_embeds;     /* [B, T, D] vectors, used as embed.token */
+    const int32_t *token_type_ids; /* [B, T] in [0, n_token_types), or NULL = 0 */
+
+    /* Padding (right-padded sequences): at most one of these; neither means
+     * every sequence has T real tokens. */
+    const int32_t *lengths;        /* [B] real tokens per sequence, 0..T */
+    const int32_t *attention_mask; /* [B, T] 1 = real token, 0 = padding; each
+                                      row must be 1...1 0...0 */
+
+    int32_t causal;                /* 1: token t attends to tokens <= t only */
+    const float *additive_mask;    /* added to the scaled scores (-INFINITY
+                                      blocks): [T, T], or [B, T, T] when
+                                      additive_mask_batched is 1 */
+    int32_t additive_mask_batched;
+
+    /* Outputs (caller-owned). Padded positions are written as 0. */
+    float *output;                 /* [B, T, D] required */
+    float *hidden_states;          /* [L+1, B, T, D] or NULL: embeddings, then
+                                      each layer's output (before final_norm) */
+    float *attentions;             /* [L, B, H, T, T] or NULL: softmax weights */
+    float *pooled_output;          /* [B, D] or NULL; needs cfg.pooler. A
+                                      sequence of length 0 gives zeros */
+
+    tf_workspace *workspace;       /* NULL: allocate scratch for this call */
+    tf_trace_fn trace;             /* NULL: no tracing */
+    void *trace_user_data;
+} tf_forward_args;
+
+/* Zeroes *args and sets struct_size. */
+TF_API void tf_forward_args_init(tf_forward_args *args);
+
+/* Runs the encoder. Validates everything first; on failure no output is
+ * written. A query that can see no key at all (e.g. an additive-mask row of
+ * -INFINITY) gets attention weights of 0, so its context is 0, not NaN. A NaN
+ * in the input shows up as NaN in the output; it is never hidden. */
+TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
+
+/* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *
+ *
+ * Text to ids the way Hugging Face's BertTokenizer does it: the special
+ * tokens ([CLS], [SEP], [PAD], [UNK], [MASK]) written in the text are kept
+ * whole; the rest is cleaned (control characters and U+FFFD dropped,
+ * whitespace made spaces), CJK ideographs become words of their own, words
+ * are split on whitespace, optionally lower-cased with accents stripped
+ * (NFD, marks removed), split on punctuation (ASCII punctuation and Unicode
+ * P*), then split greedily into the longest vocabulary pieces, "##" marking
+ * a continuation; a word with no such split, or longer than
+ * max_chars_per_word characters, is [UNK]. Unicode data comes from utf8proc.
+ * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
+ * immutable once loaded: use it from many threads at once. */
+
+typedef struct tf_tokenizer tf_tokenizer; /* opaque */
+
+typedef struct tf_tokenizer_options {
+    size_t struct_size;          /* = sizeof(tf_tokenizer_options), set by init */
+    int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
+    int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
+    int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
+    int32_t max_chars_per_word;  /* 100 (default): longer words become [UNK] */
+    int32_t max_length;          /* 0 (default): no limit; else at most this many ids
+                                    per text (pair), specials included, >= 3 */
+    const char *unk_token;       /* NULL: "[UNK]" (these four must be in the vocabulary) */
+    const char *cls_token;       /* NULL: "[CLS]" */
+    const char *sep_token;       /* NULL: "[SEP]" */
+    const char *pad_token;       /* NULL: "[PAD]" */
+} tf_tokenizer_options;
+
+TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts);
+
+/* Loads a BERT vocab.txt: one token per line, id = line number. opts may be
+ * NULL (the defaults). */
+TF_API tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *opts,
+                                   tf_tokenizer **out);
+/* NULL is a no-op. */
+TF_API void tf_tokenizer_destroy(tf_tokenizer *tok);
+TF_API int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok);
+/* The token of an id (owned by tok), or NULL when out of range. */
+TF_API const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id);
+/* The id of a token, or -1. */
+TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token);
+
+/* The result of encoding: B texts (or pairs), padded with [PAD] to the
+ * longest, T ids each. Arrays are [B, T], row-major, owned by the encoding,
+ * and fit tf_forward_args directly (input_ids, token_type_ids,
+ * attention_mask). */
+typedef struct tf_encoding tf_encoding; /* opaque */
+
+/* Encodes one UTF-8 text of len bytes as [CLS] text [SEP], or a pair as
+ * [CLS] text [SEP] pair [SEP] (token types 0 then 1); pair may be NULL. */
+TF_API tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
+                                     const char *pair, size_t pair_len, tf_encoding **out);
+/* Encodes n texts (lens[i] bytes each, or NUL-terminated when lens is NULL),
+ * optionally with n pairs, into one padded batch. */
+TF_API tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n,
+                                           const char *const *texts, const size_t *lens,
+                                           const char *const *pairs, const size_t *pair_lens,
+                                           tf_encoding **out);
+/* NULL is a no-op. */
+TF_API void tf_encoding_destroy(tf_encoding *enc);
+TF_API int32_t tf_encoding_batch(const tf_encoding *enc);          /* B */
+TF_API int32_t tf_encoding_seq_len(const tf_encoding *enc);        /* T */
+TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real ids */
+TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
+TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
+TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
+/* [B, T, 2]: each token's byte range [begin, end) in the text (type 0) or
+ * the pair (type 1) it came from; [0, 0] for [CLS], [SEP] and padding. */
+TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
+
+/* ---- Sentence vectors ------------------------------------------------------ */
+
+typedef enum tf_pooling {
+    TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
+    TF_POOLING_MEAN = 1  /* the mean over the real tokens */
+} tf_pooling;
+
+/* out [B, D] = one vector per sequence of hidden [B, T, D] (e.g. a forward
+ * call's output), pooled as `pooling` says over the first lengths[b] tokens
+ * (lengths NULL: all T); with normalize = 1 each vector is scaled to unit L2
+ * norm (a zero vector stays zero). A sequence of length 0 gives zeros. */
+TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch,
+                         int32_t seq_len, int32_t d_model, int32_t pooling, int32_t normalize,
+                         float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFENC_H */
