@@ -430,15 +430,21 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
 
 /* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *
  *
- * Text to ids the way Hugging Face's BertTokenizer does it: the special
- * tokens ([CLS], [SEP], [PAD], [UNK], [MASK]) written in the text are kept
- * whole; the rest is cleaned (control characters and U+FFFD dropped,
- * whitespace made spaces), CJK ideographs become words of their own, words
- * are split on whitespace, optionally lower-cased with accents stripped
- * (NFD, marks removed), split on punctuation (ASCII punctuation and Unicode
- * P*), then split greedily into the longest vocabulary pieces, "##" marking
- * a continuation; a word with no such split, or longer than
- * max_chars_per_word characters, is [UNK]. Unicode data comes from utf8proc.
+ * Text to ids the way Hugging Face's BertTokenizerFast does it (its
+ * BertNormalizer, then BertPreTokenizer): the special tokens ([CLS], [SEP],
+ * [PAD], [UNK], [MASK]) written in the text are kept whole; the rest is, in
+ * this order, cleaned (control and format characters and U+FFFD dropped,
+ * unassigned code points kept; Unicode whitespace made spaces), CJK
+ * ideographs made words of their own, optionally stripped of accents (NFD,
+ * nonspacing marks removed: a CJK compatibility ideograph becomes its unified
+ * one), optionally lower-cased (Unicode's full mapping: U+0130, I with a dot,
+ * becomes i and U+0307); words are split on whitespace and on punctuation
+ * (ASCII punctuation and Unicode P*), then split greedily into the longest
+ * vocabulary pieces, "##" marking a continuation; a word with no such split,
+ * or longer than max_chars_per_word characters, is [UNK]. Unicode data comes
+ * from utf8proc (tokenizers' category tables are of Unicode 9: a character
+ * assigned later as punctuation, a format character or a nonspacing mark may
+ * split or vanish here where BertTokenizerFast keeps it in its word).
  * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
  * immutable once loaded: use it from many threads at once. */
 

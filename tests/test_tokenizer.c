@@ -13,17 +13,24 @@
 #include "tfenc.h"
 
 static char vocab_path[1024];
-static cJSON *cases;
+static cJSON *cases;            /* wordpiece/cases.json */
+static cJSON *normaliser_cases; /* wordpiece/normaliser_cases.json */
 
-static tf_tokenizer *load(int lowercase, int max_length)
+static tf_tokenizer *load_stripping(int lowercase, int strip_accents, int max_length)
 {
     tf_tokenizer_options o;
     tf_tokenizer_options_init(&o);
     o.lowercase = lowercase;
+    o.strip_accents = strip_accents;
     o.max_length = max_length;
     tf_tokenizer *tok;
     ck_assert_msg(tf_tokenizer_load(vocab_path, &o, &tok) == TF_OK, "%s", tf_last_error());
     return tok;
+}
+
+static tf_tokenizer *load(int lowercase, int max_length)
+{
+    return load_stripping(lowercase, -1, max_length);
 }
 
 static tf_encoding *encode(const tf_tokenizer *tok, const char *text, const char *pair)
@@ -35,34 +42,39 @@ static tf_encoding *encode(const tf_tokenizer *tok, const char *text, const char
     return e;
 }
 
-/* Every case of one mode; reports each mismatch with both token lists. */
+/* Whether tok gives case c ({"text", "ids", "tokens"}) exactly its ids;
+ * reports a mismatch with both token lists. */
+static int matches_case(const tf_tokenizer *tok, const cJSON *c, const char *mode, int n)
+{
+    const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+    const cJSON *ids = cJSON_GetObjectItem(c, "ids");
+    tf_encoding *e = encode(tok, text, NULL);
+    const int32_t len = tf_encoding_lengths(e)[0];
+    int same = len == cJSON_GetArraySize(ids) && tf_encoding_seq_len(e) == len;
+    for (int i = 0; same && i < len; i++)
+        same = tf_encoding_ids(e)[i] == cJSON_GetArrayItem(ids, i)->valueint;
+    if (!same) {
+        fprintf(stderr, "%s case %d \"%s\":\n  got ", mode, n, text);
+        for (int i = 0; i < len; i++)
+            fprintf(stderr, "%s ", tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[i]));
+        fprintf(stderr, "\n  want ");
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItem(c, "tokens")) fprintf(stderr, "%s ",
+                                                                        t->valuestring);
+        fprintf(stderr, "\n");
+    }
+    tf_encoding_destroy(e);
+    return same;
+}
+
+/* Every case of one mode. */
 static void check_mode(const char *mode, int lowercase)
 {
     tf_tokenizer *tok = load(lowercase, 0);
-    const cJSON *list = cJSON_GetObjectItem(cases, mode), *c;
+    const cJSON *c;
     int n = 0, failures = 0;
-    cJSON_ArrayForEach(c, list) {
-        const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
-        const cJSON *ids = cJSON_GetObjectItem(c, "ids");
-        tf_encoding *e = encode(tok, text, NULL);
-        const int32_t len = tf_encoding_lengths(e)[0];
-        int same = len == cJSON_GetArraySize(ids) && tf_encoding_seq_len(e) == len;
-        for (int i = 0; same && i < len; i++)
-            same = tf_encoding_ids(e)[i] == cJSON_GetArrayItem(ids, i)->valueint;
-        if (!same) {
-            failures++;
-            fprintf(stderr, "%s case %d \"%s\":\n  got ", mode, n, text);
-            for (int i = 0; i < len; i++)
-                fprintf(stderr, "%s ", tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[i]));
-            fprintf(stderr, "\n  want ");
-            const cJSON *t;
-            cJSON_ArrayForEach(t, cJSON_GetObjectItem(c, "tokens")) fprintf(stderr, "%s ",
-                                                                            t->valuestring);
-            fprintf(stderr, "\n");
-        }
-        tf_encoding_destroy(e);
-        n++;
-    }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, mode))
+        failures += !matches_case(tok, c, mode, n++);
     printf("%s: %d of %d cases match Hugging Face exactly\n", mode, n - failures, n);
     ck_assert_int_gt(n, 70);
     ck_assert_int_eq(failures, 0);
@@ -78,6 +90,30 @@ END_TEST
 START_TEST(test_cased_cases_match_hugging_face)
 {
     check_mode("cased", 0);
+}
+END_TEST
+
+/* Normaliser corner cases (compatibility ideographs, Turkish İ, final sigma,
+ * combining marks, full-width forms, ß, ligatures, Unicode whitespace, the
+ * CJK ranges' edges) under every lowercase / strip_accents combination, as
+ * the tokenizers library behind BertTokenizerFast gives them
+ * (wordpiece/gen_normaliser_cases.js). */
+START_TEST(test_normaliser_cases_match_hugging_face)
+{
+    const cJSON *c;
+    int n = 0, failures = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser_cases, "cases")) {
+        const int lowercase = cJSON_GetObjectItem(c, "lowercase")->valueint;
+        const int strip_accents = cJSON_GetObjectItem(c, "strip_accents")->valueint;
+        char mode[64];
+        snprintf(mode, sizeof mode, "lowercase %d strip_accents %d", lowercase, strip_accents);
+        tf_tokenizer *tok = load_stripping(lowercase, strip_accents, 0);
+        failures += !matches_case(tok, c, mode, n++);
+        tf_tokenizer_destroy(tok);
+    }
+    printf("normaliser: %d of %d cases match Hugging Face exactly\n", n - failures, n);
+    ck_assert_int_gt(n, 80);
+    ck_assert_int_eq(failures, 0);
 }
 END_TEST
 
@@ -298,30 +334,41 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The parsed JSON file dir/wordpiece/name, or NULL (said on stderr). */
+static cJSON *read_json(const char *dir, const char *name)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/wordpiece/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: missing\n", path);
+        return NULL;
+    }
+    static char json[1 << 20];
+    const size_t n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    cJSON *parsed = cJSON_ParseWithLength(json, n);
+    if (!parsed)
+        fprintf(stderr, "%s: not JSON\n", path);
+    return parsed;
+}
+
 int main(void)
 {
     const char *dir = getenv("TFENC_DATA_DIR");
     if (!dir)
         return 77;
     snprintf(vocab_path, sizeof vocab_path, "%s/wordpiece/vocab.txt", dir);
-    char path[1100];
-    snprintf(path, sizeof path, "%s/wordpiece/cases.json", dir);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: missing\n", path);
-        return EXIT_FAILURE;
-    }
-    static char json[1 << 20];
-    const size_t n = fread(json, 1, sizeof json - 1, f);
-    fclose(f);
-    cases = cJSON_ParseWithLength(json, n);
-    if (!cases)
+    cases = read_json(dir, "cases.json");
+    normaliser_cases = read_json(dir, "normaliser_cases.json");
+    if (!cases || !normaliser_cases)
         return EXIT_FAILURE;
 
     Suite *s = suite_create("tokenizer");
     TCase *tc = tcase_create("wordpiece");
     tcase_add_test(tc, test_uncased_cases_match_hugging_face);
     tcase_add_test(tc, test_cased_cases_match_hugging_face);
+    tcase_add_test(tc, test_normaliser_cases_match_hugging_face);
     tcase_add_test(tc, test_offsets);
     tcase_add_test(tc, test_bert_rules_beyond_the_fixture);
     tcase_add_test(tc, test_special_tokens_in_text_stay_whole);
@@ -332,5 +379,6 @@ int main(void)
     suite_add_tcase(s, tc);
     const int rc = run_suite(s);
     cJSON_Delete(cases);
+    cJSON_Delete(normaliser_cases);
     return rc;
 }

@@ -38,19 +38,28 @@ void (tf_tokenizer_options_init)(tf_tokenizer_options *opts)
 
 /* ---- Character classes (BERT's definitions, Unicode data from utf8proc) -- */
 
+/* Unicode's White_Space, which tokenizers' BertNormalizer uses (Rust's
+ * char::is_whitespace): ASCII's, the space separators Zs, U+2028 (Zl) and
+ * U+2029 (Zp). Its control characters (U+000B, U+000C, U+0085) never get
+ * here: they are dropped as controls first. */
 static int is_whitespace(int32_t cp)
 {
-    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' ||
-           utf8proc_category(cp) == UTF8PROC_CATEGORY_ZS;
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || c == UTF8PROC_CATEGORY_ZS ||
+           c == UTF8PROC_CATEGORY_ZL || c == UTF8PROC_CATEGORY_ZP;
 }
 
+/* The "other" categories Cc, Cf, Cs and Co, but for tab, newline and
+ * carriage return (whitespace). Unassigned code points (Cn) are not among
+ * them: tokenizers' category tables, made from UnicodeData.txt, list no Cn,
+ * so BertTokenizerFast keeps such a character (and gives [UNK]). */
 static int is_control(int32_t cp)
 {
     if (cp == '\t' || cp == '\n' || cp == '\r')
         return 0;
     const utf8proc_category_t c = utf8proc_category(cp);
     return c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
-           c == UTF8PROC_CATEGORY_CO || c == UTF8PROC_CATEGORY_CN;
+           c == UTF8PROC_CATEGORY_CO;
 }
 
 static int is_punctuation(int32_t cp)
@@ -62,12 +71,14 @@ static int is_punctuation(int32_t cp)
     return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
 }
 
-/* The CJK Unified Ideographs blocks BERT splits into single characters. */
+/* The CJK ideograph ranges BERT splits into single characters, as
+ * tokenizers' BertNormalizer has them (its range after U+2B81F starts at
+ * U+2B920, where transformers' Python BasicTokenizer says U+2B820). */
 static int is_cjk(int32_t cp)
 {
     return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
            (cp >= 0x20000 && cp <= 0x2A6DF) || (cp >= 0x2A700 && cp <= 0x2B73F) ||
-           (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B820 && cp <= 0x2CEAF) ||
+           (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B920 && cp <= 0x2CEAF) ||
            (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
 }
 
@@ -121,8 +132,19 @@ static int push_token(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
 
 /* ---- Normalisation -------------------------------------------------------- */
 
-/* Appends cp >= 0x80 (from bytes [begin, end)) to out, normalised: accents
- * stripped (NFD, nonspacing marks dropped) and lower-cased as configured. */
+/* Appends the lower case of cp as Rust's char::to_lowercase gives it, which
+ * tokenizers uses: Unicode's simple mapping, except for U+0130 (İ), whose
+ * lower case is two characters, i and U+0307 (combining dot above). */
+static int push_lower(char_vec *out, int32_t cp, int64_t begin, int64_t end)
+{
+    if (cp == 0x130)
+        return push_char(out, 'i', begin, end) && push_char(out, 0x307, begin, end);
+    return push_char(out, utf8proc_tolower(cp), begin, end);
+}
+
+/* Appends cp >= 0x80 (from bytes [begin, end)) to out, normalised in
+ * BertNormalizer's order: accents stripped (NFD, nonspacing marks dropped),
+ * then lower-cased, each as configured. */
 static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, int64_t begin,
                            int64_t end)
 {
@@ -138,8 +160,8 @@ static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, i
     for (utf8proc_ssize_t i = 0; i < n; i++) {
         if (tok->strip_accents && utf8proc_category(parts[i]) == UTF8PROC_CATEGORY_MN)
             continue;
-        const int32_t c = tok->lowercase ? utf8proc_tolower(parts[i]) : parts[i];
-        if (!push_char(out, c, begin, end))
+        if (!(tok->lowercase ? push_lower(out, parts[i], begin, end)
+                             : push_char(out, parts[i], begin, end)))
             return 0;
     }
     return 1;
@@ -147,7 +169,8 @@ static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, i
 
 /* Decodes text[0..len) (at byte `base` of the input) into normalised
  * characters: control characters dropped, whitespace made ' ', CJK
- * ideographs surrounded by ' '. */
+ * ideographs surrounded by ' ' (and then normalised: a compatibility
+ * ideograph's NFD is a unified one). */
 static tf_status normalise(char_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                            int64_t base, const char *what)
 {
@@ -176,7 +199,7 @@ static tf_status normalise(char_vec *out, const tf_tokenizer *tok, const char *t
             if (is_whitespace(cp))
                 ok = push_char(out, ' ', begin, end);
             else if (tok->split_cjk && is_cjk(cp))
-                ok = push_char(out, ' ', begin, end) && push_char(out, cp, begin, end) &&
+                ok = push_char(out, ' ', begin, end) && push_normalised(out, tok, cp, begin, end) &&
                      push_char(out, ' ', begin, end);
             else
                 ok = push_normalised(out, tok, cp, begin, end);
