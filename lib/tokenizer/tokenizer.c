@@ -329,16 +329,18 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
 
 /* ---- Loading ---------------------------------------------------------------- */
 
-static tf_status find_special(tf_tokenizer *tok, int k, const char *token, const char *path)
+/* Makes `token` special token k; 0 (and nothing set) when the vocabulary
+ * lacks it. */
+static int add_special(tf_tokenizer *tok, int k, const char *token)
 {
     const int32_t id = tf_vocab_find(&tok->vocab, token, strlen(token));
     if (id < 0)
-        return tf_fail(TF_ERR_FORMAT, "%s: the vocabulary has no %s token", path, token);
+        return 0;
     tok->special_id[k] = id;
     snprintf(tok->special[k], sizeof tok->special[k], "%s", token);
     tok->special_len[k] = strlen(tok->special[k]);
     tok->special_first[(unsigned char)token[0]] = 1;
-    return TF_OK;
+    return 1;
 }
 
 static tf_status check_options(const tf_tokenizer_options *o)
@@ -389,13 +391,9 @@ tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *
                                         o.cls_token ? o.cls_token : "[CLS]",
                                         o.sep_token ? o.sep_token : "[SEP]",
                                         o.pad_token ? o.pad_token : "[PAD]", "[MASK]"};
-    for (int k = 0; s == TF_OK && k < TF_N_SPECIALS; k++) {
-        s = find_special(tok, k, names[k], vocab_path);
-        if (s && k == TF_SPECIAL_MASK) { /* [MASK] is optional */
-            tok->special_len[k] = 0;
-            s = TF_OK;
-        }
-    }
+    for (int k = 0; s == TF_OK && k < TF_N_SPECIALS; k++)
+        if (!add_special(tok, k, names[k]) && k != TF_SPECIAL_MASK) /* [MASK] is optional */
+            s = tf_fail(TF_ERR_FORMAT, "%s: the vocabulary has no %s token", vocab_path, names[k]);
     if (s) {
         tf_tokenizer_destroy(tok);
         return s;
