@@ -36,7 +36,6 @@ tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_confi
     tr->batch = batch;
     tr->D = cfg->d_model;
     tr->H = cfg->n_heads;
-    tr->F = cfg->d_ff;
     return TF_OK;
 }
 

@@ -10,7 +10,7 @@ typedef struct tf_tracer {
     tf_trace_fn fn;          /* NULL: tracing is off and nothing below exists */
     void *user_data;
     const tf_batch *batch;
-    int32_t D, H, F;
+    int32_t D, H;
     float *buf;              /* (B, T, max(D, F)) where events are laid out;
                                 the one allocation the three below live in */
     float *ffn_hidden;       /* (N, F) the whole FFN hidden layer at once */
