@@ -10,7 +10,11 @@
  *   B = batch, T = sequence length (padded), D = d_model, H = n_heads,
  *   d_k = D / H, F = d_ff, L = n_layers, V = vocab_size, P = max_positions,
  *   N = number of real (non-padding) tokens in a batch.
- * Every tensor is float32, row-major, contiguous.
+ * Brackets and parentheses say which layout a buffer has, here and in the
+ * library's sources: [B, T, D] is padded (a caller's buffer, or one laid
+ * out like it: T slots per sequence, padding included); (N, D) is packed
+ * (the real tokens' rows only, one sequence after another), the layout the
+ * library computes in. Every tensor is float32, row-major, contiguous.
  *
  * Errors: every function that can fail returns a tf_status. On failure
  * tf_last_error() gives a message (thread-local) naming the argument or

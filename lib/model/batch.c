@@ -46,7 +46,7 @@ void tf_scatter_rows(float *dst, const float *src, const tf_batch *batch, size_t
     const size_t T = (size_t)batch->T;
     for (int32_t b = 0; b < batch->B; b++) {
         const size_t len = (size_t)batch->lengths[b];
-        float *seq = dst + (size_t)b * T * W; /* (T, W) */
+        float *seq = dst + (size_t)b * T * W; /* [T, W] */
         memcpy(seq, src + batch->row_start[b] * W, len * W * sizeof *dst);
         memset(seq + len * W, 0, (T - len) * W * sizeof *dst);
     }

@@ -27,7 +27,7 @@ int32_t tf_args_length(const tf_forward_args *a, int32_t b);
 /* Fills lengths [B] and row_start [B] from the arguments. */
 void tf_batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a);
 
-/* dst (B, T, W) = src (N, W) at the real positions, 0 at padded ones. */
+/* dst [B, T, W] = src (N, W) at the real positions, 0 at padded ones. */
 void tf_scatter_rows(float *dst, const float *src, const tf_batch *batch, size_t W);
 
 #endif

@@ -5,8 +5,9 @@
 #include "batch.h"
 #include "weights.h"
 
-/* pooled (B, D) = tanh(W_p x[first row of b] + b_p) for each non-empty
- * sequence b, 0 for empty ones. x (N, D); cls, out (B, D) scratch. */
+/* pooled [B, D] = tanh(W_p x[first row of b] + b_p) for each non-empty
+ * sequence b, 0 for empty ones. x (N, D); cls, out (B, D) scratch, of which
+ * the first n rows are used, n = the non-empty sequences. */
 void tf_pooler(float *pooled, float *cls, float *out, const float *x, const tf_weights *w,
                const tf_batch *batch, size_t D);
 

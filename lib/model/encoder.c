@@ -89,7 +89,7 @@ static void run_forward(tf_run *run)
     }
     tf_scatter_rows(a->output, s->x, batch, D); /* [B, T, D] */
     if (cfg->pooler && (a->pooled_output || tf_tracing(&run->tracer))) {
-        float *pooled = a->pooled_output ? a->pooled_output : run->tracer.buf; /* (B, D) */
+        float *pooled = a->pooled_output ? a->pooled_output : run->tracer.buf; /* [B, D] */
         tf_pooler(pooled, s->pool_in, s->pool_out, s->x, run->w, batch, D);
         if (tf_tracing(&run->tracer)) {
             const int64_t dims[2] = {batch->B, (int64_t)D};

@@ -41,7 +41,7 @@ tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch, in
     const size_t T = (size_t)seq_len, D = (size_t)d_model;
     for (int32_t b = 0; b < batch; b++) {
         const size_t len = lengths ? (size_t)lengths[b] : T;
-        const float *seq = hidden + (size_t)b * T * D; /* (T, D) */
+        const float *seq = hidden + (size_t)b * T * D; /* [T, D] */
         float *v = out + (size_t)b * D;                /* (D) */
         const size_t rows = pooling == TF_POOLING_CLS ? (len > 0) : len;
         double norm = 0.0;

@@ -45,16 +45,20 @@ void tf_tracer_free(tf_tracer *tr)
     memset(tr, 0, sizeof *tr);
 }
 
+const char *tf_trace_name(char *buf, size_t size, const char *name, int32_t layer)
+{
+    if (layer < 0)
+        return name;
+    snprintf(buf, size, "layers.%d.%s", (int)layer, name);
+    return buf;
+}
+
 void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
                    const int64_t *dims, const char *dim_names, const float *data)
 {
-    char full[64];
-    tf_trace_event ev = {.struct_size = sizeof ev, .name = name, .layer = layer, .rank = rank,
-                         .dim_names = dim_names, .data = data};
-    if (layer >= 0) {
-        snprintf(full, sizeof full, "layers.%d.%s", (int)layer, name);
-        ev.name = full;
-    }
+    char full[TF_TRACE_NAME_MAX];
+    tf_trace_event ev = {.struct_size = sizeof ev, .name = tf_trace_name(full, sizeof full, name, layer),
+                         .layer = layer, .rank = rank, .dim_names = dim_names, .data = data};
     for (int32_t i = 0; i < rank; i++)
         ev.dims[i] = dims[i];
     tr->fn(&ev, tr->user_data);
@@ -76,7 +80,7 @@ void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float 
     for (int32_t b = 0; b < bt->B; b++) {
         const size_t len = (size_t)bt->lengths[b];
         for (size_t h = 0; h < H; h++) {
-            float *dst = tr->buf + ((size_t)b * H + h) * T * dk; /* (T, d_k) */
+            float *dst = tr->buf + ((size_t)b * H + h) * T * dk; /* [T, d_k] */
             const float *src = qkv + bt->row_start[b] * 3 * D + (size_t)which * D + h * dk;
             for (size_t t = 0; t < len; t++)
                 memcpy(dst + t * dk, src + t * 3 * D, dk * sizeof *dst);

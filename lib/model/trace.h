@@ -11,11 +11,11 @@ typedef struct tf_tracer {
     void *user_data;
     const tf_batch *batch;
     int32_t D, H;
-    float *buf;              /* (B, T, max(D, F)) where events are laid out;
+    float *buf;              /* [B, T, max(D, F)] where events are laid out;
                                 the one allocation the three below live in */
     float *ffn_hidden;       /* (N, F) the whole FFN hidden layer at once */
-    float *scores;           /* (B, H, T, T) */
-    float *weights;          /* (B, H, T, T) */
+    float *scores;           /* [B, H, T, T] */
+    float *weights;          /* [B, H, T, T] */
 } tf_tracer;
 
 /* Sets up tracing for one call if args->trace is set (allocating its
@@ -34,7 +34,14 @@ static inline int tf_tracing(const tf_tracer *tr)
 #endif
 }
 
-/* Emits an event. `name` is "layers.<layer>.<name>" when layer >= 0. */
+/* Room for any event's full name. */
+#define TF_TRACE_NAME_MAX 64
+
+/* An event's full name: `name` itself when layer < 0, else
+ * "layers.<layer>.<name>" written into buf (size bytes). */
+const char *tf_trace_name(char *buf, size_t size, const char *name, int32_t layer);
+
+/* Emits an event named tf_trace_name(name, layer). */
 void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
                    const int64_t *dims, const char *dim_names, const float *data);
 
