@@ -262,15 +262,27 @@ tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name, int32
     return TF_OK;
 }
 
+/* The tensor `name`, when (rank, dims) is its shape and the caller's
+ * buffer (`role`: "source", "destination") is there. */
+static tf_status lookup_for_copy(const tf_encoder *enc, const char *name, int32_t rank,
+                                 const int64_t *dims, const float *buffer, const char *role,
+                                 const tf_tensor **t)
+{
+    tf_status s = lookup(enc, name, t);
+    if (s || (s = check_shape(*t, rank, dims)))
+        return s;
+    if (!buffer)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", name, role);
+    return TF_OK;
+}
+
 tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name, float *dst, int32_t rank,
                                 const int64_t *dims)
 {
     const tf_tensor *t;
-    tf_status s = lookup(enc, name, &t);
-    if (s || (s = check_shape(t, rank, dims)))
+    tf_status s = lookup_for_copy(enc, name, rank, dims, dst, "destination", &t);
+    if (s)
         return s;
-    if (!dst)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: destination is NULL", name);
     memcpy(dst, enc->weights.block + t->offset, t->count * sizeof(float));
     return TF_OK;
 }
@@ -279,11 +291,9 @@ tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *
                                 const int64_t *dims)
 {
     const tf_tensor *t;
-    tf_status s = lookup(enc, name, &t);
-    if (s || (s = check_shape(t, rank, dims)))
+    tf_status s = lookup_for_copy(enc, name, rank, dims, src, "source", &t);
+    if (s)
         return s;
-    if (!src)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: source is NULL", name);
     const size_t cols = t->rank == 2 ? (size_t)t->dims[1] : t->count;
     for (size_t i = 0; i < t->count; i++) {
         if (!isfinite(src[i])) {
