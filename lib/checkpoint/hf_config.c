@@ -9,33 +9,11 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "file.h"
 #include "json.h"
 
 #define TF_HF_CONFIG_MAX_BYTES (16u << 20)
 #define TF_HF_CONFIG_MAX_DEPTH 32
-
-/* The whole file, NUL-terminated, at most max bytes. */
-static tf_status read_file(const char *path, size_t max, char **text, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = tf_malloc(max + 1);
-    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
-    const int failed = buf && ferror(f);
-    fclose(f);
-    if (!buf)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, max);
-    if (failed || n > max) {
-        tf_free(buf);
-        return failed ? tf_fail(TF_ERR_IO, "%s: read error", path)
-                      : tf_fail(TF_ERR_FORMAT, "%s: larger than %zu bytes", path, max);
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return TF_OK;
-}
 
 static tf_status get_int(const cJSON *root, const char *key, int64_t *out, const char *path)
 {
@@ -125,7 +103,7 @@ tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
 {
     char *text = NULL;
     size_t len = 0;
-    tf_status s = read_file(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
+    tf_status s = tf_file_read_all(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
     if (s == TF_OK)
         s = tf_hf_config_parse(c, text, len, path);
     tf_free(text);

@@ -4,17 +4,16 @@
 #include "safetensors.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "checked.h"
 #include "error.h"
+#include "file.h"
 #include "json.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -296,27 +295,18 @@ tf_status tf_st_parse(tf_st_file *f, const unsigned char *bytes, size_t size, co
 tf_status tf_st_open(tf_st_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        const int err = errno;
-        close(fd);
-        return tf_fail(TF_ERR_IO, "%s: cannot stat: %s", path, strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return tf_fail(TF_ERR_IO, "%s: not a regular file", path);
-    }
-    const size_t size = (size_t)st.st_size;
+    int fd;
+    size_t size;
+    tf_status s = tf_file_open_read(path, &fd, &size);
+    if (s)
+        return s;
     void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     const int err = errno;
     close(fd);
     if (size && map == MAP_FAILED)
         return tf_fail(TF_ERR_IO, "%s: cannot map %zu bytes: %s", path, size, strerror(err));
     static const unsigned char empty[1];
-    tf_status s = tf_st_parse(f, map ? map : empty, size, path);
+    s = tf_st_parse(f, map ? map : empty, size, path);
     if (s != TF_OK) {
         if (map)
             munmap(map, size);
@@ -391,37 +381,20 @@ tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
     char *header = build_header(entries, n, keys, values, n_meta, &len);
     if (!header)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the header", path);
-    char *tmp = tf_malloc(strlen(path) + 16);
-    if (!tmp) {
-        tf_free(header);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
-    }
-    sprintf(tmp, "%s.tmp%d", path, (int)getpid());
-    FILE *out = fopen(tmp, "wb");
-    if (!out) {
-        const int err = errno;
-        tf_free(header);
-        tf_free(tmp);
-        return tf_fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
-    }
     unsigned char prefix[8];
     for (int i = 0; i < 8; i++)
         prefix[i] = (unsigned char)((uint64_t)len >> (8 * i));
-    int ok = fwrite(prefix, 1, 8, out) == 8 && fwrite(header, 1, len, out) == len;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = fwrite(entries[i].data, sizeof(float), entries[i].count, out) == entries[i].count;
-    int err = errno;
-    if (fclose(out) != 0 && ok) {
-        ok = 0;
-        err = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        err = errno;
-    }
-    if (!ok)
-        remove(tmp);
+    tf_file_writer w;
+    tf_status s = tf_file_create(&w, path);
+    if (s == TF_OK)
+        s = tf_file_write(&w, prefix, sizeof prefix);
+    if (s == TF_OK)
+        s = tf_file_write(&w, header, len);
+    for (size_t i = 0; s == TF_OK && i < n; i++)
+        s = tf_file_write(&w, entries[i].data, entries[i].count * sizeof(float));
     tf_free(header);
-    tf_free(tmp);
-    return ok ? TF_OK : tf_fail(TF_ERR_IO, "%s: cannot write: %s", path, strerror(err));
+    if (s == TF_OK)
+        return tf_file_commit(&w);
+    tf_file_discard(&w);
+    return s;
 }

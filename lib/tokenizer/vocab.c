@@ -1,13 +1,12 @@
 /* vocab.c — loading vocab.txt into a string blob and a hash index. */
 #include "vocab.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "error.h"
+#include "file.h"
 
 #define TF_VOCAB_MAX_BYTES (256u << 20)
 #define TF_VOCAB_MAX_TOKENS (1 << 24)
@@ -184,48 +183,11 @@ int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char 
     return best;
 }
 
-/* The whole file, NUL-terminated. */
-static tf_status read_all(const char *path, char **text, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = tf_malloc(cap + 1);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap || cap >= TF_VOCAB_MAX_BYTES)
-            break;
-        char *bigger = tf_realloc(buf, 2 * cap + 1);
-        if (!bigger) {
-            tf_free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    const int failed = ferror(f);
-    fclose(f);
-    if (!buf)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the vocabulary", path);
-    if (failed || n >= TF_VOCAB_MAX_BYTES) {
-        tf_free(buf);
-        return failed ? tf_fail(TF_ERR_IO, "%s: read error", path)
-                      : tf_fail(TF_ERR_FORMAT, "%s: larger than %u bytes", path,
-                                TF_VOCAB_MAX_BYTES);
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return TF_OK;
-}
-
 tf_status tf_vocab_load(tf_vocab *v, const char *path)
 {
     memset(v, 0, sizeof *v);
     size_t len = 0;
-    tf_status s = read_all(path, &v->text, &len);
+    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &v->text, &len);
     if (s)
         return s;
     size_t lines = 0;

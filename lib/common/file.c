@@ -1,0 +1,227 @@
+/* file.c — opening regular files to read, replacing files whole; see file.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "error.h"
+
+/* A temporary file is "<target>.tmp" and this many hex digits; names are
+ * tried until one does not exist yet, at most this many times. */
+#define TF_FILE_TEMP_SUFFIX ".tmp"
+#define TF_FILE_TEMP_DIGITS 16
+#define TF_FILE_TEMP_ATTEMPTS 100
+
+const char *tf_file_kind(mode_t mode)
+{
+    return S_ISREG(mode)    ? "a regular file"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "a file of unknown type";
+}
+
+/* TF_ERR_IO unless mode is a regular file's; `then` ends the message. */
+static tf_status check_regular(const char *path, mode_t mode, const char *then)
+{
+    if (S_ISREG(mode))
+        return TF_OK;
+    return tf_fail(TF_ERR_IO, "%s: not a regular file: it is %s%s", path, tf_file_kind(mode),
+                   then);
+}
+
+/* ---- Reading ------------------------------------------------------------- */
+
+tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
+{
+    *fd = -1;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    tf_status s = check_regular(path, st.st_mode, ""); /* a device is never opened */
+    if (s)
+        return s;
+    const int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (f < 0)
+        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(f, &st) != 0)
+        s = tf_fail(TF_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+    else
+        s = check_regular(path, st.st_mode, ""); /* replaced since the stat() */
+    const int flags = s == TF_OK ? fcntl(f, F_GETFL) : 0;
+    if (s == TF_OK && (flags < 0 || fcntl(f, F_SETFL, flags & ~O_NONBLOCK) != 0))
+        s = tf_fail(TF_ERR_IO, "%s: cannot make the descriptor blocking: %s", path,
+                    strerror(errno));
+    if (s) {
+        close(f);
+        return s;
+    }
+    *fd = f;
+    *size = (size_t)st.st_size;
+    return TF_OK;
+}
+
+tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    int fd;
+    size_t size;
+    tf_status s = tf_file_open_read(path, &fd, &size);
+    if (s)
+        return s;
+    char *buf = NULL; /* [size + 1] */
+    if (size > max)
+        s = tf_fail(TF_ERR_FORMAT, "%s: larger than %zu bytes", path, max);
+    else if (!(buf = tf_malloc(size + 1)))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size + 1);
+    size_t n = 0;
+    while (s == TF_OK && n < size) {
+        const ssize_t got = read(fd, buf + n, size - n);
+        if (got == 0)
+            break; /* the file shrank since the fstat() */
+        if (got > 0)
+            n += (size_t)got;
+        else if (errno != EINTR)
+            s = tf_fail(TF_ERR_IO, "%s: read error: %s", path, strerror(errno));
+    }
+    close(fd);
+    if (s) {
+        tf_free(buf);
+        return s;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return TF_OK;
+}
+
+/* ---- Writing ------------------------------------------------------------- */
+
+/* digits[0..TF_FILE_TEMP_DIGITS) := hex digits of a number this process
+ * has not drawn before, mixed with the pid and the time. */
+static void draw_temp_digits(char *digits)
+{
+    static atomic_uint_fast64_t drawn;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t x = (uint64_t)atomic_fetch_add(&drawn, 1) ^ (uint64_t)getpid() << 40 ^
+                 (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
+    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser, a bijection */
+    x = (x ^ x >> 27) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    for (int i = TF_FILE_TEMP_DIGITS - 1; i >= 0; i--, x >>= 4)
+        digits[i] = "0123456789abcdef"[x & 15];
+}
+
+tf_status tf_file_create(tf_file_writer *w, const char *path)
+{
+    *w = (tf_file_writer){.path = path, .tmp_path = NULL, .fd = -1};
+    struct stat st;
+    if (lstat(path, &st) == 0) { /* a missing target is created */
+        tf_status s = check_regular(path, st.st_mode, "; only a regular file is replaced");
+        if (s)
+            return s;
+    }
+    const size_t base = strlen(path) + strlen(TF_FILE_TEMP_SUFFIX);
+    w->tmp_path = tf_malloc(base + TF_FILE_TEMP_DIGITS + 1);
+    if (!w->tmp_path)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
+    memcpy(w->tmp_path, path, strlen(path));
+    memcpy(w->tmp_path + strlen(path), TF_FILE_TEMP_SUFFIX, strlen(TF_FILE_TEMP_SUFFIX));
+    w->tmp_path[base + TF_FILE_TEMP_DIGITS] = '\0';
+    int err = EEXIST;
+    for (int attempt = 0; w->fd < 0 && err == EEXIST && attempt < TF_FILE_TEMP_ATTEMPTS;
+         attempt++) {
+        draw_temp_digits(w->tmp_path + base);
+        /* O_EXCL: an existing name, a link included, is never opened */
+        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+        err = errno;
+    }
+    if (w->fd < 0) {
+        tf_free(w->tmp_path);
+        w->tmp_path = NULL;
+        return tf_fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
+    }
+    return TF_OK;
+}
+
+tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        const ssize_t put = write(w->fd, p, n);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return tf_fail(TF_ERR_IO, "%s: cannot write: %s", w->path,
+                           put < 0 ? strerror(errno) : "no byte written");
+        p += put;
+        n -= (size_t)put;
+    }
+    return TF_OK;
+}
+
+/* Syncs the directory of w->path, which now holds the renamed file; its
+ * name is written over w->tmp_path, which is longer. */
+static tf_status sync_directory(tf_file_writer *w)
+{
+    const char *slash = strrchr(w->path, '/');
+    const size_t len = !slash || slash == w->path ? 1 : (size_t)(slash - w->path);
+    memcpy(w->tmp_path, slash ? w->path : ".", len); /* "dir", "/" or "." */
+    w->tmp_path[len] = '\0';
+    const int fd = open(w->tmp_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int ok = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL); /* EINVAL: cannot sync */
+    const int err = errno;
+    if (fd >= 0)
+        close(fd);
+    tf_free(w->tmp_path);
+    w->tmp_path = NULL;
+    if (!ok)
+        return tf_fail(TF_ERR_IO, "%s: written, but its directory cannot be synced: %s",
+                       w->path, strerror(err));
+    return TF_OK;
+}
+
+tf_status tf_file_commit(tf_file_writer *w)
+{
+    const char *failed = fsync(w->fd) != 0 ? "cannot sync" : NULL;
+    int err = errno;
+    if (close(w->fd) != 0 && !failed) {
+        failed = "cannot write";
+        err = errno;
+    }
+    w->fd = -1;
+    if (!failed && rename(w->tmp_path, w->path) != 0) {
+        failed = "cannot replace";
+        err = errno;
+    }
+    if (failed) {
+        tf_file_discard(w);
+        return tf_fail(TF_ERR_IO, "%s: %s: %s", w->path, failed, strerror(err));
+    }
+    return sync_directory(w);
+}
+
+void tf_file_discard(tf_file_writer *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    if (w->tmp_path)
+        unlink(w->tmp_path);
+    tf_free(w->tmp_path);
+    w->tmp_path = NULL;
+    w->fd = -1;
+}

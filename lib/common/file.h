@@ -1,0 +1,63 @@
+/* file.h — every file the library reads or writes goes through these.
+ *
+ * Reading opens only a regular file, and never blocks on a FIFO or a device:
+ * the path is checked with stat() (so a device is never opened), opened
+ * with O_NONBLOCK, checked again with fstat() on the descriptor (a FIFO
+ * swapped in between does not block), and the flag cleared.
+ *
+ * Writing goes through a new temporary file beside the target, renamed over
+ * it: the target is never half-written, never written through a link, and
+ * concurrent writers of one path each replace it whole. */
+#ifndef TF_FILE_H
+#define TF_FILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "tfenc.h"
+
+/* What a stat() mode says a file is, for messages: "a regular file",
+ * "a FIFO", "a directory", "a character device", ... */
+const char *tf_file_kind(mode_t mode);
+
+/* Opens path for reading if it is a regular file (following symbolic
+ * links): *fd is a blocking O_CLOEXEC descriptor, *size the file's size.
+ * Otherwise TF_ERR_IO, "<path>: cannot open: <reason>" or "<path>: not a
+ * regular file: it is a FIFO" (a directory, a character device, ...), and
+ * *fd is -1. */
+tf_status tf_file_open_read(const char *path, int *fd, size_t *size);
+
+/* The whole regular file at path, NUL-terminated in *text (tf_free it), its
+ * length in *len. A file larger than max bytes is TF_ERR_FORMAT. */
+tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *len);
+
+/* A file being written: a temporary file in the target's directory until
+ * tf_file_commit renames it over the target. */
+typedef struct tf_file_writer {
+    const char *path; /* the target (not copied: it must outlive the writer) */
+    char *tmp_path;   /* "<path>.tmp" and 16 hex digits */
+    int fd;
+} tf_file_writer;
+
+/* Starts writing path. An existing path that is not a regular file (a
+ * symbolic link included) is refused with TF_ERR_IO "<path>: not a regular
+ * file: it is ...; only a regular file is replaced". The temporary file is
+ * created with O_CREAT | O_EXCL (a name that exists, a planted link
+ * included, is never opened: another name is tried) and mode 0666 less the
+ * umask, as any new file. */
+tf_status tf_file_create(tf_file_writer *w, const char *path);
+
+/* Appends n bytes; every write is checked, short writes are continued.
+ * On failure the writer must still be discarded. */
+tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n);
+
+/* Flushes the data to the disk (fsync), renames the temporary file over the
+ * target and syncs the directory. Before the rename, a failure removes the
+ * temporary file and leaves the target as it was; the writer is finished
+ * either way. */
+tf_status tf_file_commit(tf_file_writer *w);
+
+/* Closes and removes the temporary file; the target is left as it was. */
+void tf_file_discard(tf_file_writer *w);
+
+#endif
