@@ -239,14 +239,33 @@ TF_API void tf_load_options_init_sized(tf_load_options *opts, size_t struct_size
 TF_API void tf_load_options_init(tf_load_options *opts); /* 0.1.0's */
 #define tf_load_options_init(opts) tf_load_options_init_sized((opts), sizeof *(opts))
 
-/* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL. */
+/* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL.
+ * Every file it reads (model.safetensors, config.json; tf_tokenizer_load's
+ * vocab.txt likewise) must be a regular file, or a symbolic link to one: a
+ * FIFO, a directory or a device is TF_ERR_IO "<path>: not a regular file:
+ * it is a FIFO" (a directory, a character device, ...), told without
+ * opening a device and without ever blocking. */
 TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
                                  tf_encoder **out);
 
 /* Writes the handle's weights as float32 safetensors under the library's
  * tensor names, with the complete config in __metadata__, so that loading
- * the file gives a bitwise-identical encoder without any option. The file
- * appears whole or not at all. */
+ * the file gives a bitwise-identical encoder without any option.
+ * The file appears whole or not at all: the bytes go to a new temporary file
+ * in path's directory ("<path>.tmp" and 16 hex digits, created with O_EXCL,
+ * so that nothing that exists, a planted link included, is written
+ * through), every write is checked, the file is fsync'ed and renamed over
+ * path, then the directory is fsync'ed. The new file's mode is 0666 less
+ * the umask. An existing path that is not a regular file (a symbolic link,
+ * FIFO, directory, device) is refused and left as it is: TF_ERR_IO "<path>:
+ * not a regular file: it is a FIFO; only a regular file is replaced". Any
+ * failure before the rename is TF_ERR_IO naming path and the cause ("cannot
+ * create: Permission denied", "cannot write: File too large", ...); the
+ * temporary file is removed and a file already at path is untouched. Only a
+ * failure to sync the directory is reported with the new file in place.
+ * Concurrent saves to one path, from threads or processes, each write their
+ * own temporary file: each succeeds whole, and path holds exactly one of
+ * the saved models. */
 TF_API tf_status tf_encoder_save(const tf_encoder *enc, const char *path);
 
 /* What a checkpoint holds and how it would load, without loading it. */
