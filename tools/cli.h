@@ -1,4 +1,7 @@
-/* cli.h — the subcommands of the tfenc program. */
+/* cli.h — the subcommands of the tfenc program, one file each. Each takes
+ * its arguments (argv[0] is the subcommand's name) and returns the exit
+ * status: 0, CLI_FAILED or CLI_USAGE (options.h). What it prints goes to
+ * stdout, which tfenc.c flushes and checks after it returns. */
 #ifndef TFENC_CLI_H
 #define TFENC_CLI_H
 
@@ -16,17 +19,5 @@ int tfenc_create(int argc, char **argv);
 
 /* tfenc info FILE_OR_DIR: what a checkpoint holds and how it maps. */
 int tfenc_info(int argc, char **argv);
-
-#include "tfenc.h"
-
-/* If flag is one of --n-heads, --activation, --norm-first, --eps, sets it in
- * *o from value and returns 1; returns -1 (after a message) for a bad
- * value, 0 for another flag. */
-int parse_load_option(const char *command, const char *flag, const char *value,
-                      tf_load_options *o);
-
-/* The names of tf_activation and tf_position_kind values. */
-extern const char *const tfenc_activation_names[3];
-extern const char *const tfenc_position_names[3];
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +57,14 @@ int dump_write(const char *dir, const recording *rec, const char (*tokens)[16], 
         fprintf(stderr, "tfenc explain: %s: cannot create: %s\n", dir, strerror(errno));
         return -1;
     }
-    char path[1024];
+    char path[PATH_MAX];
     for (size_t i = 0; i < rec->n; i++) {
         const recorded *ev = &rec->events[i];
-        if (!path_of(path, sizeof path, dir, ev->name, ".npy") ||
-            npy_write_f32(path, ev->data, ev->rank, ev->dims) != 0) {
+        if (!path_of(path, sizeof path, dir, ev->name, ".npy")) {
+            fprintf(stderr, "tfenc explain: --dump %s: a path longer than %d bytes\n", dir, PATH_MAX);
+            return -1;
+        }
+        if (npy_write_f32(path, ev->data, ev->rank, ev->dims) != 0) {
             fprintf(stderr, "tfenc explain: %s: cannot write: %s\n", path, strerror(errno));
             return -1;
         }
@@ -74,7 +78,7 @@ int dump_write(const char *dir, const recording *rec, const char (*tokens)[16], 
         f = NULL;
     free(text);
     if (!ok || !f) {
-        fprintf(stderr, "tfenc explain: %s/index.json: cannot write\n", dir);
+        fprintf(stderr, "tfenc explain: %s/index.json: cannot write: %s\n", dir, strerror(errno));
         return -1;
     }
     printf("wrote %zu tensors (float32 .npy) and index.json to %s\n", rec->n, dir);
@@ -120,21 +124,24 @@ int dump_compare(const char *dir, const recording *rec, double tol)
     int compared = 0, first_bad = -1;
     for (size_t i = 0; i < rec->n; i++) {
         const recorded *ev = &rec->events[i];
-        char path[1024], shape[64] = "[", err[256];
+        char path[PATH_MAX], shape[64] = "[", err[PATH_MAX + 128];
         for (int32_t d = 0; d < ev->rank; d++) {
             const size_t used = strlen(shape);
             snprintf(shape + used, sizeof shape - used, d ? ", %lld" : "%lld", (long long)ev->dims[d]);
         }
         strncat(shape, "]", sizeof shape - strlen(shape) - 1);
-        npy_array theirs;
-        if (!path_of(path, sizeof path, dir, ev->name, ".npy") ||
-            npy_read(path, &theirs, err, sizeof err) != 0) {
+        npy_array theirs = {0};
+        struct stat st;
+        if (!path_of(path, sizeof path, dir, ev->name, ".npy") || stat(path, &st) != 0) {
             printf("  %-28s %-18s %21s\n", ev->name, shape, "(not in the directory)");
             continue;
         }
         compared++;
         const char *verdict = "ok";
-        if (!same_shape(ev, &theirs)) {
+        if (npy_read(path, &theirs, err, sizeof err) != 0) {
+            verdict = "UNREADABLE";
+            printf("  %-28s %-18s %21s  %s: %s\n", ev->name, shape, "-", verdict, err);
+        } else if (!same_shape(ev, &theirs)) {
             verdict = "SHAPE DIFFERS";
             printf("  %-28s %-18s %21s  %s\n", ev->name, shape, "-", verdict);
         } else {

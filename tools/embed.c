@@ -1,320 +1,361 @@
 /* embed.c — `tfenc embed`: texts to sentence vectors (WordPiece, the
  * encoder, CLS or mean pooling, optional L2 normalisation), batched with
- * padding; and `tfenc create`: a randomly initialised model file. */
+ * padding. A text longer than the limit (--max-length: the model's
+ * max_positions, else 512 tokens) is cut to it, and stderr says so. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "config.h" /* the library's limits: TF_MAX_POSITIONS */
 #include "npy.h"
+#include "options.h"
+#include "text_file.h"
 #include "tfenc.h"
 
-enum { EMBED_BATCH = 32 };
+/* Texts per forward call; the limit of a model without max_positions. */
+enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
 
 typedef struct embed_options {
     const char *model, *vocab, *npy, *file;
-    int cased, normalize, pooling;
+    int cased, normalize;
+    int32_t pooling, max_length; /* max_length 0: the default */
     tf_load_options load;
-    const char **texts;
-    int n_texts;
+    const char **texts;          /* [n_texts]: the TEXT arguments, then the lines of --file */
+    size_t n_texts, n_args;
+    text_lines lines;
 } embed_options;
+
+/* What embedding needs: the model, two tokenizers and the limit. */
+typedef struct embedder {
+    const embed_options *o;
+    char *vocab;         /* the vocab.txt's path */
+    tf_encoder *enc;
+    tf_config cfg;
+    tf_tokenizer *tok;   /* cuts each text to `limit` tokens */
+    tf_tokenizer *probe; /* to limit + 1: a text that reaches it was cut */
+    int32_t limit;
+} embedder;
 
 static void embed_usage(FILE *out)
 {
+    char pools[64];
     fprintf(out,
             "usage: tfenc embed --model FILE_OR_DIR [--vocab vocab.txt] [--cased]\n"
-            "                   [--pool cls|mean] [--normalize] [--npy OUT.npy]\n"
-            "                   [--file TEXTS.txt] [TEXT ...]\n"
-            "One vector per text (each TEXT, or each line of --file): WordPiece tokens\n"
+            "                   [--pool %s] [--normalize] [--npy OUT.npy]\n"
+            "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n",
+            cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
+    cli_load_options_usage(out, "                   ");
+    fprintf(out,
+            "One vector per text (each TEXT, then each line of --file): WordPiece tokens\n"
             "(--vocab, or the model directory's vocab.txt), the encoder, then the [CLS]\n"
             "vector or the mean over the real tokens (default), optionally L2-normalised.\n"
-            "Prints one line of numbers per text, or writes an [N, D] float32 .npy.\n");
+            "A text of more than N tokens ([CLS] and [SEP] included; default: the model's\n"
+            "max_positions, else %d) is cut to N, with a note on stderr. A line of --file\n"
+            "must not hold a NUL byte. Prints one line of numbers per text, or writes an\n"
+            "[N, D] float32 .npy.\n",
+            DEFAULT_MAX_LENGTH);
+}
+
+/* A flag with a value: 1 if flag is one (and set), -1 on a bad value, 0
+ * for another flag. */
+static int set_value(cli_args *a, const char *flag, embed_options *o)
+{
+    const cli_string_flag paths[] = {
+        {"--model", "a model file or directory", &o->model},
+        {"--vocab", "a vocab.txt", &o->vocab},
+        {"--npy", "an output .npy file", &o->npy},
+        {"--file", "a text file", &o->file},
+    };
+    const int rc = cli_string_table(a, flag, CLI_TABLE(paths));
+    if (rc)
+        return rc;
+    if (!strcmp(flag, "--pool"))
+        return cli_enum(a, flag, tf_pooling_name, tf_pooling_from_name, &o->pooling);
+    if (!strcmp(flag, "--max-length"))
+        return cli_int(a, flag, MIN_MAX_LENGTH, TF_MAX_POSITIONS, &o->max_length);
+    return cli_load_option(a, flag, &o->load);
+}
+
+static int take_embed(cli_args *a, const char *arg, void *user)
+{
+    embed_options *o = user;
+    if (!strcmp(arg, "--cased") || !strcmp(arg, "--normalize")) {
+        *(arg[2] == 'c' ? &o->cased : &o->normalize) = 1;
+        return 1;
+    }
+    if (arg[0] != '-' || !arg[1]) {
+        o->texts[o->n_texts++] = arg;
+        return 1;
+    }
+    return set_value(a, arg, o);
+}
+
+/* 0 with *o filled; 1 after --help; -1 after a message. */
+static int parse_embed(int argc, char **argv, embed_options *o)
+{
+    cli_args a = cli_args_start("embed", embed_usage, argc, argv);
+    *o = (embed_options){.pooling = TF_POOLING_MEAN};
+    tf_load_options_init(&o->load);
+    if (!(o->texts = malloc((size_t)argc * sizeof *o->texts))) {
+        cli_error(a.command, "out of memory");
+        return -1;
+    }
+    const int rc = cli_parse(&a, take_embed, o);
+    o->n_args = o->n_texts;
+    return rc == 0 && !o->model ? cli_usage_error(&a) : rc;
+}
+
+/* The lines of --file after the TEXT arguments: 0, or -1 after a message. */
+static int add_file_lines(embed_options *o)
+{
+    if (!o->file)
+        return 0;
+    if (text_lines_read("embed", "--file", o->file, &o->lines))
+        return -1;
+    const char **texts = realloc(o->texts, (o->n_args + o->lines.n + 1) * sizeof *texts);
+    if (!texts) {
+        cli_error("embed", "--file %s: cannot hold %zu lines", o->file, o->lines.n);
+        return -1;
+    }
+    o->texts = texts;
+    memcpy(texts + o->n_args, o->lines.lines, o->lines.n * sizeof *texts);
+    o->n_texts = o->n_args + o->lines.n;
+    return 0;
+}
+
+/* "tfenc embed: text 3" or "tfenc embed: --file F line 2" (where text i
+ * came from), then the rest of the message, on stderr. */
+static void text_error(const embed_options *o, size_t i, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void text_error(const embed_options *o, size_t i, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    if (i < o->n_args)
+        fprintf(stderr, "tfenc embed: text %zu", i + 1);
+    else
+        fprintf(stderr, "tfenc embed: --file %s line %zu", o->file, i - o->n_args + 1);
+    vfprintf(stderr, format, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* The vocabulary: --vocab, or vocab.txt in the model's directory; NULL
+ * after a message. */
+static char *vocab_path(const embed_options *o)
+{
+    struct stat st;
+    if (o->vocab)
+        return strdup(o->vocab);
+    const size_t size = strlen(o->model) + sizeof "/vocab.txt";
+    char *path = stat(o->model, &st) == 0 && S_ISDIR(st.st_mode) ? malloc(size) : NULL;
+    if (path && (snprintf(path, size, "%s/vocab.txt", o->model), stat(path, &st) == 0))
+        return path;
+    free(path);
+    cli_error("embed", "no vocabulary: pass --vocab (%s has no vocab.txt)", o->model);
+    return NULL;
+}
+
+/* The limit on tokens per text: --max-length within the model's positions,
+ * or the model's max_positions, or DEFAULT_MAX_LENGTH; -1 after a message. */
+static int32_t token_limit(const embed_options *o, const tf_config *cfg)
+{
+    const int32_t positions = cfg->max_positions;
+    if (o->max_length && positions && o->max_length > positions) {
+        char expected[96], got[16];
+        snprintf(expected, sizeof expected, "an integer %d..%d (the model's max_positions)",
+                 MIN_MAX_LENGTH, (int)positions);
+        snprintf(got, sizeof got, "%d", (int)o->max_length);
+        return cli_refuse("embed", "--max-length", expected, got);
+    }
+    return o->max_length ? o->max_length : positions ? positions : DEFAULT_MAX_LENGTH;
+}
+
+static tf_status load_tokenizer(const embed_options *o, const char *vocab, int32_t max_length,
+                                tf_tokenizer **tok)
+{
+    tf_tokenizer_options to;
+    tf_tokenizer_options_init(&to);
+    to.lowercase = !o->cased;
+    to.max_length = max_length;
+    return tf_tokenizer_load(vocab, &to, tok);
 }
 
 static int fail(tf_status s)
 {
-    fprintf(stderr, "tfenc embed: %s: %s\n", tf_status_name(s), tf_last_error());
-    return 1;
+    cli_error("embed", "%s: %s", tf_status_name(s), tf_last_error());
+    return CLI_FAILED;
 }
 
-/* Each line of path (without its newline) appended to o->texts. */
-static int read_lines(embed_options *o, const char *path, char **buffer)
+/* The vocabulary, the model, the limit and the tokenizers: 0, or an exit
+ * status after a message (embedder_close frees what was opened). */
+static int embedder_open(embedder *e, const embed_options *o)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "tfenc embed: %s: cannot open\n", path);
-        return -1;
+    *e = (embedder){.o = o};
+    tf_config_init(&e->cfg);
+    tf_status s;
+    if (!(e->vocab = vocab_path(o)))
+        return CLI_FAILED;
+    if ((s = tf_encoder_load(o->model, &o->load, &e->enc)) ||
+        (s = tf_encoder_get_config(e->enc, &e->cfg)))
+        return fail(s);
+    if (e->cfg.vocab_size == 0) {
+        cli_error("embed", "%s takes vectors, not token ids", o->model);
+        return CLI_FAILED;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap && !(buf = realloc(buf, (cap *= 2) + 1)))
-            break;
-    }
-    fclose(f);
-    if (!buf)
-        return -1;
-    buf[n] = '\0';
-    *buffer = buf;
-    size_t lines = 0;
-    for (size_t i = 0; i < n; i++)
-        lines += buf[i] == '\n';
-    const char **texts = realloc(o->texts, (o->n_texts + lines + 1) * sizeof *texts);
-    if (!texts)
-        return -1;
-    o->texts = texts;
-    for (char *line = buf; *line;) {
-        char *end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        o->texts[o->n_texts++] = line;
-        line = end ? end + 1 : line + strlen(line);
-    }
+    if ((e->limit = token_limit(o, &e->cfg)) < 0)
+        return CLI_USAGE;
+    if ((s = load_tokenizer(o, e->vocab, e->limit, &e->tok)) ||
+        (s = load_tokenizer(o, e->vocab, e->limit + 1, &e->probe)))
+        return fail(s);
+    if (tf_tokenizer_vocab_size(e->tok) != e->cfg.vocab_size)
+        cli_error("embed", "warning: the vocabulary has %d tokens, the model's embedding table "
+                  "%d rows", (int)tf_tokenizer_vocab_size(e->tok), (int)e->cfg.vocab_size);
     return 0;
 }
 
-static int parse_embed(int argc, char **argv, embed_options *o)
+static void embedder_close(embedder *e)
 {
-    *o = (embed_options){.pooling = TF_POOLING_MEAN};
-    tf_load_options_init(&o->load);
-    o->texts = malloc((size_t)argc * sizeof *o->texts);
-    for (int i = 1; o->texts && i < argc; i++) {
-        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **value = !strcmp(f, "--model") ? &o->model
-                             : !strcmp(f, "--vocab") ? &o->vocab
-                             : !strcmp(f, "--npy")   ? &o->npy
-                             : !strcmp(f, "--file")  ? &o->file
-                                                     : NULL;
-        int known;
-        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-            embed_usage(stdout);
-            exit(0);
-        } else if (!strcmp(f, "--cased") || !strcmp(f, "--normalize")) {
-            *(f[2] == 'c' ? &o->cased : &o->normalize) = 1;
-        } else if (!strcmp(f, "--pool") && v && (!strcmp(v, "cls") || !strcmp(v, "mean"))) {
-            o->pooling = !strcmp(v, "cls") ? TF_POOLING_CLS : TF_POOLING_MEAN;
-            i++;
-        } else if (value && v) {
-            *value = v;
-            i++;
-        } else if ((known = parse_load_option("embed", f, v, &o->load)) != 0) {
-            if (known < 0)
-                return -1;
-            i++;
-        } else if (f[0] != '-' || !f[1]) {
-            o->texts[o->n_texts++] = f;
-        } else {
-            fprintf(stderr, "tfenc embed: bad option '%s'\n", f);
-            embed_usage(stderr);
-            return -1;
+    free(e->vocab);
+    tf_encoder_destroy(e->enc);
+    tf_tokenizer_destroy(e->tok);
+    tf_tokenizer_destroy(e->probe);
+}
+
+/* Says on stderr which texts of a batch (texts first..first+n) were cut: a
+ * row of exactly `limit` tokens was when the probe gives it one more. */
+static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t first)
+{
+    for (int32_t b = 0; b < tf_encoding_batch(enc); b++) {
+        if (tf_encoding_lengths(enc)[b] < e->limit)
+            continue;
+        const char *text = e->o->texts[first + (size_t)b];
+        tf_encoding *longer;
+        const tf_status s = tf_tokenizer_encode(e->probe, text, strlen(text), NULL, 0, &longer);
+        if (s)
+            return s;
+        if (tf_encoding_lengths(longer)[0] > e->limit)
+            text_error(e->o, first + (size_t)b, " has more than %d tokens: truncated to %d "
+                       "(--max-length)", (int)e->limit, (int)e->limit);
+        tf_encoding_destroy(longer);
+    }
+    return TF_OK;
+}
+
+/* The tokenizer refused texts first..first+n: names the first it refuses
+ * alone (the batch's message counts from the batch's first text); else
+ * the batch's message. */
+static int blame_text(const embedder *e, size_t first, size_t n, tf_status batch_status)
+{
+    char batch_message[512];
+    snprintf(batch_message, sizeof batch_message, "%s", tf_last_error());
+    for (size_t i = first; i < first + n; i++) {
+        tf_encoding *enc = NULL;
+        const char *text = e->o->texts[i];
+        const tf_status s = tf_tokenizer_encode(e->tok, text, strlen(text), NULL, 0, &enc);
+        tf_encoding_destroy(enc);
+        if (s) {
+            text_error(e->o, i, ": %s: %s", tf_status_name(s), tf_last_error());
+            return CLI_FAILED;
         }
     }
-    if (!o->texts || !o->model) {
-        embed_usage(stderr);
-        return -1;
+    cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n,
+              tf_status_name(batch_status), batch_message);
+    return CLI_FAILED;
+}
+
+/* vectors [n, D] of texts first..first+n: tokens, the encoder, pooling. 0,
+ * or an exit status after a message. */
+static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors)
+{
+    tf_encoding *enc = NULL;
+    tf_status s = tf_tokenizer_encode_batch(e->tok, n, e->o->texts + first, NULL, NULL, NULL, &enc);
+    if (s == TF_ERR_INVALID_ARGUMENT)
+        return blame_text(e, first, n, s);
+    if (s || (s = report_cut(e, enc, first))) {
+        tf_encoding_destroy(enc);
+        return fail(s);
     }
-    return 0;
-}
-
-/* The vocabulary: --vocab, or vocab.txt in the model's directory. */
-static const char *vocab_path(const embed_options *o, char *buf, size_t size)
-{
-    struct stat st;
-    if (o->vocab)
-        return o->vocab;
-    if (stat(o->model, &st) == 0 && S_ISDIR(st.st_mode) &&
-        snprintf(buf, size, "%s/vocab.txt", o->model) < (int)size && stat(buf, &st) == 0)
-        return buf;
-    return NULL;
-}
-
-/* vectors [n, D] of texts[0..n) through the tokenizer, encoder and pooling. */
-static tf_status embed_batch(const tf_tokenizer *tok, const tf_encoder *enc, const tf_config *cfg,
-                             const embed_options *o, const char **texts, int n, float *vectors)
-{
-    tf_encoding *e;
-    tf_status s = tf_tokenizer_encode_batch(tok, (size_t)n, texts, NULL, NULL, NULL, &e);
-    if (s)
-        return s;
-    const int32_t B = tf_encoding_batch(e), T = tf_encoding_seq_len(e);
-    float *hidden = malloc(sizeof(float) * (size_t)B * (size_t)T * (size_t)cfg->d_model);
+    const int32_t B = tf_encoding_batch(enc), T = tf_encoding_seq_len(enc), D = e->cfg.d_model;
+    float *hidden = malloc(sizeof(float) * (size_t)B * (size_t)T * (size_t)D); /* [B, T, D] */
     tf_forward_args a;
     tf_forward_args_init(&a);
-    a.batch = B, a.seq_len = T, a.input_ids = tf_encoding_ids(e), a.output = hidden;
-    a.attention_mask = tf_encoding_attention_mask(e);
-    a.token_type_ids = cfg->n_token_types > 0 ? tf_encoding_type_ids(e) : NULL;
-    s = hidden ? tf_encoder_forward(enc, &a) : TF_ERR_OUT_OF_MEMORY;
+    a.batch = B, a.seq_len = T, a.input_ids = tf_encoding_ids(enc), a.output = hidden;
+    a.attention_mask = tf_encoding_attention_mask(enc);
+    a.token_type_ids = e->cfg.n_token_types > 0 ? tf_encoding_type_ids(enc) : NULL;
+    s = hidden ? tf_encoder_forward(e->enc, &a) : TF_ERR_OUT_OF_MEMORY;
     if (s == TF_OK)
-        s = tf_pool(hidden, tf_encoding_lengths(e), B, T, cfg->d_model, o->pooling, o->normalize,
+        s = tf_pool(hidden, tf_encoding_lengths(enc), B, T, D, e->o->pooling, e->o->normalize,
                     vectors);
     free(hidden);
-    tf_encoding_destroy(e);
-    return s;
+    tf_encoding_destroy(enc);
+    if (s)
+        cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(s),
+                  tf_last_error());
+    return s ? CLI_FAILED : 0;
 }
 
-static int write_vectors(const embed_options *o, const float *vectors, int n, int D)
+/* vectors [n, D] to --npy or as text on stdout. */
+static int write_vectors(const embed_options *o, const float *vectors, size_t n, int D)
 {
     if (o->npy) {
-        const int64_t dims[2] = {n, D};
+        const int64_t dims[2] = {(int64_t)n, D};
         if (npy_write_f32(o->npy, vectors, 2, dims) != 0) {
-            fprintf(stderr, "tfenc embed: %s: cannot write\n", o->npy);
-            return 1;
+            cli_error("embed", "--npy %s: cannot write: %s", o->npy, strerror(errno));
+            return CLI_FAILED;
         }
-        printf("wrote %d vectors of %d floats to %s\n", n, D, o->npy);
+        printf("wrote %zu vectors of %d floats to %s\n", n, D, o->npy);
         return 0;
     }
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !ferror(stdout); i++)
         for (int k = 0; k < D; k++)
-            printf("%.7g%c", (double)vectors[(size_t)i * D + k], k + 1 < D ? ' ' : '\n');
+            printf("%.7g%c", (double)vectors[i * (size_t)D + (size_t)k], k + 1 < D ? ' ' : '\n');
     return 0;
+}
+
+static int embed_all(const embed_options *o)
+{
+    embedder e;
+    int rc = embedder_open(&e, o);
+    const size_t D = (size_t)e.cfg.d_model;
+    float *vectors = NULL; /* [n_texts, D] */
+    if (rc == 0 && o->n_texts > SIZE_MAX / sizeof(float) / D)
+        rc = fail(TF_ERR_OUT_OF_MEMORY);
+    if (rc == 0 && !(vectors = malloc(sizeof(float) * o->n_texts * D)))
+        rc = fail(TF_ERR_OUT_OF_MEMORY);
+    for (size_t i = 0; rc == 0 && i < o->n_texts; i += EMBED_BATCH) {
+        const size_t n = o->n_texts - i < EMBED_BATCH ? o->n_texts - i : EMBED_BATCH;
+        rc = embed_batch(&e, i, n, vectors + i * D);
+    }
+    if (rc == 0)
+        rc = write_vectors(o, vectors, o->n_texts, (int)D);
+    free(vectors);
+    embedder_close(&e);
+    return rc;
 }
 
 int tfenc_embed(int argc, char **argv)
 {
     embed_options o;
-    char *file_text = NULL, vocab_buf[1100];
-    if (parse_embed(argc, argv, &o) || (o.file && read_lines(&o, o.file, &file_text))) {
-        free(o.texts), free(file_text);
-        return 2;
+    const int parsed = parse_embed(argc, argv, &o);
+    int rc;
+    if (parsed) {
+        rc = cli_parse_status(parsed);
+    } else if (add_file_lines(&o) != 0) {
+        rc = CLI_FAILED;
+    } else if (o.n_texts == 0) {
+        cli_error("embed", "no text to embed: pass TEXT arguments or a --file with lines");
+        rc = CLI_USAGE;
+    } else {
+        rc = embed_all(&o);
     }
-    const char *vocab = vocab_path(&o, vocab_buf, sizeof vocab_buf);
-    tf_tokenizer *tok = NULL;
-    tf_encoder *enc = NULL;
-    tf_config cfg;
-    tf_config_init(&cfg);
-    float *vectors = NULL;
-    int rc = 1;
-    tf_tokenizer_options to;
-    tf_tokenizer_options_init(&to);
-    to.lowercase = !o.cased;
-    tf_status s = TF_OK;
-    if (!vocab)
-        fprintf(stderr, "tfenc embed: no vocabulary: pass --vocab (the model has no vocab.txt)\n");
-    else if (o.n_texts == 0)
-        fprintf(stderr, "tfenc embed: no text to embed\n");
-    else if ((s = tf_tokenizer_load(vocab, &to, &tok)) || (s = tf_encoder_load(o.model, &o.load, &enc)) ||
-             (s = tf_encoder_get_config(enc, &cfg)))
-        fail(s);
-    else if (cfg.vocab_size == 0)
-        fprintf(stderr, "tfenc embed: %s takes vectors, not token ids\n", o.model);
-    else if ((vectors = malloc(sizeof(float) * (size_t)o.n_texts * (size_t)cfg.d_model)))
-        rc = 0;
-    if (rc == 0 && tf_tokenizer_vocab_size(tok) != cfg.vocab_size)
-        fprintf(stderr, "tfenc embed: warning: the vocabulary has %d tokens, the model's "
-                "embedding table %d rows\n", (int)tf_tokenizer_vocab_size(tok), (int)cfg.vocab_size);
-    for (int i = 0; rc == 0 && i < o.n_texts; i += EMBED_BATCH) {
-        const int n = o.n_texts - i < EMBED_BATCH ? o.n_texts - i : EMBED_BATCH;
-        if ((s = embed_batch(tok, enc, &cfg, &o, o.texts + i, n,
-                             vectors + (size_t)i * (size_t)cfg.d_model)))
-            rc = fail(s);
-    }
-    if (rc == 0)
-        rc = write_vectors(&o, vectors, o.n_texts, cfg.d_model);
-    free(vectors), free(o.texts), free(file_text);
-    tf_tokenizer_destroy(tok);
-    tf_encoder_destroy(enc);
+    free(o.texts);
+    text_lines_free(&o.lines);
     return rc;
-}
-
-/* ---- tfenc create ------------------------------------------------------------ */
-
-static void create_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tfenc create OUT.safetensors [--d-model 512] [--heads 8] [--d-ff 2048]\n"
-            "                    [--layers 1] [--vocab-size N | --vocab vocab.txt]\n"
-            "                    [--positions none|sinusoidal|learned] [--max-positions N]\n"
-            "                    [--token-types N] [--embedding-norm] [--norm-first]\n"
-            "                    [--final-norm] [--pooler] [--activation gelu|gelu_tanh|relu]\n"
-            "                    [--seed S]\n"
-            "Writes a model with deterministic random weights (PyTorch's initialisation),\n"
-            "e.g. one whose vocabulary is a vocab.txt, to try tfenc embed or explain on.\n");
-}
-
-static int set_flag(tf_config *c, const char *f)
-{
-    int32_t *flag = !strcmp(f, "--embedding-norm") ? &c->embedding_norm
-                    : !strcmp(f, "--norm-first")   ? &c->norm_placement
-                    : !strcmp(f, "--final-norm")   ? &c->final_norm
-                    : !strcmp(f, "--pooler")       ? &c->pooler
-                                                   : NULL;
-    if (flag)
-        *flag = 1;
-    return flag != NULL;
-}
-
-static int set_value(tf_config *c, const char *f, const char *v)
-{
-    int32_t *field = !strcmp(f, "--d-model")         ? &c->d_model
-                     : !strcmp(f, "--heads")         ? &c->n_heads
-                     : !strcmp(f, "--d-ff")          ? &c->d_ff
-                     : !strcmp(f, "--layers")        ? &c->n_layers
-                     : !strcmp(f, "--vocab-size")    ? &c->vocab_size
-                     : !strcmp(f, "--max-positions") ? &c->max_positions
-                     : !strcmp(f, "--token-types")   ? &c->n_token_types
-                                                     : NULL;
-    if (field) {
-        *field = atoi(v);
-        return 1;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (!strcmp(f, "--positions") && !strcmp(v, tfenc_position_names[i]))
-            return c->position = i, 1;
-        if (!strcmp(f, "--activation") && !strcmp(v, tfenc_activation_names[i]))
-            return c->activation = i, 1;
-    }
-    if (!strcmp(f, "--seed"))
-        return c->seed = strtoull(v, NULL, 10), 1;
-    return 0;
-}
-
-int tfenc_create(int argc, char **argv)
-{
-    tf_config cfg;
-    tf_config_init(&cfg);
-    const char *out = NULL, *vocab = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-            create_usage(stdout);
-            return 0;
-        } else if (set_flag(&cfg, f)) {
-            continue;
-        } else if (!strcmp(f, "--vocab") && v) {
-            vocab = v;
-        } else if (f[0] != '-' && !out) {
-            out = f;
-            continue;
-        } else if (!v || !set_value(&cfg, f, v)) {
-            fprintf(stderr, "tfenc create: bad option '%s'\n", f);
-            create_usage(stderr);
-            return 2;
-        }
-        i++;
-    }
-    if (!out) {
-        create_usage(stderr);
-        return 2;
-    }
-    tf_tokenizer *tok = NULL;
-    tf_encoder *enc = NULL;
-    tf_status s = vocab ? tf_tokenizer_load(vocab, NULL, &tok) : TF_OK;
-    if (s == TF_OK && tok)
-        cfg.vocab_size = tf_tokenizer_vocab_size(tok);
-    if (s == TF_OK)
-        s = tf_encoder_create(&cfg, &enc);
-    if (s == TF_OK)
-        s = tf_encoder_save(enc, out);
-    if (s == TF_OK)
-        printf("wrote %s: d_model %d, %d heads, d_ff %d, %d layers, vocab_size %d\n", out,
-               (int)cfg.d_model, (int)cfg.n_heads, (int)cfg.d_ff, (int)cfg.n_layers,
-               (int)cfg.vocab_size);
-    else
-        fprintf(stderr, "tfenc create: %s: %s\n", tf_status_name(s), tf_last_error());
-    tf_tokenizer_destroy(tok);
-    tf_encoder_destroy(enc);
-    return s ? 1 : 0;
 }

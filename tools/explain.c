@@ -4,6 +4,7 @@
  * --dump and --compare, the same events drawn, saved or checked against
  * another implementation; or the tutorial's worked example. */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h" /* the library's limits: TF_MAX_D_MODEL */
 #include "dump.h"
 #include "heatmap.h"
+#include "options.h"
 #include "recording.h"
 #include "tfenc.h"
 
@@ -27,10 +30,12 @@ static const char *const vocabulary[] = {
     "sentence",       "."};
 enum { VOCAB = sizeof vocabulary / sizeof vocabulary[0], UNK = 1, CLS = 2, SEP = 3 };
 enum { MAX_TOKENS = 64, SHOWN_VALUES = 6, SHOWN_COLUMNS = 10 };
+#define MAX_TOL 1e9 /* the largest --tol */
 
 typedef struct explain_options {
-    int d_model, heads, d_ff, layers, layer, head, sized;
-    unsigned long long seed;
+    int32_t d_model, heads, d_ff, layers, layer, head;
+    int sized; /* a size or --seed of the tutorial's model was given */
+    uint64_t seed;
     const char *text, *model, *vocab, *heatmap, *dump, *compare;
     int cased, worked_example;
     double tol;
@@ -224,7 +229,7 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
 {
     const int D = w->cfg.d_model, F = w->cfg.d_ff, T = w->T;
     const int pre = w->cfg.norm_placement == TF_NORM_PRE;
-    const char *act = tfenc_activation_names[w->cfg.activation];
+    const char *act = tf_activation_name(w->cfg.activation);
     if (!strcmp(name, "norm1") || !strcmp(name, "norm2")) {
         heading(w, name[4] == '1' ? "Pre-norm: LayerNorm(x) goes into the attention"
                                   : "Pre-norm: LayerNorm(x) goes into the feed-forward network");
@@ -298,38 +303,58 @@ static void on_event(const tf_trace_event *ev, void *user)
 
 /* ---- Tokens ----------------------------------------------------------------- */
 
-static int builtin_id(const char *word)
+/* The id of the word text[0..len) in the built-in vocabulary, or UNK. */
+static int32_t builtin_id(const char *word, size_t len)
 {
-    for (int i = 0; i < VOCAB; i++)
-        if (strcasecmp(word, vocabulary[i]) == 0)
+    for (int32_t i = 0; i < VOCAB; i++)
+        if (strlen(vocabulary[i]) == len && strncasecmp(word, vocabulary[i], len) == 0)
             return i;
     return UNK;
 }
 
+/* The length of the next whitespace-separated word, *p moved to its start;
+ * 0 at the end of the text. */
+static size_t next_word(const char **p)
+{
+    *p += strspn(*p, " \t\n");
+    return strcspn(*p, " \t\n");
+}
+
+static void add_token(walkthrough *w, int32_t *ids, int *n, int32_t id, const char *label,
+                      size_t len)
+{
+    ids[*n] = id;
+    snprintf(w->labels[*n], sizeof w->labels[*n], "%.*s", (int)len, label);
+    (*n)++;
+}
+
+static int too_many_tokens(int n)
+{
+    cli_error("explain", "--text: the text has %d tokens; explain shows at most %d", n,
+              MAX_TOKENS);
+    return -1;
+}
+
 /* Whitespace-separated words of the built-in vocabulary, with [CLS] and
- * [SEP] added if the text lacks them; labels are the words as written. */
+ * [SEP] added if the text lacks them; labels are the words as written. -1
+ * after a message when they are more than MAX_TOKENS. */
 static int builtin_tokens(walkthrough *w, int32_t *ids, const char *text)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", text);
-    int n = 0;
-    for (char *tok = strtok(buf, " \t\n"); tok && n < MAX_TOKENS - 2; tok = strtok(NULL, " \t\n")) {
-        ids[n] = builtin_id(tok);
-        snprintf(w->labels[n], sizeof w->labels[n], "%s", tok);
-        n++;
+    int words = 0, n = 0;
+    int32_t first = -1, last = -1;
+    size_t len;
+    for (const char *p = text; (len = next_word(&p)) > 0; p += len, words++) {
+        last = builtin_id(p, len);
+        first = words ? first : last;
     }
-    if (n == 0 || ids[0] != CLS) {
-        memmove(ids + 1, ids, (size_t)n * sizeof *ids);
-        memmove(w->labels[1], w->labels[0], (size_t)n * sizeof w->labels[0]);
-        ids[0] = CLS;
-        snprintf(w->labels[0], sizeof w->labels[0], "%s", vocabulary[CLS]);
-        n++;
-    }
-    if (ids[n - 1] != SEP) {
-        ids[n] = SEP;
-        snprintf(w->labels[n], sizeof w->labels[n], "%s", vocabulary[SEP]);
-        n++;
-    }
+    if (words + (first != CLS) + (last != SEP) > MAX_TOKENS)
+        return too_many_tokens(words + (first != CLS) + (last != SEP));
+    if (first != CLS)
+        add_token(w, ids, &n, CLS, vocabulary[CLS], strlen(vocabulary[CLS]));
+    for (const char *p = text; (len = next_word(&p)) > 0; p += len)
+        add_token(w, ids, &n, builtin_id(p, len), p, len);
+    if (last != SEP)
+        add_token(w, ids, &n, SEP, vocabulary[SEP], strlen(vocabulary[SEP]));
     return n;
 }
 
@@ -340,23 +365,18 @@ static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *to
     tf_encoding *e;
     const tf_status s = tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e);
     if (s) {
-        fprintf(stderr, "tfenc explain: %s: %s\n", tf_status_name(s), tf_last_error());
+        cli_error("explain", "--text: %s: %s", tf_status_name(s), tf_last_error());
         return -1;
     }
     const int n = tf_encoding_lengths(e)[0];
-    if (n > MAX_TOKENS) {
-        fprintf(stderr, "tfenc explain: the text has %d tokens; explain shows at most %d\n", n,
-                MAX_TOKENS);
-        tf_encoding_destroy(e);
-        return -1;
-    }
-    for (int t = 0; t < n; t++) {
-        ids[t] = tf_encoding_ids(e)[t];
-        snprintf(w->labels[t], sizeof w->labels[t], "%s",
-                 tf_tokenizer_id_to_token(tok, ids[t]));
+    int added = 0;
+    while (n <= MAX_TOKENS && added < n) {
+        const int32_t id = tf_encoding_ids(e)[added];
+        const char *token = tf_tokenizer_id_to_token(tok, id);
+        add_token(w, ids, &added, id, token, strlen(token));
     }
     tf_encoding_destroy(e);
-    return n;
+    return n <= MAX_TOKENS ? n : too_many_tokens(n);
 }
 
 /* ---- Options ----------------------------------------------------------------- */
@@ -366,98 +386,84 @@ static void explain_usage(FILE *out)
     fprintf(out,
             "usage: tfenc explain [--text TEXT] [--layer L] [--head H]\n"
             "                     [--d-model 512 --heads 8 --d-ff 2048 --layers 1 --seed 0]\n"
-            "                     [--model FILE_OR_DIR [--n-heads N --activation A --norm-first B]]\n"
+            "                     [--model FILE_OR_DIR [load options]]\n"
             "                     [--vocab vocab.txt [--cased]]\n"
             "                     [--heatmap FILE.png | --dump DIR | --compare DIR [--tol 1e-4]]\n"
             "       tfenc explain --worked-example\n"
+            "load options:\n");
+    cli_load_options_usage(out, "  ");
+    fprintf(out,
             "Runs an encoder (the tutorial's model, or --model) on the text and prints every\n"
             "step with its shape and values. --heatmap draws layer L's attention weights,\n"
             "--dump writes every intermediate as .npy, --compare checks another\n"
-            "implementation's .npy files against them. Without --vocab, a small built-in\n"
-            "vocabulary is used; its words: ");
+            "implementation's .npy files against them. The text may have up to %d tokens.\n"
+            "Without --vocab, a small built-in vocabulary is used; its words: ",
+            MAX_TOKENS);
     for (int i = 4; i < VOCAB; i++)
         fprintf(out, "%s%s", vocabulary[i], i + 1 < VOCAB ? " " : "\n");
 }
 
-static int parse_int(const char *flag, const char *value, int lo, int hi, int *out)
+/* Options that take a value; 1 if flag was one, -1 on a bad value, 0 for
+ * another flag. */
+static int parse_valued(cli_args *a, explain_options *o, const char *flag)
 {
-    char *end;
-    const long v = value ? strtol(value, &end, 10) : 0;
-    if (!value || *end || v < lo || v > hi) {
-        fprintf(stderr, "tfenc explain: %s needs an integer in %d..%d, got '%s'\n", flag, lo, hi,
-                value ? value : "");
-        return -1;
+    const cli_string_flag strings[] = {
+        {"--text", "a text", &o->text},
+        {"--model", "a model file or directory", &o->model},
+        {"--vocab", "a vocab.txt", &o->vocab},
+        {"--heatmap", "an output .png file", &o->heatmap},
+        {"--dump", "an output directory", &o->dump},
+        {"--compare", "a directory of .npy files", &o->compare},
+    };
+    const cli_int_flag sizes[] = { /* of the tutorial's model */
+        {"--d-model", 1, TF_MAX_D_MODEL, &o->d_model},
+        {"--heads", 1, TF_MAX_D_MODEL, &o->heads},
+        {"--d-ff", 1, TF_MAX_D_FF, &o->d_ff},
+        {"--layers", 1, TF_MAX_LAYERS, &o->layers},
+    };
+    const cli_int_flag shown[] = {
+        {"--layer", 0, TF_MAX_LAYERS - 1, &o->layer},
+        {"--head", 0, TF_MAX_D_MODEL - 1, &o->head},
+    };
+    int rc;
+    if ((rc = cli_string_table(a, flag, CLI_TABLE(strings))) ||
+        (rc = cli_int_table(a, flag, CLI_TABLE(shown))))
+        return rc;
+    if ((rc = cli_int_table(a, flag, CLI_TABLE(sizes)))) {
+        o->sized = 1;
+        return rc;
     }
-    *out = (int)v;
-    return 0;
+    if (!strcmp(flag, "--seed")) {
+        o->sized = 1;
+        return cli_u64(a, flag, &o->seed);
+    }
+    if (!strcmp(flag, "--tol"))
+        return cli_number(a, flag, CLI_MIN_POSITIVE, MAX_TOL, &o->tol);
+    return cli_load_option(a, flag, &o->load);
 }
 
-/* Options that take a value; 1 if flag was one, -1 on a bad value. */
-static int parse_valued(explain_options *o, const char *flag, const char *value)
+static int take_explain(cli_args *a, const char *arg, void *user)
 {
-    int seed = 0;
-    const char **text = !strcmp(flag, "--text")      ? &o->text
-                        : !strcmp(flag, "--model")   ? &o->model
-                        : !strcmp(flag, "--vocab")   ? &o->vocab
-                        : !strcmp(flag, "--heatmap") ? &o->heatmap
-                        : !strcmp(flag, "--dump")    ? &o->dump
-                        : !strcmp(flag, "--compare") ? &o->compare
-                                                     : NULL;
-    if (text) {
-        *text = value;
-        return value ? 1 : -1;
-    }
-    struct { const char *flag; int lo, hi, *out, sizes; } ints[] = {
-        {"--d-model", 1, 4096, &o->d_model, 1}, {"--heads", 1, 4096, &o->heads, 1},
-        {"--d-ff", 1, 16384, &o->d_ff, 1},      {"--layers", 1, 64, &o->layers, 1},
-        {"--layer", 0, 1023, &o->layer, 0},     {"--head", 0, 4095, &o->head, 0},
-        {"--seed", 0, 1 << 30, &seed, 1}};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-        if (strcmp(flag, ints[i].flag) != 0)
-            continue;
-        if (parse_int(flag, value, ints[i].lo, ints[i].hi, ints[i].out))
-            return -1;
-        o->sized |= ints[i].sizes;
-        if (ints[i].out == &seed)
-            o->seed = (unsigned long long)seed;
+    explain_options *o = user;
+    if (!strcmp(arg, "--worked-example") || !strcmp(arg, "--cased")) {
+        *(arg[2] == 'w' ? &o->worked_example : &o->cased) = 1;
         return 1;
     }
-    if (!strcmp(flag, "--tol")) {
-        o->tol = value ? atof(value) : 0;
-        return o->tol > 0 ? 1 : -1;
-    }
-    return parse_load_option("explain", flag, value, &o->load);
+    return parse_valued(a, o, arg);
 }
 
+/* 0 with *o filled; 1 after --help; -1 after a message. */
 static int parse_options(int argc, char **argv, explain_options *o)
 {
+    cli_args a = cli_args_start("explain", explain_usage, argc, argv);
     *o = (explain_options){.d_model = 512, .heads = 8, .d_ff = 2048, .layers = 1, .tol = 1e-4};
     tf_load_options_init(&o->load);
-    for (int i = 1; i < argc; i++) {
-        const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
-            explain_usage(stdout);
-            exit(0);
-        }
-        if (!strcmp(flag, "--worked-example") || !strcmp(flag, "--cased")) {
-            *(flag[2] == 'w' ? &o->worked_example : &o->cased) = 1;
-            continue;
-        }
-        const int known = parse_valued(o, flag, value);
-        if (known == 0) {
-            fprintf(stderr, "tfenc explain: unknown option '%s'\n", flag);
-            explain_usage(stderr);
-        }
-        if (known <= 0) {
-            if (known < 0 && value)
-                fprintf(stderr, "tfenc explain: bad value for %s: '%s'\n", flag, value);
-            return -1;
-        }
-        i++;
-    }
+    const int rc = cli_parse(&a, take_explain, o);
+    if (rc)
+        return rc;
     if (o->model && o->sized) {
-        fprintf(stderr, "tfenc explain: --d-model, --heads, --d-ff, --layers and --seed describe "
-                        "the tutorial's model; --model brings its own\n");
+        cli_error(a.command, "--d-model, --heads, --d-ff, --layers and --seed describe the "
+                             "tutorial's model; --model brings its own");
         return -1;
     }
     if (!o->text)
@@ -481,7 +487,7 @@ static tf_status make_encoder(const explain_options *o, const tf_tokenizer *tok,
 }
 
 /* N(0, 1) vectors for a model without an embedding table. */
-static float *draw_vectors(int T, int D, unsigned long long seed)
+static float *draw_vectors(int T, int D, uint64_t seed)
 {
     float *x = malloc(sizeof(float) * (size_t)T * (size_t)D);
     unsigned long long s = seed * 6364136223846793005ull + 1;
@@ -505,13 +511,13 @@ static void print_header(const walkthrough *w, const int32_t *ids)
     printf("d_model %d, %d heads (d_k %d), d_ff %d, %d layer%s,\n", (int)c->d_model,
            (int)c->n_heads, (int)(c->d_model / c->n_heads), (int)c->d_ff, (int)c->n_layers,
            c->n_layers > 1 ? "s" : "");
-    printf("       %s, %s-norm, %s%s", tfenc_activation_names[c->activation],
-           c->norm_placement == TF_NORM_PRE ? "pre" : "post",
+    printf("       %s, %s-norm, %s%s", tf_activation_name(c->activation),
+           tf_norm_placement_name(c->norm_placement),
            c->position == TF_POSITION_NONE ? "no positional encoding"
-                                           : tfenc_position_names[c->position],
+                                           : tf_position_name(c->position),
            c->position == TF_POSITION_NONE ? "" : " positions");
     if (!w->opt->model)
-        printf(", weights drawn from seed %llu", w->opt->seed);
+        printf(", weights drawn from seed %" PRIu64, w->opt->seed);
     printf("\ninput: \"%s\" -> %d tokens:", w->opt->text, w->T);
     for (int t = 0; t < w->T; t++)
         printf(" %s=%d", w->labels[t], (int)ids[t]);
@@ -550,8 +556,8 @@ static int actions(const walkthrough *w)
         const recorded *weights = recording_find(&w->rec, name);
         if (heatmap_write(o->heatmap, weights, (const char (*)[16])w->labels, o->layer, err,
                           sizeof err) != 0) {
-            fprintf(stderr, "tfenc explain: %s\n", err);
-            return 1;
+            cli_error("explain", "%s", err);
+            return CLI_FAILED;
         }
         int width, height;
         heatmap_size(w->T, w->cfg.n_heads, &width, &height);
@@ -559,22 +565,71 @@ static int actions(const walkthrough *w)
                (int)w->cfg.n_heads, o->layer, width, height);
     }
     if (o->dump) {
-        char description[1200];
-        snprintf(description, sizeof description, "model: %s; text: %s",
-                 o->model ? o->model : "the tutorial's", o->text);
-        if (dump_write(o->dump, &w->rec, (const char (*)[16])w->labels, w->T, description))
-            return 1;
+        const char *model = o->model ? o->model : "the tutorial's";
+        const size_t size = strlen(model) + strlen(o->text) + sizeof "model: ; text: ";
+        char *description = malloc(size);
+        if (description)
+            snprintf(description, size, "model: %s; text: %s", model, o->text);
+        else
+            cli_error("explain", "--dump %s: out of memory", o->dump);
+        rc = !description || dump_write(o->dump, &w->rec, (const char (*)[16])w->labels, w->T,
+                                        description);
+        free(description);
+        if (rc)
+            return CLI_FAILED;
     }
     if (o->compare)
-        rc = dump_compare(o->compare, &w->rec, o->tol) ? 1 : 0;
+        rc = dump_compare(o->compare, &w->rec, o->tol) ? CLI_FAILED : 0;
+    return rc;
+}
+
+/* --layer and --head within the model's; -1 after a message. */
+static int check_layer_head(const explain_options *o, const tf_config *cfg)
+{
+    char expected[96], got[16];
+    const int32_t values[2] = {o->layer, o->head}, counts[2] = {cfg->n_layers, cfg->n_heads};
+    for (int i = 0; i < 2; i++) {
+        if (values[i] < counts[i])
+            continue;
+        snprintf(expected, sizeof expected, "an integer 0..%d (the model's %s)",
+                 (int)counts[i] - 1, i ? "heads" : "layers");
+        snprintf(got, sizeof got, "%d", (int)values[i]);
+        return cli_refuse("explain", i ? "--head" : "--layer", expected, got);
+    }
+    return 0;
+}
+
+/* The walkthrough, or the actions, of an encoder on the text's tokens. */
+static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
+{
+    float *out = malloc(sizeof(float) * (size_t)w->T * (size_t)w->cfg.d_model); /* [T, D] */
+    tf_status s = out ? TF_OK : TF_ERR_OUT_OF_MEMORY;
+    int rc = 0;
+    if (s == TF_OK && w->print)
+        print_header(w, ids);
+    if (s == TF_OK)
+        s = run(w, enc, ids, out);
+    if (s) {
+        cli_error("explain", "%s: %s", tf_status_name(s), tf_last_error());
+        rc = CLI_FAILED;
+    } else if (w->print) {
+        heading(w, "Output of the encoder");
+        printf("  (%d, %d): one %d-dimensional vector per token, each now mixing in the whole "
+               "sentence\n", w->T, (int)w->cfg.d_model, (int)w->cfg.d_model);
+        token_rows(w, out, w->cfg.d_model);
+    } else {
+        rc = actions(w);
+    }
+    free(out);
     return rc;
 }
 
 int tfenc_explain(int argc, char **argv)
 {
     explain_options opt;
-    if (parse_options(argc, argv, &opt))
-        return 2;
+    const int parsed = parse_options(argc, argv, &opt);
+    if (parsed)
+        return cli_parse_status(parsed);
     if (opt.worked_example)
         return tfenc_worked_example();
     walkthrough w = {.opt = &opt, .color = isatty(STDOUT_FILENO)};
@@ -593,32 +648,17 @@ int tfenc_explain(int argc, char **argv)
         s = make_encoder(&opt, tok, &enc);
     if (s == TF_OK)
         s = tf_encoder_get_config(enc, (tf_config_init(&w.cfg), &w.cfg));
+    int rc = 0;
     if (s) {
-        fprintf(stderr, "tfenc explain: %s: %s\n", tf_status_name(s), tf_last_error());
-        tf_tokenizer_destroy(tok);
-        tf_encoder_destroy(enc);
-        return 1;
+        cli_error("explain", "%s: %s", tf_status_name(s), tf_last_error());
+        rc = CLI_FAILED;
+    } else if (check_layer_head(&opt, &w.cfg) != 0 ||
+               (w.T = tok ? wordpiece_tokens(&w, ids, tok, opt.text)
+                          : builtin_tokens(&w, ids, opt.text)) < 0) {
+        rc = CLI_USAGE;
+    } else {
+        rc = explain(&w, enc, ids);
     }
-    w.T = tok ? wordpiece_tokens(&w, ids, tok, opt.text) : builtin_tokens(&w, ids, opt.text);
-    int rc = w.T < 0 || opt.layer >= w.cfg.n_layers || opt.head >= w.cfg.n_heads ? 2 : 0;
-    if (rc == 2 && w.T >= 0)
-        fprintf(stderr, "tfenc explain: --layer %d / --head %d: the model has %d layers and %d "
-                        "heads\n", opt.layer, opt.head, (int)w.cfg.n_layers, (int)w.cfg.n_heads);
-    float *out = rc ? NULL : malloc(sizeof(float) * (size_t)w.T * (size_t)w.cfg.d_model);
-    if (out && w.print)
-        print_header(&w, ids);
-    if (out && (s = run(&w, enc, ids, out)) != TF_OK) {
-        fprintf(stderr, "tfenc explain: %s: %s\n", tf_status_name(s), tf_last_error());
-        rc = 1;
-    } else if (out && w.print) {
-        heading(&w, "Output of the encoder");
-        printf("  (%d, %d): one %d-dimensional vector per token, each now mixing in the whole "
-               "sentence\n", w.T, (int)w.cfg.d_model, (int)w.cfg.d_model);
-        token_rows(&w, out, w.cfg.d_model);
-    } else if (out) {
-        rc = actions(&w);
-    }
-    free(out);
     recording_free(&w.rec);
     tf_tokenizer_destroy(tok);
     tf_encoder_destroy(enc);

@@ -1,7 +1,10 @@
 /* npy.c — a minimal reader (format versions 1 to 3) and writer (version 1)
- * of NumPy's .npy files. */
+ * of NumPy's .npy files. The reader trusts no length in the file: the
+ * header and the data must fit in the file's own size. */
 #include "npy.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +43,8 @@ static int parse_header(const char *h, npy_array *out, char *err, size_t err_siz
             return -1;
         }
         out->dims[out->rank++] = d;
-        out->count *= (size_t)d;
+        /* saturated, for the reader to compare with the file's size */
+        out->count = d && out->count > SIZE_MAX / (size_t)d ? SIZE_MAX : out->count * (size_t)d;
         p = end - 1;
     }
     return 0;
@@ -53,12 +57,17 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_size)
         err[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, err_size, "%s: cannot open", path);
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     unsigned char pre[10];
     int rc = -1;
     char *header = NULL;
+    const long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        goto done;
+    }
     if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
         snprintf(err, err_size, "%s: not a .npy file", path);
         goto done;
@@ -70,10 +79,20 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_size)
             goto done;
         header_len |= (size_t)more[0] << 16 | (size_t)more[1] << 24;
     }
+    const long data_at = (pre[6] >= 2 ? 12 : 10) + (long)header_len;
+    if (data_at > size) {
+        snprintf(err, err_size, "%s: a header of %zu bytes in a file of %ld", path, header_len, size);
+        goto done;
+    }
     header = calloc(1, header_len + 1);
     if (!header || fread(header, 1, header_len, f) != header_len ||
         parse_header(header, out, err, err_size) != 0)
         goto done;
+    if (out->count > (size_t)(size - data_at) / 4) {
+        snprintf(err, err_size, "%s: the shape holds more values than the file's %ld bytes of data",
+                 path, size - data_at);
+        goto done;
+    }
     out->data = malloc(out->count * 4 + 1);
     if (!out->data || fread(out->data, 4, out->count, f) != out->count) {
         snprintf(err, err_size, "%s: truncated data", path);
@@ -120,5 +139,9 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
     for (int i = 0; ok && i < pad; i++)
         ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF && fwrite(data, sizeof *data, count, f) == count;
-    return fclose(f) == 0 && ok ? 0 : -1;
+    const int first_error = errno; /* of the write that failed, if one did */
+    const int closed = fclose(f) == 0;
+    if (!ok)
+        errno = first_error;
+    return closed && ok ? 0 : -1;
 }

@@ -19,7 +19,8 @@ typedef struct npy_array {
 int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
 void npy_free(npy_array *a);
 
-/* Writes data (float32, rank dims) to path; 0 on success. */
+/* Writes data (float32, rank dims) to path; 0, or -1 with errno saying
+ * why. */
 int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims);
 
 #endif

@@ -1,8 +1,11 @@
-/* tfenc.c — the tfenc command-line program: dispatches to a subcommand. */
+/* tfenc.c — the tfenc command-line program: dispatches to a subcommand,
+ * then makes sure what it printed reached stdout. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "tfenc.h"
 
 static void usage(FILE *out)
@@ -19,32 +22,72 @@ static void usage(FILE *out)
             "             its tensors with what each maps to\n"
             "  version    print the library version\n"
             "\n"
-            "tfenc COMMAND --help shows a command's options.\n");
+            "tfenc COMMAND --help shows a command's options. Exit status: 0 on success,\n"
+            "1 when the command failed (a file, the model, or output that could not be\n"
+            "written), 2 for a bad command line.\n");
+}
+
+static int version(int argc, char **argv)
+{
+    if (argc > 1) {
+        cli_error("version", "unknown option '%s'", argv[1]);
+        return CLI_USAGE;
+    }
+    printf("libtfenc %s\n", tf_version_string());
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"explain", tfenc_explain}, {"embed", tfenc_embed}, {"create", tfenc_create},
+    {"info", tfenc_info},       {"version", version},
+};
+
+/* Every write to stdout went through its buffer: a failed one (a full disk,
+ * a closed pipe) leaves the error flag set, and the last ones fail in the
+ * flush or close. Either means the output is lost: a failure. */
+static int close_stdout(const char *who)
+{
+    errno = 0;
+    const int failed = fflush(stdout) != 0 || ferror(stdout);
+    const int saved = errno;
+    if (fclose(stdout) == 0 && !failed)
+        return 0;
+    fprintf(stderr, "%s: standard output: %s\n", who,
+            saved ? strerror(saved) : errno ? strerror(errno) : "a write failed");
+    return -1;
+}
+
+static int find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* tfenc without a command, with --help or with an unknown one. */
+static int no_command(int argc, char **argv)
+{
+    if (argc > 1 && cli_is_help(argv[1])) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 1)
+        fprintf(stderr, "tfenc: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(argv[1], "explain") == 0)
-        return tfenc_explain(argc - 1, argv + 1);
-    if (strcmp(argv[1], "embed") == 0)
-        return tfenc_embed(argc - 1, argv + 1);
-    if (strcmp(argv[1], "create") == 0)
-        return tfenc_create(argc - 1, argv + 1);
-    if (strcmp(argv[1], "info") == 0)
-        return tfenc_info(argc - 1, argv + 1);
-    if (strcmp(argv[1], "version") == 0) {
-        printf("libtfenc %s\n", tf_version_string());
-        return 0;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    fprintf(stderr, "tfenc: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return 2;
+    const int c = argc > 1 ? find_command(argv[1]) : -1;
+    int rc = c >= 0 ? commands[c].run(argc - 1, argv + 1) : no_command(argc, argv);
+    char who[64];
+    snprintf(who, sizeof who, "tfenc%s%s", c >= 0 ? " " : "", c >= 0 ? commands[c].name : "");
+    if (close_stdout(who) != 0 && rc == 0)
+        rc = CLI_FAILED;
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "recording.h"
 #include "tfenc.h"
 
@@ -63,10 +64,11 @@ int tfenc_worked_example(void)
     const recorded *scores = recording_find(&rec, "layers.0.attn.scores");
     const recorded *weights = recording_find(&rec, "layers.0.attn.weights");
     if (s || !q || !k || !scores || !weights) {
-        fprintf(stderr, "tfenc explain: %s: %s\n", tf_status_name(s), tf_last_error());
+        cli_error("explain", "%s: %s", tf_status_name(s),
+                  s ? tf_last_error() : "the trace lacks layer 0's attention");
         recording_free(&rec);
         tf_encoder_destroy(enc);
-        return 1;
+        return CLI_FAILED;
     }
     printf("The tutorial's worked example (section 3.3): 3 tokens, one head, d_k = 2.\n"
            "Computed by libtfenc: d_model 2, 1 head, W_Q = W_K = I, b_Q = 0, b_K = 0.2, so with\n"
