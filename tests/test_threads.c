@@ -2,7 +2,9 @@
  * bitwise the result of the same call made serially (8 threads x 200 calls,
  * with and without their own workspace, each on different inputs); the
  * library leaves the BLAS thread count alone; forward works in a child
- * after fork(). TFENC_THREAD_CALLS lowers the calls (valgrind runs). */
+ * after fork(); 200 threads at once (more than the BLAS has buffers for)
+ * all succeed and nothing is printed. TFENC_THREAD_CALLS lowers the calls
+ * (valgrind runs). */
 #define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <check.h>
@@ -125,6 +127,86 @@ START_TEST(test_forward_after_fork)
 }
 END_TEST
 
+/* Far more threads at once than OpenBLAS has buffers for (Debian's 0.3.21
+ * build: a fixed table sized by its NUM_THREADS = 64), all released by one
+ * barrier on one small handle: every call succeeds with the serial result,
+ * and nothing is printed (stdout and stderr go to a file meanwhile). */
+enum { CROWD = 200, CROWD_CALLS = 3 };
+static pthread_barrier_t crowd_start;
+
+static void *crowd_work(void *arg)
+{
+    worker *w = arg;
+    float out[B * T * D];
+    pthread_barrier_wait(&crowd_start);
+    for (int c = 0; c < CROWD_CALLS; c++) {
+        const int input = (w->id + c) % INPUTS;
+        if (run(input, out, NULL) != TF_OK)
+            w->failures++;
+        else if (memcmp(out, expected[input], sizeof out) != 0)
+            w->mismatches++;
+    }
+    return NULL;
+}
+
+/* Redirects fd to a new temporary file; returns the saved fd. */
+static int capture(int fd, FILE **file)
+{
+    fflush(NULL);
+    *file = tmpfile();
+    ck_assert_ptr_nonnull(*file);
+    const int saved = dup(fd);
+    ck_assert_int_ge(dup2(fileno(*file), fd), 0);
+    return saved;
+}
+
+/* Puts fd back; returns the bytes written to it meanwhile. */
+static long release(int fd, int saved, FILE *file)
+{
+    fflush(NULL);
+    ck_assert_int_ge(dup2(saved, fd), 0);
+    close(saved);
+    fseek(file, 0, SEEK_END);
+    const long bytes = ftell(file);
+    fclose(file);
+    return bytes;
+}
+
+START_TEST(test_many_more_threads_than_blas_buffers)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    for (int i = 0; i < INPUTS; i++) {
+        fill_uniform(inputs[i], B * T * D, 300 + (uint64_t)i, -1, 1);
+        ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
+    }
+    FILE *out_file, *err_file;
+    const int saved_out = capture(STDOUT_FILENO, &out_file);
+    const int saved_err = capture(STDERR_FILENO, &err_file);
+    static pthread_t threads[CROWD];
+    static worker workers[CROWD];
+    ck_assert_int_eq(pthread_barrier_init(&crowd_start, NULL, CROWD), 0);
+    for (int t = 0; t < CROWD; t++) {
+        workers[t] = (worker){.id = t};
+        ck_assert_int_eq(pthread_create(&threads[t], NULL, crowd_work, &workers[t]), 0);
+    }
+    int failures = 0, mismatches = 0;
+    for (int t = 0; t < CROWD; t++) {
+        pthread_join(threads[t], NULL);
+        failures += workers[t].failures, mismatches += workers[t].mismatches;
+    }
+    pthread_barrier_destroy(&crowd_start);
+    const long printed = release(STDERR_FILENO, saved_err, err_file) +
+                         release(STDOUT_FILENO, saved_out, out_file);
+    ck_assert_int_eq(failures, 0);
+    ck_assert_int_eq(mismatches, 0);
+    ck_assert_int_eq(printed, 0);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 /* Each thread has its own last-error message. */
 static void *fail_in_thread(void *arg)
 {
@@ -162,6 +244,7 @@ int main(void)
     tcase_add_test(tc, test_concurrent_forward_is_bitwise_serial);
     tcase_add_test(tc, test_last_error_is_per_thread);
     tcase_add_test(tc, test_forward_after_fork);
+    tcase_add_test(tc, test_many_more_threads_than_blas_buffers);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -124,8 +124,11 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *calle
     run.mask = (tf_attn_mask){.causal = a->causal, .additive = a->additive_mask,
                               .additive_batched = a->additive_mask_batched};
     s = tf_tracer_init(&run.tracer, a, &enc->cfg, &run.batch);
-    if (!s)
+    if (!s) {
+        tf_schedule_begin(&run.sched, a->n_threads);
         run_forward(&run);
+        tf_schedule_end(&run.sched);
+    }
     tf_tracer_free(&run.tracer);
     tf_free(own.mem);
     return s;

@@ -7,6 +7,10 @@
 #include "kernels.h"
 #include "linear.h"
 
+/* Values a row-wise task gets at least: below this, waking another thread
+ * costs more than the loop. */
+#define ROW_TASK_VALUES ((size_t)1 << 16)
+
 /* s.tmp (N, D) = MHA(in), in (N, D). */
 static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
 {
@@ -15,7 +19,8 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
     tf_tracer *tr = &run->tracer;
     const size_t N = run->batch.N, D = (size_t)run->cfg->d_model, H = (size_t)run->cfg->n_heads;
 
-    tf_linear(s->qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D); /* (N, 3D) = Q | K | V */
+    tf_linear_split(&run->sched, s->qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
+                    TF_LINEAR_NO_ACTIVATION); /* (N, 3D) = Q | K | V */
     float *scores = NULL;
     if (tf_tracing(tr)) {
         tf_trace_heads(tr, "attn.q", l, s->qkv, 0);
@@ -25,15 +30,16 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
         if (!attn_weights)
             attn_weights = tr->weights;
     }
-    tf_attention(s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch, &run->mask, D,
-                 H); /* (N, D) */
+    tf_attention_split(&run->sched, s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch,
+                       &run->mask, D, H); /* (N, D) */
     if (tf_tracing(tr)) {
         const int64_t dims[4] = {run->batch.B, (int64_t)H, run->batch.T, run->batch.T};
         tf_trace_emit(tr, "attn.scores", l, 4, dims, "B,H,T,T", scores);
         tf_trace_emit(tr, "attn.weights", l, 4, dims, "B,H,T,T", attn_weights);
         tf_trace_rows(tr, "attn.context", l, s->ctx, D, "B,T,D");
     }
-    tf_linear(s->tmp, s->ctx, lw->out_w, lw->out_b, N, D, D); /* (N, D) */
+    tf_linear_split(&run->sched, s->tmp, s->ctx, lw->out_w, lw->out_b, N, D, D,
+                    TF_LINEAR_NO_ACTIVATION); /* (N, D) */
     if (tf_tracing(tr))
         tf_trace_rows(tr, "attn.out", l, s->tmp, D, "B,T,D");
 }
@@ -45,13 +51,47 @@ static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
     tf_tracer *tr = &run->tracer;
     const size_t N = run->batch.N, D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
     if (tf_tracing(tr)) { /* the whole (N, F) hidden layer at once, to show it */
-        tf_ffn(out, tr->ffn_hidden, N ? N : 1, in, &run->w->layers[l], N, D, F, cfg->activation);
+        tf_ffn(&run->sched, out, tr->ffn_hidden, N ? N : 1, in, &run->w->layers[l], N, D, F,
+               cfg->activation);
         tf_trace_rows(tr, "ffn.hidden", l, tr->ffn_hidden, F, "B,T,F");
         tf_trace_rows(tr, "ffn.out", l, out, D, "B,T,D");
         return;
     }
-    tf_ffn(out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, &run->w->layers[l], N, D, F,
-           cfg->activation);
+    tf_ffn(&run->sched, out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, &run->w->layers[l], N, D,
+           F, cfg->activation);
+}
+
+/* A row-wise step: out (N, D) from x (N, D) and delta (N, D) (either may
+ * be unused), rows split over the call's threads. */
+typedef struct rows_job {
+    float *out;
+    const float *x, *delta, *norm_w, *norm_b;
+    size_t D;
+    float eps;
+    enum { ADD_NORM, ADD, NORM } op;
+} rows_job;
+
+static void rows_task(void *ctx, size_t first, size_t count)
+{
+    const rows_job *j = ctx;
+    const size_t at = first * j->D;
+    switch (j->op) {
+    case ADD_NORM: /* out = LN(out + delta) */
+        tf_add_layernorm_rows(j->out + at, j->delta + at, j->norm_w, j->norm_b, count, j->D,
+                              j->eps);
+        break;
+    case ADD: /* out += delta */
+        tf_add(j->out + at, j->delta + at, count * j->D);
+        break;
+    case NORM: /* out = LN(x) */
+        tf_layernorm_rows(j->out + at, j->x + at, j->norm_w, j->norm_b, count, j->D, j->eps);
+        break;
+    }
+}
+
+static void run_rows(tf_run *run, const rows_job *job)
+{
+    tf_schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D, ROW_TASK_VALUES);
 }
 
 /* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */
@@ -59,11 +99,11 @@ static void residual(tf_run *run, int32_t l, const float *delta, const float *no
                      const float *norm_b, const char *trace_name)
 {
     const tf_config *cfg = run->cfg;
-    const size_t N = run->batch.N, D = (size_t)cfg->d_model;
-    if (cfg->norm_placement == TF_NORM_POST)
-        tf_add_layernorm_rows(run->s.x, delta, norm_w, norm_b, N, D, cfg->layer_norm_eps);
-    else
-        tf_add(run->s.x, delta, N * D);
+    const size_t D = (size_t)cfg->d_model;
+    const rows_job job = {.out = run->s.x, .delta = delta, .norm_w = norm_w, .norm_b = norm_b,
+                          .D = D, .eps = cfg->layer_norm_eps,
+                          .op = cfg->norm_placement == TF_NORM_POST ? ADD_NORM : ADD};
+    run_rows(run, &job);
     if (tf_tracing(&run->tracer))
         tf_trace_rows(&run->tracer, trace_name, l, run->s.x, D, "B,T,D");
 }
@@ -72,8 +112,10 @@ static void residual(tf_run *run, int32_t l, const float *delta, const float *no
 static const float *pre_norm(tf_run *run, int32_t l, float *out, const float *norm_w,
                              const float *norm_b, const char *trace_name)
 {
-    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
-    tf_layernorm_rows(out, run->s.x, norm_w, norm_b, N, D, run->cfg->layer_norm_eps);
+    const size_t D = (size_t)run->cfg->d_model;
+    const rows_job job = {.out = out, .x = run->s.x, .norm_w = norm_w, .norm_b = norm_b, .D = D,
+                          .eps = run->cfg->layer_norm_eps, .op = NORM};
+    run_rows(run, &job);
     if (tf_tracing(&run->tracer))
         tf_trace_rows(&run->tracer, trace_name, l, out, D, "B,T,D");
     return out;

@@ -4,6 +4,7 @@
 
 #include "attention.h"
 #include "batch.h"
+#include "schedule.h"
 #include "trace.h"
 #include "weights.h"
 #include "workspace.h"
@@ -17,6 +18,7 @@ typedef struct tf_run {
     tf_scratch s;
     tf_attn_mask mask;
     tf_tracer tracer;
+    tf_schedule sched; /* the call's threads (tf_schedule_begin) */
 } tf_run;
 
 /* run->s.x (N, D) = layer l applied to run->s.x. attn_weights (B, H, T, T)

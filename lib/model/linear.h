@@ -4,9 +4,32 @@
 
 #include <stddef.h>
 
-/* y (n, out) = x (n, in) . w (out, in)^T + b (out); b may be NULL.
- * Dimensions are validated by the caller to fit in an int. */
+#include "schedule.h"
+
+/* No activation after a projection (tf_linear_split's `activation`). */
+#define TF_LINEAR_NO_ACTIVATION (-1)
+
+/* y (n, out) = x (n, in) . w (out, in)^T + b (out); b may be NULL; one
+ * cblas_sgemm on the caller's thread. Dimensions are validated by the
+ * caller to fit in an int. */
 void tf_linear(float *y, const float *x, const float *w, const float *b, size_t n, size_t out,
                size_t in);
+
+/* The same product as tf_linear_parts(s->width, out) column blocks, each
+ * its own cblas_sgemm over all n rows with the block's rows of w (still
+ * contiguous), run on s's threads; then, unless activation is
+ * TF_LINEAR_NO_ACTIVATION, the tf_activation on each block while it is
+ * fresh in cache. */
+void tf_linear_split(const tf_schedule *s, float *y, const float *x, const float *w,
+                     const float *b, size_t n, size_t out, size_t in, int activation);
+
+/* Column blocks of a projection with `out` columns on a machine of `width`
+ * threads: one per thread, each at least TF_LINEAR_MIN_COLUMNS wide (a
+ * narrower block packs x once more for little work). */
+#define TF_LINEAR_MIN_COLUMNS 128
+size_t tf_linear_parts(int width, size_t out);
+
+/* Column blocks start at multiples of this (the BLAS's kernel widths). */
+#define TF_LINEAR_COLUMN_ALIGN 16
 
 #endif

@@ -26,6 +26,9 @@ static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "batch: expected >= 1, got %d", (int)a->batch);
     if (a->seq_len < 1)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "seq_len: expected >= 1, got %d", (int)a->seq_len);
+    if (a->n_threads < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "n_threads: expected >= 0, got %d",
+                       (int)a->n_threads);
     tf_status s = tf_check_token_count(a->batch, a->seq_len);
     if (s)
         return s;

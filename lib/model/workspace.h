@@ -6,11 +6,14 @@
 #include "tfenc.h"
 
 /* Query rows per attention block for a sequence of len tokens: the whole
- * sequence while its (rows, len) scores fit in 16 MiB, fewer beyond (never
- * under 64), so attention memory stays O(len), never O(len^2). */
+ * sequence while its (rows, len) scores fit in 1 MiB (one core's L2 on the
+ * machines measured, so QK^T, masks, softmax and .V of a block run out of
+ * cache), fewer beyond (never under 64), so attention memory stays O(len),
+ * never O(len^2). */
+#define TF_ATTENTION_BLOCK_FLOATS ((size_t)1 << 18)
 static inline size_t tf_attention_block_rows(size_t len)
 {
-    const size_t rows = (size_t)(4u << 20) / (len ? len : 1);
+    const size_t rows = TF_ATTENTION_BLOCK_FLOATS / (len ? len : 1);
     const size_t at_least = rows < 64 ? 64 : rows;
     return at_least < len ? at_least : len;
 }
@@ -31,7 +34,8 @@ typedef struct tf_scratch {
     float *ctx;         /* (N, D) attention context (heads concatenated) */
     float *qkv;         /* (N, 3D) Q | K | V side by side */
     float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F) */
-    float *scores;      /* (tf_attention_block_rows(max_len), max_len) */
+    float *scores;      /* (width, tf_attention_block_rows(max_len), max_len): one
+                           block per thread, width = tf_pool_width() */
     float *pos_row;     /* (D) one positional-encoding row */
     float *pool_in;     /* (B, D) CLS rows, with a pooler */
     float *pool_out;    /* (B, D) */

@@ -1,0 +1,128 @@
+/* schedule.c — a forward call's threads, the BLAS's thread count while
+ * calls run, and the bound on library threads inside the BLAS. */
+#define _POSIX_C_SOURCE 200809L
+#include "schedule.h"
+
+#include <pthread.h>
+
+#if defined(TFENC_BLAS_BLIS)
+#include <blis.h>
+static int blas_threads(void)
+{
+    const dim_t n = bli_thread_get_num_threads(); /* -1 when never set */
+    return n < 1 ? 1 : (int)n;
+}
+static void set_blas_threads(int n) { bli_thread_set_num_threads(n); }
+#else
+#include <cblas.h>
+static int blas_threads(void) { return openblas_get_num_threads(); }
+static void set_blas_threads(int n) { openblas_set_num_threads(n); }
+#endif
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;  /* BLAS slots were given back */
+    int in_blas;           /* library threads inside BLAS-using work */
+    int calls;             /* forward calls running */
+    int saved;             /* the BLAS's thread count before the first of them; 0: left alone */
+} gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed = PTHREAD_COND_INITIALIZER};
+
+/* Under gate.lock: the first running call holds the BLAS at one thread.
+ * Not in a child forked after the pool started: there OpenBLAS would start
+ * its threads again to change the count, and threads must not start. */
+static void hold_blas(void)
+{
+    if (gate.calls++ > 0 || tf_pool_forked())
+        return;
+    const int n = blas_threads();
+    gate.saved = n > 1 ? n : 0;
+    if (gate.saved)
+        set_blas_threads(1);
+}
+
+/* Under gate.lock: the last call puts the count back, unless the host set
+ * another one meanwhile. */
+static void unhold_blas(void)
+{
+    if (--gate.calls > 0 || !gate.saved)
+        return;
+    if (blas_threads() == 1)
+        set_blas_threads(gate.saved);
+    gate.saved = 0;
+}
+
+/* fork() while another thread holds gate.lock would leave it held in the
+ * child: it is taken around fork. */
+static void lock_gate(void) { pthread_mutex_lock(&gate.lock); }
+static void unlock_gate(void) { pthread_mutex_unlock(&gate.lock); }
+static void register_fork_handlers(void) { pthread_atfork(lock_gate, unlock_gate, unlock_gate); }
+
+void tf_schedule_begin(tf_schedule *s, int32_t n_threads)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handlers);
+    s->width = tf_pool_width();
+    const int wanted = n_threads <= 0 || n_threads > s->width ? s->width : (int)n_threads;
+    pthread_mutex_lock(&gate.lock);
+    while (gate.in_blas >= TF_BLAS_MAX_THREADS)
+        pthread_cond_wait(&gate.freed, &gate.lock);
+    const int room = TF_BLAS_MAX_THREADS - gate.in_blas; /* >= 1 */
+    const int asked = wanted < room ? wanted : room;
+    gate.in_blas += asked;
+    hold_blas();
+    pthread_mutex_unlock(&gate.lock);
+    s->threads = tf_pool_claim(asked);
+    if (s->threads < asked) { /* slots the pool could not fill */
+        pthread_mutex_lock(&gate.lock);
+        gate.in_blas -= asked - s->threads;
+        pthread_cond_broadcast(&gate.freed);
+        pthread_mutex_unlock(&gate.lock);
+    }
+}
+
+void tf_schedule_end(tf_schedule *s)
+{
+    tf_pool_release(s->threads);
+    pthread_mutex_lock(&gate.lock);
+    gate.in_blas -= s->threads;
+    unhold_blas();
+    pthread_cond_broadcast(&gate.freed);
+    pthread_mutex_unlock(&gate.lock);
+}
+
+void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks)
+{
+    tf_pool_run(s->threads, fn, ctx, n_tasks);
+}
+
+typedef struct rows_job {
+    tf_rows_fn fn;
+    void *ctx;
+    size_t n, parts;
+} rows_job;
+
+static void rows_task(void *ctx, size_t part, int thread)
+{
+    const rows_job *j = ctx;
+    size_t first, count;
+    tf_split_range(j->n, j->parts, 1, part, &first, &count);
+    if (count)
+        j->fn(j->ctx, first, count);
+}
+
+void tf_schedule_rows(const tf_schedule *s, tf_rows_fn fn, void *ctx, size_t n,
+                      size_t row_values, size_t min_values)
+{
+    const size_t most = n * row_values / min_values; /* parts of at least min_values */
+    rows_job job = {fn, ctx, n, most < 1 ? 1 : most < (size_t)s->threads ? most : (size_t)s->threads};
+    tf_schedule_run(s, rows_task, &job, job.parts);
+}
+
+void tf_split_range(size_t n, size_t parts, size_t align, size_t part, size_t *first,
+                    size_t *count)
+{
+    const size_t units = (n + align - 1) / align; /* whole aligned units */
+    const size_t begin = units * part / parts * align, end = units * (part + 1) / parts * align;
+    *first = begin < n ? begin : n;
+    *count = (end < n ? end : n) - *first;
+}

@@ -1,0 +1,198 @@
+/* threadpool.c — the process's worker threads (threadpool.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "threadpool.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <unistd.h>
+
+static struct {
+    pthread_mutex_t owner; /* held by the call that claimed the pool */
+    pthread_mutex_t lock;  /* guards the fields below, except `next` */
+    pthread_cond_t wake;   /* a new job (or stop) for the workers */
+    pthread_cond_t done;   /* the last worker finished its part of a job */
+    int started, stopped;
+    int workers;                /* threads 1 .. workers exist */
+    int paused_for_fork;        /* fork's prepare stopped the workers */
+    unsigned long generation;   /* jobs handed out so far */
+    unsigned long first;        /* generation when the workers started */
+    int busy;                   /* workers still in the current job */
+    tf_task_fn fn;              /* the current job */
+    void *ctx;
+    size_t n_tasks;
+    int threads;                /* threads 0 .. threads - 1 take part */
+    atomic_size_t next;         /* the next task to hand out */
+    pthread_t ids[TF_POOL_MAX_THREADS];
+} pool = {.owner = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER,
+          .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+/* The process whose pool runs (0: none runs): a child forked while a call
+ * held the pool has no workers and never starts any. */
+static atomic_long started_by;
+
+int tf_pool_width(void)
+{
+    static atomic_int width;
+    int w = atomic_load(&width);
+    if (w == 0) {
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        w = cores < 1 ? 1 : cores > TF_POOL_MAX_THREADS ? TF_POOL_MAX_THREADS : (int)cores;
+        atomic_store(&width, w);
+    }
+    return w;
+}
+
+/* Hands out tasks of the current job until none are left. */
+static void run_tasks(int thread)
+{
+    size_t t;
+    while ((t = atomic_fetch_add(&pool.next, 1)) < pool.n_tasks)
+        pool.fn(pool.ctx, t, thread);
+}
+
+static void *worker_main(void *arg)
+{
+    const int me = (int)(intptr_t)arg;
+    pthread_mutex_lock(&pool.lock);
+    unsigned long seen = pool.first;
+    for (;;) {
+        while (pool.generation == seen && !pool.stopped)
+            pthread_cond_wait(&pool.wake, &pool.lock);
+        if (pool.generation == seen) /* stopped, no job left */
+            break;
+        seen = pool.generation;
+        if (me >= pool.threads)
+            continue;
+        pthread_mutex_unlock(&pool.lock);
+        run_tasks(me);
+        pthread_mutex_lock(&pool.lock);
+        if (--pool.busy == 0)
+            pthread_cond_signal(&pool.done);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return NULL;
+}
+
+/* Makes the workers leave and joins them; the pool can start again. The
+ * caller holds pool.owner, so no job is running. */
+static void stop_workers(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    pool.stopped = 1;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    for (int i = 1; i <= pool.workers; i++)
+        pthread_join(pool.ids[i], NULL);
+    pthread_mutex_lock(&pool.lock);
+    pool.started = pool.stopped = pool.workers = 0;
+    pthread_mutex_unlock(&pool.lock);
+    atomic_store(&started_by, 0);
+}
+
+/* fork(): the workers stop before it, unless a call holds the pool (then
+ * the child never uses the pool), and start again when next wanted, in the
+ * parent and in the child alike. So a child is forked from a process
+ * without the library's threads, and may start threads of its own. */
+static void before_fork(void)
+{
+    pool.paused_for_fork = atomic_load(&started_by) != 0 && !pthread_mutex_trylock(&pool.owner);
+    if (pool.paused_for_fork)
+        stop_workers();
+}
+
+static void after_fork(void)
+{
+    if (pool.paused_for_fork)
+        pthread_mutex_unlock(&pool.owner);
+    pool.paused_for_fork = 0;
+}
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(before_fork, after_fork, after_fork);
+}
+
+/* Starts threads 1 .. width - 1 (as many as the system allows), with every
+ * signal blocked: signals stay with the host's threads. Under pool.lock. */
+static void start_workers(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handlers);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pool.first = pool.generation;
+    for (int i = 1; i < tf_pool_width(); i++) {
+        if (pthread_create(&pool.ids[i], NULL, worker_main, (void *)(intptr_t)i))
+            break;
+        pool.workers = i;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pool.started = 1;
+    atomic_store(&started_by, (long)getpid());
+}
+
+int tf_pool_forked(void)
+{
+    const long by = atomic_load(&started_by);
+    return by != 0 && by != (long)getpid();
+}
+
+int tf_pool_claim(int wanted)
+{
+    if (wanted <= 1 || tf_pool_forked())
+        return 1;
+    if (pthread_mutex_trylock(&pool.owner))
+        return 1; /* another call has it */
+    pthread_mutex_lock(&pool.lock);
+    if (!pool.started)
+        start_workers();
+    const int available = pool.workers + 1;
+    pthread_mutex_unlock(&pool.lock);
+    const int got = wanted < available ? wanted : available;
+    if (got == 1)
+        pthread_mutex_unlock(&pool.owner);
+    return got;
+}
+
+void tf_pool_release(int claimed)
+{
+    if (claimed > 1)
+        pthread_mutex_unlock(&pool.owner);
+}
+
+void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
+{
+    if ((size_t)threads > n_tasks)
+        threads = (int)n_tasks;
+    if (threads <= 1) {
+        for (size_t t = 0; t < n_tasks; t++)
+            fn(ctx, t, 0);
+        return;
+    }
+    pthread_mutex_lock(&pool.lock);
+    pool.fn = fn, pool.ctx = ctx, pool.n_tasks = n_tasks, pool.threads = threads;
+    atomic_store(&pool.next, 0);
+    pool.busy = threads - 1;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    run_tasks(0);
+    pthread_mutex_lock(&pool.lock);
+    while (pool.busy > 0)
+        pthread_cond_wait(&pool.done, &pool.lock);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+/* When the library is unloaded (or the process exits): the workers leave
+ * and are joined, unless a call still holds the pool or this is a forked
+ * child (whose workers never existed). */
+__attribute__((destructor)) static void stop_at_exit(void)
+{
+    if (atomic_load(&started_by) != (long)getpid() || pthread_mutex_trylock(&pool.owner))
+        return;
+    stop_workers();
+    pthread_mutex_unlock(&pool.owner);
+}

@@ -1,0 +1,42 @@
+/* threadpool.h — the library's own threads: one pool per process, started
+ * by the first call that wants more than one thread, kept for the life of
+ * the process, asleep (blocked on a condition variable) between steps.
+ *
+ * One call at a time holds the pool (tf_pool_claim); a call that finds it
+ * held by another runs on its own thread alone, so that concurrent calls
+ * from many threads never put more threads on the cores than there are
+ * cores. In a child process forked after the pool started, the pool is
+ * never used (its threads do not exist there; and starting threads in such
+ * a child is what ThreadSanitizer and some C libraries refuse): every call
+ * there runs on the caller's thread. */
+#ifndef TF_THREADPOOL_H
+#define TF_THREADPOOL_H
+
+#include <stddef.h>
+
+/* Most threads a call may use (the caller's included). */
+#define TF_POOL_MAX_THREADS 32
+
+/* The online cores (sysconf), between 1 and TF_POOL_MAX_THREADS; read once. */
+int tf_pool_width(void);
+
+/* 1 in a child process forked after the pool started, else 0. */
+int tf_pool_forked(void);
+
+/* task of n_tasks, run on thread 0 (the caller) .. threads - 1. */
+typedef void (*tf_task_fn)(void *ctx, size_t task, int thread);
+
+/* Claims the pool for up to `wanted` threads, the caller's included;
+ * returns how many the call got: 1 (the caller alone) when wanted <= 1, the
+ * pool is held by another call, this is a forked child, or no thread could
+ * be started. A claim of more than 1 must be given back with
+ * tf_pool_release. Allocates only when it starts the pool. */
+int tf_pool_claim(int wanted);
+void tf_pool_release(int claimed);
+
+/* Runs fn(ctx, t, thread) for every t in [0, n_tasks) on `threads` threads
+ * (as claimed; 1 = here, in order) and returns when all are done. Tasks are
+ * handed out in order, one at a time, to whichever thread is free. */
+void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks);
+
+#endif
