@@ -8,7 +8,7 @@ BERT's WordPiece tokenizer, over the C library through ctypes.
     out.last_hidden_state                               # [1, T, D]
 """
 from ._lib import lib as _c
-from .encoder import ACTIVATIONS, POSITIONS, Encoder, EncoderOutput
+from .encoder import ACTIVATIONS, POOLINGS, POSITIONS, Encoder, EncoderOutput
 from .errors import (FileError, FormatError, InvalidArgumentError, NotFoundError,
                      OutOfMemoryError, ShapeError, TfencError, UnsupportedError)
 from .tokenizer import Tokenizer
@@ -17,4 +17,4 @@ __version__ = _c.tf_version_string().decode()
 
 __all__ = ["Encoder", "EncoderOutput", "Tokenizer", "TfencError", "InvalidArgumentError",
            "ShapeError", "OutOfMemoryError", "FileError", "FormatError", "UnsupportedError",
-           "NotFoundError", "ACTIVATIONS", "POSITIONS", "__version__"]
+           "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "__version__"]

@@ -4,11 +4,13 @@ import ctypes
 import numpy as np
 
 from . import _lib
-from ._lib import P, check, lib
+from ._args import UINT64_MAX, flag, integer
+from ._handle import Handle, Owner
+from ._lib import P, check, enum_name, enum_value, lib
 
-ACTIVATIONS = {"gelu": 0, "gelu_tanh": 1, "relu": 2}
-POOLINGS = {"cls": 0, "mean": 1}
-POSITIONS = {"none": 0, "sinusoidal": 1, "learned": 2}
+# The names that activation=, position= and pool= take: the library's.
+ACTIVATIONS, POSITIONS, POOLINGS = (_lib.NAMES[kind] for kind in ("activation", "position",
+                                                                  "pooling"))
 _F32, _I32 = P(ctypes.c_float), P(ctypes.c_int32)
 
 
@@ -60,30 +62,47 @@ def _ptr(a, ctype):
     return None if a is None else a.ctypes.data_as(ctype)
 
 
-class Encoder:
+def _owned(ptr):
+    return Handle(ptr, lib.tf_encoder_destroy, "Encoder")
+
+
+def _n_threads(n):
+    """n_threads= of a forward call: 0 = one thread per online core."""
+    return integer(n, "n_threads", 0)
+
+
+def _norm_placement(norm_first):
+    """PyTorch's norm_first as a tf_norm_placement."""
+    return enum_value("norm_placement", "pre" if flag(norm_first, "norm_first") else "post",
+                      "norm_first")
+
+
+class Encoder(Owner):
     """A Transformer encoder (libtfenc). Encoder(...) creates one with
     deterministic PyTorch-like random weights; Encoder.from_file(path)
-    loads a checkpoint. enc(input_ids, attention_mask=...) runs it."""
+    loads a checkpoint. enc(input_ids, attention_mask=...) runs it, from
+    any number of threads at once; close() (or a `with` block) frees it
+    once the running calls have returned."""
 
     def __init__(self, d_model=512, n_heads=8, d_ff=2048, n_layers=1, vocab_size=0, *,
                  max_positions=0, position="sinusoidal", n_token_types=0, embedding_norm=False,
                  norm_first=False, final_norm=False, activation="gelu", layer_norm_eps=1e-5,
                  bias=True, pooler=False, seed=0):
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation: expected one of {sorted(ACTIVATIONS)}, got "
-                             f"{activation!r}")
-        if position not in POSITIONS:
-            raise ValueError(f"position: expected one of {sorted(POSITIONS)}, got {position!r}")
-        c = _lib.config_init()
-        c.d_model, c.n_heads, c.d_ff, c.n_layers = d_model, n_heads, d_ff, n_layers
-        c.vocab_size, c.max_positions, c.position = vocab_size, max_positions, POSITIONS[position]
-        c.n_token_types, c.embedding_norm = n_token_types, int(bool(embedding_norm))
-        c.norm_placement, c.final_norm = int(bool(norm_first)), int(bool(final_norm))
-        c.activation, c.layer_norm_eps = ACTIVATIONS[activation], layer_norm_eps
-        c.bias, c.pooler, c.seed = int(bool(bias)), int(bool(pooler)), seed
+        c = _lib.new(_lib.Config)
+        for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
+                            ("n_layers", n_layers), ("vocab_size", vocab_size),
+                            ("max_positions", max_positions), ("n_token_types", n_token_types)):
+            setattr(c, name, integer(value, name))
+        for name, value in (("embedding_norm", embedding_norm), ("final_norm", final_norm),
+                            ("bias", bias), ("pooler", pooler)):
+            setattr(c, name, flag(value, name))
+        c.position = enum_value("position", position, "position")
+        c.activation = enum_value("activation", activation, "activation")
+        c.norm_placement = _norm_placement(norm_first)
+        c.layer_norm_eps, c.seed = layer_norm_eps, integer(seed, "seed", 0, UINT64_MAX)
         handle = ctypes.c_void_p()
         check(lib.tf_encoder_create(ctypes.byref(c), ctypes.byref(handle)))
-        self._handle = handle
+        self._handle = _owned(handle)
 
     @classmethod
     def from_file(cls, path, *, n_heads=None, activation=None, norm_first=None,
@@ -91,73 +110,57 @@ class Encoder:
         """Loads a Hugging Face BERT directory or .safetensors file, a PyTorch
         nn.TransformerEncoder state_dict in safetensors, or a file written by
         save(). The keyword arguments supply what the file cannot tell."""
-        opts = _lib.LoadOptions()
-        lib.tf_load_options_init(ctypes.byref(opts))
+        opts = _lib.new(_lib.LoadOptions)
         if n_heads is not None:
-            opts.n_heads = n_heads
+            opts.n_heads = integer(n_heads, "n_heads")
         if activation is not None:
-            if activation not in ACTIVATIONS:
-                raise ValueError(f"activation: expected one of {sorted(ACTIVATIONS)}, got "
-                                 f"{activation!r}")
-            opts.activation = ACTIVATIONS[activation]
+            opts.activation = enum_value("activation", activation, "activation")
         if norm_first is not None:
-            opts.norm_placement = int(bool(norm_first))
+            opts.norm_placement = _norm_placement(norm_first)
         if layer_norm_eps is not None:
             opts.layer_norm_eps = layer_norm_eps
         handle = ctypes.c_void_p()
         check(lib.tf_encoder_load(str(path).encode(), ctypes.byref(opts), ctypes.byref(handle)))
         enc = cls.__new__(cls)
-        enc._handle = handle
+        enc._handle = _owned(handle)
         return enc
-
-    def close(self):
-        """Frees the handle now (also done when the object is collected)."""
-        if getattr(self, "_handle", None):
-            lib.tf_encoder_destroy(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        self.close()
-
-    def _c(self):
-        if not self._handle:
-            raise ValueError("this Encoder is closed")
-        return self._handle
 
     @property
     def config(self):
         """The configuration as a dict, with the names the constructor takes."""
-        c = _lib.config_init()
-        check(lib.tf_encoder_get_config(self._c(), ctypes.byref(c)))
-        names = {v: k for k, v in ACTIVATIONS.items()}
-        positions = {v: k for k, v in POSITIONS.items()}
+        c = _lib.new(_lib.Config)
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_get_config(h, ctypes.byref(c)))
         return {"d_model": c.d_model, "n_heads": c.n_heads, "d_ff": c.d_ff,
                 "n_layers": c.n_layers, "vocab_size": c.vocab_size,
-                "max_positions": c.max_positions, "position": positions[c.position],
+                "max_positions": c.max_positions, "position": enum_name("position", c.position),
                 "n_token_types": c.n_token_types, "embedding_norm": bool(c.embedding_norm),
-                "norm_first": bool(c.norm_placement), "final_norm": bool(c.final_norm),
-                "activation": names[c.activation],
+                "norm_first": enum_name("norm_placement", c.norm_placement) == "pre",
+                "final_norm": bool(c.final_norm),
+                "activation": enum_name("activation", c.activation),
                 "layer_norm_eps": float(str(np.float32(c.layer_norm_eps))),  # shortest form
                 "bias": bool(c.bias), "pooler": bool(c.pooler), "seed": c.seed}
 
     def save(self, path):
         """Writes a safetensors file that from_file() reads back bitwise."""
-        check(lib.tf_encoder_save(self._c(), str(path).encode()))
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_save(h, str(path).encode()))
 
     # ---- tensors by name ----------------------------------------------------
 
     def keys(self):
         """The names of the model's tensors, in storage order."""
-        h = self._c()
-        return [lib.tf_encoder_tensor_name(h, i).decode()
-                for i in range(lib.tf_encoder_tensor_count(h))]
+        with self._handle.borrow() as h:
+            return [lib.tf_encoder_tensor_name(h, i).decode()
+                    for i in range(lib.tf_encoder_tensor_count(h))]
 
     def __contains__(self, name):
         return name in self.keys()
 
     def _shape(self, name):
         rank, dims = ctypes.c_int32(), (ctypes.c_int64 * _lib.MAX_RANK)()
-        check(lib.tf_encoder_tensor_shape(self._c(), name.encode(), ctypes.byref(rank), dims))
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_tensor_shape(h, name.encode(), ctypes.byref(rank), dims))
         return tuple(dims[:rank.value])
 
     def __getitem__(self, name):
@@ -165,21 +168,23 @@ class Encoder:
         shape = self._shape(name)
         out = np.empty(shape, np.float32)
         dims = (ctypes.c_int64 * len(shape))(*shape)
-        check(lib.tf_encoder_get_tensor(self._c(), name.encode(), _ptr(out, _F32), len(shape),
-                                        dims))
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_get_tensor(h, name.encode(), _ptr(out, _F32), len(shape), dims))
         return out
 
     def __setitem__(self, name, value):
         """Replaces the tensor `name`; the shape must be the tensor's."""
         a = np.ascontiguousarray(value, dtype=np.float32)
         dims = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
-        check(lib.tf_encoder_set_tensor(self._c(), name.encode(), _ptr(a, _F32), a.ndim, dims))
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_set_tensor(h, name.encode(), _ptr(a, _F32), a.ndim, dims))
 
     # ---- forward --------------------------------------------------------------
 
     def __call__(self, input_ids=None, attention_mask=None, token_type_ids=None,
                  output_hidden_states=False, output_attentions=False, *, x=None,
-                 key_padding_mask=None, causal=False, additive_mask=None, trace=False):
+                 key_padding_mask=None, causal=False, additive_mask=None, trace=False,
+                 n_threads=0):
         """Runs the encoder.
 
         Models with a vocabulary, Hugging Face's conventions: input_ids
@@ -189,14 +194,19 @@ class Encoder:
         causal=True and additive_mask [T, T] or [B, T, T] (added to the
         scores; -inf blocks). trace=True also returns every intermediate
         tensor by name in out.trace. Padded positions of the outputs are 0.
+        n_threads: the threads this call may use (0, the default: one per
+        online core; 1: only the calling thread).
         """
         if (input_ids is None) == (x is None):
             raise ValueError("pass exactly one of input_ids and x")
         if attention_mask is not None and key_padding_mask is not None:
             raise ValueError("pass attention_mask or key_padding_mask, not both")
+        output_hidden_states = flag(output_hidden_states, "output_hidden_states")
+        output_attentions = flag(output_attentions, "output_attentions")
+        trace = flag(trace, "trace")
         cfg = self.config
-        a = _lib.ForwardArgs()
-        lib.tf_forward_args_init(ctypes.byref(a))
+        a = _lib.new(_lib.ForwardArgs)
+        a.causal, a.n_threads = flag(causal, "causal"), _n_threads(n_threads)
         keep = []  # arrays that must live until the call returns
         if input_ids is not None:
             ids = _c_array(input_ids, np.int32, "input_ids", 2)
@@ -237,7 +247,7 @@ class Encoder:
                                  f"{add.shape}")
             a.additive_mask, a.additive_mask_batched = _ptr(add, _F32), int(add.ndim == 3)
             keep.append(add)
-        a.batch, a.seq_len, a.causal = B, T, int(bool(causal))
+        a.batch, a.seq_len = B, T
 
         D, L, H = cfg["d_model"], cfg["n_layers"], cfg["n_heads"]
         out = np.empty((B, T, D), np.float32)
@@ -255,19 +265,24 @@ class Encoder:
                     e.data, shape=(int(np.prod(shape)),)).reshape(shape).copy()
             a.trace = _lib.TRACE_FN(record)
             keep.append(a.trace)
-        check(lib.tf_encoder_forward(self._c(), ctypes.byref(a)))
+        with self._handle.borrow() as h:
+            check(lib.tf_encoder_forward(h, ctypes.byref(a)))
         return EncoderOutput(out, None if hidden is None else tuple(hidden),
                              None if attn is None else tuple(attn), pooled, traced)
 
     # ---- sentence vectors ---------------------------------------------------------
 
-    def embed(self, texts, tokenizer, *, pool="mean", normalize=False, batch_size=32):
+    def embed(self, texts, tokenizer, *, pool="mean", normalize=False, batch_size=32,
+              n_threads=0):
         """One vector per text ([len(texts), d_model] float32): tokenised by
-        `tokenizer`, run through the encoder in padded batches, then the
-        [CLS] vector (pool="cls") or the mean over the real tokens
-        (pool="mean"), L2-normalised when asked."""
-        if pool not in POOLINGS:
-            raise ValueError(f"pool: expected one of {sorted(POOLINGS)}, got {pool!r}")
+        `tokenizer`, run through the encoder in padded batches of at most
+        batch_size (>= 1) texts, then the [CLS] vector (pool="cls") or the
+        mean over the real tokens (pool="mean"), L2-normalised when asked.
+        n_threads as for a forward call."""
+        pooling = enum_value("pooling", pool, "pool")
+        normalize = flag(normalize, "normalize")
+        batch_size = integer(batch_size, "batch_size", 1)
+        n_threads = _n_threads(n_threads)
         if isinstance(texts, (str, bytes)):
             texts = [texts]
         texts = list(texts)
@@ -278,9 +293,10 @@ class Encoder:
             ids = batch["input_ids"]
             hidden = self(ids, attention_mask=batch["attention_mask"],
                           token_type_ids=batch["token_type_ids"]
-                          if self.config["n_token_types"] else None).last_hidden_state
+                          if self.config["n_token_types"] else None,
+                          n_threads=n_threads).last_hidden_state
             lengths = np.ascontiguousarray(batch["attention_mask"].sum(1), dtype=np.int32)
             out = vectors[start:start + len(ids)]
             check(lib.tf_pool(_ptr(hidden, _F32), _ptr(lengths, _I32), ids.shape[0], ids.shape[1],
-                              D, POOLINGS[pool], int(bool(normalize)), _ptr(out, _F32)))
+                              D, pooling, normalize, _ptr(out, _F32)))
         return vectors

@@ -46,9 +46,11 @@ class NotFoundError(TfencError, KeyError):
         return self.args[0]
 
 
-_BY_STATUS = {1: InvalidArgumentError, 2: ShapeError, 3: OutOfMemoryError, 4: FileError,
-              5: FormatError, 6: UnsupportedError, 7: NotFoundError}
+_BY_STATUS = {cls.status: cls for cls in (InvalidArgumentError, ShapeError, OutOfMemoryError,
+                                          FileError, FormatError, UnsupportedError,
+                                          NotFoundError)}
 
 
-def error_for(code, name, message):
-    return _BY_STATUS.get(code, TfencError)(message, name)
+def error_for(status, message):
+    """The exception of a status named as tf_status_name names it."""
+    return _BY_STATUS.get(status, TfencError)(message, status)

@@ -4,7 +4,9 @@ import ctypes
 import numpy as np
 
 from . import _lib
-from ._lib import P, check, lib
+from ._args import flag, integer
+from ._handle import Handle, Owner
+from ._lib import check, lib
 
 
 def _utf8(text, name):
@@ -18,41 +20,42 @@ def _utf8(text, name):
         raise ValueError(f"{name}: not encodable as UTF-8: {e}") from None
 
 
-class Tokenizer:
+class Tokenizer(Owner):
     """Tokenizer(vocab_path, lowercase=True): BERT's uncased (or, with
-    lowercase=False, cased) WordPiece tokenizer over a vocab.txt."""
+    lowercase=False, cased) WordPiece tokenizer over a vocab.txt. Use it
+    from any number of threads at once; close() (or a `with` block) frees
+    it once the running calls have returned."""
 
     def __init__(self, vocab_path, lowercase=True, *, strip_accents=None, split_cjk=True,
                  max_chars_per_word=100, max_length=0):
-        o = _lib.TokenizerOptions()
-        lib.tf_tokenizer_options_init(ctypes.byref(o))
-        o.lowercase = int(bool(lowercase))
-        o.strip_accents = -1 if strip_accents is None else int(bool(strip_accents))
-        o.split_cjk, o.max_chars_per_word = int(bool(split_cjk)), max_chars_per_word
-        o.max_length = max_length
+        o = _lib.new(_lib.TokenizerOptions)
+        o.lowercase, o.split_cjk = flag(lowercase, "lowercase"), flag(split_cjk, "split_cjk")
+        if strip_accents is not None:  # else the library's default: as lowercase
+            o.strip_accents = flag(strip_accents, "strip_accents")
+        o.max_chars_per_word = integer(max_chars_per_word, "max_chars_per_word")
+        o.max_length = integer(max_length, "max_length")
         handle = ctypes.c_void_p()
         check(lib.tf_tokenizer_load(str(vocab_path).encode(), ctypes.byref(o),
                                     ctypes.byref(handle)))
-        self._handle = handle
-
-    def __del__(self):
-        if getattr(self, "_handle", None):
-            lib.tf_tokenizer_destroy(self._handle)
-            self._handle = None
+        self._handle = Handle(handle, lib.tf_tokenizer_destroy, "Tokenizer")
 
     @property
     def vocab_size(self):
-        return lib.tf_tokenizer_vocab_size(self._handle)
+        with self._handle.borrow() as h:
+            return lib.tf_tokenizer_vocab_size(h)
 
     def id_to_token(self, i):
-        t = lib.tf_tokenizer_id_to_token(self._handle, i)
+        i = integer(i, "id")
+        with self._handle.borrow() as h:
+            t = lib.tf_tokenizer_id_to_token(h, i)
         if t is None:
             raise IndexError(f"id {i} is outside the vocabulary ({self.vocab_size})")
         return t.decode()
 
     def token_to_id(self, token):
         """The id of token, or None."""
-        i = lib.tf_tokenizer_token_to_id(self._handle, token.encode())
+        with self._handle.borrow() as h:
+            i = lib.tf_tokenizer_token_to_id(h, _utf8(token, "token"))
         return None if i < 0 else i
 
     def _encode(self, texts, pairs=None):
@@ -71,8 +74,8 @@ class Tokenizer:
             parr = (ctypes.c_char_p * n)(*pdata)
             plens = (ctypes.c_size_t * n)(*(len(d) for d in pdata))
         enc = ctypes.c_void_p()
-        check(lib.tf_tokenizer_encode_batch(self._handle, n, arr, lens, parr, plens,
-                                            ctypes.byref(enc)))
+        with self._handle.borrow() as h:
+            check(lib.tf_tokenizer_encode_batch(h, n, arr, lens, parr, plens, ctypes.byref(enc)))
         try:
             B, T = lib.tf_encoding_batch(enc), lib.tf_encoding_seq_len(enc)
 
@@ -89,6 +92,7 @@ class Tokenizer:
     def encode(self, text, pair=None, *, return_offsets=False):
         """The ids of [CLS] text [SEP] (pair [SEP]); with return_offsets,
         also each token's (begin, end) byte offsets in its text."""
+        return_offsets = flag(return_offsets, "return_offsets")
         ids, _, _, offsets, lengths = self._encode([text], None if pair is None else [pair])
         n = int(lengths[0])
         if return_offsets:
