@@ -58,6 +58,8 @@ def test_a_sanitizer_tree_sorted_first_is_skipped(package):
 def test_the_error_names_the_skipped_library(package):
     asan = str(package / "build-asan" / "lib" / _lib.SONAME)
     asan_library(asan)
+    if any(_lib._is_loaded(r) for r in _lib._needed(asan) if r.startswith("libasan")):
+        pytest.skip("this python3 runs with the ASan runtime preloaded: nothing to skip")
     out, err, rc = import_tfenc(package, TFENC_LIBRARY=asan)
     assert rc == 1 and out == "", err
     assert re.search(re.escape(f"OSError: libtfenc not found; set TFENC_LIBRARY to "
