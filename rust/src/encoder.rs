@@ -1,41 +1,16 @@
 //! The encoder: configuration, creation and loading, tensors by name, and
-//! the forward pass over slices with explicit shapes.
+//! sentence vectors (the forward pass is in forward.rs).
 use std::ffi::{CStr, CString};
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
+use crate::enums::{norm_placement, Activation, Pooling, Position};
 use crate::error::{check, Error, Result};
 use crate::ffi;
+use crate::forward::Inputs;
+use crate::layout;
+use crate::sizes::{elements, from_c, to_c, zeroed};
 use crate::tokenizer::Tokenizer;
-
-/// How a sentence vector is made from its tokens' vectors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pooling {
-    /// The first token's ([CLS]) vector.
-    Cls,
-    /// The mean over the real tokens.
-    Mean,
-}
-
-/// The feed-forward block's activation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Activation {
-    /// 0.5 x (1 + erf(x / sqrt 2)), BERT's "gelu".
-    Gelu,
-    /// The tanh approximation ("gelu_new", "gelu_pytorch_tanh").
-    GeluTanh,
-    Relu,
-}
-
-/// How positions enter the embeddings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Position {
-    None,
-    /// The tutorial's sin/cos table, computed for any length.
-    Sinusoidal,
-    /// A learned table of `max_positions` rows.
-    Learned,
-}
 
 /// A model's hyper-parameters. `Config::default()` is the tutorial's
 /// model: d_model 512, 8 heads, d_ff 2048, 1 layer, GELU, post-norm,
@@ -62,52 +37,35 @@ pub struct Config {
     pub seed: u64,
 }
 
-fn activation_code(a: Activation) -> i32 {
-    match a {
-        Activation::Gelu => 0,
-        Activation::GeluTanh => 1,
-        Activation::Relu => 2,
-    }
-}
-
 impl Default for Config {
     fn default() -> Config {
-        let mut c = ffi::tf_config::default();
-        // SAFETY: fills a valid tf_config.
-        unsafe { ffi::tf_config_init(&mut c) };
-        Config::from_c(&c)
+        Config::from_c(&layout::init(ffi::tf_config_init_sized))
     }
 }
 
-/// A value that does not fit the C API's int32 (the library rejects the
-/// rest with its own message).
-fn to_i32(name: &str, v: usize) -> Result<i32> {
-    i32::try_from(v).map_err(|_| Error::invalid(format!("{}: {} does not fit in int32", name, v)))
+/// The variant of a C enum value from the library; None only from a library
+/// newer than this crate.
+fn known<E>(field: &str, value: i32, variant: Option<E>) -> E {
+    variant.unwrap_or_else(|| {
+        panic!("config.{}: the library gave {}, which this crate does not know", field, value)
+    })
 }
 
 impl Config {
     fn from_c(c: &ffi::tf_config) -> Config {
         Config {
-            d_model: c.d_model as usize,
-            n_heads: c.n_heads as usize,
-            d_ff: c.d_ff as usize,
-            n_layers: c.n_layers as usize,
-            vocab_size: c.vocab_size as usize,
-            max_positions: c.max_positions as usize,
-            position: match c.position {
-                1 => Position::Sinusoidal,
-                2 => Position::Learned,
-                _ => Position::None,
-            },
-            n_token_types: c.n_token_types as usize,
+            d_model: from_c(c.d_model),
+            n_heads: from_c(c.n_heads),
+            d_ff: from_c(c.d_ff),
+            n_layers: from_c(c.n_layers),
+            vocab_size: from_c(c.vocab_size),
+            max_positions: from_c(c.max_positions),
+            position: known("position", c.position, Position::from_c(c.position)),
+            n_token_types: from_c(c.n_token_types),
             embedding_norm: c.embedding_norm != 0,
-            norm_first: c.norm_placement != 0,
+            norm_first: c.norm_placement == ffi::TF_NORM_PRE,
             final_norm: c.final_norm != 0,
-            activation: match c.activation {
-                1 => Activation::GeluTanh,
-                2 => Activation::Relu,
-                _ => Activation::Gelu,
-            },
+            activation: known("activation", c.activation, Activation::from_c(c.activation)),
             bias: c.bias != 0,
             pooler: c.pooler != 0,
             layer_norm_eps: c.layer_norm_eps,
@@ -116,25 +74,19 @@ impl Config {
     }
 
     fn to_c(&self) -> Result<ffi::tf_config> {
-        let mut c = ffi::tf_config::default();
-        // SAFETY: fills a valid tf_config (struct_size included).
-        unsafe { ffi::tf_config_init(&mut c) };
-        c.d_model = to_i32("d_model", self.d_model)?;
-        c.n_heads = to_i32("n_heads", self.n_heads)?;
-        c.d_ff = to_i32("d_ff", self.d_ff)?;
-        c.n_layers = to_i32("n_layers", self.n_layers)?;
-        c.vocab_size = to_i32("vocab_size", self.vocab_size)?;
-        c.max_positions = to_i32("max_positions", self.max_positions)?;
-        c.position = match self.position {
-            Position::None => 0,
-            Position::Sinusoidal => 1,
-            Position::Learned => 2,
-        };
-        c.n_token_types = to_i32("n_token_types", self.n_token_types)?;
+        let mut c = layout::init(ffi::tf_config_init_sized);
+        c.d_model = to_c("d_model", self.d_model)?;
+        c.n_heads = to_c("n_heads", self.n_heads)?;
+        c.d_ff = to_c("d_ff", self.d_ff)?;
+        c.n_layers = to_c("n_layers", self.n_layers)?;
+        c.vocab_size = to_c("vocab_size", self.vocab_size)?;
+        c.max_positions = to_c("max_positions", self.max_positions)?;
+        c.position = self.position.to_c();
+        c.n_token_types = to_c("n_token_types", self.n_token_types)?;
         c.embedding_norm = self.embedding_norm as i32;
-        c.norm_placement = self.norm_first as i32;
+        c.norm_placement = norm_placement(self.norm_first);
         c.final_norm = self.final_norm as i32;
-        c.activation = activation_code(self.activation);
+        c.activation = self.activation.to_c();
         c.bias = self.bias as i32;
         c.pooler = self.pooler as i32;
         c.layer_norm_eps = self.layer_norm_eps;
@@ -157,69 +109,6 @@ pub struct LoadOptions {
 pub struct Tensor {
     pub shape: Vec<usize>,
     pub data: Vec<f32>,
-}
-
-/// The inputs of a forward call: slices and the [batch, seq_len] they are.
-/// Build with `Inputs::ids` or `Inputs::vectors`, then chain options.
-#[derive(Clone, Debug, Default)]
-pub struct Inputs<'a> {
-    pub batch: usize,
-    pub seq_len: usize,
-    pub ids: Option<&'a [i32]>,
-    pub vectors: Option<&'a [f32]>,
-    pub token_type_ids: Option<&'a [i32]>,
-    /// [batch, seq_len], 1 = real token (right padding).
-    pub attention_mask: Option<&'a [i32]>,
-    pub causal: bool,
-    pub hidden_states: bool,
-    pub attentions: bool,
-}
-
-impl<'a> Inputs<'a> {
-    /// Token ids [batch, seq_len].
-    pub fn ids(ids: &'a [i32], batch: usize, seq_len: usize) -> Inputs<'a> {
-        Inputs { batch, seq_len, ids: Some(ids), ..Inputs::default() }
-    }
-    /// Vectors [batch, seq_len, d_model] for models without a vocabulary.
-    pub fn vectors(x: &'a [f32], batch: usize, seq_len: usize) -> Inputs<'a> {
-        Inputs { batch, seq_len, vectors: Some(x), ..Inputs::default() }
-    }
-    pub fn attention_mask(mut self, mask: &'a [i32]) -> Self {
-        self.attention_mask = Some(mask);
-        self
-    }
-    pub fn token_type_ids(mut self, types: &'a [i32]) -> Self {
-        self.token_type_ids = Some(types);
-        self
-    }
-    pub fn causal(mut self, causal: bool) -> Self {
-        self.causal = causal;
-        self
-    }
-    /// Also return every layer's hidden state.
-    pub fn hidden_states(mut self, on: bool) -> Self {
-        self.hidden_states = on;
-        self
-    }
-    /// Also return every layer's attention weights.
-    pub fn attentions(mut self, on: bool) -> Self {
-        self.attentions = on;
-        self
-    }
-}
-
-/// A forward call's results, owned, row-major. Padded positions are 0.
-#[derive(Clone, Debug)]
-pub struct Output {
-    /// [batch, seq_len, d_model]
-    pub shape: [usize; 3],
-    pub last_hidden_state: Vec<f32>,
-    /// [n_layers + 1, batch, seq_len, d_model], embeddings first.
-    pub hidden_states: Option<Vec<f32>>,
-    /// [n_layers, batch, n_heads, seq_len, seq_len]
-    pub attentions: Option<Vec<f32>>,
-    /// [batch, d_model], for models with a pooler.
-    pub pooler_output: Option<Vec<f32>>,
 }
 
 /// An encoder. `forward` takes `&self` and may run on one Encoder from many
@@ -248,35 +137,18 @@ fn path_string(path: &Path) -> Result<CString> {
     c_string("path", &path.to_string_lossy())
 }
 
-/// The slice has exactly `want` elements.
-fn check_len<T>(name: &str, slice: Option<&[T]>, want: usize, shape: &str) -> Result<()> {
-    match slice {
-        Some(s) if s.len() != want => Err(Error::invalid(format!(
-            "{}: expected {} values ({}), got {}",
-            name,
-            want,
-            shape,
-            s.len()
-        ))),
-        _ => Ok(()),
-    }
-}
-
-fn ptr_or_null<T>(s: Option<&[T]>) -> *const T {
-    s.map_or(ptr::null(), |s| s.as_ptr())
-}
-
-fn mut_ptr_or_null<T>(v: &mut Option<Vec<T>>) -> *mut T {
-    v.as_mut().map_or(ptr::null_mut(), |v| v.as_mut_ptr())
-}
-
 impl Encoder {
     fn from_raw(ptr: *mut ffi::tf_encoder) -> Encoder {
         Encoder { ptr: NonNull::new(ptr).expect("the library returned TF_OK and a handle") }
     }
 
+    pub(crate) fn as_ptr(&self) -> *const ffi::tf_encoder {
+        self.ptr.as_ptr()
+    }
+
     /// A model with deterministic PyTorch-like random weights from config.seed.
     pub fn new(config: &Config) -> Result<Encoder> {
+        layout::check()?;
         let c = config.to_c()?;
         let mut out = ptr::null_mut();
         // SAFETY: c is a valid tf_config; out receives the handle.
@@ -287,24 +159,17 @@ impl Encoder {
     /// Loads a Hugging Face BERT directory or .safetensors, a PyTorch
     /// nn.TransformerEncoder state_dict in safetensors, or a saved file.
     pub fn from_file<P: AsRef<Path>>(path: P, options: &LoadOptions) -> Result<Encoder> {
+        layout::check()?;
         let path = path_string(path.as_ref())?;
-        let mut o = ffi::tf_load_options {
-            struct_size: 0,
-            n_heads: 0,
-            activation: 0,
-            norm_placement: 0,
-            layer_norm_eps: 0.0,
-        };
-        // SAFETY: fills a valid tf_load_options.
-        unsafe { ffi::tf_load_options_init(&mut o) };
+        let mut o = layout::init(ffi::tf_load_options_init_sized);
         if let Some(h) = options.n_heads {
-            o.n_heads = to_i32("n_heads", h)?;
+            o.n_heads = to_c("n_heads", h)?;
         }
         if let Some(a) = options.activation {
-            o.activation = activation_code(a);
+            o.activation = a.to_c();
         }
         if let Some(n) = options.norm_first {
-            o.norm_placement = n as i32;
+            o.norm_placement = norm_placement(n);
         }
         if let Some(eps) = options.layer_norm_eps {
             o.layer_norm_eps = eps;
@@ -315,13 +180,15 @@ impl Encoder {
         Ok(Encoder::from_raw(out))
     }
 
+    /// The model's configuration.
+    ///
+    /// # Panics
+    /// When the library reports a position kind or activation this crate
+    /// does not know (a library newer than the crate).
     pub fn config(&self) -> Config {
-        let mut c = ffi::tf_config::default();
-        // SAFETY: valid handle; c is initialised (struct_size).
-        unsafe {
-            ffi::tf_config_init(&mut c);
-            ffi::tf_encoder_get_config(self.ptr.as_ptr(), &mut c);
-        }
+        let mut c = layout::init(ffi::tf_config_init_sized);
+        // SAFETY: valid handle; c's struct_size is its size.
+        unsafe { ffi::tf_encoder_get_config(self.ptr.as_ptr(), &mut c) };
         Config::from_c(&c)
     }
 
@@ -354,11 +221,17 @@ impl Encoder {
         check(unsafe {
             ffi::tf_encoder_tensor_shape(self.ptr.as_ptr(), cname.as_ptr(), &mut rank, dims.as_mut_ptr())
         })?;
-        let shape: Vec<usize> = dims[..rank as usize].iter().map(|&d| d as usize).collect();
-        let mut data = vec![0f32; shape.iter().product()];
+        let shape: Vec<usize> = dims[..from_c(rank)].iter().map(|&d| from_c(d)).collect();
+        let mut data = zeroed(name, &shape)?;
         // SAFETY: data holds exactly the tensor's element count.
         check(unsafe {
-            ffi::tf_encoder_get_tensor(self.ptr.as_ptr(), cname.as_ptr(), data.as_mut_ptr(), rank, dims.as_ptr())
+            ffi::tf_encoder_get_tensor(
+                self.ptr.as_ptr(),
+                cname.as_ptr(),
+                data.as_mut_ptr(),
+                rank,
+                dims.as_ptr(),
+            )
         })?;
         Ok(Tensor { shape, data })
     }
@@ -366,8 +239,7 @@ impl Encoder {
     /// Replaces the tensor `name`; shape must be its shape.
     pub fn set_tensor(&mut self, name: &str, data: &[f32], shape: &[usize]) -> Result<()> {
         let cname = c_string("name", name)?;
-        let count: usize = shape.iter().product();
-        if data.len() != count || shape.len() > ffi::TF_MAX_RANK {
+        if data.len() != elements(name, shape)? || shape.len() > ffi::TF_MAX_RANK {
             return Err(Error::invalid(format!(
                 "{}: {} values do not make the shape {:?}",
                 name,
@@ -375,94 +247,53 @@ impl Encoder {
                 shape
             )));
         }
-        let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        let dims = shape
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| to_c(&format!("{} dims[{}]", name, i), d))
+            .collect::<Result<Vec<i64>>>()?;
+        let rank = to_c("rank", dims.len())?;
         // SAFETY: data holds the element count of (rank, dims), checked above.
         check(unsafe {
-            ffi::tf_encoder_set_tensor(
-                self.ptr.as_ptr(),
-                cname.as_ptr(),
-                data.as_ptr(),
-                dims.len() as i32,
-                dims.as_ptr(),
-            )
-        })
-    }
-
-    /// Runs the encoder. Every slice's length is checked against the shape
-    /// before the library sees it; the library checks everything else.
-    pub fn forward(&self, inputs: &Inputs<'_>) -> Result<Output> {
-        let cfg = self.config();
-        let (b, t, d) = (inputs.batch, inputs.seq_len, cfg.d_model);
-        let bt = b
-            .checked_mul(t)
-            .ok_or_else(|| Error::invalid(format!("batch {} x seq_len {} overflows", b, t)))?;
-        if inputs.ids.is_some() == inputs.vectors.is_some() {
-            return Err(Error::invalid("pass exactly one of ids and vectors".to_string()));
-        }
-        check_len("ids", inputs.ids, bt, "batch x seq_len")?;
-        check_len("vectors", inputs.vectors, bt * d, "batch x seq_len x d_model")?;
-        check_len("token_type_ids", inputs.token_type_ids, bt, "batch x seq_len")?;
-        check_len("attention_mask", inputs.attention_mask, bt, "batch x seq_len")?;
-        let (l, h) = (cfg.n_layers, cfg.n_heads);
-        let mut out = vec![0f32; bt * d];
-        let mut hidden = if inputs.hidden_states { Some(vec![0f32; (l + 1) * bt * d]) } else { None };
-        let mut attn = if inputs.attentions { Some(vec![0f32; l * bt * h * t]) } else { None };
-        let mut pooled = if cfg.pooler { Some(vec![0f32; b * d]) } else { None };
-        // SAFETY: every pointer is NULL or a buffer of the size the C API
-        // documents for this (batch, seq_len), checked or allocated above.
-        unsafe {
-            let mut a: ffi::tf_forward_args = std::mem::zeroed();
-            ffi::tf_forward_args_init(&mut a);
-            a.batch = to_i32("batch", b)?;
-            a.seq_len = to_i32("seq_len", t)?;
-            a.input_ids = ptr_or_null(inputs.ids);
-            a.input_embeds = ptr_or_null(inputs.vectors);
-            a.token_type_ids = ptr_or_null(inputs.token_type_ids);
-            a.attention_mask = ptr_or_null(inputs.attention_mask);
-            a.causal = inputs.causal as i32;
-            a.output = out.as_mut_ptr();
-            a.hidden_states = mut_ptr_or_null(&mut hidden);
-            a.attentions = mut_ptr_or_null(&mut attn);
-            a.pooled_output = mut_ptr_or_null(&mut pooled);
-            check(ffi::tf_encoder_forward(self.ptr.as_ptr(), &a))?;
-        }
-        Ok(Output {
-            shape: [b, t, d],
-            last_hidden_state: out,
-            hidden_states: hidden,
-            attentions: attn,
-            pooler_output: pooled,
+            ffi::tf_encoder_set_tensor(self.ptr.as_ptr(), cname.as_ptr(), data.as_ptr(), rank, dims.as_ptr())
         })
     }
 }
 
+/// Texts per forward call of Encoder::embed.
+const EMBED_BATCH: usize = 32;
+
 impl Encoder {
     /// One vector per text, flattened [texts.len(), d_model]: tokenised,
-    /// run in padded batches of 32, pooled, L2-normalised when asked.
-    pub fn embed(&self, tok: &Tokenizer, texts: &[&str], pooling: Pooling, normalize: bool) -> Result<Vec<f32>> {
+    /// run in padded batches of EMBED_BATCH (32), pooled, L2-normalised
+    /// when asked.
+    pub fn embed(
+        &self,
+        tok: &Tokenizer,
+        texts: &[&str],
+        pooling: Pooling,
+        normalize: bool,
+    ) -> Result<Vec<f32>> {
         let cfg = self.config();
         let d = cfg.d_model;
-        let mut vectors = vec![0f32; texts.len() * d];
-        for (chunk, out) in texts.chunks(32).zip(vectors.chunks_mut(32 * d)) {
+        let mut vectors = zeroed("vectors", &[texts.len(), d])?;
+        for (chunk, out) in texts.chunks(EMBED_BATCH).zip(vectors.chunks_mut(EMBED_BATCH * d)) {
             let e = tok.encode_batch(chunk)?;
             let mut inputs = Inputs::ids(&e.ids, e.batch, e.seq_len).attention_mask(&e.attention_mask);
             if cfg.n_token_types > 0 {
                 inputs = inputs.token_type_ids(&e.type_ids);
             }
             let hidden = self.forward(&inputs)?.last_hidden_state;
-            let pooling = match pooling {
-                Pooling::Cls => 0,
-                Pooling::Mean => 1,
-            };
+            let (batch, seq_len) = (to_c("batch", e.batch)?, to_c("seq_len", e.seq_len)?);
             // SAFETY: hidden is [batch, seq_len, d], lengths [batch], out [batch, d].
             check(unsafe {
                 ffi::tf_pool(
                     hidden.as_ptr(),
                     e.lengths.as_ptr(),
-                    e.batch as i32,
-                    e.seq_len as i32,
-                    d as i32,
-                    pooling,
+                    batch,
+                    seq_len,
+                    to_c("d_model", d)?,
+                    pooling.to_c(),
                     normalize as i32,
                     out.as_mut_ptr(),
                 )

@@ -2,6 +2,7 @@
 use std::ffi::CStr;
 use std::fmt;
 
+use crate::enums::name_of;
 use crate::ffi;
 
 /// What kind of failure (the C library's tf_status).
@@ -14,21 +15,37 @@ pub enum Status {
     Format,
     Unsupported,
     NotFound,
-    Unknown(i32),
+    /// A status of a library newer than this crate.
+    Unknown(ffi::tf_status),
 }
 
+/// Every known status and its tf_status value.
+const STATUSES: [(Status, ffi::tf_status); 7] = [
+    (Status::InvalidArgument, ffi::TF_ERR_INVALID_ARGUMENT),
+    (Status::Shape, ffi::TF_ERR_SHAPE),
+    (Status::OutOfMemory, ffi::TF_ERR_OUT_OF_MEMORY),
+    (Status::Io, ffi::TF_ERR_IO),
+    (Status::Format, ffi::TF_ERR_FORMAT),
+    (Status::Unsupported, ffi::TF_ERR_UNSUPPORTED),
+    (Status::NotFound, ffi::TF_ERR_NOT_FOUND),
+];
+
 impl Status {
-    fn from_code(code: i32) -> Status {
-        match code {
-            1 => Status::InvalidArgument,
-            2 => Status::Shape,
-            3 => Status::OutOfMemory,
-            4 => Status::Io,
-            5 => Status::Format,
-            6 => Status::Unsupported,
-            7 => Status::NotFound,
-            other => Status::Unknown(other),
+    fn from_code(code: ffi::tf_status) -> Status {
+        STATUSES.iter().find(|&&(_, c)| c == code).map_or(Status::Unknown(code), |&(s, _)| s)
+    }
+
+    /// The C library's tf_status value.
+    pub fn code(self) -> ffi::tf_status {
+        match self {
+            Status::Unknown(code) => code,
+            known => STATUSES.iter().find(|&&(s, _)| s == known).map(|&(_, c)| c).expect("in STATUSES"),
         }
+    }
+
+    /// The library's name, e.g. "TF_ERR_SHAPE" ("TF_ERR_UNKNOWN" for Unknown).
+    pub fn name(self) -> &'static str {
+        name_of(ffi::tf_status_name, self.code()).expect("tf_status_name is never NULL")
     }
 }
 
@@ -49,7 +66,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.status, self.message)
+        write!(f, "{}: {}", self.status.name(), self.message)
     }
 }
 
@@ -59,7 +76,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Ok(()) for TF_OK, else the error with this thread's last message.
 pub(crate) fn check(code: ffi::tf_status) -> Result<()> {
-    if code == 0 {
+    if code == ffi::TF_OK {
         return Ok(());
     }
     // SAFETY: tf_last_error returns a valid NUL-terminated thread-local string.

@@ -1,11 +1,33 @@
 //! The C API of include/tfenc.h, declared by hand (no bindgen: no registry
-//! crates). Layouts are #[repr(C)] and must match the header; the structs'
-//! `struct_size` fields let the library check that they do.
+//! crates). Layouts are #[repr(C)] and must match the header: the safe API
+//! checks each mirror's size against the library's `tf_struct_size` before
+//! first use, and passes its size as `struct_size` to the `*_init_sized`
+//! functions (the header's "Structs that grow").
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_int, c_void};
 
 pub type tf_status = c_int;
+pub const TF_OK: tf_status = 0;
+pub const TF_ERR_INVALID_ARGUMENT: tf_status = 1;
+pub const TF_ERR_SHAPE: tf_status = 2;
+pub const TF_ERR_OUT_OF_MEMORY: tf_status = 3;
+pub const TF_ERR_IO: tf_status = 4;
+pub const TF_ERR_FORMAT: tf_status = 5;
+pub const TF_ERR_UNSUPPORTED: tf_status = 6;
+pub const TF_ERR_NOT_FOUND: tf_status = 7;
+
+pub const TF_POSITION_NONE: i32 = 0;
+pub const TF_POSITION_SINUSOIDAL: i32 = 1;
+pub const TF_POSITION_LEARNED: i32 = 2;
+pub const TF_ACTIVATION_GELU: i32 = 0;
+pub const TF_ACTIVATION_GELU_TANH: i32 = 1;
+pub const TF_ACTIVATION_RELU: i32 = 2;
+pub const TF_NORM_POST: i32 = 0;
+pub const TF_NORM_PRE: i32 = 1;
+pub const TF_POOLING_CLS: i32 = 0;
+pub const TF_POOLING_MEAN: i32 = 1;
+
 pub const TF_MAX_RANK: usize = 8;
 
 #[repr(C)]
@@ -61,9 +83,25 @@ pub struct tf_forward_args {
     pub attentions: *mut f32,
     pub pooled_output: *mut f32,
     pub workspace: *mut c_void,
-    pub trace: Option<unsafe extern "C" fn(*const c_void, *mut c_void)>,
+    pub trace: tf_trace_fn,
     pub trace_user_data: *mut c_void,
+    /// Since 0.2.0.
+    pub n_threads: i32,
 }
+
+/// Handed out by the library, with the library's size in struct_size.
+#[repr(C)]
+pub struct tf_trace_event {
+    pub struct_size: usize,
+    pub name: *const c_char,
+    pub layer: i32,
+    pub rank: i32,
+    pub dims: [i64; TF_MAX_RANK],
+    pub dim_names: *const c_char,
+    pub data: *const f32,
+}
+
+pub type tf_trace_fn = Option<unsafe extern "C" fn(event: *const tf_trace_event, user_data: *mut c_void)>;
 
 #[repr(C)]
 pub struct tf_load_options {
@@ -89,10 +127,19 @@ pub struct tf_tokenizer_options {
 }
 
 extern "C" {
+    pub fn tf_struct_size(name: *const c_char) -> usize;
     pub fn tf_version_string() -> *const c_char;
     pub fn tf_status_name(status: tf_status) -> *const c_char;
     pub fn tf_last_error() -> *const c_char;
-    pub fn tf_config_init(cfg: *mut tf_config);
+    pub fn tf_activation_name(activation: i32) -> *const c_char;
+    pub fn tf_activation_from_name(name: *const c_char) -> i32;
+    pub fn tf_position_name(position: i32) -> *const c_char;
+    pub fn tf_position_from_name(name: *const c_char) -> i32;
+    pub fn tf_norm_placement_name(norm_placement: i32) -> *const c_char;
+    pub fn tf_norm_placement_from_name(name: *const c_char) -> i32;
+    pub fn tf_pooling_name(pooling: i32) -> *const c_char;
+    pub fn tf_pooling_from_name(name: *const c_char) -> i32;
+    pub fn tf_config_init_sized(cfg: *mut tf_config, struct_size: usize);
     pub fn tf_encoder_create(cfg: *const tf_config, out: *mut *mut tf_encoder) -> tf_status;
     pub fn tf_encoder_destroy(enc: *mut tf_encoder);
     pub fn tf_encoder_get_config(enc: *const tf_encoder, cfg: *mut tf_config) -> tf_status;
@@ -118,16 +165,16 @@ extern "C" {
         rank: i32,
         dims: *const i64,
     ) -> tf_status;
-    pub fn tf_forward_args_init(args: *mut tf_forward_args);
+    pub fn tf_forward_args_init_sized(args: *mut tf_forward_args, struct_size: usize);
     pub fn tf_encoder_forward(enc: *const tf_encoder, args: *const tf_forward_args) -> tf_status;
-    pub fn tf_load_options_init(opts: *mut tf_load_options);
+    pub fn tf_load_options_init_sized(opts: *mut tf_load_options, struct_size: usize);
     pub fn tf_encoder_load(
         path: *const c_char,
         opts: *const tf_load_options,
         out: *mut *mut tf_encoder,
     ) -> tf_status;
     pub fn tf_encoder_save(enc: *const tf_encoder, path: *const c_char) -> tf_status;
-    pub fn tf_tokenizer_options_init(opts: *mut tf_tokenizer_options);
+    pub fn tf_tokenizer_options_init_sized(opts: *mut tf_tokenizer_options, struct_size: usize);
     pub fn tf_tokenizer_load(
         path: *const c_char,
         opts: *const tf_tokenizer_options,

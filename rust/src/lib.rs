@@ -9,12 +9,18 @@
 //! # Ok::<(), tfenc::Error>(())
 //! ```
 mod encoder;
+mod enums;
 mod error;
 pub mod ffi;
+mod forward;
+mod layout;
+mod sizes;
 mod tokenizer;
 
-pub use encoder::{Activation, Config, Encoder, Inputs, LoadOptions, Output, Pooling, Position, Tensor};
+pub use encoder::{Config, Encoder, LoadOptions, Tensor};
+pub use enums::{Activation, Pooling, Position};
 pub use error::{Error, Result, Status};
+pub use forward::{Inputs, Output};
 pub use tokenizer::{Encoding, Tokenizer};
 
 /// The version of the loaded C library, "MAJOR.MINOR.PATCH".

@@ -6,6 +6,8 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
+use crate::layout;
+use crate::sizes::{elements, from_c};
 
 /// A padded batch of encoded texts: [batch, seq_len] arrays, row-major,
 /// ready for `Inputs::ids(..).attention_mask(..).token_type_ids(..)`.
@@ -39,11 +41,10 @@ impl Drop for Tokenizer {
 
 impl Tokenizer {
     pub fn new<P: AsRef<Path>>(vocab: P, lowercase: bool) -> Result<Tokenizer> {
+        layout::check()?;
         let path = std::ffi::CString::new(vocab.as_ref().to_string_lossy().as_bytes())
             .map_err(|_| Error::invalid("vocab path: contains a NUL byte".to_string()))?;
-        // SAFETY: zeroed then initialised by the library.
-        let mut o: ffi::tf_tokenizer_options = unsafe { std::mem::zeroed() };
-        unsafe { ffi::tf_tokenizer_options_init(&mut o) };
+        let mut o = layout::init(ffi::tf_tokenizer_options_init_sized);
         o.lowercase = lowercase as i32;
         let mut out = ptr::null_mut();
         // SAFETY: valid path and options; out receives the handle.
@@ -53,7 +54,7 @@ impl Tokenizer {
 
     pub fn vocab_size(&self) -> usize {
         // SAFETY: valid handle.
-        unsafe { ffi::tf_tokenizer_vocab_size(self.ptr.as_ptr()) as usize }
+        from_c(unsafe { ffi::tf_tokenizer_vocab_size(self.ptr.as_ptr()) })
     }
 
     /// The token of an id, or None.
@@ -69,13 +70,13 @@ impl Tokenizer {
         }
     }
 
-    /// The ids of [CLS] text [SEP].
+    /// The ids of `[CLS] text [SEP]`.
     pub fn encode(&self, text: &str) -> Result<Vec<i32>> {
         let e = self.encode_batch(&[text])?;
-        Ok(e.ids[..e.lengths[0] as usize].to_vec())
+        Ok(e.ids[..from_c(e.lengths[0])].to_vec())
     }
 
-    /// The tokens of text as strings, without [CLS] and [SEP].
+    /// The tokens of text as strings, without `[CLS]` and `[SEP]`.
     pub fn tokenize(&self, text: &str) -> Result<Vec<String>> {
         let ids = self.encode(text)?;
         Ok(ids[1..ids.len() - 1].iter().filter_map(|&i| self.id_to_token(i)).collect())
@@ -98,18 +99,20 @@ impl Tokenizer {
                 ptr::null(),
                 &mut enc,
             ))?;
-            let (b, t) = (ffi::tf_encoding_batch(enc) as usize, ffi::tf_encoding_seq_len(enc) as usize);
-            let copy = |p: *const i32, n: usize| std::slice::from_raw_parts(p, n).to_vec();
-            let out = Encoding {
-                batch: b,
-                seq_len: t,
-                lengths: copy(ffi::tf_encoding_lengths(enc), b),
-                ids: copy(ffi::tf_encoding_ids(enc), b * t),
-                type_ids: copy(ffi::tf_encoding_type_ids(enc), b * t),
-                attention_mask: copy(ffi::tf_encoding_attention_mask(enc), b * t),
-            };
+            let (b, t) = (from_c(ffi::tf_encoding_batch(enc)), from_c(ffi::tf_encoding_seq_len(enc)));
+            let out = elements("encoding", &[b, t]).map(|bt| {
+                let copy = |p: *const i32, n: usize| std::slice::from_raw_parts(p, n).to_vec();
+                Encoding {
+                    batch: b,
+                    seq_len: t,
+                    lengths: copy(ffi::tf_encoding_lengths(enc), b),
+                    ids: copy(ffi::tf_encoding_ids(enc), bt),
+                    type_ids: copy(ffi::tf_encoding_type_ids(enc), bt),
+                    attention_mask: copy(ffi::tf_encoding_attention_mask(enc), bt),
+                }
+            });
             ffi::tf_encoding_destroy(enc);
-            Ok(out)
+            out
         }
     }
 }

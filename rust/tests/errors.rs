@@ -2,15 +2,15 @@
 //! messages.
 mod common;
 
-use tfenc::{Config, Encoder, Inputs, LoadOptions, Status, Tokenizer};
+use tfenc::{Config, Encoder, Inputs, LoadOptions, Position, Status, Tokenizer};
+
+/// d_model 8, 2 heads, d_ff 8, 1 layer, unbounded sinusoidal positions.
+fn small_config(vocab: usize) -> Config {
+    Config { d_model: 8, n_heads: 2, d_ff: 8, vocab_size: vocab, ..Config::default() }
+}
 
 fn small(vocab: usize) -> Encoder {
-    let mut cfg = Config::default();
-    cfg.d_model = 8;
-    cfg.n_heads = 2;
-    cfg.d_ff = 8;
-    cfg.vocab_size = vocab;
-    Encoder::new(&cfg).unwrap()
+    Encoder::new(&small_config(vocab)).unwrap()
 }
 
 #[test]
@@ -34,7 +34,7 @@ fn library_errors_carry_the_message() {
     let e = enc.forward(&Inputs::ids(&[1, 10], 1, 2)).unwrap_err();
     assert_eq!(e.status, Status::InvalidArgument);
     assert_eq!(e.message, "token id 10 at [0,1] is outside the vocabulary (10)");
-    assert!(e.to_string().contains("InvalidArgument"));
+    assert_eq!(e.to_string(), "TF_ERR_INVALID_ARGUMENT: token id 10 at [0,1] is outside the vocabulary (10)");
     let e = enc.set_tensor("layers.0.attn.q.weight", &[0.0; 16], &[2, 8]).unwrap_err();
     assert_eq!(e.status, Status::Shape);
     assert_eq!(e.message, "layers.0.attn.q.weight: expected [8, 8], got [2, 8]");
@@ -52,4 +52,50 @@ fn library_errors_carry_the_message() {
     assert!(e.message.contains("belong to no tensor"));
     let e = Tokenizer::new("/nonexistent/vocab.txt", true).err().unwrap();
     assert_eq!(e.status, Status::Io);
+}
+
+#[test]
+fn a_sequence_past_max_positions_is_an_error_before_any_allocation() {
+    // [1, 1, 2, 100000, 100000] attention weights would be 80 GB.
+    let ids = vec![1; 100_000];
+    for position in [Position::Learned, Position::Sinusoidal] {
+        let cfg = Config { position, max_positions: 16, ..small_config(10) };
+        let enc = Encoder::new(&cfg).unwrap();
+        let e = enc.forward(&Inputs::ids(&ids, 1, 100_000).attentions(true)).unwrap_err();
+        assert_eq!(e.status, Status::InvalidArgument);
+        assert_eq!(e.message, "sequence length 100000 exceeds max_positions 16");
+        let out = enc.forward(&Inputs::ids(&ids[..16], 1, 16).attentions(true)).unwrap();
+        assert_eq!(out.attentions.unwrap().len(), 2 * 16 * 16);
+    }
+}
+
+#[test]
+fn outputs_larger_than_memory_are_an_error_not_an_abort() {
+    // unbounded sinusoidal positions; attentions [1, 1, 2, 2^23, 2^23] are
+    // 2^49 bytes, more than a 47-bit address space holds
+    let enc = small(10);
+    let t = 1 << 23;
+    let ids = vec![1; t];
+    let e = enc.forward(&Inputs::ids(&ids, 1, t).attentions(true)).unwrap_err();
+    assert_eq!(e.status, Status::OutOfMemory);
+    assert_eq!(e.message, "attentions: [1, 1, 2, 8388608, 8388608] floats do not fit in memory");
+}
+
+#[test]
+fn sizes_that_overflow_are_errors_not_panics() {
+    let vectors_model = small(0);
+    let e = vectors_model.forward(&Inputs::vectors(&[], 1 << 31, 1 << 30)).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+    assert_eq!(e.message, "batch: 2147483648 does not fit in int32");
+    let e = vectors_model.forward(&Inputs::vectors(&[], 1 << 30, 1 << 30)).unwrap_err();
+    assert_eq!(
+        e.message,
+        "batch 1073741824 x seq_len 1073741824 = 1152921504606846976 tokens exceeds the limit of 2147483647"
+    );
+    let mut enc = small(10);
+    let e = enc.set_tensor("layers.0.attn.q.weight", &[], &[usize::MAX, 2]).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+    assert_eq!(e.message, "layers.0.attn.q.weight: [18446744073709551615, 2] elements overflow usize");
+    let e = enc.set_tensor("layers.0.attn.q.weight", &[], &[usize::MAX, 0]).unwrap_err();
+    assert_eq!(e.message, "layers.0.attn.q.weight dims[0]: 18446744073709551615 does not fit in int64");
 }
