@@ -135,12 +135,12 @@ tf_status tf_file_create(tf_file_writer *w, const char *path)
         if (s)
             return s;
     }
-    const size_t base = strlen(path) + strlen(TF_FILE_TEMP_SUFFIX);
-    w->tmp_path = tf_malloc(base + TF_FILE_TEMP_DIGITS + 1);
+    const size_t path_len = strlen(path), base = path_len + strlen(TF_FILE_TEMP_SUFFIX);
+    w->tmp_path = tf_malloc(base + TF_FILE_TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
     if (!w->tmp_path)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
-    memcpy(w->tmp_path, path, strlen(path));
-    memcpy(w->tmp_path + strlen(path), TF_FILE_TEMP_SUFFIX, strlen(TF_FILE_TEMP_SUFFIX));
+    memcpy(w->tmp_path, path, path_len);
+    memcpy(w->tmp_path + path_len, TF_FILE_TEMP_SUFFIX, base - path_len);
     w->tmp_path[base + TF_FILE_TEMP_DIGITS] = '\0';
     int err = EEXIST;
     for (int attempt = 0; w->fd < 0 && err == EEXIST && attempt < TF_FILE_TEMP_ATTEMPTS;
