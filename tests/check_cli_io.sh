@@ -10,6 +10,7 @@
 #    vector is the one of the truncated text; a --max-length beyond the
 #    model's positions is refused;
 #  - `explain --compare` refuses a .npy whose shape does not fit its file;
+#  - `explain --dump` writes each token whole into index.json;
 #  - `explain` refuses a text longer than its walkthrough shows.
 set -eu
 tfenc=$1 data=$2
@@ -113,6 +114,11 @@ for shape in 4611686018427387905, 2561,; do
         grep -qF "UNREADABLE: $tmp/bad/embed.token.npy: the shape holds more values than the file's 10240 bytes of data" \
             "$tmp/out" || { echo "shape ($shape) not refused (exit status $status):"; cat "$tmp/out"; exit 1; }
 done
+
+# the dump's index keeps each token whole (the tables show its first 15 bytes)
+"$tfenc" explain --text "hello supercalifragilistic" --dump "$tmp/whole" >/dev/null
+grep -qF '"supercalifragilistic"' "$tmp/whole/index.json" ||
+    { echo "index.json lost the long token:"; cat "$tmp/whole/index.json"; exit 1; }
 
 fails 2 "tfenc explain: --text: the text has 72 tokens; explain shows at most 64" \
     explain --text "$(words 70)" >/dev/null

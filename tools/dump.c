@@ -21,7 +21,7 @@ static int path_of(char *buf, size_t size, const char *dir, const char *name, co
     return snprintf(buf, size, "%s/%s%s", dir, name, ext) < (int)size;
 }
 
-static cJSON *index_json(const recording *rec, const char (*tokens)[16], int n_tokens,
+static cJSON *index_json(const recording *rec, const char *const *tokens, int n_tokens,
                          const char *description)
 {
     cJSON *root = cJSON_CreateObject();
@@ -50,7 +50,7 @@ static cJSON *index_json(const recording *rec, const char (*tokens)[16], int n_t
     return root;
 }
 
-int dump_write(const char *dir, const recording *rec, const char (*tokens)[16], int n_tokens,
+int dump_write(const char *dir, const recording *rec, const char *const *tokens, int n_tokens,
                const char *description)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {

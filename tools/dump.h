@@ -5,10 +5,10 @@
 #include "recording.h"
 
 /* Writes each event as DIR/<name>.npy (float32) and DIR/index.json listing
- * them in order with their shapes; `tokens` (n_tokens labels) and
+ * them in order with their shapes; `tokens` (n_tokens of them, whole) and
  * `description` (model and text) go into the index. 0, or -1 after a
  * message on stderr. */
-int dump_write(const char *dir, const recording *rec, const char (*tokens)[16], int n_tokens,
+int dump_write(const char *dir, const recording *rec, const char *const *tokens, int n_tokens,
                const char *description);
 
 /* Compares each event with DIR/<name>.npy where present: prints max abs and

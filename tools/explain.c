@@ -45,7 +45,8 @@ typedef struct explain_options {
 typedef struct walkthrough {
     const explain_options *opt;
     tf_config cfg;
-    char labels[MAX_TOKENS][16];
+    char *tokens[MAX_TOKENS];     /* [T]: each token as written or in the vocabulary */
+    char labels[MAX_TOKENS][16];  /* [T]: their first 15 bytes, for the tables */
     int T;
     int step;
     int color, print;
@@ -320,12 +321,20 @@ static size_t next_word(const char **p)
     return strcspn(*p, " \t\n");
 }
 
-static void add_token(walkthrough *w, int32_t *ids, int *n, int32_t id, const char *label,
-                      size_t len)
+/* Appends token id, text[0..len), to ids[w->T] and w->tokens; -1 after a
+ * message when out of memory. */
+static int add_token(walkthrough *w, int32_t *ids, int32_t id, const char *text, size_t len)
 {
-    ids[*n] = id;
-    snprintf(w->labels[*n], sizeof w->labels[*n], "%.*s", (int)len, label);
-    (*n)++;
+    char *token = strndup(text, len);
+    if (!token) {
+        cli_error("explain", "out of memory for the tokens");
+        return -1;
+    }
+    ids[w->T] = id;
+    w->tokens[w->T] = token;
+    snprintf(w->labels[w->T], sizeof w->labels[w->T], "%s", token);
+    w->T++;
+    return 0;
 }
 
 static int too_many_tokens(int n)
@@ -336,11 +345,11 @@ static int too_many_tokens(int n)
 }
 
 /* Whitespace-separated words of the built-in vocabulary, with [CLS] and
- * [SEP] added if the text lacks them; labels are the words as written. -1
- * after a message when they are more than MAX_TOKENS. */
+ * [SEP] added if the text lacks them; tokens are the words as written. 0,
+ * or -1 after a message (more than MAX_TOKENS). */
 static int builtin_tokens(walkthrough *w, int32_t *ids, const char *text)
 {
-    int words = 0, n = 0;
+    int words = 0;
     int32_t first = -1, last = -1;
     size_t len;
     for (const char *p = text; (len = next_word(&p)) > 0; p += len, words++) {
@@ -349,16 +358,15 @@ static int builtin_tokens(walkthrough *w, int32_t *ids, const char *text)
     }
     if (words + (first != CLS) + (last != SEP) > MAX_TOKENS)
         return too_many_tokens(words + (first != CLS) + (last != SEP));
-    if (first != CLS)
-        add_token(w, ids, &n, CLS, vocabulary[CLS], strlen(vocabulary[CLS]));
-    for (const char *p = text; (len = next_word(&p)) > 0; p += len)
-        add_token(w, ids, &n, builtin_id(p, len), p, len);
-    if (last != SEP)
-        add_token(w, ids, &n, SEP, vocabulary[SEP], strlen(vocabulary[SEP]));
-    return n;
+    int rc = first != CLS ? add_token(w, ids, CLS, vocabulary[CLS], strlen(vocabulary[CLS])) : 0;
+    for (const char *p = text; rc == 0 && (len = next_word(&p)) > 0; p += len)
+        rc = add_token(w, ids, builtin_id(p, len), p, len);
+    if (rc == 0 && last != SEP)
+        rc = add_token(w, ids, SEP, vocabulary[SEP], strlen(vocabulary[SEP]));
+    return rc;
 }
 
-/* WordPiece tokens of text; -1 after a message. */
+/* WordPiece tokens of text: 0, or -1 after a message. */
 static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *tok,
                             const char *text)
 {
@@ -369,14 +377,14 @@ static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *to
         return -1;
     }
     const int n = tf_encoding_lengths(e)[0];
-    int added = 0;
-    while (n <= MAX_TOKENS && added < n) {
-        const int32_t id = tf_encoding_ids(e)[added];
+    int rc = n <= MAX_TOKENS ? 0 : too_many_tokens(n);
+    for (int t = 0; rc == 0 && t < n; t++) {
+        const int32_t id = tf_encoding_ids(e)[t];
         const char *token = tf_tokenizer_id_to_token(tok, id);
-        add_token(w, ids, &added, id, token, strlen(token));
+        rc = add_token(w, ids, id, token, strlen(token));
     }
     tf_encoding_destroy(e);
-    return n <= MAX_TOKENS ? n : too_many_tokens(n);
+    return rc;
 }
 
 /* ---- Options ----------------------------------------------------------------- */
@@ -520,7 +528,7 @@ static void print_header(const walkthrough *w, const int32_t *ids)
         printf(", weights drawn from seed %" PRIu64, w->opt->seed);
     printf("\ninput: \"%s\" -> %d tokens:", w->opt->text, w->T);
     for (int t = 0; t < w->T; t++)
-        printf(" %s=%d", w->labels[t], (int)ids[t]);
+        printf(" %s=%d", w->tokens[t], (int)ids[t]);
     printf("\n");
 }
 
@@ -572,8 +580,8 @@ static int actions(const walkthrough *w)
             snprintf(description, size, "model: %s; text: %s", model, o->text);
         else
             cli_error("explain", "--dump %s: out of memory", o->dump);
-        rc = !description || dump_write(o->dump, &w->rec, (const char (*)[16])w->labels, w->T,
-                                        description);
+        rc = !description ||
+             dump_write(o->dump, &w->rec, (const char *const *)w->tokens, w->T, description);
         free(description);
         if (rc)
             return CLI_FAILED;
@@ -653,12 +661,14 @@ int tfenc_explain(int argc, char **argv)
         cli_error("explain", "%s: %s", tf_status_name(s), tf_last_error());
         rc = CLI_FAILED;
     } else if (check_layer_head(&opt, &w.cfg) != 0 ||
-               (w.T = tok ? wordpiece_tokens(&w, ids, tok, opt.text)
-                          : builtin_tokens(&w, ids, opt.text)) < 0) {
+               (tok ? wordpiece_tokens(&w, ids, tok, opt.text)
+                    : builtin_tokens(&w, ids, opt.text)) != 0) {
         rc = CLI_USAGE;
     } else {
         rc = explain(&w, enc, ids);
     }
+    for (int t = 0; t < w.T; t++)
+        free(w.tokens[t]);
     recording_free(&w.rec);
     tf_tokenizer_destroy(tok);
     tf_encoder_destroy(enc);
