@@ -26,8 +26,29 @@
  * Threads: tf_encoder_forward() takes a const handle and may be called on
  * the same handle from many threads at once (each call with its own
  * workspace, or none). Functions that modify a handle (tf_encoder_set_tensor)
- * must not run concurrently with anything else on that handle. The library
- * never changes the BLAS library's thread count.
+ * must not run concurrently with anything else on that handle.
+ *   A forward call runs on up to tf_forward_args.n_threads threads: its
+ * caller's and the library's own, one pool per process (one thread per
+ * online core, at most 32, started by the first call that wants more than
+ * one, asleep between steps). One call at a time has the pool; a call that
+ * finds it busy runs on its caller's thread alone, so concurrent calls
+ * never put more threads on the cores than there are cores. The work is
+ * cut the same way for any thread count (by the number of online cores),
+ * so results are bitwise the same for any n_threads, and whether calls run
+ * alone or concurrently. At most 32 of the library's threads compute at
+ * once (the BLAS has a fixed number of buffers); further calls wait.
+ *   The BLAS's thread count: each of those threads calls the BLAS on one
+ * thread. While any forward call runs, the library holds the BLAS's
+ * process-wide thread count at 1 (openblas_set_num_threads, or BLIS's);
+ * when the last running call returns, it sets back the count it found,
+ * unless that is no longer 1 (the host changed it meanwhile: the host's
+ * value stays). So a host that uses the same BLAS (numpy on the system
+ * OpenBLAS, a Rust program's own products) runs its BLAS calls on one
+ * thread only while a forward call is running, when the library's threads
+ * occupy the cores, and with its own setting at every other time.
+ *   fork(): the pool's threads stop before a fork and start again when
+ * next needed, in parent and child; a child forked while another thread's
+ * call held the pool runs its calls on one thread.
  */
 #ifndef TFENC_H
 #define TFENC_H
@@ -437,7 +458,8 @@ typedef struct tf_forward_args {
 
     /* Since 0.2.0. */
     int32_t n_threads;             /* threads this call may use: 0 = one per
-                                      online core, 1 = the caller's only */
+                                      online core, 1 = the caller's only, N =
+                                      at most N (see "Threads" above) */
 } tf_forward_args;
 
 /* Zeroes *args and sets struct_size. */

@@ -1,8 +1,9 @@
 /* test_threads.c — one const handle, many threads at once: every call gives
  * bitwise the result of the same call made serially (8 threads x 200 calls,
  * with and without their own workspace, each on different inputs); the
- * library leaves the BLAS thread count alone; forward works in a child
- * after fork(); 200 threads at once (more than the BLAS has buffers for)
+ * library puts the BLAS thread count back; forward works in a child
+ * after fork(); any n_threads gives bitwise the same result, a negative
+ * one is refused; 200 threads at once (more than the BLAS has buffers for)
  * all succeed and nothing is printed. TFENC_THREAD_CALLS lowers the calls
  * (valgrind runs). */
 #define _POSIX_C_SOURCE 200809L
@@ -85,7 +86,7 @@ START_TEST(test_concurrent_forward_is_bitwise_serial)
         ck_assert_int_eq(workers[t].failures, 0);
         ck_assert_int_eq(workers[t].mismatches, 0);
     }
-    ck_assert_int_eq(blas_threads_get(), blas_threads); /* never changed */
+    ck_assert_int_eq(blas_threads_get(), blas_threads); /* put back after the calls */
     tf_encoder_destroy(enc);
 }
 END_TEST
@@ -207,6 +208,50 @@ START_TEST(test_many_more_threads_than_blas_buffers)
 }
 END_TEST
 
+/* One call at every thread count gives bitwise the same output, hidden
+ * states and attention weights: the work is cut the same way whatever the
+ * count (a model big enough for every step to be split: projections of
+ * 768, 512 and 256 columns, 570 rows). */
+enum { WB = 2, WT = 320, WD = 256, WH = 4, WL = 2 };
+
+typedef struct wide_result {
+    float out[WB * WT * WD], hidden[(WL + 1) * WB * WT * WD], attn[WL * WB * WH * WT * WT];
+} wide_result;
+
+static tf_status run_wide(const tf_encoder *e, const float *x, int32_t n_threads, wide_result *r)
+{
+    static const int32_t wide_lengths[WB] = {320, 250};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = WB, a.seq_len = WT, a.input_embeds = x, a.lengths = wide_lengths;
+    a.output = r->out, a.hidden_states = r->hidden, a.attentions = r->attn;
+    a.n_threads = n_threads;
+    return tf_encoder_forward(e, &a);
+}
+
+START_TEST(test_any_thread_count_is_bitwise_the_same)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = WD, cfg.n_heads = WH, cfg.d_ff = 2 * WD, cfg.n_layers = WL;
+    tf_encoder *e;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &e), TF_OK);
+    static float x[WB * WT * WD];
+    fill_uniform(x, WB * WT * WD, 11, -1, 1);
+    static wide_result alone, other;
+    ck_assert_int_eq(run_wide(e, x, 1, &alone), TF_OK);
+    const int32_t counts[] = {0, 2, 3, 1000};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        ck_assert_int_eq(run_wide(e, x, counts[i], &other), TF_OK);
+        ck_assert_msg(memcmp(&alone, &other, sizeof alone) == 0, "n_threads %d differs from 1",
+                      (int)counts[i]);
+    }
+    ck_assert_int_eq(run_wide(e, x, -1, &other), TF_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(tf_last_error(), "n_threads: expected >= 0, got -1");
+    tf_encoder_destroy(e);
+}
+END_TEST
+
 /* Each thread has its own last-error message. */
 static void *fail_in_thread(void *arg)
 {
@@ -245,6 +290,7 @@ int main(void)
     tcase_add_test(tc, test_last_error_is_per_thread);
     tcase_add_test(tc, test_forward_after_fork);
     tcase_add_test(tc, test_many_more_threads_than_blas_buffers);
+    tcase_add_test(tc, test_any_thread_count_is_bitwise_the_same);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,6 +1,7 @@
 /* blas_threads.h — the BLAS's own thread count, for the programs that
- * choose it (tfenc-bench --threads) or check that the library leaves it
- * alone (the tests). The library itself never touches it. */
+ * choose it (tfenc-bench --threads) or check that the library puts it
+ * back (the tests). The library holds it at 1 only while forward calls
+ * run (tfenc.h, "Threads"). */
 #ifndef TFENC_BLAS_THREADS_H
 #define TFENC_BLAS_THREADS_H
 

@@ -1,0 +1,116 @@
+/* test_schedule.c — the library's threads (model/threadpool.c) and a
+ * forward call's schedule (model/schedule.c): ranges cut without gap or
+ * overlap, a claimed pool really runs two tasks at once, a held pool is
+ * not shared, and the BLAS's thread count is 1 while calls run and what
+ * the host set after the last one. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <pthread.h>
+
+#include "common/blas_threads.h"
+#include "common/suite.h"
+#include "schedule.h"
+#include "threadpool.h"
+
+/* {n, parts, align} */
+static const size_t cuts[][3] = {{0, 1, 1}, {1, 4, 1}, {10, 3, 1}, {768, 2, 16}, {100, 3, 16},
+                                 {2304, 7, 16}, {5, 5, 16}, {4096, 32, 16}};
+
+START_TEST(test_split_range_covers_once)
+{
+    const size_t n = cuts[_i][0], parts = cuts[_i][1], align = cuts[_i][2];
+    size_t next = 0;
+    for (size_t p = 0; p < parts; p++) {
+        size_t first, count;
+        tf_split_range(n, parts, align, p, &first, &count);
+        ck_assert_uint_eq(first, next); /* contiguous, in order */
+        ck_assert(first % align == 0 || count == 0);
+        next = first + count;
+    }
+    ck_assert_uint_eq(next, n);
+}
+END_TEST
+
+/* Tasks 0 and 1 each wait for the other: they finish only if two threads
+ * run them at once. */
+typedef struct meeting {
+    pthread_barrier_t both;
+    int ran_on[2];
+} meeting;
+
+static void meet(void *ctx, size_t task, int thread)
+{
+    meeting *m = ctx;
+    m->ran_on[task] = thread;
+    pthread_barrier_wait(&m->both);
+}
+
+START_TEST(test_claimed_pool_runs_tasks_at_once)
+{
+    if (tf_pool_width() < 2)
+        return; /* one core: nothing to run at once */
+    const int threads = tf_pool_claim(2);
+    ck_assert_int_eq(threads, 2);
+    ck_assert_int_eq(tf_pool_claim(2), 1); /* held: a second call runs alone */
+    meeting m;
+    pthread_barrier_init(&m.both, NULL, 2);
+    tf_pool_run(threads, meet, &m, 2);
+    pthread_barrier_destroy(&m.both);
+    ck_assert_int_ne(m.ran_on[0], m.ran_on[1]);
+    tf_pool_release(threads);
+    ck_assert_int_eq(tf_pool_claim(2), 2); /* given back */
+    tf_pool_release(2);
+}
+END_TEST
+
+START_TEST(test_thread_counts)
+{
+    tf_schedule s;
+    tf_schedule_begin(&s, 1);
+    ck_assert_int_eq(s.threads, 1);
+    ck_assert_int_eq(s.width, tf_pool_width());
+    tf_schedule_end(&s);
+    tf_schedule_begin(&s, 0);
+    ck_assert_int_eq(s.threads, tf_pool_width());
+    tf_schedule_end(&s);
+    tf_schedule_begin(&s, 1000);
+    ck_assert_int_eq(s.threads, tf_pool_width());
+    tf_schedule_end(&s);
+}
+END_TEST
+
+START_TEST(test_blas_at_one_thread_while_calls_run)
+{
+    blas_threads_set(2);
+    tf_schedule first, second;
+    tf_schedule_begin(&first, 0);
+    ck_assert_int_eq(blas_threads_get(), 1);
+    tf_schedule_begin(&second, 1);
+    tf_schedule_end(&first);
+    ck_assert_int_eq(blas_threads_get(), 1); /* second still runs */
+    tf_schedule_end(&second);
+    ck_assert_int_eq(blas_threads_get(), 2); /* put back */
+
+    tf_schedule_begin(&first, 0);
+    blas_threads_set(3); /* the host's own choice, meanwhile */
+    tf_schedule_end(&first);
+    ck_assert_int_eq(blas_threads_get(), 3); /* kept */
+
+    blas_threads_set(1);
+    tf_schedule_begin(&first, 0);
+    tf_schedule_end(&first);
+    ck_assert_int_eq(blas_threads_get(), 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("schedule");
+    TCase *tc = tcase_create("schedule");
+    tcase_add_loop_test(tc, test_split_range_covers_once, 0, sizeof cuts / sizeof *cuts);
+    tcase_add_test(tc, test_claimed_pool_runs_tasks_at_once);
+    tcase_add_test(tc, test_thread_counts);
+    tcase_add_test(tc, test_blas_at_one_thread_while_calls_run);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
