@@ -119,7 +119,9 @@ typedef enum tf_status {
     TF_ERR_OUT_OF_MEMORY = 3,    /* an allocation failed or a size overflowed */
     TF_ERR_IO = 4,               /* reading or writing a file failed */
     TF_ERR_FORMAT = 5,           /* a file's contents are malformed */
-    TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does */
+    TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does
+                                    (e.g. a forward pass whose finite values
+                                    overflow float32) */
     TF_ERR_NOT_FOUND = 7         /* no tensor of that name */
 } tf_status;
 
@@ -357,7 +359,11 @@ TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name
 TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name,
                                        float *dst, int32_t rank, const int64_t *dims);
 /* Replaces a tensor's values with src; (rank, dims) is the shape of src and
- * must be the tensor's shape; every value must be finite. */
+ * must be the tensor's shape; every value must be finite (NaN and infinities
+ * are TF_ERR_INVALID_ARGUMENT, as they are TF_ERR_FORMAT in a checkpoint).
+ * A finite value of any size is taken: whether it overflows depends on the
+ * inputs, so a forward pass it overflows says so (TF_ERR_UNSUPPORTED, naming
+ * the first tensor, see tf_encoder_forward). */
 TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name,
                                        const float *src, int32_t rank,
                                        const int64_t *dims);
@@ -439,9 +445,12 @@ typedef struct tf_forward_args {
                                       row must be 1...1 0...0 */
 
     int32_t causal;                /* 1: token t attends to tokens <= t only */
-    const float *additive_mask;    /* added to the scaled scores (-INFINITY
-                                      blocks): [T, T], or [B, T, T] when
-                                      additive_mask_batched is 1 */
+    const float *additive_mask;    /* added to the scaled scores: [T, T], or
+                                      [B, T, T] when additive_mask_batched is
+                                      1. Finite values, or -INFINITY to block
+                                      the key; +inf and NaN in an entry a real
+                                      token reads are TF_ERR_INVALID_ARGUMENT
+                                      naming it */
     int32_t additive_mask_batched;
 
     /* Outputs (caller-owned). Padded positions are written as 0. */
@@ -468,9 +477,27 @@ TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
 #define tf_forward_args_init(args) tf_forward_args_init_sized((args), sizeof *(args))
 
 /* Runs the encoder. Validates everything first; on failure no output is
- * written. A query that can see no key at all (e.g. an additive-mask row of
- * -INFINITY) gets attention weights of 0, so its context is 0, not NaN. A NaN
- * in the input shows up as NaN in the output; it is never hidden. */
+ * written (but see overflow below for hidden_states and attentions). A query
+ * that can see no key at all (e.g. an additive-mask row of -INFINITY) gets
+ * attention weights of 0, so its context is 0, not NaN.
+ *
+ * Never a silent NaN. A NaN or infinity in input_embeds is the caller's: it
+ * carries on (as NaN) into the outputs of its own sequence, not the others',
+ * and the call succeeds; it is never hidden. Any other non-finite value is a
+ * float32 overflow of finite inputs and weights (e.g. inputs of 1e20, whose
+ * scores exceed 3.4e38, or a weight of 3e38): the pass looks for one after
+ * the embeddings, in each layer's attention scores and output, after the
+ * final norm and in the pooler (per layer, a vectorised scan of the hidden
+ * state and a bound on the scores from the norms of Q's and K's rows), and
+ * on finding one fails with TF_ERR_UNSUPPORTED naming the first
+ * traced tensor (see Tracing) that holds it, its position and value, e.g.
+ *   "layers.0.attn.scores: a non-finite value (inf) at [0, 3, 1, 2]
+ *    (B,H,T,T) from finite inputs and weights (float32 overflow)"
+ * (an attn.scores entry of -inf that no mask put there counts: it would act
+ * as a masked key). To name it the pass is run again with tracing, which
+ * allocates even with a workspace. Then output and pooled_output are not
+ * written; hidden_states and attentions may hold values of the layers up to
+ * it, and the trace callback has seen the events up to it. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
 /* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *

@@ -61,4 +61,8 @@ void tf_add(float *x, const float *delta, size_t n);
 /* x = act(x) over n values; act is a tf_activation. */
 void tf_activation_apply(float *x, size_t n, int act);
 
+/* Index of the first NaN or infinity in x[0..n), or n when every value is
+ * finite. */
+size_t tf_first_nonfinite(const float *x, size_t n);
+
 #endif

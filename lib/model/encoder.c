@@ -14,6 +14,7 @@
 #include "kernels.h"
 #include "layer.h"
 #include "cls_pooler.h"
+#include "nonfinite.h"
 #include "validate.h"
 
 tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)
@@ -62,8 +63,63 @@ tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg)
     return tf_abi_write(cfg, &enc->cfg, sizeof enc->cfg, TF_CONFIG_SIZE_0_1, "config");
 }
 
-/* The forward pass proper, once arguments and scratch are in place. */
-static void run_forward(tf_run *run)
+/* A forward pass checks its hidden state at these checkpoints for values
+ * that its inputs do not explain: after the embeddings, after each layer,
+ * after the output head (final norm, pooler). */
+enum { TF_STAGE_EMBED = 0 }; /* then 1 + l after layer l, then n_layers + 1 */
+#define TF_STAGE_HEAD(cfg) ((cfg)->n_layers + 1)
+
+/* Whether x (N, D), tensor tf_trace_name(name, layer), holds such a value. */
+static int found_in_x(const tf_run *run, tf_nonfinite *nf, const char *name, int32_t layer)
+{
+    const tf_nonfinite_scope scope = {run->args, &run->batch, (size_t)run->cfg->d_model};
+    return tf_nonfinite_rows(nf, &scope, name, layer, run->s.x, (size_t)run->cfg->d_model,
+                             "B,T,D");
+}
+
+/* Whether layer l, just run, holds such a value: in its attention scores
+ * (from the Q | K | V it leaves in s.qkv), or in its output x. */
+static int found_in_layer(const tf_run *run, tf_nonfinite *nf, int32_t l)
+{
+    const tf_nonfinite_scope scope = {run->args, &run->batch, (size_t)run->cfg->d_model};
+    return tf_nonfinite_scores(nf, &scope, l, run->s.qkv, (size_t)run->cfg->n_heads) ||
+           found_in_x(run, nf, "add_norm2", l);
+}
+
+/* The final norm, and the pooler into s.pool_in when there is one and its
+ * output is wanted; returns 1 when either holds an unexplained non-finite
+ * value (*nf says where). */
+static int run_head(tf_run *run, tf_nonfinite *nf)
+{
+    const tf_config *cfg = run->cfg;
+    const tf_forward_args *a = run->args;
+    const tf_batch *batch = &run->batch;
+    tf_scratch *s = &run->s;
+    const size_t D = (size_t)cfg->d_model;
+    if (cfg->final_norm) {
+        tf_layernorm_rows(s->x, s->x, run->w->final_norm_w, run->w->final_norm_b, batch->N, D,
+                          cfg->layer_norm_eps);
+        if (tf_tracing(&run->tracer))
+            tf_trace_rows(&run->tracer, "final_norm", -1, s->x, D, "B,T,D");
+        if (found_in_x(run, nf, "final_norm", -1))
+            return 1;
+    }
+    if (!cfg->pooler || !(a->pooled_output || tf_tracing(&run->tracer)))
+        return 0;
+    float *pooled = s->pool_in; /* [B, D]; the [CLS] rows are gathered in s->tmp */
+    tf_pooler(pooled, s->tmp, s->pool_out, s->x, run->w, batch, D);
+    const int64_t dims[2] = {batch->B, (int64_t)D};
+    if (tf_tracing(&run->tracer))
+        tf_trace_emit(&run->tracer, "pooler", -1, 2, dims, "B,D", pooled);
+    const tf_nonfinite_scope scope = {a, batch, D};
+    return tf_nonfinite_tensor(nf, &scope, "pooler", 2, dims, "B,D", pooled);
+}
+
+/* The pass from the embeddings through checkpoint `last` (TF_STAGE_HEAD:
+ * all of it); hidden_states and attentions are written as the layers go.
+ * Returns the checkpoint where x first held a non-finite value that the
+ * inputs do not explain (*nf says where), or -1. */
+static int32_t run_stages(tf_run *run, int32_t last, tf_nonfinite *nf)
 {
     const tf_config *cfg = run->cfg;
     const tf_forward_args *a = run->args;
@@ -74,28 +130,63 @@ static void run_forward(tf_run *run)
     const size_t BHTT = (size_t)batch->B * H * (size_t)batch->T * (size_t)batch->T;
 
     tf_embed(s->x, s->tmp, s->pos_row, cfg, run->w, a, batch, &run->tracer); /* (N, D) */
+    if (found_in_x(run, nf, cfg->embedding_norm ? "embed.norm" : "embed.sum", -1))
+        return TF_STAGE_EMBED;
     if (a->hidden_states)
         tf_scatter_rows(a->hidden_states, s->x, batch, D);
-    for (int32_t l = 0; l < cfg->n_layers; l++) {
+    for (int32_t l = 0; l < cfg->n_layers && l < last; l++) {
         tf_layer_forward(run, l, a->attentions ? a->attentions + (size_t)l * BHTT : NULL);
+        if (found_in_layer(run, nf, l))
+            return l + 1;
         if (a->hidden_states)
             tf_scatter_rows(a->hidden_states + (size_t)(l + 1) * BTD, s->x, batch, D);
     }
-    if (cfg->final_norm) {
-        tf_layernorm_rows(s->x, s->x, run->w->final_norm_w, run->w->final_norm_b, batch->N, D,
-                          cfg->layer_norm_eps);
-        if (tf_tracing(&run->tracer))
-            tf_trace_rows(&run->tracer, "final_norm", -1, s->x, D, "B,T,D");
+    if (last < TF_STAGE_HEAD(cfg))
+        return -1;
+    return run_head(run, nf) ? TF_STAGE_HEAD(cfg) : -1;
+}
+
+/* Runs the pass again up to checkpoint `stage`, without outputs, tracing
+ * every intermediate, and keeps the first traced tensor that holds a
+ * non-finite value the inputs do not explain in *nf (which keeps what the
+ * checkpoint found if the trace cannot be allocated). */
+static void locate_nonfinite(tf_run *run, int32_t stage, tf_nonfinite *nf)
+{
+    const tf_forward_args *args = run->args;
+    tf_forward_args probe_args = *args;
+    tf_nonfinite_probe probe = {.scope = {args, &run->batch, (size_t)run->cfg->d_model}};
+    probe_args.hidden_states = probe_args.attentions = probe_args.pooled_output = NULL;
+    probe_args.trace = tf_nonfinite_trace;
+    probe_args.trace_user_data = &probe;
+    const tf_tracer callers = run->tracer;
+    run->args = &probe_args;
+    if (tf_tracer_init(&run->tracer, &probe_args, run->cfg, &run->batch) == TF_OK) {
+        tf_nonfinite again;
+        run_stages(run, stage, &again);
+        tf_tracer_free(&run->tracer);
+        if (probe.found)
+            *nf = probe.first;
     }
-    tf_scatter_rows(a->output, s->x, batch, D); /* [B, T, D] */
-    if (cfg->pooler && (a->pooled_output || tf_tracing(&run->tracer))) {
-        float *pooled = a->pooled_output ? a->pooled_output : run->tracer.buf; /* [B, D] */
-        tf_pooler(pooled, s->pool_in, s->pool_out, s->x, run->w, batch, D);
-        if (tf_tracing(&run->tracer)) {
-            const int64_t dims[2] = {batch->B, (int64_t)D};
-            tf_trace_emit(&run->tracer, "pooler", -1, 2, dims, "B,D", pooled);
-        }
+    run->args = args;
+    run->tracer = callers;
+}
+
+/* The forward pass proper, once arguments and scratch are in place; output
+ * and pooled_output are written only when it succeeds. */
+static tf_status run_forward(tf_run *run)
+{
+    const tf_forward_args *a = run->args;
+    const size_t D = (size_t)run->cfg->d_model;
+    tf_nonfinite nf;
+    const int32_t stage = run_stages(run, TF_STAGE_HEAD(run->cfg), &nf);
+    if (stage >= 0) {
+        locate_nonfinite(run, stage, &nf);
+        return tf_nonfinite_fail(&nf);
     }
+    tf_scatter_rows(a->output, run->s.x, &run->batch, D); /* [B, T, D] */
+    if (a->pooled_output)
+        memcpy(a->pooled_output, run->s.pool_in, (size_t)a->batch * D * sizeof(float));
+    return TF_OK;
 }
 
 tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *caller_args)
@@ -126,7 +217,7 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *calle
     s = tf_tracer_init(&run.tracer, a, &enc->cfg, &run.batch);
     if (!s) {
         tf_schedule_begin(&run.sched, a->n_threads);
-        run_forward(&run);
+        s = run_forward(&run);
         tf_schedule_end(&run.sched);
     }
     tf_tracer_free(&run.tracer);

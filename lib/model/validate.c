@@ -2,6 +2,9 @@
  * positions, masks. Nothing is computed until all of it passes. */
 #include "validate.h"
 
+#include <math.h>
+#include <stdio.h>
+
 #include "abi.h"
 #include "batch.h"
 #include "checked.h"
@@ -128,6 +131,45 @@ static tf_status check_ids(const tf_config *cfg, const tf_forward_args *a)
     return TF_OK;
 }
 
+/* Queries and keys of additive mask m that real tokens read: sequence m's,
+ * or the longest sequence's when one mask serves the batch. */
+static int32_t mask_extent(const tf_forward_args *a, int32_t m)
+{
+    if (a->additive_mask_batched)
+        return tf_args_length(a, m);
+    int32_t longest = 0;
+    for (int32_t b = 0; b < a->batch; b++)
+        longest = tf_args_length(a, b) > longest ? tf_args_length(a, b) : longest;
+    return longest;
+}
+
+/* The additive mask's entries that are read: a finite value is added to the
+ * score, -inf blocks the key; +inf and NaN mean nothing (one +inf makes its
+ * query's row NaN) and are refused. */
+static tf_status check_additive_mask(const tf_forward_args *a)
+{
+    const size_t T = (size_t)a->seq_len;
+    const int32_t masks = !a->additive_mask ? 0 : a->additive_mask_batched ? a->batch : 1;
+    for (int32_t m = 0; m < masks; m++) {
+        const float *mask = a->additive_mask + (size_t)m * T * T; /* [T, T] */
+        const size_t len = (size_t)mask_extent(a, m);
+        for (size_t q = 0; q < len; q++)
+            for (size_t k = 0; k < len; k++) {
+                const float v = mask[q * T + k];
+                if (!isnan(v) && v != INFINITY)
+                    continue;
+                char at[64];
+                if (a->additive_mask_batched)
+                    snprintf(at, sizeof at, "%d,%zu,%zu", (int)m, q, k);
+                else
+                    snprintf(at, sizeof at, "%zu,%zu", q, k);
+                return tf_fail(TF_ERR_INVALID_ARGUMENT, "additive_mask[%s] = %g: expected a "
+                               "finite value, or -inf to block the key", at, (double)v);
+            }
+    }
+    return TF_OK;
+}
+
 tf_status tf_forward_validate(const tf_encoder *enc, const tf_forward_args *caller,
                               tf_forward_args *args, size_t *n_tokens, int32_t *max_len)
 {
@@ -141,7 +183,8 @@ tf_status tf_forward_validate(const tf_encoder *enc, const tf_forward_args *call
         return s;
     const tf_forward_args *a = args;
     if ((s = check_sizes(&enc->cfg, a)) || (s = check_inputs(&enc->cfg, a)) ||
-        (s = check_padding(a)) || (s = check_ids(&enc->cfg, a)))
+        (s = check_padding(a)) || (s = check_ids(&enc->cfg, a)) ||
+        (s = check_additive_mask(a)))
         return s;
     size_t n = 0;
     int32_t longest = 0;

@@ -1,0 +1,198 @@
+/* nonfinite.c — non-finite values that finite inputs cannot explain: where
+ * they are, and the message that names them. */
+#include "nonfinite.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "kernels.h"
+
+/* Whether sequence b's input vectors hold a NaN or an infinity. */
+static int input_nonfinite(const tf_nonfinite_scope *sc, int64_t b)
+{
+    const tf_forward_args *a = sc->args;
+    if (!a->input_embeds)
+        return 0; /* ids select weights, and weights are finite */
+    const size_t n = (size_t)sc->batch->lengths[b] * sc->D;
+    const float *in = a->input_embeds + (size_t)b * (size_t)a->seq_len * sc->D; /* [T, D] */
+    return tf_first_nonfinite(in, n) < n;
+}
+
+static void record(tf_nonfinite *nf, const char *name, int32_t layer, int32_t rank,
+                   const int64_t *index, const char *dim_names, float value)
+{
+    char full[TF_TRACE_NAME_MAX];
+    snprintf(nf->tensor, sizeof nf->tensor, "%s", tf_trace_name(full, sizeof full, name, layer));
+    nf->dim_names = dim_names;
+    nf->rank = rank;
+    memcpy(nf->index, index, (size_t)rank * sizeof *index);
+    nf->value = value;
+}
+
+int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char *name,
+                      int32_t layer, const float *rows, size_t W, const char *dim_names)
+{
+    const tf_batch *bt = sc->batch;
+    if (tf_first_nonfinite(rows, bt->N * W) == bt->N * W)
+        return 0; /* the usual case */
+    for (int32_t b = 0; b < bt->B; b++) {
+        const float *seq = rows + bt->row_start[b] * W; /* (len, W) */
+        const size_t n = (size_t)bt->lengths[b] * W, i = tf_first_nonfinite(seq, n);
+        if (i < n && !input_nonfinite(sc, b)) {
+            const int64_t index[3] = {b, (int64_t)(i / W), (int64_t)(i % W)};
+            record(nf, name, layer, 3, index, dim_names, seq[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- Attention scores ------------------------------------------------------ */
+
+/* Whether score (q, k) of sequence b is masked (or padding): a -inf there
+ * is the mask's, not an overflow. */
+static int score_masked(const tf_nonfinite_scope *sc, int64_t b, int64_t q, int64_t k)
+{
+    const tf_forward_args *a = sc->args;
+    const int64_t len = sc->batch->lengths[b], T = a->seq_len;
+    if (q >= len || k >= len || (a->causal && k > q))
+        return 1;
+    return a->additive_mask &&
+           a->additive_mask[(a->additive_mask_batched ? b * T * T : 0) + q * T + k] == -INFINITY;
+}
+
+/* A traced attn.scores [B, H, T, T]: NaN, +inf, or -inf where no mask put it. */
+static int find_in_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char *name,
+                          const int64_t *dims, const float *data)
+{
+    const int64_t H = dims[1], T = dims[2];
+    for (int64_t b = 0; b < dims[0]; b++)
+        for (int64_t h = 0; h < H && !input_nonfinite(sc, b); h++)
+            for (int64_t q = 0; q < T; q++)
+                for (int64_t k = 0; k < T; k++) {
+                    const float v = data[((b * H + h) * T + q) * T + k];
+                    if (isfinite(v) || (v == -INFINITY && score_masked(sc, b, q, k)))
+                        continue;
+                    const int64_t index[4] = {b, h, q, k};
+                    record(nf, name, -1, 4, index, "B,H,T,T", v);
+                    return 1;
+                }
+    return 0;
+}
+
+/* Largest squared L2 norm, in double, of n rows of dk values, ld apart. */
+static double max_sq_norm(const float *x, size_t n, size_t ld, size_t dk)
+{
+    double max = 0.0;
+    for (size_t r = 0; r < n; r++) {
+        double sq = 0.0;
+        for (size_t i = 0; i < dk; i++)
+            sq += (double)x[r * ld + i] * (double)x[r * ld + i];
+        max = sq > max ? sq : max;
+    }
+    return max;
+}
+
+static double dot(const float *q, const float *k, size_t dk)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < dk; i++)
+        sum += (double)q[i] * (double)k[i];
+    return sum;
+}
+
+/* The first q . k of one head of one sequence (Q, K: len rows of dk
+ * values, ld apart) that float32 cannot hold: its query and key in *at,
+ * its exact value in *value; 0 when there is none. */
+static int find_score_overflow(const float *Q, const float *K, size_t len, size_t ld, size_t dk,
+                               int causal, size_t at[2], double *value)
+{
+    /* Cauchy-Schwarz: no |q . k| exceeds max |q| max |k|; when that is well
+     * inside float32 there is nothing to look for (the usual case). */
+    if (sqrt(max_sq_norm(Q, len, ld, dk)) * sqrt(max_sq_norm(K, len, ld, dk)) <= FLT_MAX / 2)
+        return 0;
+    for (size_t q = 0; q < len; q++)
+        for (size_t k = 0; k < (causal ? q + 1 : len); k++) {
+            const double s = dot(Q + q * ld, K + k * ld, dk);
+            if (!(fabs(s) <= FLT_MAX)) { /* NaN too */
+                at[0] = q, at[1] = k, *value = s;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t layer,
+                        const float *qkv, size_t H)
+{
+    const tf_batch *bt = sc->batch;
+    const size_t D = sc->D, dk = D / H, ld = 3 * D;
+    for (int32_t b = 0; b < bt->B; b++) {
+        const float *rows = qkv + bt->row_start[b] * ld; /* (len, 3D) */
+        const size_t len = (size_t)bt->lengths[b];
+        for (size_t h = 0; h < H && !input_nonfinite(sc, b); h++) {
+            size_t at[2];
+            double s;
+            if (!find_score_overflow(rows + h * dk, rows + D + h * dk, len, ld, dk,
+                                     sc->args->causal, at, &s))
+                continue;
+            const int64_t index[4] = {b, (int64_t)h, (int64_t)at[0], (int64_t)at[1]};
+            record(nf, "attn.scores", layer, 4, index, "B,H,T,T",
+                   isnan(s) ? NAN : s > 0 ? INFINITY : -INFINITY);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- Any traced tensor ------------------------------------------------------ */
+
+int tf_nonfinite_tensor(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char *name,
+                        int32_t rank, const int64_t *dims, const char *dim_names,
+                        const float *data)
+{
+    if (strcmp(dim_names, "B,H,T,T") == 0 && strstr(name, "attn.scores"))
+        return find_in_scores(nf, sc, name, dims, data);
+    const int batched = strncmp(dim_names, "B,", 2) == 0;
+    size_t slab = 1; /* values per sequence, or all of them */
+    for (int32_t k = batched; k < rank; k++)
+        slab *= (size_t)dims[k];
+    for (int64_t b = 0; b < (batched ? dims[0] : 1); b++) {
+        const float *x = data + (size_t)b * slab;
+        const size_t at = tf_first_nonfinite(x, slab);
+        if (at == slab || (batched && input_nonfinite(sc, b)))
+            continue;
+        int64_t index[TF_MAX_RANK];
+        size_t rest = at;
+        for (int32_t k = rank - 1; k >= batched; k--) {
+            index[k] = (int64_t)(rest % (size_t)dims[k]);
+            rest /= (size_t)dims[k];
+        }
+        if (batched)
+            index[0] = b;
+        record(nf, name, -1, rank, index, dim_names, x[at]);
+        return 1;
+    }
+    return 0;
+}
+
+void tf_nonfinite_trace(const tf_trace_event *ev, void *user_data)
+{
+    tf_nonfinite_probe *p = user_data;
+    if (!p->found)
+        p->found = tf_nonfinite_tensor(&p->first, &p->scope, ev->name, ev->rank, ev->dims,
+                                       ev->dim_names, ev->data);
+}
+
+tf_status tf_nonfinite_fail(const tf_nonfinite *nf)
+{
+    char at[TF_MAX_RANK * 24];
+    tf_format_shape(at, sizeof at, nf->rank, nf->index);
+    return tf_fail(TF_ERR_UNSUPPORTED,
+                   "%s: a non-finite value (%g) at %s (%s) from finite inputs and weights "
+                   "(float32 overflow)",
+                   nf->tensor, (double)nf->value, at, nf->dim_names);
+}

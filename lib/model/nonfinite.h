@@ -1,0 +1,65 @@
+/* nonfinite.h — finding the first value of a forward pass that is NaN or
+ * infinite although the inputs it came from were finite (float32 overflow),
+ * so the pass can stop and name it instead of returning a silent NaN. */
+#ifndef TF_NONFINITE_H
+#define TF_NONFINITE_H
+
+#include "batch.h"
+#include "tfenc.h"
+#include "trace.h"
+
+/* What explains a non-finite value: a sequence whose input vectors
+ * (input_embeds) hold NaN or an infinity carries it on, as documented; in
+ * every other sequence one is an overflow. */
+typedef struct tf_nonfinite_scope {
+    const tf_forward_args *args;
+    const tf_batch *batch;
+    size_t D;
+} tf_nonfinite_scope;
+
+/* A non-finite value: the tensor (a trace event's name), the position in its
+ * [B, ...] layout, the value. */
+typedef struct tf_nonfinite {
+    char tensor[TF_TRACE_NAME_MAX];
+    const char *dim_names; /* static, e.g. "B,T,D" */
+    int32_t rank;
+    int64_t index[TF_MAX_RANK];
+    float value;
+} tf_nonfinite;
+
+/* Whether rows (N, W), the tensor tf_trace_name(name, layer), hold a
+ * non-finite value in a sequence whose inputs are finite; if so *nf says
+ * the first (index [b, t, w] in the [B, T, W] layout). One vectorised scan
+ * when every value is finite. */
+int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const char *name,
+                      int32_t layer, const float *rows, size_t W, const char *dim_names);
+
+/* The same for a tensor laid out [B, ...] (dim_names "B,...") or without a
+ * batch dimension (then any non-finite value counts); in attn.scores a -inf
+ * that a mask put there does not count. */
+int tf_nonfinite_tensor(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const char *name,
+                        int32_t rank, const int64_t *dims, const char *dim_names,
+                        const float *data);
+
+/* Whether layer `layer`'s attention scores Q K^T / sqrt(d_k), from its
+ * Q | K | V in qkv (N, 3D), overflowed float32 where a query reads them (+inf
+ * turns into NaN, but -inf would silently act as a masked key); if so *nf
+ * names the first, in attn.scores. A bound from the rows' norms skips every
+ * head whose scores cannot come near the limit. */
+int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *scope, int32_t layer,
+                        const float *qkv, size_t H);
+
+/* A trace callback that keeps the first event holding a non-finite value
+ * that the inputs do not explain; user_data is a tf_nonfinite_probe. */
+typedef struct tf_nonfinite_probe {
+    tf_nonfinite_scope scope;
+    int found;
+    tf_nonfinite first;
+} tf_nonfinite_probe;
+void tf_nonfinite_trace(const tf_trace_event *event, void *user_data);
+
+/* Fails with TF_ERR_UNSUPPORTED, the message naming nf's tensor, position
+ * and value. */
+tf_status tf_nonfinite_fail(const tf_nonfinite *nf);
+
+#endif
