@@ -4,7 +4,7 @@
 #  - every subcommand that prints exits 1 with a message when stdout is
 #    /dev/full, as does `embed --npy /dev/full`;
 #  - `embed --file` refuses a directory, a missing file and a line with a
-#    NUL byte (naming the file and line);
+#    NUL byte, and a tokenizer error names the file and line;
 #  - `embed` truncates a text longer than --max-length (default 512, or the
 #    model's max_positions) to that many tokens and says so on stderr: the
 #    vector is the one of the truncated text; a --max-length beyond the
@@ -72,6 +72,11 @@ printf 'first line\nsec\000ond\nthird\n' >"$tmp/nul.txt"
 fails 1 "tfenc embed: --file $tmp/nul.txt: line 2 holds a NUL byte (byte 4 of the line)" \
     embed --model "$model" --vocab "$vocab" --file "$tmp/nul.txt" >"$tmp/out"
 [ ! -s "$tmp/out" ] || { echo "vectors printed for a file with a NUL byte"; exit 1; }
+
+# a tokenizer error names the text's own line, not its row in a batch of 32
+awk 'BEGIN { for (i = 1; i <= 40; i++) print "line " i; printf "caf\351 latte\n" }' >"$tmp/latin1.txt"
+fails 1 "tfenc embed: --file $tmp/latin1.txt line 41: TF_ERR_INVALID_ARGUMENT: text 0: invalid UTF-8 at byte 3 (0xe9)" \
+    embed --model "$model" --vocab "$vocab" --file "$tmp/latin1.txt" >"$tmp/out"
 
 # words N: "hello" N times (each is one token of the vocabulary)
 words() { awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "hello%s", i < n ? " " : "\n" }'; }
