@@ -18,7 +18,8 @@
 #include "text_file.h"
 #include "tfenc.h"
 
-/* Texts per forward call; the limit of a model without max_positions. */
+/* Texts per forward call; the token limit of a model without
+ * max_positions (BERT's); the smallest, [CLS] one token [SEP]. */
 enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
 
 typedef struct embed_options {
@@ -151,8 +152,12 @@ static void text_error(const embed_options *o, size_t i, const char *format, ...
 static char *vocab_path(const embed_options *o)
 {
     struct stat st;
-    if (o->vocab)
-        return strdup(o->vocab);
+    if (o->vocab) {
+        char *path = strdup(o->vocab);
+        if (!path)
+            cli_error("embed", "--vocab %s: out of memory", o->vocab);
+        return path;
+    }
     const size_t size = strlen(o->model) + sizeof "/vocab.txt";
     char *path = stat(o->model, &st) == 0 && S_ISDIR(st.st_mode) ? malloc(size) : NULL;
     if (path && (snprintf(path, size, "%s/vocab.txt", o->model), stat(path, &st) == 0))
