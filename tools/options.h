@@ -23,11 +23,11 @@
 enum { CLI_FAILED = 1, CLI_USAGE = 2 };
 
 typedef struct cli_args {
-    const char *command; /* "create": every message starts "tfenc create: " */
+    const char *command;      /* "create": every message starts "tfenc create: " */
     void (*usage)(FILE *out); /* the subcommand's --help text */
     int argc;
-    char **argv;         /* argv[0] is the subcommand */
-    int next;            /* index of the next argument */
+    char **argv;              /* argv[0] is the subcommand */
+    int next;                 /* index of the next argument */
 } cli_args;
 
 cli_args cli_args_start(const char *command, void (*usage)(FILE *out), int argc, char **argv);
@@ -67,9 +67,10 @@ void cli_error(const char *command, const char *format, ...)
 int cli_refuse(const char *command, const char *flag, const char *expected, const char *text);
 
 /* Each takes the argument after the flag, checks it and stores it in *out:
- * 1 (the flag was taken, as a cli_take_fn says), or -1 after cli_refuse. Integers are decimal digits only (no sign,
- * space, exponent or trailing character) and within min..max (min >= 0);
- * numbers are finite decimal floats within min..max. */
+ * 1 (taken, as a cli_take_fn returns), or -1 after cli_refuse. Integers
+ * are decimal digits only (no sign, space, exponent or trailing
+ * character) within min..max (min >= 0); cli_u64 takes 0..2^64-1; numbers
+ * are finite decimal floats within min..max. */
 int cli_string(cli_args *a, const char *flag, const char *expected, const char **out);
 int cli_int(cli_args *a, const char *flag, int32_t min, int32_t max, int32_t *out);
 int cli_u64(cli_args *a, const char *flag, uint64_t *out);
