@@ -19,14 +19,8 @@
  * second of each, and their ratio.
  *
  * With --gemm-floor: per length, the forward call against its own
- * cblas_sgemm calls alone (gemm_floor.h), issued as the library's schedule
- * issues them, timed one after the other: how far the layer is from what
- * its BLAS allows.
- *
- * --threads N is the forward calls' tf_forward_args.n_threads (0, the
- * default: one per online core). The header says which BLAS ran, its
- * build, its own thread setting and, for OpenBLAS, the kernels it chose
- * (OPENBLAS_CORETYPE, when set, picks them instead of the CPU).
+ * cblas_sgemm calls alone (gemm_floor.h), timed one after the other: how
+ * far the layer is from what its BLAS allows.
  *
  * With --tokenize: MB/s of text through the WordPiece tokenizer on one
  * thread (the text of --text-file, or English-like text made from the
@@ -101,22 +95,6 @@ static double sgemm_peak(void)
     }
     munmap(a, bytes);
     return 2.0 * n * n * (double)n / best / 1e9;
-}
-
-/* Which BLAS runs the products, and how it is set up. */
-static void print_blas(void)
-{
-    const char *coretype = getenv("OPENBLAS_CORETYPE");
-#if defined(TFENC_BLAS_BLIS)
-    printf("BLAS: %s, its own threads %d (the library holds them at 1 during forward calls)\n",
-           blas_name(), blas_threads_get());
-    (void)coretype;
-#else
-    printf("BLAS: %s (%s), its own threads %d (the library holds them at 1 during forward "
-           "calls), kernels %s (OPENBLAS_CORETYPE %s)\n",
-           blas_name(), openblas_get_config(), blas_threads_get(), openblas_get_corename(),
-           coretype ? coretype : "unset: chosen for this CPU");
-#endif
 }
 
 static int parse_lengths(const char *s, bench_options *o)
@@ -221,7 +199,7 @@ static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = B, a.seq_len = T, a.input_embeds = x, a.output = y, a.lengths = lengths;
-    a.workspace = ws, a.n_threads = o->threads;
+    a.workspace = ws;
     if (s == TF_OK)
         s = tf_encoder_forward(enc, &a); /* warm-up: the workspace grows to fit */
     *extra_mb = status_mb("VmHWM:") - resident;
@@ -374,8 +352,8 @@ static int bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
             fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
             return 1;
         }
-        if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->threads,
-                            o->min_time, &gemms, &best)) {
+        if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->min_time,
+                            &gemms, &best)) {
             fprintf(stderr, "tfenc-bench: --gemm-floor: out of memory at T = %d\n", T);
             return 1;
         }
@@ -395,6 +373,8 @@ int main(int argc, char **argv)
         return 2;
     if (o.vocab)
         return bench_tokenizer(&o);
+    if (o.threads > 0)
+        blas_threads_set(o.threads); /* the caller's choice, not the library's */
     tf_config cfg;
     tf_config_init(&cfg);
     cfg.d_model = o.d_model, cfg.n_heads = o.heads, cfg.d_ff = o.d_ff, cfg.n_layers = o.layers;
@@ -405,9 +385,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
         return 1;
     }
-    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
-           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads);
-    print_blas();
+    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, %s threads %d\n",
+           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(),
+           blas_threads_get());
     printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
            "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
     if (o.no_peak)
@@ -425,10 +405,8 @@ int main(int argc, char **argv)
     FILE *json = o.json ? fopen(o.json, "w") : NULL;
     if (json)
         fprintf(json, "{\"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
-                "\"batch\": %d, \"n_threads\": %d, \"blas\": \"%s\", \"blas_threads\": %d, "
-                "\"rows\": [",
-                o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
-                blas_threads_get());
+                "\"batch\": %d, \"blas\": \"%s\", \"blas_threads\": %d, \"rows\": [",
+                o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(), blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         double median, best, extra;
         const double peak = o.no_peak ? 0.0 : sgemm_peak();

@@ -7,7 +7,7 @@ alternation, outputs compared on the real tokens.
 Each side runs in its own long-lived worker process, so that its peak
 resident memory is its own: ort_worker.js (onnxruntime-node, CPU execution
 provider, graph optimisation "all", --threads intra-op threads) and
-tfenc_worker.py (the Python binding). With OPENBLAS_CORETYPE set in the
+tfenc_worker.py (the Python binding, n_threads = --threads). With OPENBLAS_CORETYPE set in the
 environment a second libtfenc worker runs with it, beside the first, which
 runs with the variable unset (the kernels OpenBLAS detects). Per workload a
 fresh set of workers loads the model, takes the input, resets its peak RSS
@@ -25,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -39,6 +40,7 @@ sys.path.insert(0, HERE)
 from export import DEFAULT_DIR as MODEL_DIR, MODELS  # noqa: E402
 
 VARLEN_SEED, VARLEN_B, VARLEN_T = 2024, 32, 128
+REPLY_TIMEOUT_S = 300  # far beyond any one call or model load here
 
 
 def varlen_lengths():
@@ -88,6 +90,9 @@ class Worker:
         self.proc.stdin.write(json.dumps({"cmd": cmd, **fields}) + "\n")
 
     def reply(self):
+        # One request is out at a time, so its reply is never already buffered.
+        if not select.select([self.proc.stdout], [], [], REPLY_TIMEOUT_S)[0]:
+            raise RuntimeError(f"{self.side} worker: no reply in {REPLY_TIMEOUT_S} s (hung?)")
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError(f"{self.side} worker exited (status {self.proc.wait()})")
@@ -101,8 +106,13 @@ class Worker:
         return self.reply()
 
     def close(self):
+        """Ends the worker: EOF on its stdin, or a kill when it is hung."""
         self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def side_specs(args):
@@ -156,34 +166,51 @@ def real_token_diff(a, b, lengths):
     return max(float(np.abs(a[i, :n] - b[i, :n]).max()) for i, n in enumerate(lengths))
 
 
-def run_workload(workers, wl, p, tmp):
-    """Times one workload on warm workers; returns its result row."""
-    name, model, B, T, lengths = wl
-    D = MODELS[model][0]
-    x = np.random.default_rng(B * 100003 + T).standard_normal((B, T, D), dtype=np.float32)
-    x_path = os.path.join(tmp, "x.bin")
-    x.tofile(x_path)
+def feed(workers, x, lengths, tmp):
+    """Gives every worker the input x [B, T, D] (real tokens per sequence:
+    lengths [B]) and resets its peak RSS; False where a reset was refused."""
+    path = os.path.join(tmp, "x.bin")
+    x.tofile(path)
     reset = True
     for w in workers.values():
-        w.call("input", x=x_path, shape=[B, T, D], lengths=lengths)
+        w.call("input", x=path, shape=list(x.shape), lengths=lengths)
         reset &= w.call("reset_peak")["reset"]
+    return reset
+
+
+def time_sides(workers, p):
+    """{side: [ms, ...]} of the timed rounds, after p.warmup warm-up rounds."""
     for _ in range(p.warmup - 1):
         alternate(workers, 1, p.gap)
     warm = {side: ms[0] for side, ms in alternate(workers, 1, p.gap).items()}
-    times = alternate(workers, rounds_for(warm, p), p.gap)
+    return alternate(workers, rounds_for(warm, p), p.gap)
+
+
+def outputs_of(workers, shape, tmp):
+    """{side: its latest output [B, T, D]}."""
     outputs = {}
     for side, w in workers.items():
         path = os.path.join(tmp, side + ".bin")
         w.call("dump", path=path)
-        outputs[side] = np.fromfile(path, dtype=np.float32).reshape(B, T, D)
+        outputs[side] = np.fromfile(path, dtype=np.float32).reshape(shape)
+    return outputs
+
+
+def run_workload(workers, wl, p, tmp):
+    """Times one workload on freshly loaded workers; returns its result row."""
+    name, model, B, T, lengths = wl
+    x = np.random.default_rng(B * 100003 + T).standard_normal((B, T, MODELS[model][0]),
+                                                               dtype=np.float32)
+    reset = feed(workers, x, lengths, tmp)
+    times = time_sides(workers, p)
+    outputs = outputs_of(workers, x.shape, tmp)
     row = {"workload": name, "model": model, "batch": B, "seq_len": T,
            "real_tokens": int(sum(lengths)), "rounds": len(times["ort"]),
            "peak_rss_includes_loading": not reset}
     for side, w in workers.items():
-        rss = w.call("rss")
         row[f"{side}_ms"] = statistics.median(times[side])
         row[f"{side}_min_ms"] = min(times[side])
-        row[f"{side}_peak_rss_mb"] = rss["peak_kb"] / 1024
+        row[f"{side}_peak_rss_mb"] = w.call("rss")["peak_kb"] / 1024
         if side != "ort":
             row[f"ort_over_{side}"] = row["ort_ms"] / row[f"{side}_ms"]
             row[f"{side}_max_abs_diff"] = real_token_diff(outputs["ort"], outputs[side], lengths)
@@ -216,9 +243,9 @@ def describe(first, specs, args):
         info = first[side]
         setting = f"OPENBLAS_CORETYPE={env_ct}" if side == "tfenc_env" else \
             "OPENBLAS_CORETYPE unset"
-        lines.append(f"{side}: {info['runtime']}; {setting}: {info['blas']}, kernel "
-                     f"{info['corename']}, {info.get('blas_threads')} threads "
-                     f"({info.get('blas_config')})")
+        lines.append(f"{side}: {info['runtime']}, n_threads {args.threads}; {setting}: "
+                     f"{info['blas']}, kernel {info['corename']}, its thread setting "
+                     f"{info.get('blas_threads')} ({info.get('blas_config')})")
     lines.append("columns: '<kernel> ms' is libtfenc with that OpenBLAS kernel; times are "
                  "medians of alternating calls after warm-up; MB is each worker's peak RSS "
                  "(VmHWM) over warm-up and timed calls, the model loaded")
@@ -293,18 +320,23 @@ def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer workloads and rounds (under a minute once exported)")
-    ap.add_argument("--threads", type=int, default=2, help="ONNX Runtime's intra-op threads")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="threads of each side: ONNX Runtime's intra-op threads, libtfenc's "
+                    "n_threads (%(default)s)")
     ap.add_argument("--only", help="comma-separated workload names (substrings) to run")
     ap.add_argument("--library", help="libtfenc.so to load (else TFENC_LIBRARY, else the "
                     "binding's search)")
-    ap.add_argument("--node", default="node")
+    ap.add_argument("--node", default="node", help="the Node.js program (%(default)s)")
     ap.add_argument("--no-env-coretype", action="store_true",
                     help="only the OPENBLAS_CORETYPE-unset libtfenc worker")
-    ap.add_argument("--gap", type=float, default=0.05, help="seconds between calls")
-    ap.add_argument("--warmup", type=int, default=2, help="warm-up rounds")
-    ap.add_argument("--min-time", type=float, help="seconds of timed rounds per workload")
-    ap.add_argument("--min-rounds", type=int)
-    ap.add_argument("--max-rounds", type=int, default=200)
+    ap.add_argument("--gap", type=float, default=0.1,
+                    help="idle seconds before each call, longer than OpenBLAS's and ONNX "
+                    "Runtime's threads spin after one (%(default)s)")
+    ap.add_argument("--warmup", type=int, default=2, help="warm-up rounds (1 with --quick)")
+    ap.add_argument("--min-time", type=float,
+                    help="seconds of timed rounds per workload (4; 0.4 with --quick)")
+    ap.add_argument("--min-rounds", type=int, help="at least this many rounds (7; 3 with --quick)")
+    ap.add_argument("--max-rounds", type=int, default=200, help="at most (%(default)s)")
     ap.add_argument("--tolerance", type=float, default=1e-3,
                     help="largest max|diff| accepted; beyond it the exit status is 1")
     ap.add_argument("--csv", help="default: bench/results/compare_ort.csv (none with --quick)")
@@ -354,7 +386,7 @@ def main():
                     w.close()
     worst = max(r["max_abs_diff"] for r in rows)
     print(f"\noutputs on the real tokens agree within {worst:.1e} (tolerance {p.tolerance:g})")
-    meta = {"header": describe(first, specs, p), "rows": rows}
+    meta = {"header": describe(first, specs, p), "settings": vars(p), "rows": rows}
     if p.csv:
         write_csv(p.csv, rows)
         print(f"wrote {p.csv}")

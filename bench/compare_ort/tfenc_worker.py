@@ -3,7 +3,8 @@
 compare_ort.py drives over stdin and stdout, one JSON object a line each way
 (see worker_protocol in compare_ort.py). It runs the model through the
 Python binding (python/tfenc) exactly as a user does: Encoder.from_file, then
-enc(x=..., key_padding_mask=...) per call (no workspace: the binding has none).
+enc(x=..., key_padding_mask=..., n_threads=...) per call (no workspace: the
+binding has none).
 
     /usr/bin/python3 tfenc_worker.py    (started by compare_ort.py, not by hand)
 """
@@ -52,10 +53,11 @@ def blas_report():
 
 class Worker:
     def __init__(self):
-        self.enc = self.x = self.padding = self.output = None
+        self.enc = self.x = self.padding = self.output = self.threads = None
 
     def load(self, msg):
         self.enc = tfenc.Encoder.from_file(msg["model"])
+        self.threads = msg["threads"]
         return {"runtime": f"libtfenc {tfenc.__version__} (Python binding)", **blas_report()}
 
     def input(self, msg):
@@ -66,7 +68,7 @@ class Worker:
 
     def run(self, _msg):
         t0 = time.perf_counter()
-        out = self.enc(x=self.x, key_padding_mask=self.padding)
+        out = self.enc(x=self.x, key_padding_mask=self.padding, n_threads=self.threads)
         ms = (time.perf_counter() - t0) * 1e3
         self.output = out.last_hidden_state
         return {"ms": ms}
