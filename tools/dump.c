@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "npy.h"
+#include "shape_text.h"
 
 static int path_of(char *buf, size_t size, const char *dir, const char *name, const char *ext)
 {
@@ -124,12 +125,9 @@ int dump_compare(const char *dir, const recording *rec, double tol)
     int compared = 0, first_bad = -1;
     for (size_t i = 0; i < rec->n; i++) {
         const recorded *ev = &rec->events[i];
-        char path[PATH_MAX], shape[64] = "[", err[PATH_MAX + 128];
-        for (int32_t d = 0; d < ev->rank; d++) {
-            const size_t used = strlen(shape);
-            snprintf(shape + used, sizeof shape - used, d ? ", %lld" : "%lld", (long long)ev->dims[d]);
-        }
-        strncat(shape, "]", sizeof shape - strlen(shape) - 1);
+        char path[PATH_MAX], err[PATH_MAX + 128];
+        const shape_text shape_of = shape_text_of(ev->dims, ev->rank);
+        const char *shape = shape_of.text;
         npy_array theirs = {0};
         struct stat st;
         if (!path_of(path, sizeof path, dir, ev->name, ".npy") || stat(path, &st) != 0) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "shape_text.h"
 #include "tfenc.h"
 
 typedef struct info_options {
@@ -70,13 +71,8 @@ static void print_tensors(const tf_model_info *info)
     for (size_t i = 0; i < n; i++) {
         tf_file_tensor t;
         tf_model_info_tensor(info, i, &t);
-        char shape[2 + TF_MAX_RANK * 22] = "["; /* "[" + ", " and 20 digits a dim + "]" */
-        for (int32_t d = 0; d < t.rank; d++) {
-            const size_t used = strlen(shape);
-            snprintf(shape + used, sizeof shape - used, d ? ", %lld" : "%lld", (long long)t.dims[d]);
-        }
-        strncat(shape, "]", sizeof shape - strlen(shape) - 1);
-        printf("  %-*s  %-5s  %-14s  ", (int)width, t.name, t.dtype, shape);
+        printf("  %-*s  %-5s  %-14s  ", (int)width, t.name, t.dtype,
+               shape_text_of(t.dims, t.rank).text);
         if (!t.maps_to)
             printf("(ignored)\n");
         else if (t.parts == 3)
