@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdint.h>
 #include <unistd.h>
 
 static struct {
@@ -18,7 +17,9 @@ static struct {
     int paused_for_fork;        /* fork's prepare stopped the workers */
     unsigned long generation;   /* jobs handed out so far */
     unsigned long first;        /* generation when the workers started */
-    int busy;                   /* workers still in the current job */
+    int open;                   /* the current job still takes workers */
+    int joined;                 /* workers that took part, not yet done */
+    int seats;                  /* workers it may still take */
     tf_task_fn fn;              /* the current job */
     void *ctx;
     size_t n_tasks;
@@ -52,9 +53,8 @@ static void run_tasks(int thread)
         pool.fn(pool.ctx, t, thread);
 }
 
-static void *worker_main(void *arg)
+static void *worker_main(void *unused)
 {
-    const int me = (int)(intptr_t)arg;
     pthread_mutex_lock(&pool.lock);
     unsigned long seen = pool.first;
     for (;;) {
@@ -63,12 +63,16 @@ static void *worker_main(void *arg)
         if (pool.generation == seen) /* stopped, no job left */
             break;
         seen = pool.generation;
-        if (me >= pool.threads)
+        /* A worker that wakes after the caller ran out of tasks, or finds
+         * the job full, goes back to sleep: no one waits for it. */
+        if (!pool.open || pool.seats == 0)
             continue;
+        const int seat = pool.threads - pool.seats--; /* 1 .. threads - 1 */
+        pool.joined++;
         pthread_mutex_unlock(&pool.lock);
-        run_tasks(me);
+        run_tasks(seat);
         pthread_mutex_lock(&pool.lock);
-        if (--pool.busy == 0)
+        if (--pool.joined == 0 && !pool.open)
             pthread_cond_signal(&pool.done);
     }
     pthread_mutex_unlock(&pool.lock);
@@ -125,7 +129,7 @@ static void start_workers(void)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pool.first = pool.generation;
     for (int i = 1; i < tf_pool_width(); i++) {
-        if (pthread_create(&pool.ids[i], NULL, worker_main, (void *)(intptr_t)i))
+        if (pthread_create(&pool.ids[i], NULL, worker_main, NULL))
             break;
         pool.workers = i;
     }
@@ -175,13 +179,14 @@ void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
     pthread_mutex_lock(&pool.lock);
     pool.fn = fn, pool.ctx = ctx, pool.n_tasks = n_tasks, pool.threads = threads;
     atomic_store(&pool.next, 0);
-    pool.busy = threads - 1;
+    pool.open = 1, pool.seats = threads - 1;
     pool.generation++;
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
     run_tasks(0);
     pthread_mutex_lock(&pool.lock);
-    while (pool.busy > 0)
+    pool.open = 0; /* every task is handed out: wait only for those running one */
+    while (pool.joined > 0)
         pthread_cond_wait(&pool.done, &pool.lock);
     pthread_mutex_unlock(&pool.lock);
 }

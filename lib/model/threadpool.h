@@ -36,7 +36,10 @@ void tf_pool_release(int claimed);
 
 /* Runs fn(ctx, t, thread) for every t in [0, n_tasks) on `threads` threads
  * (as claimed; 1 = here, in order) and returns when all are done. Tasks are
- * handed out in order, one at a time, to whichever thread is free. */
+ * handed out in order, one at a time, to whichever thread is free; a
+ * worker that wakes after the last was handed out is not waited for (on a
+ * busy machine the caller does not wait for a thread the system has not
+ * run yet). `thread` is unique among the threads running the job. */
 void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks);
 
 #endif
