@@ -4,6 +4,7 @@
  *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
  *               [--csv FILE] [--json FILE] [--no-peak] [--varlen] [--gemm-floor]
+ *               [--concurrent K]
  *   tfenc-bench --tokenize VOCAB [--text-file FILE] [--min-time 1]
  *
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
@@ -18,9 +19,20 @@
  * against full 128-token sequences of about as many tokens: real tokens per
  * second of each, and their ratio.
  *
+ * With --concurrent K: per length, K threads each making forward calls on
+ * the one handle at once (each its own input, output and workspace),
+ * against the same calls made one after the other: calls per second of
+ * each.
+ *
  * With --gemm-floor: per length, the forward call against its own
- * cblas_sgemm calls alone (gemm_floor.h), timed one after the other: how
- * far the layer is from what its BLAS allows.
+ * cblas_sgemm calls alone (gemm_floor.h), issued as the library's schedule
+ * issues them, timed one after the other: how far the layer is from what
+ * its BLAS allows.
+ *
+ * --threads N is the forward calls' tf_forward_args.n_threads (0, the
+ * default: one per online core). The header says which BLAS ran, its
+ * build, its own thread setting and, for OpenBLAS, the kernels it chose
+ * (OPENBLAS_CORETYPE, when set, picks them instead of the CPU).
  *
  * With --tokenize: MB/s of text through the WordPiece tokenizer on one
  * thread (the text of --text-file, or English-like text made from the
@@ -31,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include "blas_threads.h"
@@ -44,7 +57,7 @@ typedef struct bench_options {
     int d_model, heads, d_ff, layers, batch, threads;
     int lengths[MAX_LENGTHS], n_lengths;
     double min_time;
-    int no_peak, varlen, gemm_floor;
+    int no_peak, varlen, gemm_floor, concurrent;
     const char *csv, *json;
     const char *vocab, *text_file;
 } bench_options;
@@ -97,6 +110,22 @@ static double sgemm_peak(void)
     return 2.0 * n * n * (double)n / best / 1e9;
 }
 
+/* Which BLAS runs the products, and how it is set up. */
+static void print_blas(void)
+{
+    const char *coretype = getenv("OPENBLAS_CORETYPE");
+#if defined(TFENC_BLAS_BLIS)
+    printf("BLAS: %s, its own threads %d (the library holds them at 1 during forward calls)\n",
+           blas_name(), blas_threads_get());
+    (void)coretype;
+#else
+    printf("BLAS: %s (%s), its own threads %d (the library holds them at 1 during forward "
+           "calls), kernels %s (OPENBLAS_CORETYPE %s)\n",
+           blas_name(), openblas_get_config(), blas_threads_get(), openblas_get_corename(),
+           coretype ? coretype : "unset: chosen for this CPU");
+#endif
+}
+
 static int parse_lengths(const char *s, bench_options *o)
 {
     o->n_lengths = 0;
@@ -139,6 +168,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
                       : !strcmp(f, "--layers") ? &o->layers
                       : !strcmp(f, "--batch")  ? &o->batch
                       : !strcmp(f, "--threads") ? &o->threads
+                      : !strcmp(f, "--concurrent") ? &o->concurrent
                                                : NULL;
         if (target) {
             *target = atoi(v);
@@ -199,7 +229,7 @@ static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = B, a.seq_len = T, a.input_embeds = x, a.output = y, a.lengths = lengths;
-    a.workspace = ws;
+    a.workspace = ws, a.n_threads = o->threads;
     if (s == TF_OK)
         s = tf_encoder_forward(enc, &a); /* warm-up: the workspace grows to fit */
     *extra_mb = status_mb("VmHWM:") - resident;
@@ -334,6 +364,110 @@ static tf_status bench_varlen(const tf_encoder *enc, const bench_options *o)
     return TF_OK;
 }
 
+enum { MAX_CONCURRENT = 64, CONCURRENT_CALLS = 8 };
+
+/* When the threads of --concurrent may start calling: once all exist. */
+typedef struct start_signal {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int go; /* 1: call; -1: a thread did not start, call nothing */
+} start_signal;
+
+/* One thread of --concurrent: CONCURRENT_CALLS forward calls, once the
+ * start signal (if any) says go. */
+typedef struct caller {
+    const tf_encoder *enc;
+    tf_forward_args args;
+    pthread_t thread;
+    start_signal *start;
+    tf_status status;
+} caller;
+
+static void *caller_main(void *arg)
+{
+    caller *c = arg;
+    int go = 1;
+    if (c->start) {
+        pthread_mutex_lock(&c->start->lock);
+        while (c->start->go == 0)
+            pthread_cond_wait(&c->start->changed, &c->start->lock);
+        go = c->start->go;
+        pthread_mutex_unlock(&c->start->lock);
+    }
+    for (int i = 0; go == 1 && i < CONCURRENT_CALLS && c->status == TF_OK; i++)
+        c->status = tf_encoder_forward(c->enc, &c->args);
+    return NULL;
+}
+
+/* Seconds for k callers' calls, one caller after the other, or all at
+ * once (timed from when every thread exists); -1 if a thread would not
+ * start. */
+static double run_callers(caller *callers, int k, int at_once)
+{
+    start_signal start = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    int started = 0;
+    for (; at_once && started < k; started++) {
+        callers[started].start = &start;
+        if (pthread_create(&callers[started].thread, NULL, caller_main, &callers[started]))
+            break;
+    }
+    pthread_mutex_lock(&start.lock);
+    start.go = started == k || !at_once ? 1 : -1;
+    pthread_cond_broadcast(&start.changed);
+    pthread_mutex_unlock(&start.lock);
+    const double t0 = bench_now();
+    for (int i = 0; !at_once && i < k; i++) {
+        callers[i].start = NULL;
+        caller_main(&callers[i]);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(callers[i].thread, NULL);
+    return start.go == 1 ? bench_now() - t0 : -1.0;
+}
+
+/* --concurrent K: K threads on one handle at once against the same calls
+ * one after the other, per length. */
+static tf_status bench_concurrent(const tf_encoder *enc, const bench_options *o)
+{
+    const int k = o->concurrent < MAX_CONCURRENT ? o->concurrent : MAX_CONCURRENT;
+    printf("\n%d threads calling forward on one handle at once (%d calls each, n_threads %d) "
+           "against the same calls one after the other\n", k, CONCURRENT_CALLS, o->threads);
+    printf("%7s %16s %16s %8s\n", "T", "serial calls/s", "at once calls/s", "ratio");
+    tf_status s = TF_OK;
+    for (int l = 0; l < o->n_lengths && s == TF_OK; l++) {
+        const int T = o->lengths[l];
+        const size_t n = (size_t)o->batch * (size_t)T * (size_t)o->d_model;
+        static caller callers[MAX_CONCURRENT];
+        float *buf = malloc(2 * n * (size_t)k * sizeof *buf); /* input, output per caller */
+        for (size_t i = 0; buf && i < 2 * n * (size_t)k; i++)
+            buf[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+        for (int i = 0; i < k; i++) {
+            callers[i] = (caller){.enc = enc, .status = buf ? TF_OK : TF_ERR_OUT_OF_MEMORY};
+            tf_forward_args_init(&callers[i].args);
+            tf_forward_args *a = &callers[i].args;
+            a->batch = o->batch, a->seq_len = T, a->n_threads = o->threads;
+            a->input_embeds = buf ? buf + 2 * n * (size_t)i : NULL;
+            a->output = buf ? buf + 2 * n * (size_t)i + n : NULL;
+            if (callers[i].status == TF_OK)
+                callers[i].status = tf_workspace_create(&a->workspace);
+            if (callers[i].status == TF_OK) /* warm-up: the workspace grows */
+                callers[i].status = tf_encoder_forward(enc, a);
+        }
+        const double serial = run_callers(callers, k, 0), together = run_callers(callers, k, 1);
+        for (int i = 0; i < k; i++) {
+            s = s ? s : together < 0 ? TF_ERR_OUT_OF_MEMORY : callers[i].status;
+            tf_workspace_destroy(callers[i].args.workspace);
+        }
+        free(buf);
+        const double calls = (double)k * CONCURRENT_CALLS;
+        if (s == TF_OK)
+            printf("%7d %16.1f %16.1f %8.2f\n", T, calls / serial, calls / together,
+                   serial / together);
+        fflush(stdout);
+    }
+    return s;
+}
+
 /* Per length: the forward call, then its matrix products alone, and both
  * as fractions of the sgemm peak measured just before them. Returns 0, or 1
  * after saying what failed. */
@@ -352,8 +486,8 @@ static int bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
             fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
             return 1;
         }
-        if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->min_time,
-                            &gemms, &best)) {
+        if (gemm_floor_time(o->batch, T, o->d_model, o->heads, o->d_ff, o->layers, o->threads,
+                            o->min_time, &gemms, &best)) {
             fprintf(stderr, "tfenc-bench: --gemm-floor: out of memory at T = %d\n", T);
             return 1;
         }
@@ -373,8 +507,6 @@ int main(int argc, char **argv)
         return 2;
     if (o.vocab)
         return bench_tokenizer(&o);
-    if (o.threads > 0)
-        blas_threads_set(o.threads); /* the caller's choice, not the library's */
     tf_config cfg;
     tf_config_init(&cfg);
     cfg.d_model = o.d_model, cfg.n_heads = o.heads, cfg.d_ff = o.d_ff, cfg.n_layers = o.layers;
@@ -385,9 +517,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
         return 1;
     }
-    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, %s threads %d\n",
-           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(),
-           blas_threads_get());
+    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
+           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads);
+    print_blas();
     printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
            "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
     if (o.no_peak)
@@ -405,8 +537,10 @@ int main(int argc, char **argv)
     FILE *json = o.json ? fopen(o.json, "w") : NULL;
     if (json)
         fprintf(json, "{\"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
-                "\"batch\": %d, \"blas\": \"%s\", \"blas_threads\": %d, \"rows\": [",
-                o.d_model, o.heads, o.d_ff, o.layers, o.batch, blas_name(), blas_threads_get());
+                "\"batch\": %d, \"n_threads\": %d, \"blas\": \"%s\", \"blas_threads\": %d, "
+                "\"rows\": [",
+                o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
+                blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         double median, best, extra;
         const double peak = o.no_peak ? 0.0 : sgemm_peak();
@@ -434,6 +568,8 @@ int main(int argc, char **argv)
     }
     if (s == TF_OK && o.varlen)
         s = bench_varlen(enc, &o);
+    if (s == TF_OK && o.concurrent > 0)
+        s = bench_concurrent(enc, &o);
     if (s)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
     const int floor_failed = s == TF_OK && o.gemm_floor && bench_gemm_floor(enc, &o);

@@ -31,8 +31,9 @@
  * caller's and the library's own, one pool per process (one thread per
  * online core, at most 32, started by the first call that wants more than
  * one, asleep between steps). One call at a time has the pool; a call that
- * finds it busy runs on its caller's thread alone, so concurrent calls
- * never put more threads on the cores than there are cores. The work is
+ * finds it busy runs on its caller's thread alone, and while several calls
+ * run, each step runs on its caller's thread alone: concurrent calls never
+ * put more threads on the cores than the callers' own. The work is
  * cut the same way for any thread count (by the number of online cores),
  * so results are bitwise the same for any n_threads, and whether calls run
  * alone or concurrently. At most 32 of the library's threads compute at

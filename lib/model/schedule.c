@@ -4,6 +4,7 @@
 #include "schedule.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #if defined(TFENC_BLAS_BLIS)
 #include <blis.h>
@@ -27,12 +28,16 @@ static struct {
     int saved;             /* the BLAS's thread count before the first of them; 0: left alone */
 } gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed = PTHREAD_COND_INITIALIZER};
 
+/* gate.calls, for each step to read without the lock. */
+static atomic_int calls_running;
+
 /* Under gate.lock: the first running call holds the BLAS at one thread.
  * Not in a child forked after the pool started: there OpenBLAS would start
  * its threads again to change the count, and threads must not start. */
 static void hold_blas(void)
 {
-    if (gate.calls++ > 0 || tf_pool_forked())
+    atomic_store(&calls_running, ++gate.calls);
+    if (gate.calls > 1 || tf_pool_forked())
         return;
     const int n = blas_threads();
     gate.saved = n > 1 ? n : 0;
@@ -44,7 +49,8 @@ static void hold_blas(void)
  * another one meanwhile. */
 static void unhold_blas(void)
 {
-    if (--gate.calls > 0 || !gate.saved)
+    atomic_store(&calls_running, --gate.calls);
+    if (gate.calls > 0 || !gate.saved)
         return;
     if (blas_threads() == 1)
         set_blas_threads(gate.saved);
@@ -92,7 +98,10 @@ void tf_schedule_end(tf_schedule *s)
 
 void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks)
 {
-    tf_pool_run(s->threads, fn, ctx, n_tasks);
+    /* While other calls run, their callers' threads occupy cores too: the
+     * step stays on this caller's thread, so that the threads on the cores
+     * are no more than the callers' (the pool's come back when they end). */
+    tf_pool_run(atomic_load(&calls_running) > 1 ? 1 : s->threads, fn, ctx, n_tasks);
 }
 
 typedef struct rows_job {

@@ -40,8 +40,9 @@ void tf_schedule_begin(tf_schedule *s, int32_t n_threads);
  * running) the BLAS's thread count. */
 void tf_schedule_end(tf_schedule *s);
 
-/* fn(ctx, t, thread) for every task t of n_tasks, on s->threads threads;
- * thread indexes per-thread scratch (0 .. s->width - 1). */
+/* fn(ctx, t, thread) for every task t of n_tasks, on s->threads threads,
+ * or on the caller's alone while other forward calls run; thread indexes
+ * per-thread scratch (0 .. s->width - 1). */
 void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks);
 
 /* fn(ctx, first, count) over rows [0, n) of row_values values each, cut
