@@ -1,22 +1,30 @@
-/* gemm_floor.c — a forward pass's matrix products alone (gemm_floor.h).
- * The attention block size and the FFN chunk come from lib/workspace.h, so
- * the calls are the library's, not a guess at them. */
+/* gemm_floor.c — a forward pass's matrix products alone (gemm_floor.h), as
+ * the library's schedule issues them: each projection as the column blocks
+ * of model/linear.c, attention as one task per (sequence, head, block of
+ * query rows), each task on the pool's threads (model/schedule.h). The
+ * block counts and sizes come from the library's headers, so the calls
+ * are the library's, not a guess at them. */
 #include "gemm_floor.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "linear.h"
+#include "schedule.h"
 #include "timing.h"
 #include "workspace.h"
 
-/* All zeros: the products' speed does not depend on the values, and zeros
- * never grow into denormals or infinities however often beta = 1 adds. */
+/* All -0.0: the products' speed does not depend on the values, and zeros
+ * never grow into denormals or infinities however often beta = 1 adds.
+ * Written, not calloc'd: untouched calloc pages all map the one zero page,
+ * in 4 KiB pages where the library's weights have huge ones, which made
+ * the products alone slower than the whole layer at T = 16. */
 typedef struct buffers {
     float *x;      /* (N, D) */
     float *qkv;    /* (N, 3D) */
     float *ctx;    /* (N, D) */
-    float *scores; /* (block, T) */
+    float *scores; /* (width, block, T): one block per thread */
     float *hidden; /* (chunk, F) */
     float *w_qkv;  /* (3D, D) */
     float *w_o;    /* (D, D) */
@@ -24,77 +32,109 @@ typedef struct buffers {
     float *w_down; /* (D, F) */
 } buffers;
 
-/* y (n, out) += x (n, in) . w^T, w (out, in): tf_linear after it copied the
- * bias into y (beta = 1). */
-static void linear(float *y, const float *x, const float *w, int n, int out, int in)
-{
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, out, in, 1.0f, x, in, w, in, 1.0f, y,
-                out);
-}
-
-/* Per head and block of query rows: scores (nq, T) = Q_blk K^T, then
- * ctx_blk (nq, d_k) = scores V, as attention.c does (beta = 0 both). */
-static void attention(const buffers *g, int T, int D, int H, int row0)
-{
-    const int dk = D / H, ld = 3 * D, block = (int)tf_attention_block_rows((size_t)T);
-    const float scale = 1.0f / sqrtf((float)dk);
-    const float *qkv = g->qkv + (size_t)row0 * ld; /* (T, 3D) this sequence */
-    float *ctx = g->ctx + (size_t)row0 * D;        /* (T, D) */
-    for (int h = 0; h < H; h++)
-        for (int q0 = 0; q0 < T; q0 += block) {
-            const int nq = T - q0 < block ? T - q0 : block;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, scale,
-                        qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, g->scores,
-                        T);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nq, dk, T, 1.0f, g->scores, T,
-                        qkv + 2 * D + h * dk, ld, 0.0f, ctx + (size_t)q0 * D + h * dk, D);
-        }
-}
-
-/* One forward pass's products: the buffers and the model's sizes. */
+/* One forward pass's products: the buffers, the model's sizes, the threads. */
 typedef struct floor_run {
     buffers g;
     int B, T, D, H, F, layers;
+    tf_schedule sched;
 } floor_run;
+
+/* y (n, out) += x (n, in) . w^T, w (out, in), in tf_linear_parts column
+ * blocks: tf_linear_split after it copied the bias into y (beta = 1). */
+typedef struct linear_call {
+    float *y;
+    const float *x, *w;
+    size_t n, out, in, parts;
+} linear_call;
+
+static void linear_task(void *ctx, size_t part, int thread)
+{
+    const linear_call *c = ctx;
+    size_t c0, nc;
+    tf_split_range(c->out, c->parts, TF_LINEAR_COLUMN_ALIGN, part, &c0, &nc);
+    if (nc)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)c->n, (int)nc, (int)c->in,
+                    1.0f, c->x, (int)c->in, c->w + c0 * c->in, (int)c->in, 1.0f, c->y + c0,
+                    (int)c->out);
+}
+
+static void linear(const floor_run *r, float *y, const float *x, const float *w, int n, int out,
+                   int in)
+{
+    linear_call c = {y, x, w, (size_t)n, (size_t)out, (size_t)in,
+                     tf_linear_parts(r->sched.width, (size_t)out)};
+    tf_schedule_run(&r->sched, linear_task, &c, c.parts);
+}
+
+/* Task (b, h, k): scores (nq, T) = Q_blk K^T, then ctx_blk (nq, d_k) =
+ * scores V, as attention.c does (beta = 0 both). */
+static void attention_task(void *ctx, size_t t, int thread)
+{
+    const floor_run *r = ctx;
+    const int T = r->T, D = r->D, dk = D / r->H, ld = 3 * D;
+    const int block = (int)tf_attention_block_rows((size_t)T), blocks = (T + block - 1) / block;
+    const int q0 = (int)(t % (size_t)blocks) * block, h = (int)(t / (size_t)blocks % (size_t)r->H);
+    const size_t row0 = t / (size_t)blocks / (size_t)r->H * (size_t)T;
+    const int nq = T - q0 < block ? T - q0 : block;
+    const float scale = 1.0f / sqrtf((float)dk);
+    const float *qkv = r->g.qkv + row0 * ld;                        /* (T, 3D) this sequence */
+    float *out = r->g.ctx + row0 * D;                               /* (T, D) */
+    float *s = r->g.scores + (size_t)thread * (size_t)block * T;    /* (nq, T) */
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, scale,
+                qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, s, T);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nq, dk, T, 1.0f, s, T,
+                qkv + 2 * D + h * dk, ld, 0.0f, out + (size_t)q0 * D + h * dk, D);
+}
 
 static int forward_gemms(void *ctx)
 {
-    const floor_run *r = ctx;
+    floor_run *r = ctx;
     const buffers *g = &r->g;
     const int N = r->B * r->T, D = r->D, F = r->F;
+    const size_t block = tf_attention_block_rows((size_t)r->T);
+    const size_t attention_tasks = (size_t)r->B * r->H * ((r->T + block - 1) / block);
     for (int l = 0; l < r->layers; l++) {
-        linear(g->qkv, g->x, g->w_qkv, N, 3 * D, D);
-        for (int b = 0; b < r->B; b++)
-            attention(g, r->T, D, r->H, b * r->T);
-        linear(g->x, g->ctx, g->w_o, N, D, D);
+        linear(r, g->qkv, g->x, g->w_qkv, N, 3 * D, D);
+        tf_schedule_run(&r->sched, attention_task, r, attention_tasks);
+        linear(r, g->x, g->ctx, g->w_o, N, D, D);
         for (int r0 = 0; r0 < N; r0 += TF_FFN_CHUNK_ROWS) {
             const int rows = N - r0 < TF_FFN_CHUNK_ROWS ? N - r0 : TF_FFN_CHUNK_ROWS;
-            linear(g->hidden, g->x + (size_t)r0 * D, g->w_up, rows, F, D);
-            linear(g->ctx + (size_t)r0 * D, g->hidden, g->w_down, rows, D, F);
+            linear(r, g->hidden, g->x + (size_t)r0 * D, g->w_up, rows, F, D);
+            linear(r, g->ctx + (size_t)r0 * D, g->hidden, g->w_down, rows, D, F);
         }
     }
     return 0;
 }
 
-int gemm_floor_time(int B, int T, int D, int H, int F, int layers, double min_time,
-                    double *median, double *best)
+/* n floats of -0.0 (a value GCC cannot turn back into calloc), or NULL. */
+static float *filled(size_t n)
+{
+    float *p = malloc(n * sizeof *p);
+    for (size_t i = 0; p && i < n; i++)
+        p[i] = -0.0f;
+    return p;
+}
+
+int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads,
+                    double min_time, double *median, double *best)
 {
     const size_t N = (size_t)B * T, block = tf_attention_block_rows((size_t)T);
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
+    const size_t width = (size_t)tf_pool_width();
     floor_run r = {
-        .g = {calloc(N * D, sizeof(float)), calloc(N * 3 * D, sizeof(float)),
-              calloc(N * D, sizeof(float)), calloc(block * T, sizeof(float)),
-              calloc(chunk * F, sizeof(float)), calloc((size_t)3 * D * D, sizeof(float)),
-              calloc((size_t)D * D, sizeof(float)), calloc((size_t)F * D, sizeof(float)),
-              calloc((size_t)D * F, sizeof(float))},
+        .g = {filled(N * D), filled(N * 3 * D), filled(N * D), filled(width * block * T),
+              filled(chunk * F), filled((size_t)3 * D * D), filled((size_t)D * D),
+              filled((size_t)F * D), filled((size_t)D * F)},
         .B = B, .T = T, .D = D, .H = H, .F = F, .layers = layers,
     };
     const buffers *g = &r.g;
     const int ok = g->x && g->qkv && g->ctx && g->scores && g->hidden && g->w_qkv && g->w_o &&
                    g->w_up && g->w_down;
     if (ok) {
-        forward_gemms(&r); /* warm-up */
+        tf_schedule_begin(&r.sched, n_threads); /* the threads and BLAS setting of a call */
+        forward_gemms(&r);                      /* warm-up */
         bench_time_runs(forward_gemms, &r, min_time, median, best);
+        tf_schedule_end(&r.sched);
     }
     free(g->x), free(g->qkv), free(g->ctx), free(g->scores), free(g->hidden);
     free(g->w_qkv), free(g->w_o), free(g->w_up), free(g->w_down);
