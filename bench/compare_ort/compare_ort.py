@@ -7,9 +7,10 @@ alternation, outputs compared on the real tokens.
 Each side runs in its own long-lived worker process, so that its peak
 resident memory is its own: ort_worker.js (onnxruntime-node, CPU execution
 provider, graph optimisation "all", --threads intra-op threads) and
-tfenc_worker.py (the Python binding, n_threads = --threads). With OPENBLAS_CORETYPE set in the
-environment a second libtfenc worker runs with it, beside the first, which
-runs with the variable unset (the kernels OpenBLAS detects). Per workload a
+tfenc_worker.py (the Python binding, n_threads = --threads). With
+OPENBLAS_CORETYPE set in the environment a second libtfenc worker runs with
+it, beside the first, which runs with the variable unset (the kernels
+OpenBLAS detects). Per workload a
 fresh set of workers loads the model, takes the input, resets its peak RSS
 (VmHWM, via /proc/self/clear_refs) and is warmed up; then the coordinator
 runs one call on each worker in turn, rotating who goes first, for a number
@@ -61,7 +62,7 @@ def workloads(quick):
              ("6L 384/12/1536, 1x128", "minilm6", 1, 128, [128])]
     if not quick:
         rows.append(("6L 384/12/1536, 32x128 full", "minilm6", 32, 128, [128] * 32))
-    rows.append((f"6L 384/12/1536, 32 seqs 8..128", "minilm6", VARLEN_B, VARLEN_T,
+    rows.append(("6L 384/12/1536, 32 seqs 8..128", "minilm6", VARLEN_B, VARLEN_T,
                  varlen_lengths()))
     if not quick:
         rows += [("12L BERT-base, 1x16", "bert12", 1, 16, [16]),
@@ -72,7 +73,7 @@ def workloads(quick):
 # ---- workers --------------------------------------------------------------------
 
 class Worker:
-    """A worker process and its line protocol (worker_protocol): each request
+    """A worker process and its line protocol: each request
     is one JSON object {"cmd": ..., ...} on its stdin, each reply one JSON
     object {"ok": true, ...} or {"ok": false, "error": ...} on its stdout.
     Commands: load {model, threads} -> {runtime, ...}; input {x: file of
@@ -228,6 +229,12 @@ def ensure_models(names):
                         "--models", ",".join(sorted(set(missing)))], check=True)
 
 
+def coretype_setting(side):
+    """How a libtfenc side's worker has OPENBLAS_CORETYPE."""
+    return f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}" if side == "tfenc_env" \
+        else "OPENBLAS_CORETYPE unset"
+
+
 def describe(first, specs, args):
     """The run's header lines: machine, runtimes, threads, BLAS kernels."""
     with open("/proc/cpuinfo") as f:
@@ -241,9 +248,8 @@ def describe(first, specs, args):
         if side == "ort":
             continue
         info = first[side]
-        setting = f"OPENBLAS_CORETYPE={env_ct}" if side == "tfenc_env" else \
-            "OPENBLAS_CORETYPE unset"
-        lines.append(f"{side}: {info['runtime']}, n_threads {args.threads}; {setting}: "
+        lines.append(f"{side}: {info['runtime']}, n_threads {args.threads}; "
+                     f"{coretype_setting(side)}: "
                      f"{info['blas']}, kernel {info['corename']}, its thread setting "
                      f"{info.get('blas_threads')} ({info.get('blas_config')})")
     lines.append("columns: '<kernel> ms' is libtfenc with that OpenBLAS kernel; times are "
@@ -291,7 +297,8 @@ def plot(path, rows, sides, kernels):
         return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    labels = {"ort": "ONNX Runtime", **{s: f"libtfenc, {kernels[s]}" for s in sides[1:]}}
+    labels = {"ort": "ONNX Runtime", **{s: f"libtfenc, OpenBLAS {kernels[s]} "
+                                            f"({coretype_setting(s)})" for s in sides[1:]}}
     layer = [r for r in rows if r["model"] == "bert_layer"]
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.8))
     for side, marker in zip(sides, "o^s"):

@@ -1,6 +1,6 @@
 // ONNX Runtime's side of bench/compare_ort: a long-lived worker that
 // compare_ort.py drives over its stdin and stdout, one JSON object a line
-// each way (see worker_protocol in compare_ort.py). The session is the one an
+// each way (the protocol is compare_ort.py's Worker). The session is the one an
 // ONNX Runtime user creates: the CPU execution provider, graph optimisation
 // "all", a fixed number of intra-op threads, sequential execution.
 //

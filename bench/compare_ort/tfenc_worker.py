@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """libtfenc's side of bench/compare_ort: a long-lived worker that
 compare_ort.py drives over stdin and stdout, one JSON object a line each way
-(see worker_protocol in compare_ort.py). It runs the model through the
+(the protocol is compare_ort.py's Worker). It runs the model through the
 Python binding (python/tfenc) exactly as a user does: Encoder.from_file, then
 enc(x=..., key_padding_mask=..., n_threads=...) per call (no workspace: the
 binding has none).
