@@ -2,8 +2,12 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "error.h"
 
 /* Offset of the first byte that is not valid UTF-8 (shortest form, no
@@ -41,27 +45,109 @@ static size_t utf8_invalid_at(const unsigned char *s, size_t len)
     return len;
 }
 
-/* Offset where arrays/objects first nest deeper than max_depth, or len. */
-static size_t too_deep_at(const char *s, size_t len, int max_depth)
+/* How much of the string whose opening quote is at `quote` a message
+ * quotes, as written: up to its closing quote, at most 64 bytes. */
+static int written_length(const char *s, size_t len, size_t quote)
 {
-    int depth = 0, in_string = 0;
+    size_t end = quote + 1;
+    while (end < len && s[end] != '"')
+        end += s[end] == '\\' ? 2 : 1;
+    const size_t n = (end < len ? end : len) - quote - 1;
+    return n < 64 ? (int)n : 64;
+}
+
+/* What cJSON would not see in the raw text: arrays and objects nested deeper
+ * than max_depth, and the escape \u0000 in a key or string, which cJSON
+ * decodes into a NUL that ends its C string, so that "a\u0000b" would read
+ * as "a" (and "num_attention_heads\u0000" as num_attention_heads). */
+static tf_status check_raw(const char *s, size_t len, int max_depth, const char *label)
+{
+    int depth = 0;
+    size_t quote = SIZE_MAX; /* where the string being read opens, or SIZE_MAX */
     for (size_t i = 0; i < len; i++) {
         const char c = s[i];
-        if (in_string) {
+        if (quote != SIZE_MAX) {
+            if (c == '\\' && len - i >= 6 && memcmp(s + i, "\\u0000", 6) == 0)
+                return tf_fail(TF_ERR_FORMAT, "%s: the string \"%.*s\" at byte %zu contains "
+                               "\\u0000 (NUL): keys and strings must not hold NUL characters",
+                               label, written_length(s, len, quote), s + quote + 1, quote);
             if (c == '\\')
                 i++;
             else if (c == '"')
-                in_string = 0;
+                quote = SIZE_MAX;
         } else if (c == '"') {
-            in_string = 1;
+            quote = i;
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
-                return i;
+                return tf_fail(TF_ERR_FORMAT, "%s: JSON nests deeper than %d levels at byte %zu",
+                               label, max_depth, i);
         } else if (c == '}' || c == ']') {
             depth--;
         }
     }
-    return len;
+    return TF_OK;
+}
+
+/* ---- No key twice in any object ------------------------------------------- *
+ * cJSON keeps every member of an object; a lookup finds the first, while
+ * Python's json and Hugging Face keep the last. A file whose readers would
+ * disagree is refused. (With NUL refused above, comparing the C strings
+ * compares the whole decoded keys.) */
+
+typedef struct key_scratch {
+    const cJSON **items; /* [cap] the members of the object being checked */
+    size_t cap;
+    char path[256];      /* where that object is: 'a'[2]'b' */
+} key_scratch;
+
+static int compare_keys(const void *a, const void *b)
+{
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+static tf_status check_object_keys(const cJSON *object, key_scratch *k, const char *label)
+{
+    size_t n = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, object) n++;
+    if (n < 2)
+        return TF_OK;
+    if (n > k->cap) {
+        const cJSON **grown = tf_realloc(k->items, n * sizeof *grown);
+        if (!grown)
+            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu keys", label, n);
+        k->items = grown;
+        k->cap = n;
+    }
+    n = 0;
+    cJSON_ArrayForEach(item, object) k->items[n++] = item;
+    qsort(k->items, n, sizeof *k->items, compare_keys);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(k->items[i - 1]->string, k->items[i]->string) == 0)
+            return tf_fail(TF_ERR_FORMAT, "%s: key '%.200s' appears twice in %s%s; readers "
+                           "disagree on which one counts", label, k->items[i]->string,
+                           k->path[0] ? "the object at " : "the top-level object", k->path);
+    return TF_OK;
+}
+
+/* Checks value and everything inside it; path grows by one step per level. */
+static tf_status check_keys(const cJSON *value, key_scratch *k, const char *label)
+{
+    tf_status s = cJSON_IsObject(value) ? check_object_keys(value, k, label) : TF_OK;
+    const size_t len = strlen(k->path);
+    int index = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, value) {
+        if (s)
+            break;
+        if (cJSON_IsObject(value))
+            snprintf(k->path + len, sizeof k->path - len, "'%.64s'", item->string);
+        else
+            snprintf(k->path + len, sizeof k->path - len, "[%d]", index++);
+        s = check_keys(item, k, label);
+    }
+    k->path[len] = '\0';
+    return s;
 }
 
 /* ---- Telling cJSON's allocation failures from syntax errors -------------- *
@@ -200,9 +286,9 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
     if (at < len)
         return tf_fail(TF_ERR_FORMAT, "%s: not valid UTF-8 at byte %zu (0x%02x)", label, at,
                        (unsigned char)text[at]);
-    if ((at = too_deep_at(text, len, max_depth)) < len)
-        return tf_fail(TF_ERR_FORMAT, "%s: JSON nests deeper than %d levels at byte %zu", label,
-                       max_depth, at);
+    tf_status s = check_raw(text, len, max_depth, label);
+    if (s)
+        return s;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root && well_formed(text, len))
@@ -211,13 +297,19 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
         at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
         return tf_fail(TF_ERR_FORMAT, "%s: not valid JSON (error near byte %zu)", label, at);
     }
-    for (at = (size_t)(end - text); at < len; at++) {
+    for (at = (size_t)(end - text); at < len && s == TF_OK; at++) {
         const char c = text[at];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-            cJSON_Delete(root);
-            return tf_fail(TF_ERR_FORMAT, "%s: unexpected bytes after the JSON value at byte %zu",
-                           label, at);
-        }
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            s = tf_fail(TF_ERR_FORMAT, "%s: unexpected bytes after the JSON value at byte %zu",
+                        label, at);
+    }
+    key_scratch keys = {NULL, 0, ""};
+    if (s == TF_OK)
+        s = check_keys(root, &keys, label);
+    tf_free(keys.items);
+    if (s) {
+        cJSON_Delete(root);
+        return s;
     }
     *out = root;
     return TF_OK;
@@ -232,4 +324,20 @@ int tf_json_uint(const cJSON *item, double max, uint64_t *out)
         return 0;
     *out = (uint64_t)v;
     return 1;
+}
+
+void tf_json_describe(const cJSON *item, char *buf, size_t size)
+{
+    /* cJSON asks for 5 bytes more than it writes */
+    if (size > 5 && cJSON_PrintPreallocated((cJSON *)item, buf, (int)(size - 5), 0))
+        return;
+    const int n = cJSON_GetArraySize(item);
+    if (cJSON_IsObject(item))
+        snprintf(buf, size, "an object of %d key%s", n, n == 1 ? "" : "s");
+    else if (cJSON_IsArray(item))
+        snprintf(buf, size, "an array of %d value%s", n, n == 1 ? "" : "s");
+    else if (cJSON_IsString(item))
+        snprintf(buf, size, "a string of %zu bytes", strlen(item->valuestring));
+    else
+        snprintf(buf, size, "a value");
 }

@@ -1,5 +1,6 @@
-/* json.h — JSON text checked before it is parsed: valid UTF-8, bounded
- * nesting, nothing after the value but whitespace. Parsing is cJSON's. */
+/* json.h — JSON text checked before and after it is parsed: valid UTF-8,
+ * bounded nesting, nothing after the value but whitespace, no NUL (\u0000)
+ * in any key or string, and no key twice in any object. Parsing is cJSON's. */
 #ifndef TF_JSON_H
 #define TF_JSON_H
 
@@ -9,11 +10,17 @@
 #include "tfenc.h"
 
 /* Parses len bytes of text (not NUL-terminated) into *out. On failure the
- * message starts with label and says what is wrong and at which byte. */
+ * message starts with label and says what is wrong and where: the byte, or
+ * for a duplicate key the key and the path of its object ('a'[2]'b'). */
 tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char *label,
                         cJSON **out);
 
 /* A JSON number that is an integer in 0..max (at most 2^53), into *out. */
 int tf_json_uint(const cJSON *item, double max, uint64_t *out);
+
+/* item as JSON text for a message (numbers as cJSON prints them: 1e-50,
+ * 128.5), or, when that does not fit in size bytes, what it is ("an object
+ * of 3 keys"). */
+void tf_json_describe(const cJSON *item, char *buf, size_t size);
 
 #endif

@@ -72,10 +72,13 @@ static tf_status parse_shape(tf_st_tensor *t, const cJSON *shape, const char *la
     const cJSON *dim;
     cJSON_ArrayForEach(dim, shape) {
         uint64_t d;
-        if (!tf_json_uint(dim, 9007199254740992.0, &d))
+        char got[64];
+        if (!tf_json_uint(dim, 9007199254740992.0, &d)) {
+            tf_json_describe(dim, got, sizeof got);
             return tf_fail(TF_ERR_FORMAT,
-                           "%s: tensor '%s': shape[%d] is not an integer in 0..2^53", label,
-                           t->name, i);
+                           "%s: tensor '%s': shape[%d] is not an integer in 0..2^53, got %s",
+                           label, t->name, i, got);
+        }
         t->dims[i++] = (int64_t)d;
         if (!tf_mul_size(t->count, (size_t)d, &t->count))
             return tf_fail(TF_ERR_FORMAT,
@@ -100,16 +103,17 @@ static tf_status parse_entry(tf_st_tensor *t, span *sp, const cJSON *entry, cons
         if (!slot)
             return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unexpected key '%s'", label, t->name,
                            field->string);
-        if (*slot)
-            return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': key '%s' appears twice", label,
-                           t->name, field->string);
-        *slot = field;
+        *slot = field; /* once: tf_json_parse refuses a key twice */
     }
     if (!dtype || !shape || !offsets)
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': missing '%s'", label, t->name,
                        !dtype ? "dtype" : !shape ? "shape" : "data_offsets");
-    if (!cJSON_IsString(dtype))
-        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': dtype is not a string", label, t->name);
+    char got[64];
+    if (!cJSON_IsString(dtype)) {
+        tf_json_describe(dtype, got, sizeof got);
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': dtype is not a string, got %s", label,
+                       t->name, got);
+    }
     if (!dtype_from_name(dtype->valuestring, &t->dtype))
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unknown dtype '%.32s'", label, t->name,
                        dtype->valuestring);
@@ -118,10 +122,11 @@ static tf_status parse_entry(tf_st_tensor *t, span *sp, const cJSON *entry, cons
         return s;
     if (!cJSON_IsArray(offsets) || cJSON_GetArraySize(offsets) != 2 ||
         !tf_json_uint(offsets->child, 9007199254740992.0, &sp->begin) ||
-        !tf_json_uint(offsets->child->next, 9007199254740992.0, &sp->end))
-        return tf_fail(TF_ERR_FORMAT,
-                       "%s: tensor '%s': data_offsets is not [begin, end] of integers in 0..2^53",
-                       label, t->name);
+        !tf_json_uint(offsets->child->next, 9007199254740992.0, &sp->end)) {
+        tf_json_describe(offsets, got, sizeof got);
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': data_offsets is not [begin, end] of "
+                       "integers in 0..2^53, got %s", label, t->name, got);
+    }
     size_t nbytes;
     if (!tf_mul_size(t->count, dtypes[t->dtype].size, &nbytes))
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': its byte size overflows 64 bits", label,
@@ -145,19 +150,15 @@ static tf_status parse_metadata(tf_st_file *f, const cJSON *meta, const char *la
         return tf_fail(TF_ERR_FORMAT, "%s: __metadata__ is not an object", label);
     const cJSON *item;
     cJSON_ArrayForEach(item, meta) {
-        if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: __metadata__['%s'] is not a string", label,
-                           item->string);
+        char got[64];
+        if (!cJSON_IsString(item)) {
+            tf_json_describe(item, got, sizeof got);
+            return tf_fail(TF_ERR_FORMAT, "%s: __metadata__['%s'] is not a string, got %s",
+                           label, item->string, got);
+        }
     }
-    if (f->metadata)
-        return tf_fail(TF_ERR_FORMAT, "%s: __metadata__ appears twice", label);
     f->metadata = meta;
     return TF_OK;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int compare_spans(const void *a, const void *b)
@@ -166,26 +167,6 @@ static int compare_spans(const void *a, const void *b)
     if (x->begin != y->begin)
         return x->begin < y->begin ? -1 : 1;
     return (x->end > y->end) - (x->end < y->end);
-}
-
-/* No name twice (cJSON keeps duplicate keys). */
-static tf_status check_unique_names(const tf_st_file *f, const char *label)
-{
-    if (f->n_tensors < 2)
-        return TF_OK;
-    const char **names = tf_malloc(f->n_tensors * sizeof *names);
-    if (!names)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu names", label, f->n_tensors);
-    for (size_t i = 0; i < f->n_tensors; i++)
-        names[i] = f->tensors[i].name;
-    qsort(names, f->n_tensors, sizeof *names, compare_names);
-    tf_status s = TF_OK;
-    for (size_t i = 1; i < f->n_tensors && s == TF_OK; i++)
-        if (strcmp(names[i - 1], names[i]) == 0)
-            s = tf_fail(TF_ERR_FORMAT, "%s: tensor '%s' appears twice in the header", label,
-                        names[i]);
-    tf_free(names);
-    return s;
 }
 
 /* The tensors' bytes tile the data section exactly: from 0, no gap, no
@@ -251,8 +232,6 @@ static tf_status parse_header(tf_st_file *f, const unsigned char *data, uint64_t
         if (s == TF_OK)
             f->n_tensors++;
     }
-    if (s == TF_OK)
-        s = check_unique_names(f, label);
     if (s == TF_OK)
         s = check_layout(f, spans, data_size, label);
     for (size_t i = 0; s == TF_OK && i < f->n_tensors; i++) {

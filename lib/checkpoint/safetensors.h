@@ -4,7 +4,10 @@
  *            "data_offsets": [begin, end]}, ..., "__metadata__": {str: str}}
  *   the data: every tensor's bytes, contiguous from offset 0, no gaps, no
  *            overlaps, nothing after the last one.
- * Every rule is checked; a violation is TF_ERR_FORMAT with what and where. */
+ * Every rule is checked; a violation is TF_ERR_FORMAT with what and where.
+ * The JSON itself is checked by tf_json_parse (json.h): among others, no key
+ * twice in any object (so no tensor twice, no __metadata__ twice) and no
+ * \u0000 in any name or value. */
 #ifndef TF_SAFETENSORS_H
 #define TF_SAFETENSORS_H
 
