@@ -1,8 +1,10 @@
-/* hf_config.c — reading config.json with type checks on every field used. */
+/* hf_config.c — reading config.json: one table of the fields that change what
+ * BertModel computes, each honoured, cross-checked or refused by name. */
 #define _POSIX_C_SOURCE 200809L
 #include "hf_config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,48 +17,166 @@
 #define TF_HF_CONFIG_MAX_BYTES (16u << 20)
 #define TF_HF_CONFIG_MAX_DEPTH 32
 
-static tf_status get_int(const cJSON *root, const char *key, int64_t *out, const char *path)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
-    uint64_t v;
-    *out = -1;
-    if (!item || cJSON_IsNull(item))
-        return TF_OK;
-    if (!tf_json_uint(item, 2147483647.0, &v))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in 0..2147483647", path, key);
-    *out = (int64_t)v;
-    return TF_OK;
-}
+/* ---- The fields ----------------------------------------------------------- *
+ * Every config.json field that could change what transformers' BertModel
+ * computes, and what this library does with it. Absent or null is
+ * BertConfig's default. A key not in the table is ignored, as transformers
+ * keeps unknown keys as attributes that BertModel never reads. */
 
-static tf_status get_activation(const cJSON *root, int32_t *out, const char *path)
+typedef enum field_rule {
+    SIZE,       /* an integer in lo..2^31-1, into the int64_t at offset */
+    ACTIVATION, /* hidden_act: one of activations[] */
+    EPS,        /* layer_norm_eps: a number in (0, 1] that float32 does not round to 0 */
+    ONLY,       /* a string that must be note */
+    FALSE,      /* a boolean that must be false (true: refused, note says why) */
+    EMPTY,      /* must be {} or [] (anything in it: refused, note says why) */
+    NO_EFFECT,  /* an integer in 0..2^31-1 that cannot change the result (note: why) */
+    IGNORED     /* cannot change what BertModel computes at inference (note: why) */
+} field_rule;
+
+typedef struct hf_field {
+    const char *key;
+    field_rule rule;
+    size_t offset;    /* SIZE: the tf_hf_config field it fills */
+    int64_t lo;       /* SIZE: its smallest value */
+    const char *note; /* ONLY: the value supported; FALSE, EMPTY: why the others are
+                         refused; otherwise what it is or why it changes nothing */
+} hf_field;
+
+#define SIZE_FIELD(key, lo, note) {#key, SIZE, offsetof(tf_hf_config, key), lo, note}
+
+static const hf_field fields[] = {
+    /* honoured */
+    {"model_type", ONLY, 0, 0, "bert"},
+    SIZE_FIELD(num_attention_heads, 1, "the number of heads"),
+    {"hidden_act", ACTIVATION, 0, 0, "the feed-forward block's activation"},
+    {"layer_norm_eps", EPS, 0, 0, "every LayerNorm's epsilon"},
+    {"position_embedding_type", ONLY, 0, 0, "absolute"},
+    /* cross-checked against the tensors' shapes (checkpoint.c) */
+    SIZE_FIELD(hidden_size, 0, "word_embeddings' width"),
+    SIZE_FIELD(intermediate_size, 0, "intermediate.dense's height"),
+    SIZE_FIELD(num_hidden_layers, 0, "the encoder.layer.{i} present"),
+    SIZE_FIELD(vocab_size, 0, "word_embeddings' height"),
+    SIZE_FIELD(max_position_embeddings, 0, "position_embeddings' height"),
+    SIZE_FIELD(type_vocab_size, 0, "token_type_embeddings' height"),
+    /* honoured trivially */
+    {"chunk_size_feed_forward", NO_EFFECT, 0, 0,
+     "the feed-forward block is computed for each token alone, so computing it in chunks of "
+     "the sequence gives the same values"},
+    /* refused unless they leave BertModel the encoder this library computes */
+    {"is_decoder", FALSE, 0, 0, "a decoder masks attention causally; this library is an encoder"},
+    {"add_cross_attention", FALSE, 0, 0,
+     "cross-attention layers attend to another model's states, which this library has no "
+     "input for"},
+    {"pruned_heads", EMPTY, 0, 0, "its layers have fewer heads than num_attention_heads"},
+    {"quantization_config", EMPTY, 0, 0, "quantized weights are not float weights"},
+    /* ignored knowingly */
+    {"hidden_dropout_prob", IGNORED, 0, 0, "dropout is off at inference"},
+    {"attention_probs_dropout_prob", IGNORED, 0, 0, "dropout is off at inference"},
+    {"classifier_dropout", IGNORED, 0, 0, "a task head's, which is not loaded"},
+    {"architectures", IGNORED, 0, 0, "the task heads around BertModel, which are not loaded"},
+    {"initializer_range", IGNORED, 0, 0, "initialisation only"},
+    {"pad_token_id", IGNORED, 0, 0, "word_embeddings' padding_idx only stops its gradient"},
+    {"tie_word_embeddings", IGNORED, 0, 0, "ties the MLM head, which is not loaded"},
+    {"torchscript", IGNORED, 0, 0, "how weights are tied for export"},
+    {"torch_dtype", IGNORED, 0, 0, "weights are converted to float32, which everything runs in"},
+    {"dtype", IGNORED, 0, 0, "weights are converted to float32, which everything runs in"},
+    {"use_cache", IGNORED, 0, 0, "a decoder's key/value cache"},
+    {"is_encoder_decoder", IGNORED, 0, 0, "read by encoder-decoder wrappers, not by BertModel"},
+    {"output_attentions", IGNORED, 0, 0, "which outputs are returned, not their values"},
+    {"output_hidden_states", IGNORED, 0, 0, "which outputs are returned, not their values"},
+    {"return_dict", IGNORED, 0, 0, "which outputs are returned, not their values"},
+};
+
+/* hidden_act values, as transformers' ACT2FN computes them. */
+static const struct {
+    const char *name;
+    tf_activation activation;
+} activations[] = {
+    {"gelu", TF_ACTIVATION_GELU},               /* torch's erf GELU */
+    {"gelu_python", TF_ACTIVATION_GELU},        /* the same formula written in Python */
+    {"gelu_new", TF_ACTIVATION_GELU_TANH},
+    {"gelu_pytorch_tanh", TF_ACTIVATION_GELU_TANH},
+    {"gelu_fast", TF_ACTIVATION_GELU_TANH},     /* the same tanh formula, factored */
+    {"relu", TF_ACTIVATION_RELU},
+};
+enum { N_ACTIVATIONS = sizeof activations / sizeof activations[0] };
+
+static tf_status read_activation(const cJSON *item, const char *value, int32_t *out,
+                                 const char *path)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
-    *out = -1;
-    if (!item)
-        return TF_OK;
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: hidden_act must be a string", path);
-    const char *act = item->valuestring;
-    if (!strcmp(act, "gelu"))
-        *out = TF_ACTIVATION_GELU;
-    else if (!strcmp(act, "gelu_new") || !strcmp(act, "gelu_pytorch_tanh"))
-        *out = TF_ACTIVATION_GELU_TANH;
-    else if (!strcmp(act, "relu"))
-        *out = TF_ACTIVATION_RELU;
-    else
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: hidden_act '%.40s' is not supported (gelu, "
-                       "gelu_new, gelu_pytorch_tanh and relu are)", path, act);
+        return tf_fail(TF_ERR_FORMAT, "%s: hidden_act must be a string, got %s", path, value);
+    char names[160] = "";
+    for (int i = 0; i < N_ACTIVATIONS; i++) {
+        if (strcmp(item->valuestring, activations[i].name) == 0) {
+            *out = activations[i].activation;
+            return TF_OK;
+        }
+        const size_t n = strlen(names);
+        snprintf(names + n, sizeof names - n, "%s%s", i == 0 ? "" : i + 1 < N_ACTIVATIONS ? ", "
+                                                                 : " and ", activations[i].name);
+    }
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: hidden_act %s is not supported (%s are)", path, value,
+                   names);
+}
+
+static tf_status read_eps(const cJSON *item, const char *value, double *out, const char *path)
+{
+    if (!cJSON_IsNumber(item) || !(item->valuedouble > 0.0) || item->valuedouble > 1.0)
+        return tf_fail(TF_ERR_FORMAT, "%s: layer_norm_eps must be a number in (0, 1], got %s",
+                       path, value);
+    if (!((float)item->valuedouble > 0.0f))
+        return tf_fail(TF_ERR_FORMAT, "%s: layer_norm_eps %s is 0 as a float32, the precision "
+                       "LayerNorm runs in (its smallest value above 0 is 1.4e-45)", path, value);
+    *out = item->valuedouble;
     return TF_OK;
 }
 
-static tf_status check_position_type(const cJSON *root, const char *path)
+/* A value of f that changes the computation in a way this library does not. */
+static tf_status refuse(const hf_field *f, const char *value, const char *path)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "position_embedding_type");
-    if (!item || cJSON_IsNull(item))
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s)", path, f->key, value,
+                   f->note);
+}
+
+static tf_status read_field(const hf_field *f, const cJSON *item, tf_hf_config *c,
+                            const char *path)
+{
+    char value[96];
+    tf_json_describe(item, value, sizeof value);
+    switch (f->rule) {
+    case SIZE:
+    case NO_EFFECT: {
+        const int64_t lo = f->rule == SIZE ? f->lo : 0;
+        uint64_t v;
+        if (!tf_json_uint(item, 2147483647.0, &v) || (int64_t)v < lo)
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..2147483647, got %s",
+                           path, f->key, (long long)lo, value);
+        if (f->rule == SIZE)
+            *(int64_t *)(void *)((char *)c + f->offset) = (int64_t)v;
         return TF_OK;
-    if (!cJSON_IsString(item) || strcmp(item->valuestring, "absolute") != 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: position_embedding_type must be \"absolute\"",
-                       path);
+    }
+    case ACTIVATION: return read_activation(item, value, &c->activation, path);
+    case EPS: return read_eps(item, value, &c->layer_norm_eps, path);
+    case ONLY:
+        if (!cJSON_IsString(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, f->key, value);
+        if (strcmp(item->valuestring, f->note) != 0)
+            return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path,
+                           f->key, value, f->note);
+        return TF_OK;
+    case FALSE:
+        if (!cJSON_IsBool(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, f->key,
+                           value);
+        return cJSON_IsTrue(item) ? refuse(f, value, path) : TF_OK;
+    case EMPTY:
+        return (cJSON_IsObject(item) || cJSON_IsArray(item)) && !item->child
+                   ? TF_OK
+                   : refuse(f, value, path);
+    case IGNORED: return TF_OK;
+    }
     return TF_OK;
 }
 
@@ -72,29 +192,11 @@ tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, cons
     tf_status s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
     if (s == TF_OK && !cJSON_IsObject(root))
         s = tf_fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
-    const cJSON *eps = root ? cJSON_GetObjectItemCaseSensitive(root, "layer_norm_eps") : NULL;
-    if (s == TF_OK && eps) {
-        if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0.0) || eps->valuedouble > 1.0)
-            s = tf_fail(TF_ERR_FORMAT, "%s: layer_norm_eps must be a number in (0, 1]", path);
-        else
-            c->layer_norm_eps = eps->valuedouble;
+    for (size_t i = 0; s == TF_OK && i < sizeof fields / sizeof fields[0]; i++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, fields[i].key);
+        if (item && !cJSON_IsNull(item))
+            s = read_field(&fields[i], item, c, path);
     }
-    const struct {
-        const char *key;
-        int64_t *field;
-    } ints[] = {{"hidden_size", &c->hidden_size},
-                {"num_attention_heads", &c->num_attention_heads},
-                {"intermediate_size", &c->intermediate_size},
-                {"num_hidden_layers", &c->num_hidden_layers},
-                {"vocab_size", &c->vocab_size},
-                {"max_position_embeddings", &c->max_position_embeddings},
-                {"type_vocab_size", &c->type_vocab_size}};
-    for (size_t i = 0; s == TF_OK && i < sizeof ints / sizeof ints[0]; i++)
-        s = get_int(root, ints[i].key, ints[i].field, path);
-    if (s == TF_OK)
-        s = get_activation(root, &c->activation, path);
-    if (s == TF_OK)
-        s = check_position_type(root, path);
     cJSON_Delete(root);
     return s;
 }

@@ -1,5 +1,6 @@
 /* hf_config.h — the fields of a Hugging Face BERT config.json the loader
- * uses (absent ones are -1). */
+ * uses (absent ones are -1); hf_config.c's table lists every field it reads,
+ * refuses or ignores. */
 #ifndef TF_HF_CONFIG_H
 #define TF_HF_CONFIG_H
 
@@ -20,7 +21,9 @@ void tf_hf_config_init(tf_hf_config *c);
 /* Reads path (at most 16 MiB of JSON). */
 tf_status tf_hf_config_read(tf_hf_config *c, const char *path);
 
-/* Parses len bytes of config.json text; label prefixes messages. */
+/* Parses len bytes of config.json text; label prefixes messages. A field
+ * that changes the computation in a way this library does not is
+ * TF_ERR_UNSUPPORTED naming it and its value; a malformed one TF_ERR_FORMAT. */
 tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *label);
 
 #endif
