@@ -18,6 +18,7 @@
 #include "error.h"
 #include "hf_config.h"
 #include "metadata.h"
+#include "names.h"
 
 /* ---- Name rules: theirs -> ours ------------------------------------------ */
 
@@ -168,6 +169,31 @@ static tf_status map_pytorch(tf_checkpoint *ck, const char *name, tf_mapping *m)
     return TF_OK;
 }
 
+/* The name a missing tensor would have in the file's format. */
+static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, size_t size)
+{
+    int layer;
+    const char *rest;
+    const int in_layer = split_layer(ours, "layers.", &layer, &rest) > 0;
+    const name_rule *rules = ck->format == TF_FORMAT_HF_BERT ? (in_layer ? hf_layer : hf_top)
+                             : ck->format == TF_FORMAT_PYTORCH ? (in_layer ? pt_layer : pt_top)
+                                                               : NULL;
+    for (; rules && rules->theirs; rules++) {
+        if (strcmp(rules->ours, in_layer ? rest : ours) != 0)
+            continue;
+        if (!in_layer)
+            snprintf(buf, size, "%s%s", ck->prefix, rules->theirs);
+        else if (ck->format == TF_FORMAT_HF_BERT)
+            snprintf(buf, size, "%sencoder.layer.%d.%s", ck->prefix, layer, rules->theirs);
+        else if (ck->single_layer)
+            snprintf(buf, size, "%s", rules->theirs);
+        else
+            snprintf(buf, size, "layers.%d.%s", layer, rules->theirs);
+        return;
+    }
+    snprintf(buf, size, "%s", ours);
+}
+
 /* ---- Format detection ----------------------------------------------------- */
 
 const char *tf_format_name(tf_format format)
@@ -224,8 +250,12 @@ static tf_status dim_of(const tf_checkpoint *ck, const char *dest, const char *w
                         int32_t *out)
 {
     const tf_st_tensor *t = source_of(ck, dest);
-    if (!t)
-        return tf_fail(TF_ERR_FORMAT, "missing the tensor for %s, which gives %s", dest, what);
+    char theirs[160];
+    if (!t) {
+        their_name(ck, dest, theirs, sizeof theirs);
+        return tf_fail(TF_ERR_FORMAT, "missing tensor '%s' (for %s, which gives %s)", theirs, dest,
+                       what);
+    }
     if (t->rank != 2)
         return tf_fail(TF_ERR_SHAPE, "%s: expected a 2-D tensor (for %s), got rank %d", t->name,
                        dest, (int)t->rank);
@@ -234,6 +264,23 @@ static tf_status dim_of(const tf_checkpoint *ck, const char *dest, const char *w
                        (long long)t->dims[axis]);
     *out = (int32_t)t->dims[axis];
     return TF_OK;
+}
+
+/* 1 if any tensor of the file maps to a name that starts with `start` and
+ * ends with `end`: a part of the model (a LayerNorm, the pooler, the biases)
+ * is there when any of its tensors is, and the layout check then names
+ * each of its tensors that is missing. */
+static int32_t has_part(const tf_checkpoint *ck, const char *start, const char *end)
+{
+    const size_t n_start = strlen(start), n_end = strlen(end);
+    for (size_t i = 0; i < ck->file.n_tensors; i++) {
+        const char *dest = ck->map[i].dest;
+        const size_t n = strlen(dest);
+        if (dest[0] && n >= n_start + n_end && strncmp(dest, start, n_start) == 0 &&
+            strcmp(dest + n - n_end, end) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 static int32_t count_layers(const tf_checkpoint *ck)
@@ -255,9 +302,12 @@ static tf_status agree(const char *key, int64_t json_value, int32_t shape_value,
     if (json_value < 0 || json_value == shape_value)
         return TF_OK;
     const tf_st_tensor *t = source_of(ck, dest);
-    if (!t)
-        return tf_fail(TF_ERR_FORMAT, "config.json: %s is %lld, but the file has no tensor for %s",
-                       key, (long long)json_value, dest);
+    char theirs[160];
+    if (!t) {
+        their_name(ck, dest, theirs, sizeof theirs);
+        return tf_fail(TF_ERR_FORMAT, "config.json: %s is %lld, but the file has no tensor '%s' "
+                       "(for %s)", key, (long long)json_value, theirs, dest);
+    }
     char shape[96];
     tf_format_shape(shape, sizeof shape, t->rank, t->dims);
     return tf_fail(TF_ERR_SHAPE, "config.json: %s %lld disagrees with %s %s", key,
@@ -284,9 +334,9 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
     if (source_of(ck, "embed.token_type.weight") &&
         (s = dim_of(ck, "embed.token_type.weight", "n_token_types", 0, &c->n_token_types)))
         return s;
-    c->embedding_norm = source_of(ck, "embed.norm.weight") != NULL;
-    c->pooler = source_of(ck, "pooler.weight") != NULL;
-    c->bias = source_of(ck, "layers.0.attn.q.bias") != NULL;
+    c->embedding_norm = has_part(ck, "embed.norm.", "");
+    c->pooler = has_part(ck, "pooler.", "");
+    c->bias = has_part(ck, "", ".bias");
     c->norm_placement = TF_NORM_POST;
     c->activation = json->activation >= 0 ? json->activation : TF_ACTIVATION_GELU;
     c->layer_norm_eps = json->layer_norm_eps > 0 ? (float)json->layer_norm_eps : 1e-12f;
@@ -315,8 +365,8 @@ static tf_status infer_pytorch(tf_checkpoint *ck, tf_config *c)
     c->n_layers = count_layers(ck);
     c->vocab_size = 0;
     c->position = TF_POSITION_NONE;
-    c->final_norm = source_of(ck, "final_norm.weight") != NULL;
-    c->bias = source_of(ck, "layers.0.attn.q.bias") != NULL;
+    c->final_norm = has_part(ck, "final_norm.", "");
+    c->bias = has_part(ck, "", ".bias");
     c->n_heads = 0;
     c->activation = -1;
     c->norm_placement = -1;
@@ -324,9 +374,31 @@ static tf_status infer_pytorch(tf_checkpoint *ck, tf_config *c)
     return tf_metadata_read_overrides(&ck->file, c);
 }
 
+/* Each option is "from the file" or a value the library has (n_heads up
+ * to the d_model the file gives). */
+static tf_status check_options(const tf_load_options *o, int32_t d_model)
+{
+    if (o->n_heads < 0 || o->n_heads > d_model)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.n_heads: expected 0 (from the file) or "
+                       "1..%d (d_model), got %d", (int)d_model, (int)o->n_heads);
+    if (o->activation < -1 || o->activation >= TF_ACTIVATION_COUNT)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.activation: expected -1 (from the file) "
+                       "or 0..%d, got %d", TF_ACTIVATION_COUNT - 1, (int)o->activation);
+    if (o->norm_placement < -1 || o->norm_placement >= TF_NORM_COUNT)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.norm_placement: expected -1 (from the "
+                       "file) or 0..%d, got %d", TF_NORM_COUNT - 1, (int)o->norm_placement);
+    if (o->layer_norm_eps != 0.0f && !(o->layer_norm_eps > 0.0f && isfinite(o->layer_norm_eps)))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.layer_norm_eps: expected 0 (from the "
+                       "file) or a finite value > 0, got %g", (double)o->layer_norm_eps);
+    return TF_OK;
+}
+
 /* Options win over the file; then nothing may be left unknown. */
 static tf_status apply_options(tf_config *c, const tf_load_options *opts, tf_format format)
 {
+    tf_status s = opts ? check_options(opts, c->d_model) : TF_OK;
+    if (s)
+        return s;
     if (opts) {
         if (opts->n_heads > 0)
             c->n_heads = opts->n_heads;
@@ -353,31 +425,6 @@ static tf_status apply_options(tf_config *c, const tf_load_options *opts, tf_for
 }
 
 /* ---- Shapes, dtypes and coverage ---------------------------------------- */
-
-/* The name a missing tensor would have in the file's format. */
-static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, size_t size)
-{
-    int layer;
-    const char *rest;
-    const int in_layer = split_layer(ours, "layers.", &layer, &rest) > 0;
-    const name_rule *rules = ck->format == TF_FORMAT_HF_BERT ? (in_layer ? hf_layer : hf_top)
-                             : ck->format == TF_FORMAT_PYTORCH ? (in_layer ? pt_layer : pt_top)
-                                                               : NULL;
-    for (; rules && rules->theirs; rules++) {
-        if (strcmp(rules->ours, in_layer ? rest : ours) != 0)
-            continue;
-        if (!in_layer)
-            snprintf(buf, size, "%s%s", ck->prefix, rules->theirs);
-        else if (ck->format == TF_FORMAT_HF_BERT)
-            snprintf(buf, size, "%sencoder.layer.%d.%s", ck->prefix, layer, rules->theirs);
-        else if (ck->single_layer)
-            snprintf(buf, size, "%s", rules->theirs);
-        else
-            snprintf(buf, size, "layers.%d.%s", layer, rules->theirs);
-        return;
-    }
-    snprintf(buf, size, "%s", ours);
-}
 
 static tf_status check_tensor(const tf_st_tensor *src, const tf_mapping *m, const tf_tensor *t)
 {

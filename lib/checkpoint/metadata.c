@@ -2,6 +2,7 @@
 #include "metadata.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,23 +17,24 @@ static const struct field {
     field_kind kind;
     size_t offset; /* in tf_config */
     int override;  /* also read from PyTorch checkpoints */
+    int32_t lo;    /* F_INT: the smallest value (0 for n_heads would read as "unknown") */
 } fields[] = {
-    {"d_model", F_INT, offsetof(tf_config, d_model), 0},
-    {"n_heads", F_INT, offsetof(tf_config, n_heads), 1},
-    {"d_ff", F_INT, offsetof(tf_config, d_ff), 0},
-    {"n_layers", F_INT, offsetof(tf_config, n_layers), 0},
-    {"vocab_size", F_INT, offsetof(tf_config, vocab_size), 0},
-    {"max_positions", F_INT, offsetof(tf_config, max_positions), 0},
-    {"position", F_POSITION, offsetof(tf_config, position), 0},
-    {"n_token_types", F_INT, offsetof(tf_config, n_token_types), 0},
-    {"embedding_norm", F_BOOL, offsetof(tf_config, embedding_norm), 0},
-    {"norm_first", F_NORM_FIRST, offsetof(tf_config, norm_placement), 1},
-    {"final_norm", F_BOOL, offsetof(tf_config, final_norm), 0},
-    {"activation", F_ACTIVATION, offsetof(tf_config, activation), 1},
-    {"bias", F_BOOL, offsetof(tf_config, bias), 0},
-    {"pooler", F_BOOL, offsetof(tf_config, pooler), 0},
-    {"layer_norm_eps", F_EPS, offsetof(tf_config, layer_norm_eps), 1},
-    {"seed", F_SEED, offsetof(tf_config, seed), 0},
+    {"d_model", F_INT, offsetof(tf_config, d_model), 0, 1},
+    {"n_heads", F_INT, offsetof(tf_config, n_heads), 1, 1},
+    {"d_ff", F_INT, offsetof(tf_config, d_ff), 0, 1},
+    {"n_layers", F_INT, offsetof(tf_config, n_layers), 0, 1},
+    {"vocab_size", F_INT, offsetof(tf_config, vocab_size), 0, 0},
+    {"max_positions", F_INT, offsetof(tf_config, max_positions), 0, 0},
+    {"position", F_POSITION, offsetof(tf_config, position), 0, 0},
+    {"n_token_types", F_INT, offsetof(tf_config, n_token_types), 0, 0},
+    {"embedding_norm", F_BOOL, offsetof(tf_config, embedding_norm), 0, 0},
+    {"norm_first", F_NORM_FIRST, offsetof(tf_config, norm_placement), 1, 0},
+    {"final_norm", F_BOOL, offsetof(tf_config, final_norm), 0, 0},
+    {"activation", F_ACTIVATION, offsetof(tf_config, activation), 1, 0},
+    {"bias", F_BOOL, offsetof(tf_config, bias), 0, 0},
+    {"pooler", F_BOOL, offsetof(tf_config, pooler), 0, 0},
+    {"layer_norm_eps", F_EPS, offsetof(tf_config, layer_norm_eps), 1, 0},
+    {"seed", F_SEED, offsetof(tf_config, seed), 0, 0},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 _Static_assert(N_FIELDS + 2 <= TF_METADATA_FIELDS, "room for every field, format and version");
@@ -91,7 +93,7 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
     switch (f->kind) {
     case F_INT: {
         const long v = strtol(text, &end, 10);
-        ok = *text && !*end && !errno && v >= INT32_MIN && v <= INT32_MAX;
+        ok = *text && !*end && !errno && v >= f->lo && v <= INT32_MAX;
         if (ok)
             *int_at(c, f) = (int32_t)v;
         break;
@@ -116,6 +118,10 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
     case F_EPS: {
         const double v = strtod(text, &end);
         ok = *text && !*end && !errno;
+        if (ok && !(isfinite((float)v) && (float)v > 0.0f))
+            return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": '%.40s' is %g as a float32, the "
+                           "precision LayerNorm runs in; it must be finite and > 0", f->key, text,
+                           (double)(float)v);
         if (ok)
             c->layer_norm_eps = (float)v;
         break;
@@ -128,11 +134,13 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
         break;
     }
     }
+    if (!ok && f->kind == F_INT)
+        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.40s' as an integer in "
+                       "%d..%d", f->key, text, (int)f->lo, INT32_MAX);
     if (!ok)
         return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.40s' as a %s", f->key,
                        text,
-                       f->kind == F_INT ? "32-bit integer"
-                       : f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
+                       f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
                        : f->kind == F_POSITION   ? "position (none/sinusoidal/learned)"
                        : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu)"
                        : f->kind == F_EPS        ? "number"
