@@ -231,9 +231,17 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally under
  *    "bert."; other tensors (embeddings.position_ids, MLM or classifier
  *    heads) are ignored. config.json gives num_attention_heads, hidden_act
- *    ("gelu" = erf, "gelu_new" / "gelu_pytorch_tanh" = tanh, "relu") and
- *    layer_norm_eps (BERT's defaults: "gelu", 1e-12), and is cross-checked
- *    against the shapes.
+ *    ("gelu" / "gelu_python" = erf, "gelu_new" / "gelu_pytorch_tanh" /
+ *    "gelu_fast" = tanh, "relu") and layer_norm_eps (BERT's defaults: "gelu",
+ *    1e-12; an eps that is 0 as a float32, such as 1e-50, is refused), and is
+ *    cross-checked against the shapes. A field that would make transformers'
+ *    BertModel compute something else is TF_ERR_UNSUPPORTED naming the field
+ *    and its value: model_type other than "bert", is_decoder or
+ *    add_cross_attention true, position_embedding_type other than
+ *    "absolute", a non-empty pruned_heads or quantization_config, a
+ *    hidden_act not listed above. chunk_size_feed_forward is accepted (it
+ *    does not change the result); dropout, initialisation and output
+ *    selection fields are ignored (the table is in checkpoint/hf_config.c).
  *  - a PyTorch nn.TransformerEncoder state_dict saved as safetensors
  *    (layers.{i}.self_attn.in_proj_weight [3D, D] = q, k, v stacked, ...,
  *    an optional final norm.*), or a single nn.TransformerEncoderLayer (no
@@ -248,15 +256,22 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  * the wrong shape is TF_ERR_SHAPE naming it and both shapes. Tensors may be
  * F32, F16 or BF16 (converted to float32 once). A malformed file is
  * TF_ERR_FORMAT (or TF_ERR_IO) saying what is wrong and where; the loader
- * never allocates more than the file's own size implies. */
+ * never allocates more than the file's own size implies. In config.json,
+ * the safetensors header and its __metadata__, a key that appears twice in
+ * any object (readers disagree on which one counts) and a \u0000 in any key
+ * or string are TF_ERR_FORMAT naming the key and the file. A part of the
+ * model (a LayerNorm, the pooler, the biases) is there when any of its
+ * tensors is; each one it lacks is named as missing. */
 
 typedef struct tf_load_options {
     size_t struct_size;        /* the caller's sizeof(tf_load_options), set by init */
-    int32_t n_heads;           /* 0: from the file */
+    int32_t n_heads;           /* 0: from the file, else 1..d_model */
     int32_t activation;        /* tf_activation, or -1: from the file */
     int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
-    float layer_norm_eps;      /* 0: from the file */
+    float layer_norm_eps;      /* 0: from the file, else finite and > 0 */
 } tf_load_options;
+/* Any other value of an option is TF_ERR_INVALID_ARGUMENT naming it
+ * ("options.n_heads") and the value. */
 
 /* Sets every option to "from the file". */
 TF_API void tf_load_options_init_sized(tf_load_options *opts, size_t struct_size);
