@@ -237,7 +237,7 @@ START_TEST(test_pytorch_settings_are_required)
                    "options.struct_size: expected");
     o = options(4, 7, 0);
     expect_failure(tf_encoder_load(file, &o, &enc), TF_ERR_INVALID_ARGUMENT,
-                   "config.activation: expected 0..2, got 7");
+                   "options.activation: expected -1 (from the file) or 0..2, got 7");
 }
 END_TEST
 
@@ -556,9 +556,9 @@ START_TEST(test_config_json_is_checked)
                    TF_ERR_FORMAT, "config.json: num_hidden_layers 3, but the file has layers 0..1");
     expect_failure(load_with_config_json("{\"num_attention_heads\": 4, \"hidden_act\": \"silu\"}",
                                          &enc),
-                   TF_ERR_UNSUPPORTED, "hidden_act 'silu' is not supported");
+                   TF_ERR_UNSUPPORTED, "hidden_act \"silu\" is not supported");
     expect_failure(load_with_config_json("{\"num_attention_heads\": \"four\"}", &enc),
-                   TF_ERR_FORMAT, "num_attention_heads must be an integer in 0..2147483647");
+                   TF_ERR_FORMAT, "num_attention_heads must be an integer in 1..2147483647, got \"four\"");
     expect_failure(load_with_config_json("{\"num_attention_heads\": 3}", &enc),
                    TF_ERR_INVALID_ARGUMENT, "d_model 128 is not divisible by n_heads 3");
     expect_failure(load_with_config_json("{\"num_attention_heads\": 4,", &enc), TF_ERR_FORMAT,

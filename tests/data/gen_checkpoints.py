@@ -90,7 +90,8 @@ case("metadata_not_object", one(GOOD, extra={"__metadata__": 5}), "TF_ERR_FORMAT
 case("metadata_value_not_string", one(GOOD, extra={"__metadata__": {"n_heads": 2}}),
      "TF_ERR_FORMAT", "__metadata__['n_heads'] is not a string")
 case("metadata_twice", raw(b'{"__metadata__":{},"__metadata__":{},"t":' + js(GOOD) + b"}",
-                           bytes(24)), "TF_ERR_FORMAT", "__metadata__ appears twice")
+                           bytes(24)), "TF_ERR_FORMAT",
+     "header: key '__metadata__' appears twice in the top-level object")
 
 # ---- one entry ----------------------------------------------------------------------
 case("entry_not_object", one(5), "TF_ERR_FORMAT", "tensor 't': entry is not an object")
@@ -100,7 +101,8 @@ case("missing_data_offsets", one(entry(data_offsets=None)), "TF_ERR_FORMAT",
      "tensor 't': missing 'data_offsets'")
 case("unknown_key", one(entry(foo=1)), "TF_ERR_FORMAT", "tensor 't': unexpected key 'foo'")
 case("key_twice", raw(b'{"t":{"dtype":"F32","dtype":"F32","shape":[2,3],"data_offsets":[0,24]}}',
-                      bytes(24)), "TF_ERR_FORMAT", "tensor 't': key 'dtype' appears twice")
+                      bytes(24)), "TF_ERR_FORMAT",
+     "header: key 'dtype' appears twice in the object at 't'")
 case("dtype_not_string", one(entry(dtype=3)), "TF_ERR_FORMAT", "tensor 't': dtype is not a string")
 case("unknown_dtype", one(entry(dtype="F33")), "TF_ERR_FORMAT", "tensor 't': unknown dtype 'F33'")
 case("shape_not_array", one(entry(shape="2x3")), "TF_ERR_FORMAT",
@@ -147,7 +149,7 @@ case("data_not_from_zero", one(entry(data_offsets=[8, 32]), bytes(32)), "TF_ERR_
 case("trailing_data", one(GOOD, bytes(30)), "TF_ERR_FORMAT",
      "6 bytes after the last tensor belong to no tensor")
 case("duplicate_name", raw(b'{"t":' + js(GOOD) + b',"t":' + js(GOOD) + b"}", bytes(48)),
-     "TF_ERR_FORMAT", "tensor 't' appears twice in the header")
+     "TF_ERR_FORMAT", "header: key 't' appears twice in the top-level object")
 
 
 # ---- valid files, inconsistent models --------------------------------------------------------
@@ -195,7 +197,8 @@ case("bert_missing_tensor", encode(bert(drop=["encoder.layer.0.output.LayerNorm.
      "layers.0.norm2.bias [4])")
 case("bert_missing_layer", encode(bert(layers=2, drop=[k for k in bert(layers=2)
                                                        if k.startswith("encoder.layer.0.")])),
-     "TF_ERR_FORMAT", "missing the tensor for layers.0.ffn.up.weight, which gives d_ff")
+     "TF_ERR_FORMAT", "missing tensor 'encoder.layer.0.intermediate.dense.weight' "
+     "(for layers.0.ffn.up.weight, which gives d_ff)")
 case("bert_wrong_ffn_shape", encode(bert(layers=2, change={
     "encoder.layer.1.intermediate.dense.weight": [6, 4]})), "TF_ERR_SHAPE",
      "encoder.layer.1.intermediate.dense.weight: expected [8, 4] (for layers.1.ffn.up.weight), "
@@ -233,7 +236,7 @@ case("tfenc_metadata_incomplete", encode({"layers.0.attn.q.weight": np.zeros((4,
                                          ours), "TF_ERR_FORMAT", '__metadata__ lacks "d_model"')
 case("tfenc_metadata_bad_value", encode({"layers.0.attn.q.weight": np.zeros((4, 4), np.float32)},
                                         dict(ours, d_model="four")), "TF_ERR_FORMAT",
-     "__metadata__ \"d_model\": cannot read 'four' as a 32-bit integer")
+     "__metadata__ \"d_model\": cannot read 'four' as an integer in 1..2147483647")
 case("tfenc_metadata_future_version", encode({"x": np.zeros(1, np.float32)},
                                              dict(ours, format_version="2")),
      "TF_ERR_UNSUPPORTED", "__metadata__ \"format_version\" is '2'; this library reads version 1")
