@@ -210,9 +210,9 @@ END_TEST
 
 /* One call at every thread count gives bitwise the same output, hidden
  * states and attention weights: the work is cut the same way whatever the
- * count (a model big enough for every step to be split: projections of
- * 768, 512 and 256 columns, 570 rows). */
-enum { WB = 2, WT = 320, WD = 256, WH = 4, WL = 2 };
+ * count (a model big enough for its projections of 384 and 256 columns to
+ * be split, small enough for valgrind). */
+enum { WB = 2, WT = 200, WD = 128, WH = 2, WL = 2 };
 
 typedef struct wide_result {
     float out[WB * WT * WD], hidden[(WL + 1) * WB * WT * WD], attn[WL * WB * WH * WT * WT];
@@ -220,7 +220,7 @@ typedef struct wide_result {
 
 static tf_status run_wide(const tf_encoder *e, const float *x, int32_t n_threads, wide_result *r)
 {
-    static const int32_t wide_lengths[WB] = {320, 250};
+    static const int32_t wide_lengths[WB] = {200, 150};
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = WB, a.seq_len = WT, a.input_embeds = x, a.lengths = wide_lengths;

@@ -32,8 +32,9 @@ static struct {
 static atomic_int calls_running;
 
 /* Under gate.lock: the first running call holds the BLAS at one thread.
- * Not in a child forked after the pool started: there OpenBLAS would start
- * its threads again to change the count, and threads must not start. */
+ * Not in a child forked while a call held the pool (one that must not start
+ * threads, which OpenBLAS does to change its count after a fork): there
+ * the count stays as the fork left it. */
 static void hold_blas(void)
 {
     atomic_store(&calls_running, ++gate.calls);
@@ -58,10 +59,17 @@ static void unhold_blas(void)
 }
 
 /* fork() while another thread holds gate.lock would leave it held in the
- * child: it is taken around fork. */
+ * child: it is taken around fork. The calls running then do not run in the
+ * child. */
 static void lock_gate(void) { pthread_mutex_lock(&gate.lock); }
 static void unlock_gate(void) { pthread_mutex_unlock(&gate.lock); }
-static void register_fork_handlers(void) { pthread_atfork(lock_gate, unlock_gate, unlock_gate); }
+static void reset_gate(void)
+{
+    gate.in_blas = gate.calls = gate.saved = 0;
+    atomic_store(&calls_running, 0);
+    pthread_mutex_unlock(&gate.lock);
+}
+static void register_fork_handlers(void) { pthread_atfork(lock_gate, unlock_gate, reset_gate); }
 
 void tf_schedule_begin(tf_schedule *s, int32_t n_threads)
 {
