@@ -320,7 +320,7 @@ int tf_json_uint(const cJSON *item, double max, uint64_t *out)
     if (!cJSON_IsNumber(item))
         return 0;
     const double v = item->valuedouble;
-    if (!(v >= 0.0) || v > max || v > 9007199254740992.0 || floor(v) != v)
+    if (!(v >= 0.0) || v > max || v > TF_JSON_MAX_EXACT_INT || floor(v) != v)
         return 0;
     *out = (uint64_t)v;
     return 1;

@@ -15,7 +15,12 @@
 tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char *label,
                         cJSON **out);
 
-/* A JSON number that is an integer in 0..max (at most 2^53), into *out. */
+/* 2^53: up to here every integer is exactly a double, so a JSON number
+ * (which cJSON holds as one) names exactly one integer. */
+#define TF_JSON_MAX_EXACT_INT 9007199254740992.0
+
+/* A JSON number that is an integer in 0..max (at most TF_JSON_MAX_EXACT_INT),
+ * into *out. */
 int tf_json_uint(const cJSON *item, double max, uint64_t *out);
 
 /* item as JSON text for a message (numbers as cJSON prints them: 1e-50,

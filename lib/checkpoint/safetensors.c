@@ -63,9 +63,9 @@ static tf_status parse_shape(tf_st_tensor *t, const cJSON *shape, const char *la
     if (!cJSON_IsArray(shape))
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': shape is not an array", label, t->name);
     const int rank = cJSON_GetArraySize(shape);
-    if (rank > TF_ST_MAX_RANK)
+    if (rank > TF_MAX_RANK)
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': rank %d exceeds the limit of %d", label,
-                       t->name, rank, TF_ST_MAX_RANK);
+                       t->name, rank, TF_MAX_RANK);
     t->rank = rank;
     t->count = 1;
     int i = 0;
@@ -73,7 +73,7 @@ static tf_status parse_shape(tf_st_tensor *t, const cJSON *shape, const char *la
     cJSON_ArrayForEach(dim, shape) {
         uint64_t d;
         char got[64];
-        if (!tf_json_uint(dim, 9007199254740992.0, &d)) {
+        if (!tf_json_uint(dim, TF_JSON_MAX_EXACT_INT, &d)) {
             tf_json_describe(dim, got, sizeof got);
             return tf_fail(TF_ERR_FORMAT,
                            "%s: tensor '%s': shape[%d] is not an integer in 0..2^53, got %s",
@@ -121,8 +121,8 @@ static tf_status parse_entry(tf_st_tensor *t, span *sp, const cJSON *entry, cons
     if (s)
         return s;
     if (!cJSON_IsArray(offsets) || cJSON_GetArraySize(offsets) != 2 ||
-        !tf_json_uint(offsets->child, 9007199254740992.0, &sp->begin) ||
-        !tf_json_uint(offsets->child->next, 9007199254740992.0, &sp->end)) {
+        !tf_json_uint(offsets->child, TF_JSON_MAX_EXACT_INT, &sp->begin) ||
+        !tf_json_uint(offsets->child->next, TF_JSON_MAX_EXACT_INT, &sp->end)) {
         tf_json_describe(offsets, got, sizeof got);
         return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': data_offsets is not [begin, end] of "
                        "integers in 0..2^53, got %s", label, t->name, got);

@@ -18,7 +18,6 @@
 #include "tfenc.h"
 
 #define TF_ST_MAX_HEADER 100000000u
-#define TF_ST_MAX_RANK 8
 
 typedef enum tf_dtype {
     TF_DTYPE_BOOL, TF_DTYPE_U8, TF_DTYPE_I8, TF_DTYPE_F8_E4M3, TF_DTYPE_F8_E5M2, TF_DTYPE_I16,
@@ -32,7 +31,7 @@ typedef struct tf_st_tensor {
     const char *name;            /* owned by the header */
     tf_dtype dtype;
     int32_t rank;
-    int64_t dims[TF_ST_MAX_RANK];
+    int64_t dims[TF_MAX_RANK];
     size_t count;                /* elements */
     const unsigned char *data;   /* count * dtype size bytes, little-endian, unaligned */
 } tf_st_tensor;
