@@ -3,7 +3,7 @@
 #  - walks the tutorial's model through "[CLS] I love NLP [SEP]" with the
 #    tutorial's shapes, in at most 100 columns;
 #  - --worked-example prints the tutorial's numbers;
-#  - --vocab tokenises with WordPiece; --model runs a PyTorch checkpoint;
+#  - --vocab tokenizes with WordPiece; --model runs a PyTorch checkpoint;
 #  - --heatmap writes a PNG of the documented size;
 #  - --dump then --compare reports zero error, and a perturbed tensor is
 #    caught as the first one over the tolerance;

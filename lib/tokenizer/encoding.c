@@ -1,4 +1,4 @@
-/* encoding.c — tokenised texts as padded [B, T] arrays: [CLS] a [SEP]
+/* encoding.c — tokenized texts as padded [B, T] arrays: [CLS] a [SEP]
  * (b [SEP]), truncated to max_length (longest first, as BERT does). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* tokenizer.c — BERT's WordPiece tokenizer: special tokens kept whole,
- * normalisation (clean, CJK, accents, case), pre-tokenisation (whitespace,
+ * normalisation (clean, CJK, accents, case), pre-tokenization (whitespace,
  * punctuation), greedy longest-match-first WordPiece. Every token keeps the
  * byte range of the text it came from. */
 #include "tokenizer.h"
@@ -249,7 +249,7 @@ static int wordpiece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *
 
 /* Splits normalised characters on spaces and punctuation and appends the
  * WordPiece tokens of each word. */
-static int pre_tokenise(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n)
+static int pre_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n)
 {
     size_t i = 0;
     while (i < n) {
@@ -286,7 +286,7 @@ static size_t special_at(const tf_tokenizer *tok, const char *text, size_t len, 
 /* Tokens of text[from..to), normalised a piece at a time: pieces end at an
  * ASCII whitespace byte, which always separates words, so the result is the
  * same as for the whole segment at once. */
-static tf_status tokenise_segment(tf_token_vec *out, char_vec *chars, const tf_tokenizer *tok,
+static tf_status tokenize_segment(tf_token_vec *out, char_vec *chars, const tf_tokenizer *tok,
                                   const char *text, size_t from, size_t to, const char *what)
 {
     while (from < to) {
@@ -297,7 +297,7 @@ static tf_status tokenise_segment(tf_token_vec *out, char_vec *chars, const tf_t
         tf_status s = normalise(chars, tok, text + from, stop - from, (int64_t)from, what);
         if (s)
             return s;
-        if (!pre_tokenise(out, tok, chars->v, chars->n))
+        if (!pre_tokenize(out, tok, chars->v, chars->n))
             return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
         from = stop;
     }
@@ -317,7 +317,7 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
                              : 0;
         if (!n && i < len)
             continue;
-        s = tokenise_segment(out, &chars, tok, text, segment, i, what);
+        s = tokenize_segment(out, &chars, tok, text, segment, i, what);
         if (s == TF_OK && n && !push_token(out, id, (int64_t)i, (int64_t)(i + n)))
             s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
         i += n ? n - 1 : 0;

@@ -19,7 +19,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model")
     ap.add_argument("text", nargs="?")
-    ap.add_argument("--vocab", help="tokenise TEXT with this vocab.txt")
+    ap.add_argument("--vocab", help="tokenize TEXT with this vocab.txt")
     ap.add_argument("--ids", help="or give token ids: 2,45,67,3")
     ap.add_argument("--layer", type=int, default=0)
     ap.add_argument("--npy", help="also save the weights [H, T, T] here")

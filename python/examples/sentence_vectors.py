@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Sentence vectors from a BERT directory: each text tokenised with the
+"""Sentence vectors from a BERT directory: each text tokenized with the
 directory's vocab.txt, run through the encoder, mean-pooled over its real
 tokens and L2-normalised; prints the vectors' cosine similarities.
 

@@ -274,7 +274,7 @@ class Encoder(Owner):
 
     def embed(self, texts, tokenizer, *, pool="mean", normalize=False, batch_size=32,
               n_threads=0):
-        """One vector per text ([len(texts), d_model] float32): tokenised by
+        """One vector per text ([len(texts), d_model] float32): tokenized by
         `tokenizer`, run through the encoder in padded batches of at most
         batch_size (>= 1) texts, then the [CLS] vector (pool="cls") or the
         mean over the real tokens (pool="mean"), L2-normalised when asked.

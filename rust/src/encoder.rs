@@ -264,7 +264,7 @@ impl Encoder {
 const EMBED_BATCH: usize = 32;
 
 impl Encoder {
-    /// One vector per text, flattened [texts.len(), d_model]: tokenised,
+    /// One vector per text, flattened [texts.len(), d_model]: tokenized,
     /// run in padded batches of EMBED_BATCH (32), pooled, L2-normalised
     /// when asked.
     pub fn embed(

@@ -21,7 +21,7 @@ pub struct Encoding {
     pub attention_mask: Vec<i32>,
 }
 
-/// A vocab.txt loaded for tokenising, uncased (lower-case, accents
+/// A vocab.txt loaded for tokenizing, uncased (lower-case, accents
 /// stripped) or cased. Immutable: share it between threads freely.
 pub struct Tokenizer {
     ptr: NonNull<ffi::tf_tokenizer>,
