@@ -16,34 +16,10 @@
 
 #include "common/expect.h"
 #include "common/suite.h"
+#include "common/tmp_dir.h"
 #include "tfenc.h"
 
 static const char *data_dir;
-static char tmp_dir[256];
-
-typedef struct path_buf {
-    char s[1024];
-} path_buf;
-
-static path_buf join(const char *dir, const char *name)
-{
-    path_buf p;
-    ck_assert_int_lt(snprintf(p.s, sizeof p.s, "%s/%s", dir, name), (int)sizeof p.s);
-    return p;
-}
-
-static void make_tmp_dir(void)
-{
-    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/tfenc-config-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp_dir));
-}
-
-static void remove_tmp_dir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void write_bytes(const char *path, const void *bytes, size_t n)
 {

@@ -17,25 +17,11 @@
 #include "npy.h"
 #include "common/suite.h"
 #include "common/tensor.h"
+#include "common/tmp_dir.h"
 #include "common/util.h"
 #include "tfenc.h"
 
 static const char *data_dir, *golden_dir;
-
-typedef struct path_buf {
-    char s[1024];
-} path_buf;
-
-/* dir/name, by value: join(join(a, b).s, c).s is fine within one expression. */
-static path_buf join(const char *dir, const char *name)
-{
-    path_buf p;
-    if (snprintf(p.s, sizeof p.s, "%s/%s", dir, name) >= (int)sizeof p.s) {
-        fprintf(stderr, "path too long: %s/%s\n", dir, name);
-        exit(EXIT_FAILURE);
-    }
-    return p;
-}
 
 static npy_array load_npy(const char *path)
 {
@@ -292,21 +278,6 @@ START_TEST(test_variants_load_to_the_same_weights)
 END_TEST
 
 /* ---- Save and load -------------------------------------------------------------- */
-
-static char tmp_dir[256];
-
-static void make_tmp_dir(void)
-{
-    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/tfenc-test-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp_dir));
-}
-
-static void remove_tmp_dir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void round_trip(tf_config cfg)
 {
