@@ -1,28 +1,47 @@
-/* finite.c — the scan for NaN and infinity that every forward pass runs over
- * its hidden state: one pass of integer ORs, which the compiler vectorises. */
+/* finite.c — the scans a forward pass runs over its hidden state and its
+ * queries and keys to catch float32 overflow: on vectors (vec.h), compiled
+ * once. */
 #include <stdint.h>
-#include <string.h>
 
 #include "kernels.h"
+#include "vec.h"
 
 enum { BLOCK = 1024 }; /* values tested at a time before looking for which one */
 
-/* 1 when x (the bits of a float) is NaN or an infinity: every exponent bit set. */
-static uint32_t nonfinite_bits(uint32_t x)
+/* Lanes of v (the bits of floats) that are NaN or an infinity: every
+ * exponent bit set. */
+static tf_vi nonfinite_lanes(tf_vu v)
 {
-    return (x & 0x7f800000u) == 0x7f800000u;
+    const tf_vu exponent = (tf_vu){0} + 0x7f800000u;
+    return (tf_vi)((v & exponent) == exponent);
 }
 
 /* Whether any of x[0..n) is NaN or infinite. */
 static int any_nonfinite(const float *x, size_t n)
 {
-    uint32_t any = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t bits;
-        memcpy(&bits, x + i, sizeof bits);
-        any |= nonfinite_bits(bits);
+    tf_vi any0 = {0}, any1 = {0};
+    size_t i = 0;
+    for (; i + 2 * TF_VW <= n; i += 2 * TF_VW) {
+        tf_vu a, b;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + TF_VW, sizeof b);
+        any0 |= nonfinite_lanes(a);
+        any1 |= nonfinite_lanes(b);
     }
-    return any != 0;
+    if (i + TF_VW <= n) {
+        tf_vu a;
+        memcpy(&a, x + i, sizeof a);
+        any0 |= nonfinite_lanes(a);
+        i += TF_VW;
+    }
+    tf_vu rest;
+    const tf_vf part = tf_vf_load_part(x + i, n - i, 0.0f);
+    memcpy(&rest, &part, sizeof rest);
+    any0 |= any1 | nonfinite_lanes(rest);
+    for (size_t k = 0; k < TF_VW; k++)
+        if (any0[k])
+            return 1;
+    return 0;
 }
 
 size_t tf_first_nonfinite(const float *x, size_t n)
@@ -34,9 +53,26 @@ size_t tf_first_nonfinite(const float *x, size_t n)
         for (size_t i = start;; i++) {
             uint32_t bits;
             memcpy(&bits, x + i, sizeof bits);
-            if (nonfinite_bits(bits))
+            if ((bits & 0x7f800000u) == 0x7f800000u)
                 return i;
         }
     }
     return n;
+}
+
+float tf_max_abs(const float *x, size_t n)
+{
+    const tf_vu magnitude = (tf_vu){0} + 0x7fffffffu;
+    tf_vf max0 = tf_vf_splat(0.0f), max1 = max0;
+    size_t i = 0;
+    for (; i + 2 * TF_VW <= n; i += 2 * TF_VW) {
+        max0 = tf_vf_max(max0, (tf_vf)((tf_vu)tf_vf_load(x + i) & magnitude));
+        max1 = tf_vf_max(max1, (tf_vf)((tf_vu)tf_vf_load(x + i + TF_VW) & magnitude));
+    }
+    for (; i < n; i += TF_VW) {
+        const size_t part = n - i < TF_VW ? n - i : TF_VW;
+        const tf_vf v = (tf_vf)((tf_vu)tf_vf_load_part(x + i, part, 0.0f) & magnitude);
+        max0 = tf_vf_max(max0, v);
+    }
+    return tf_vf_max_lane(tf_vf_max(max0, max1));
 }

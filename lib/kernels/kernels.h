@@ -65,4 +65,8 @@ void tf_activation_apply(float *x, size_t n, int act);
  * finite. */
 size_t tf_first_nonfinite(const float *x, size_t n);
 
+/* The largest |x| over x[0..n) (0 for n = 0); a NaN never wins, an
+ * infinity does. */
+float tf_max_abs(const float *x, size_t n);
+
 #endif

@@ -110,8 +110,8 @@ static double dot(const float *q, const float *k, size_t dk)
 static int find_score_overflow(const float *Q, const float *K, size_t len, size_t ld, size_t dk,
                                int causal, size_t at[2], double *value)
 {
-    /* Cauchy-Schwarz: no |q . k| exceeds max |q| max |k|; when that is well
-     * inside float32 there is nothing to look for (the usual case). */
+    /* Cauchy-Schwarz: no |q . k| exceeds max |q| max |k| (L2 norms); when
+     * that is well inside float32 this head has nothing to look for. */
     if (sqrt(max_sq_norm(Q, len, ld, dk)) * sqrt(max_sq_norm(K, len, ld, dk)) <= FLT_MAX / 2)
         return 0;
     for (size_t q = 0; q < len; q++)
@@ -125,11 +125,26 @@ static int find_score_overflow(const float *Q, const float *K, size_t len, size_
     return 0;
 }
 
+/* Whether |q . k| <= d_k max|q| max|k| keeps every score of qkv (N, 3D)
+ * well inside float32: one vectorised pass over Q and K (the usual case). */
+static int scores_cannot_overflow(const float *qkv, size_t N, size_t D, size_t dk)
+{
+    float max_q = 0.0f, max_k = 0.0f;
+    for (size_t r = 0; r < N; r++) {
+        const float q = tf_max_abs(qkv + r * 3 * D, D), k = tf_max_abs(qkv + r * 3 * D + D, D);
+        max_q = q > max_q ? q : max_q;
+        max_k = k > max_k ? k : max_k;
+    }
+    return (double)dk * (double)max_q * (double)max_k <= FLT_MAX / 2;
+}
+
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t layer,
                         const float *qkv, size_t H)
 {
     const tf_batch *bt = sc->batch;
     const size_t D = sc->D, dk = D / H, ld = 3 * D;
+    if (scores_cannot_overflow(qkv, bt->N, D, dk))
+        return 0;
     for (int32_t b = 0; b < bt->B; b++) {
         const float *rows = qkv + bt->row_start[b] * ld; /* (len, 3D) */
         const size_t len = (size_t)bt->lengths[b];

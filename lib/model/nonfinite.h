@@ -44,8 +44,8 @@ int tf_nonfinite_tensor(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const
 /* Whether layer `layer`'s attention scores Q K^T / sqrt(d_k), from its
  * Q | K | V in qkv (N, 3D), overflowed float32 where a query reads them (+inf
  * turns into NaN, but -inf would silently act as a masked key); if so *nf
- * names the first, in attn.scores. A bound from the rows' norms skips every
- * head whose scores cannot come near the limit. */
+ * names the first, in attn.scores. Bounds from the largest |q| and |k| (then
+ * per head from the rows' norms) skip what cannot come near the limit. */
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *scope, int32_t layer,
                         const float *qkv, size_t H);
 

@@ -57,7 +57,8 @@ void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
                    const int64_t *dims, const char *dim_names, const float *data)
 {
     char full[TF_TRACE_NAME_MAX];
-    tf_trace_event ev = {.struct_size = sizeof ev, .name = tf_trace_name(full, sizeof full, name, layer),
+    tf_trace_event ev = {.struct_size = sizeof ev,
+                         .name = tf_trace_name(full, sizeof full, name, layer),
                          .layer = layer, .rank = rank, .dim_names = dim_names, .data = data};
     for (int32_t i = 0; i < rank; i++)
         ev.dims[i] = dims[i];
