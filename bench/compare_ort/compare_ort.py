@@ -17,7 +17,7 @@ runs one call on each worker in turn, rotating who goes first, for a number
 of rounds, and reports each side's median.
 
     /usr/bin/python3 bench/compare_ort/compare_ort.py [--quick] [--threads 2]
-        [--csv FILE] [--json FILE] [--plot FILE] [--only WORKLOAD,...]
+        [--csv FILE] [--json FILE] [--plot FILE] [--only REGEX]
 
 Needs: python3-torch, python3-onnx (export), python3-matplotlib (plot),
 node, and `ONNXRUNTIME_NODE_INSTALL=skip npm ci` in bench/compare_ort.
@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import re
 import select
 import statistics
 import subprocess
@@ -330,7 +331,8 @@ def parse_args():
     ap.add_argument("--threads", type=int, default=2,
                     help="threads of each side: ONNX Runtime's intra-op threads, libtfenc's "
                     "n_threads (%(default)s)")
-    ap.add_argument("--only", help="comma-separated workload names (substrings) to run")
+    ap.add_argument("--only", metavar="REGEX",
+                    help="run the workloads whose names match, e.g. 'layer, 1x(16|128)$'")
     ap.add_argument("--library", help="libtfenc.so to load (else TFENC_LIBRARY, else the "
                     "binding's search)")
     ap.add_argument("--node", default="node", help="the Node.js program (%(default)s)")
@@ -369,9 +371,10 @@ def main():
                  "ONNXRUNTIME_NODE_INSTALL=skip npm ci")
     todo = workloads(p.quick)
     if p.only:
-        todo = [w for w in todo if any(s in w[0] for s in p.only.split(","))]
+        todo = [w for w in todo if re.search(p.only, w[0])]
     if not todo:
-        sys.exit(f"--only: no workload's name contains any of {p.only!r}")
+        sys.exit(f"--only: no workload's name matches {p.only!r}; the names: "
+                 + "; ".join(w[0] for w in workloads(p.quick)))
     ensure_models(dict.fromkeys(w[1] for w in todo))
     specs = side_specs(p)
     sides = list(specs)
@@ -392,7 +395,8 @@ def main():
                 for w in workers.values():
                     w.close()
     worst = max(r["max_abs_diff"] for r in rows)
-    print(f"\noutputs on the real tokens agree within {worst:.1e} (tolerance {p.tolerance:g})")
+    verdict = "agree within" if worst <= p.tolerance else "DIFFER, beyond the tolerance, by"
+    print(f"\noutputs on the real tokens {verdict} {worst:.1e} (--tolerance {p.tolerance:g})")
     meta = {"header": describe(first, specs, p), "settings": vars(p), "rows": rows}
     if p.csv:
         write_csv(p.csv, rows)
