@@ -530,9 +530,9 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * (ASCII punctuation and Unicode P*), then split greedily into the longest
  * vocabulary pieces, "##" marking a continuation; a word with no such split,
  * or longer than max_chars_per_word characters, is [UNK]. Unicode data comes
- * from utf8proc (tokenizers' category tables are of Unicode 9: a character
- * assigned later as punctuation, a format character or a nonspacing mark may
- * split or vanish here where BertTokenizerFast keeps it in its word).
+ * from utf8proc, with tokenizers' classes where they differ (its category
+ * tables are Unicode 9.0's: a character made punctuation, a format character
+ * or a nonspacing mark since stays in its word there, and so here).
  * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
  * immutable once loaded: use it from many threads at once. */
 

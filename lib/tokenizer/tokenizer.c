@@ -12,6 +12,7 @@
 #include "abi.h"
 #include "alloc.h"
 #include "checked.h"
+#include "bert_classes.h"
 #include "error.h"
 
 #define TF_MAX_WORD_CHARS 512 /* longer words are [UNK] whatever max_chars_per_word says */
@@ -38,6 +39,24 @@ void (tf_tokenizer_options_init)(tf_tokenizer_options *opts)
 
 /* ---- Character classes (BERT's definitions, Unicode data from utf8proc) -- */
 
+/* The class BertTokenizerFast gives cp where that differs from cp's Unicode
+ * category (bert_classes.h: its tables are Unicode 9.0's), or -1. */
+static int bert_class_override(int32_t cp)
+{
+    size_t lo = 0, hi = sizeof tf_bert_class_ranges / sizeof tf_bert_class_ranges[0];
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const tf_bert_class_range *r = &tf_bert_class_ranges[mid];
+        if (cp < r->first)
+            hi = mid;
+        else if (cp > r->last)
+            lo = mid + 1;
+        else
+            return (int)r->cls;
+    }
+    return -1;
+}
+
 /* Unicode's White_Space, which tokenizers' BertNormalizer uses (Rust's
  * char::is_whitespace): ASCII's, the space separators Zs, U+2028 (Zl) and
  * U+2029 (Zp). Its control characters (U+000B, U+000C, U+0085) never get
@@ -57,6 +76,9 @@ static int is_control(int32_t cp)
 {
     if (cp == '\t' || cp == '\n' || cp == '\r')
         return 0;
+    const int bert = bert_class_override(cp);
+    if (bert >= 0)
+        return bert == TF_BERT_CONTROL;
     const utf8proc_category_t c = utf8proc_category(cp);
     return c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
            c == UTF8PROC_CATEGORY_CO;
@@ -67,8 +89,18 @@ static int is_punctuation(int32_t cp)
     if (cp < 0x80) /* every ASCII symbol counts, as in BERT */
         return (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
                (cp >= 123 && cp <= 126);
+    const int bert = bert_class_override(cp);
+    if (bert >= 0)
+        return bert == TF_BERT_PUNCTUATION;
     const utf8proc_category_t c = utf8proc_category(cp);
     return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
+}
+
+/* A nonspacing mark (Mn), which stripping accents drops. */
+static int is_nonspacing_mark(int32_t cp)
+{
+    const int bert = bert_class_override(cp);
+    return bert >= 0 ? bert == TF_BERT_MARK : utf8proc_category(cp) == UTF8PROC_CATEGORY_MN;
 }
 
 /* The CJK ideograph ranges BERT splits into single characters, as
@@ -158,7 +190,7 @@ static int push_normalised(char_vec *out, const tf_tokenizer *tok, int32_t cp, i
             n = 1, parts[0] = cp;
     }
     for (utf8proc_ssize_t i = 0; i < n; i++) {
-        if (tok->strip_accents && utf8proc_category(parts[i]) == UTF8PROC_CATEGORY_MN)
+        if (tok->strip_accents && is_nonspacing_mark(parts[i]))
             continue;
         if (!(tok->lowercase ? push_lower(out, parts[i], begin, end)
                              : push_char(out, parts[i], begin, end)))

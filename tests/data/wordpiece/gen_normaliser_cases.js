@@ -35,6 +35,7 @@ const TEXTS = [
   'a\u2028b a\u2029b a\u0085b a\u00A0b a\u3000b a\u000Bb a\u000Cb',  // whitespace, controls
   'a\u200Bb a\u00ADb a\uFFFDb',  // format characters and U+FFFD vanish
   'a\u0378b \u{50000}x',           // unassigned code points stay (and are [UNK])
+  'a\u{12FF1}b a\u166Db a\u061Db x\u1ABFy',  // classed otherwise since Unicode 9
   '¿Qué? «hi» — ‘x’ … 😀',
   'Ⅻ ① ²',
   '\u13A0\u13A1 \u1C90 ǅ',           // Cherokee, Georgian Mtavruli, titlecase
@@ -43,7 +44,7 @@ const TEXTS = [
 // [lowercase, strip_accents] as the library's options (-1 = as lowercase).
 const MODES = [[1, -1], [0, -1], [1, 0], [0, 1]];
 
-function tokenizerJson(vocab, lowercase, stripAccents) {
+function tokenizerJson(vocab, lowercase, stripAccents, splitCjk = true) {
   const specials = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((t) => ({
     id: vocab[t], content: t, single_word: false, lstrip: false, rstrip: false,
     normalized: false, special: true,
@@ -54,7 +55,7 @@ function tokenizerJson(vocab, lowercase, stripAccents) {
     padding: null,
     added_tokens: specials,
     normalizer: {
-      type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true,
+      type: 'BertNormalizer', clean_text: true, handle_chinese_chars: splitCjk,
       strip_accents: stripAccents < 0 ? null : stripAccents === 1, lowercase: lowercase === 1,
     },
     pre_tokenizer: { type: 'BertPreTokenizer' },
@@ -78,10 +79,16 @@ function tokenizerJson(vocab, lowercase, stripAccents) {
   });
 }
 
-async function main() {
+// vocab.txt as { token: id }.
+function readVocab() {
   const lines = fs.readFileSync(path.join(__dirname, 'vocab.txt'), 'utf8').split('\n');
   const vocab = {};
   lines.forEach((t, i) => { if (t !== '' || i < lines.length - 1) vocab[t] = i; });
+  return vocab;
+}
+
+async function main() {
+  const vocab = readVocab();
   const cases = [];
   for (const [lowercase, stripAccents] of MODES) {
     const tok = Tokenizer.fromString(tokenizerJson(vocab, lowercase, stripAccents));
@@ -99,4 +106,6 @@ async function main() {
   process.stdout.write(JSON.stringify(out, null, 1) + '\n');
 }
 
-main();
+module.exports = { tokenizerJson, readVocab };
+if (require.main === module)
+  main();
