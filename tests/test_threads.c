@@ -46,35 +46,48 @@ typedef struct worker {
     int id, mismatches, failures;
 } worker;
 
-static void *work(void *arg)
+/* Creates the tests' model and the serial result of each input (values
+ * from seed). */
+static void make_model(uint64_t seed)
 {
-    worker *w = arg;
-    tf_workspace *ws = NULL;
-    if (w->id % 2 && tf_workspace_create(&ws) != TF_OK)
-        w->failures++;
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    for (int i = 0; i < INPUTS; i++) {
+        fill_uniform(inputs[i], B * T * D, seed + (uint64_t)i, -1, 1);
+        ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
+    }
+}
+
+/* `calls` calls of worker w, each against the serial result. */
+static void call_and_check(worker *w, int calls, tf_workspace *ws)
+{
     float out[B * T * D];
-    for (int c = 0; c < calls_per_thread(); c++) {
+    for (int c = 0; c < calls; c++) {
         const int input = (w->id + c) % INPUTS;
         if (run(input, out, ws) != TF_OK)
             w->failures++;
         else if (memcmp(out, expected[input], sizeof out) != 0)
             w->mismatches++;
     }
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    tf_workspace *ws = NULL;
+    if (w->id % 2 && tf_workspace_create(&ws) != TF_OK)
+        w->failures++;
+    call_and_check(w, calls_per_thread(), ws);
     tf_workspace_destroy(ws);
     return NULL;
 }
 
 START_TEST(test_concurrent_forward_is_bitwise_serial)
 {
-    tf_config cfg;
-    tf_config_init(&cfg);
-    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
-    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
     const int blas_threads = blas_threads_get();
-    for (int i = 0; i < INPUTS; i++) {
-        fill_uniform(inputs[i], B * T * D, 100 + (uint64_t)i, -1, 1);
-        ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
-    }
+    make_model(100);
     pthread_t threads[THREADS];
     worker workers[THREADS];
     for (int t = 0; t < THREADS; t++) {
@@ -107,12 +120,7 @@ static void start_blas_threads(void)
  * would hang: libgomp's threads do not survive fork; see README.) */
 START_TEST(test_forward_after_fork)
 {
-    tf_config cfg;
-    tf_config_init(&cfg);
-    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
-    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
-    fill_uniform(inputs[0], B * T * D, 7, -1, 1);
-    ck_assert_int_eq(run(0, expected[0], NULL), TF_OK);
+    make_model(7);
     start_blas_threads();
     const pid_t child = fork();
     ck_assert_int_ge(child, 0);
@@ -137,16 +145,8 @@ static pthread_barrier_t crowd_start;
 
 static void *crowd_work(void *arg)
 {
-    worker *w = arg;
-    float out[B * T * D];
     pthread_barrier_wait(&crowd_start);
-    for (int c = 0; c < CROWD_CALLS; c++) {
-        const int input = (w->id + c) % INPUTS;
-        if (run(input, out, NULL) != TF_OK)
-            w->failures++;
-        else if (memcmp(out, expected[input], sizeof out) != 0)
-            w->mismatches++;
-    }
+    call_and_check(arg, CROWD_CALLS, NULL);
     return NULL;
 }
 
@@ -175,14 +175,7 @@ static long release(int fd, int saved, FILE *file)
 
 START_TEST(test_many_more_threads_than_blas_buffers)
 {
-    tf_config cfg;
-    tf_config_init(&cfg);
-    cfg.d_model = D, cfg.n_heads = 4, cfg.d_ff = 128, cfg.n_layers = 2;
-    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
-    for (int i = 0; i < INPUTS; i++) {
-        fill_uniform(inputs[i], B * T * D, 300 + (uint64_t)i, -1, 1);
-        ck_assert_int_eq(run(i, expected[i], NULL), TF_OK);
-    }
+    make_model(300);
     FILE *out_file, *err_file;
     const int saved_out = capture(STDOUT_FILENO, &out_file);
     const int saved_err = capture(STDERR_FILENO, &err_file);
