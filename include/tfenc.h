@@ -511,9 +511,12 @@ TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
  *    (B,H,T,T) from finite inputs and weights (float32 overflow)"
  * (an attn.scores entry of -inf that no mask put there counts: it would act
  * as a masked key). To name it the pass is run again with tracing, which
- * allocates even with a workspace. Then output and pooled_output are not
- * written; hidden_states and attentions may hold values of the layers up to
- * it, and the trace callback has seen the events up to it. */
+ * allocates even with a workspace; when that trace would take more than
+ * 256 MiB, the tensor named is where the check found it instead: the
+ * layer's attn.scores or add_norm2, embed.sum or .norm, final_norm or
+ * pooler. Then output and pooled_output are not written; hidden_states and
+ * attentions may hold values of the layers up to it, and the trace callback
+ * has seen the events up to it. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
 /* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *

@@ -187,6 +187,39 @@ START_TEST(test_huge_weight_names_the_queries)
 }
 END_TEST
 
+/* The same weights at 2048 tokens, where the trace that would name the
+ * sub-layer takes more than 256 MiB: the layer's own check names the
+ * scores, which the overflowing queries make non-finite; nothing is
+ * written. */
+START_TEST(test_huge_weight_long_sequence)
+{
+    enum { LONG = 2048 };
+    tf_config c;
+    tf_config_init(&c);
+    c.d_model = D, c.n_heads = 8, c.d_ff = F, c.vocab_size = V, c.position = TF_POSITION_NONE;
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_create(&c, &enc) == TF_OK, "%s", tf_last_error());
+    static float table[V * D], ones[D * D], long_out[LONG * D];
+    fill(table, V * D, 0.25f);
+    fill(table + 3 * D, D, 3e38f);
+    set_tensor(enc, "embed.token.weight", table);
+    fill(ones, D * D, 1.0f);
+    set_tensor(enc, "layers.0.attn.q.weight", ones);
+    static int32_t ids[LONG];
+    for (int t = 0; t < LONG; t++)
+        ids[t] = t == 2 ? 3 : 1;
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = LONG, a.input_ids = ids, a.output = long_out;
+    memset(long_out, 0x7f, sizeof long_out);
+    expect_failure(tf_encoder_forward(enc, &a), TF_ERR_UNSUPPORTED,
+                   "layers.0.attn.scores: a non-finite value (");
+    for (size_t i = 0; i < LONG * D; i++)
+        ck_assert_uint_eq(((uint32_t *)(void *)long_out)[i], 0x7f7f7f7fu);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 /* A weight that overflows only at the final norm: named there; neither
  * output nor pooled_output is written. */
 START_TEST(test_huge_final_norm_weight)
@@ -281,6 +314,7 @@ int main(void)
     tcase_add_test(tc, test_huge_input_tutorial_model);
     tcase_add_test(tc, test_huge_input_scores_overflow_to_minus_inf);
     tcase_add_test(tc, test_huge_weight_names_the_queries);
+    tcase_add_test(tc, test_huge_weight_long_sequence);
     tcase_add_test(tc, test_huge_final_norm_weight);
     tcase_add_test(tc, test_input_nan_propagates_in_its_sequence);
     tcase_add_test(tc, test_overflow_beside_an_input_nan);

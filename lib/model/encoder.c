@@ -146,12 +146,19 @@ static int32_t run_stages(tf_run *run, int32_t last, tf_nonfinite *nf)
     return run_head(run, nf) ? TF_STAGE_HEAD(cfg) : -1;
 }
 
+/* The most the trace that names an overflow's tensor may allocate. */
+#define TF_LOCATE_MAX_BYTES ((size_t)256 << 20)
+
 /* Runs the pass again up to checkpoint `stage`, without outputs, tracing
  * every intermediate, and keeps the first traced tensor that holds a
  * non-finite value the inputs do not explain in *nf (which keeps what the
- * checkpoint found if the trace cannot be allocated). */
+ * checkpoint found when the trace would take more than TF_LOCATE_MAX_BYTES
+ * or cannot be allocated). */
 static void locate_nonfinite(tf_run *run, int32_t stage, tf_nonfinite *nf)
 {
+    const size_t bytes = tf_tracer_bytes(run->cfg, &run->batch);
+    if (!bytes || bytes > TF_LOCATE_MAX_BYTES)
+        return;
     const tf_forward_args *args = run->args;
     tf_forward_args probe_args = *args;
     tf_nonfinite_probe probe = {.scope = {args, &run->batch, (size_t)run->cfg->d_model}};

@@ -9,19 +9,34 @@
 #include "checked.h"
 #include "error.h"
 
+/* The element counts of the trace buffers (see tf_tracer) and their bytes;
+ * 0 when a size overflows. */
+static int tracer_sizes(const tf_config *cfg, const tf_batch *batch, size_t *buf_n,
+                        size_t *hidden_n, size_t *attn_n, size_t *bytes)
+{
+    const size_t B = (size_t)batch->B, T = (size_t)batch->T, H = (size_t)cfg->n_heads;
+    const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
+    size_t total;
+    return tf_mul_size(B * T, D > F ? D : F, buf_n) && tf_mul_size(batch->N, F, hidden_n) &&
+           tf_mul_size(B * H, T, attn_n) && tf_mul_size(*attn_n, T, attn_n) &&
+           tf_add_size(*buf_n, *hidden_n, &total) && tf_add_size(total, *attn_n, &total) &&
+           tf_add_size(total, *attn_n, &total) && tf_mul_size(total, sizeof(float), bytes);
+}
+
+size_t tf_tracer_bytes(const tf_config *cfg, const tf_batch *batch)
+{
+    size_t buf_n, hidden_n, attn_n, bytes;
+    return tracer_sizes(cfg, batch, &buf_n, &hidden_n, &attn_n, &bytes) ? bytes : 0;
+}
+
 tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_config *cfg,
                          const tf_batch *batch)
 {
     memset(tr, 0, sizeof *tr);
     if (!a->trace)
         return TF_OK;
-    const size_t B = (size_t)batch->B, T = (size_t)batch->T, H = (size_t)cfg->n_heads;
-    const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
-    size_t buf_n, hidden_n, attn_n, total, bytes;
-    if (!tf_mul_size(B * T, D > F ? D : F, &buf_n) || !tf_mul_size(batch->N, F, &hidden_n) ||
-        !tf_mul_size(B * H, T, &attn_n) || !tf_mul_size(attn_n, T, &attn_n) ||
-        !tf_add_size(buf_n, hidden_n, &total) || !tf_add_size(total, attn_n, &total) ||
-        !tf_add_size(total, attn_n, &total) || !tf_mul_size(total, sizeof(float), &bytes))
+    size_t buf_n, hidden_n, attn_n, bytes;
+    if (!tracer_sizes(cfg, batch, &buf_n, &hidden_n, &attn_n, &bytes))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "trace: buffers for batch %d x seq_len %d overflow "
                        "size_t", (int)batch->B, (int)batch->T);
     tr->buf = tf_malloc(bytes);

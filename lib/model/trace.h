@@ -24,6 +24,9 @@ tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_confi
                          const tf_batch *batch);
 void tf_tracer_free(tf_tracer *tr);
 
+/* Bytes tf_tracer_init allocates for a call, or 0 when that overflows. */
+size_t tf_tracer_bytes(const tf_config *cfg, const tf_batch *batch);
+
 static inline int tf_tracing(const tf_tracer *tr)
 {
 #ifdef TF_TRACE_COMPILED_OUT /* only for bench/trace_overhead.sh's baseline */
