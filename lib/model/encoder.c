@@ -69,10 +69,16 @@ tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg)
 enum { TF_STAGE_EMBED = 0 }; /* then 1 + l after layer l, then n_layers + 1 */
 #define TF_STAGE_HEAD(cfg) ((cfg)->n_layers + 1)
 
+/* What explains a non-finite value in this call: its inputs. */
+static tf_nonfinite_scope scope_of(const tf_run *run)
+{
+    return (tf_nonfinite_scope){run->args, &run->batch, (size_t)run->cfg->d_model};
+}
+
 /* Whether x (N, D), tensor tf_trace_name(name, layer), holds such a value. */
 static int found_in_x(const tf_run *run, tf_nonfinite *nf, const char *name, int32_t layer)
 {
-    const tf_nonfinite_scope scope = {run->args, &run->batch, (size_t)run->cfg->d_model};
+    const tf_nonfinite_scope scope = scope_of(run);
     return tf_nonfinite_rows(nf, &scope, name, layer, run->s.x, (size_t)run->cfg->d_model,
                              "B,T,D");
 }
@@ -81,7 +87,7 @@ static int found_in_x(const tf_run *run, tf_nonfinite *nf, const char *name, int
  * (from the Q | K | V it leaves in s.qkv), or in its output x. */
 static int found_in_layer(const tf_run *run, tf_nonfinite *nf, int32_t l)
 {
-    const tf_nonfinite_scope scope = {run->args, &run->batch, (size_t)run->cfg->d_model};
+    const tf_nonfinite_scope scope = scope_of(run);
     return tf_nonfinite_scores(nf, &scope, l, run->s.qkv, (size_t)run->cfg->n_heads) ||
            found_in_x(run, nf, "add_norm2", l);
 }
@@ -111,7 +117,7 @@ static int run_head(tf_run *run, tf_nonfinite *nf)
     const int64_t dims[2] = {batch->B, (int64_t)D};
     if (tf_tracing(&run->tracer))
         tf_trace_emit(&run->tracer, "pooler", -1, 2, dims, "B,D", pooled);
-    const tf_nonfinite_scope scope = {a, batch, D};
+    const tf_nonfinite_scope scope = scope_of(run);
     return tf_nonfinite_tensor(nf, &scope, "pooler", 2, dims, "B,D", pooled);
 }
 
@@ -161,7 +167,7 @@ static void locate_nonfinite(tf_run *run, int32_t stage, tf_nonfinite *nf)
         return;
     const tf_forward_args *args = run->args;
     tf_forward_args probe_args = *args;
-    tf_nonfinite_probe probe = {.scope = {args, &run->batch, (size_t)run->cfg->d_model}};
+    tf_nonfinite_probe probe = {.scope = scope_of(run)};
     probe_args.hidden_states = probe_args.attentions = probe_args.pooled_output = NULL;
     probe_args.trace = tf_nonfinite_trace;
     probe_args.trace_user_data = &probe;

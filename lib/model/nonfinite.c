@@ -69,8 +69,10 @@ static int find_in_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const 
                           const int64_t *dims, const float *data)
 {
     const int64_t H = dims[1], T = dims[2];
-    for (int64_t b = 0; b < dims[0]; b++)
-        for (int64_t h = 0; h < H && !input_nonfinite(sc, b); h++)
+    for (int64_t b = 0; b < dims[0]; b++) {
+        if (input_nonfinite(sc, b))
+            continue;
+        for (int64_t h = 0; h < H; h++)
             for (int64_t q = 0; q < T; q++)
                 for (int64_t k = 0; k < T; k++) {
                     const float v = data[((b * H + h) * T + q) * T + k];
@@ -80,6 +82,7 @@ static int find_in_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const 
                     record(nf, name, -1, 4, index, "B,H,T,T", v);
                     return 1;
                 }
+    }
     return 0;
 }
 
@@ -148,7 +151,9 @@ int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t 
     for (int32_t b = 0; b < bt->B; b++) {
         const float *rows = qkv + bt->row_start[b] * ld; /* (len, 3D) */
         const size_t len = (size_t)bt->lengths[b];
-        for (size_t h = 0; h < H && !input_nonfinite(sc, b); h++) {
+        if (input_nonfinite(sc, b))
+            continue;
+        for (size_t h = 0; h < H; h++) {
             size_t at[2];
             double s;
             if (!find_score_overflow(rows + h * dk, rows + D + h * dk, len, ld, dk,
