@@ -301,7 +301,7 @@ def plot(path, rows, sides, kernels):
     labels = {"ort": "ONNX Runtime", **{s: f"libtfenc, OpenBLAS {kernels[s]} "
                                             f"({coretype_setting(s)})" for s in sides[1:]}}
     layer = [r for r in rows if r["model"] == "bert_layer"]
-    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.8))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 5.6))
     for side, marker in zip(sides, "o^s"):
         a.loglog([r["seq_len"] for r in layer], [r[f"{side}_ms"] for r in layer],
                  marker + "-", label=labels[side])
@@ -316,9 +316,10 @@ def plot(path, rows, sides, kernels):
     b.invert_yaxis()
     b.axvline(1.0, color="k", lw=0.8)
     b.set(xlabel="ONNX Runtime ms / libtfenc ms (> 1: libtfenc faster)", title="every workload")
+    a.legend(fontsize=8)
+    b.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13))
     for ax in (a, b):
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"wrote {path}")
