@@ -1,13 +1,12 @@
 #!/bin/sh
-# check_versions.sh SOURCE_ROOT LIBTFENC — the version tfenc.h states (and
-# the loaded library reports, tf_version_string) is the one the Python
-# package, the Rust crate and its lock file, and pkg-config's file say.
+# check_versions.sh SOURCE_ROOT PRINT_VERSION LIBTFENC — the version tfenc.h
+# states (and the built library reports: print_version prints its
+# tf_version_string) is the one the Python package, the Rust crate and its
+# lock file, and pkg-config's file say.
 set -eu
-root=$1 lib=$2
+root=$1 print_version=$2 lib=$3
 fail=0
-library=$(/usr/bin/python3 -c 'import ctypes, sys
-l = ctypes.CDLL(sys.argv[1]); l.tf_version_string.restype = ctypes.c_char_p
-print(l.tf_version_string().decode())' "$lib")
+library=$("$print_version")
 header=$(sed -n 's/^#define TFENC_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
     "$root/include/tfenc.h" | paste -sd. -)
 python=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' "$root/python/pyproject.toml")
