@@ -124,6 +124,8 @@ def side_specs(args):
     env = dict(os.environ)
     if args.library:
         env["TFENC_LIBRARY"] = args.library
+    if env.get("TFENC_LIBRARY"):  # the workers run in another directory
+        env["TFENC_LIBRARY"] = os.path.abspath(env["TFENC_LIBRARY"])
     detected = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"}
     tfenc = [sys.executable, os.path.join(HERE, "tfenc_worker.py")]
     specs = {"ort": ([args.node, os.path.join(HERE, "ort_worker.js")], env, ".onnx"),
