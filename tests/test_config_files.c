@@ -395,11 +395,7 @@ END_TEST
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    if (!data_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR is not set\n");
-        return 77;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("config_files");
     TCase *json = tcase_create("config.json");
     tcase_add_loop_test(json, test_config_json_refused, 0, N_CASES(refused_configs));

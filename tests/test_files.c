@@ -492,11 +492,7 @@ END_TEST
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    if (!data_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR is not set\n");
-        return 77;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("files");
     TCase *save = tcase_create("save");
     tcase_set_timeout(save, 120);

@@ -225,12 +225,8 @@ END_TEST
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    golden_dir = getenv("TFENC_GOLDEN_DIR");
-    if (!data_dir || !golden_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR or TFENC_GOLDEN_DIR is not set\n");
-        return EXIT_FAILURE;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
+    golden_dir = test_dir("TFENC_GOLDEN_DIR");
     Suite *s = suite_create("last_error");
     TCase *tc = tcase_create("successful calls");
     tcase_add_test(tc, test_create_tensors_workspace_forward);

@@ -562,12 +562,8 @@ static int read_list(const char *file, char names[][64], int max)
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    golden_dir = getenv("TFENC_GOLDEN_DIR");
-    if (!data_dir || !golden_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR or TFENC_GOLDEN_DIR is not set\n");
-        return 77;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
+    golden_dir = test_dir("TFENC_GOLDEN_DIR");
     n_checkpoints = read_list(join(golden_dir, "checkpoints.txt").s, checkpoint_names, 8);
     read_manifest();
     if (n_checkpoints == 0 || n_malformed < 40) {

@@ -178,11 +178,7 @@ END_TEST
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    if (!data_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR is not set\n");
-        return EXIT_FAILURE;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("abi_new");
     TCase *tc = tcase_create("struct_size protocol");
     tcase_add_test(tc, test_0_1_0_fields_stay_where_they_were);

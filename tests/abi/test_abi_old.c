@@ -149,11 +149,7 @@ END_TEST
 
 int main(void)
 {
-    data_dir = getenv("TFENC_DATA_DIR");
-    if (!data_dir) {
-        fprintf(stderr, "TFENC_DATA_DIR is not set\n");
-        return EXIT_FAILURE;
-    }
+    data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("abi_old");
     TCase *tc = tcase_create("0.1.0 caller");
     tcase_add_test(tc, test_inits_write_only_the_0_1_0_structs);

@@ -4,7 +4,20 @@
 #define TEST_SUITE_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/* The directory the environment variable `name` names (meson's test
+ * environment sets TFENC_DATA_DIR and TFENC_GOLDEN_DIR); exits when unset. */
+static inline const char *test_dir(const char *name)
+{
+    const char *dir = getenv(name);
+    if (!dir) {
+        fprintf(stderr, "%s is not set\n", name);
+        exit(EXIT_FAILURE);
+    }
+    return dir;
+}
 
 static inline int run_suite(Suite *s)
 {
