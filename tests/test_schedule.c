@@ -1,11 +1,13 @@
 /* test_schedule.c — the library's threads (model/threadpool.c) and a
  * forward call's schedule (model/schedule.c): ranges cut without gap or
  * overlap, a claimed pool really runs two tasks at once, a held pool is
- * not shared, and the BLAS's thread count is 1 while calls run and what
- * the host set after the last one. */
-#define _POSIX_C_SOURCE 200809L
+ * not shared, a job's workers run off the caller's core (and the caller's
+ * own cores are left alone), and the BLAS's thread count is 1 while calls
+ * run and what the host set after the last one. */
+#define _GNU_SOURCE
 #include <check.h>
 #include <pthread.h>
+#include <sched.h>
 
 #include "common/blas_threads.h"
 #include "common/suite.h"
@@ -63,6 +65,53 @@ START_TEST(test_claimed_pool_runs_tasks_at_once)
 }
 END_TEST
 
+/* Where tasks 0 and 1 of a meeting ran: each thread's core and whether
+ * its allowed cores include the caller's. */
+typedef struct placed {
+    pthread_barrier_t both;
+    int caller_cpu;
+    int cpu[2];
+    int may_use_caller_cpu[2];
+} placed;
+
+static void place(void *ctx, size_t task, int thread)
+{
+    placed *p = ctx;
+    cpu_set_t mine;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+    p->cpu[thread] = sched_getcpu();
+    p->may_use_caller_cpu[thread] = CPU_ISSET(p->caller_cpu, &mine);
+    (void)task;
+    pthread_barrier_wait(&p->both);
+}
+
+START_TEST(test_workers_run_off_the_callers_core)
+{
+    cpu_set_t all, one;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2 || tf_pool_width() < 2)
+        return; /* one core: nowhere else to run */
+    const int threads = tf_pool_claim(2); /* starts the workers, on every core */
+    ck_assert_int_eq(threads, 2);
+    placed p = {.caller_cpu = sched_getcpu()};
+    CPU_ZERO(&one);
+    CPU_SET(p.caller_cpu, &one);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0); /* the caller stays put */
+    pthread_barrier_init(&p.both, NULL, 2);
+    tf_pool_run(threads, place, &p, 2);
+    pthread_barrier_destroy(&p.both);
+    tf_pool_release(threads);
+
+    cpu_set_t after;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof after, &after), 0);
+    ck_assert(CPU_EQUAL(&after, &one)); /* the caller's own set: untouched */
+    ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+    ck_assert_int_eq(p.cpu[0], p.caller_cpu);
+    ck_assert_int_eq(p.may_use_caller_cpu[1], 0);
+    ck_assert_int_ne(p.cpu[1], p.caller_cpu);
+}
+END_TEST
+
 START_TEST(test_thread_counts)
 {
     tf_schedule s;
@@ -109,6 +158,7 @@ int main(void)
     TCase *tc = tcase_create("schedule");
     tcase_add_loop_test(tc, test_split_range_covers_once, 0, sizeof cuts / sizeof *cuts);
     tcase_add_test(tc, test_claimed_pool_runs_tasks_at_once);
+    tcase_add_test(tc, test_workers_run_off_the_callers_core);
     tcase_add_test(tc, test_thread_counts);
     tcase_add_test(tc, test_blas_at_one_thread_while_calls_run);
     suite_add_tcase(s, tc);

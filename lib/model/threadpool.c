@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "threadpool.h"
 
+#include "placement.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -26,6 +28,7 @@ static struct {
     int threads;                /* threads 0 .. threads - 1 take part */
     atomic_size_t next;         /* the next task to hand out */
     pthread_t ids[TF_POOL_MAX_THREADS];
+    int kept_off;               /* the core the workers are kept off (-1: none) */
 } pool = {.owner = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER,
           .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
@@ -128,6 +131,8 @@ static void start_workers(void)
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pool.first = pool.generation;
+    pool.kept_off = -1; /* the workers start with the starting thread's cores */
+    tf_cpu_note_cores();
     for (int i = 1; i < tf_pool_width(); i++) {
         if (pthread_create(&pool.ids[i], NULL, worker_main, NULL))
             break;
@@ -175,6 +180,11 @@ void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
         for (size_t t = 0; t < n_tasks; t++)
             fn(ctx, t, 0);
         return;
+    }
+    const int cpu = tf_cpu_now();
+    if (cpu != pool.kept_off) { /* only the holder of pool.owner writes it */
+        tf_cpu_keep_off(pool.ids + 1, pool.workers, cpu);
+        pool.kept_off = cpu;
     }
     pthread_mutex_lock(&pool.lock);
     pool.fn = fn, pool.ctx = ctx, pool.n_tasks = n_tasks, pool.threads = threads;

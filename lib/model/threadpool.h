@@ -8,7 +8,9 @@
  * cores. In a child process forked after the pool started, the pool is
  * never used (its threads do not exist there; and starting threads in such
  * a child is what ThreadSanitizer and some C libraries refuse): every call
- * there runs on the caller's thread. */
+ * there runs on the caller's thread. A job's workers may run on every core
+ * they were started with except the calling thread's (placement.h says
+ * why); the caller's own cores are never changed. */
 #ifndef TF_THREADPOOL_H
 #define TF_THREADPOOL_H
 
