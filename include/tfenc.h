@@ -477,7 +477,11 @@ typedef struct tf_forward_args {
     float *pooled_output;          /* [B, D] or NULL; needs cfg.pooler. A
                                       sequence of length 0 gives zeros */
 
-    tf_workspace *workspace;       /* NULL: allocate scratch for this call */
+    tf_workspace *workspace;       /* NULL: the handle's own scratch, kept
+                                      (grown to the largest such call) until
+                                      tf_encoder_destroy; a call that finds it
+                                      in use by another allocates scratch of
+                                      its own for the call */
     tf_trace_fn trace;             /* NULL: no tracing */
     void *trace_user_data;
 

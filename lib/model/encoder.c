@@ -23,6 +23,7 @@ tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)
     if (!enc)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "encoder: cannot allocate the handle");
     enc->cfg = *cfg;
+    atomic_init(&enc->spare_busy, false);
     tf_status s = tf_weights_layout(&enc->weights, &enc->cfg);
     if (s == TF_OK)
         s = tf_weights_allocate(&enc->weights);
@@ -53,6 +54,7 @@ void tf_encoder_destroy(tf_encoder *enc)
     if (!enc)
         return;
     tf_weights_destroy(&enc->weights);
+    tf_free(enc->spare.mem);
     tf_free(enc);
 }
 
@@ -202,6 +204,26 @@ static tf_status run_forward(tf_run *run)
     return TF_OK;
 }
 
+/* The scratch of a call: the caller's workspace, else the handle's spare
+ * when no other call has it, else `own` (empty, to be freed by the call). */
+static tf_workspace *claim_scratch(const tf_encoder *enc, const tf_forward_args *a,
+                                   tf_workspace *own)
+{
+    if (a->workspace)
+        return a->workspace;
+    tf_encoder *mutable_enc = (tf_encoder *)enc; /* spare: guarded by spare_busy */
+    if (!atomic_exchange(&mutable_enc->spare_busy, true))
+        return &mutable_enc->spare;
+    return own;
+}
+
+static void release_scratch(const tf_encoder *enc, tf_workspace *ws, tf_workspace *own)
+{
+    if (ws == &enc->spare)
+        atomic_store(&((tf_encoder *)enc)->spare_busy, false);
+    tf_free(own->mem);
+}
+
 tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *caller_args)
 {
     tf_forward_args args;
@@ -216,9 +238,11 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *calle
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "workspace: scratch for %zu tokens overflows size_t",
                        n_tokens);
     tf_workspace own = {0};
-    tf_workspace *ws = a->workspace ? a->workspace : &own;
-    if ((s = tf_workspace_grow(ws, bytes)))
+    tf_workspace *ws = claim_scratch(enc, a, &own);
+    if ((s = tf_workspace_grow(ws, bytes))) {
+        release_scratch(enc, ws, &own);
         return s;
+    }
 
     tf_run run = {.cfg = &enc->cfg, .w = &enc->weights, .args = a};
     tf_scratch_carve(&run.s, ws->mem, &enc->cfg, a->batch, max_len, n_tokens);
@@ -234,6 +258,6 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *calle
         tf_schedule_end(&run.sched);
     }
     tf_tracer_free(&run.tracer);
-    tf_free(own.mem);
+    release_scratch(enc, ws, &own);
     return s;
 }
