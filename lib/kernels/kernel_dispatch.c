@@ -1,13 +1,17 @@
 /* kernel_dispatch.c — the builds of the vector loops (kernels.h), and
- * running the best one this CPU can: AVX2+FMA where it has both. Asked on
+ * running the best one this CPU can: AVX-512F, else AVX2+FMA, else the
+ * baseline. Asked on
  * every call (a few loads and tests), not by an ifunc resolver, which would
  * run while the library is still being relocated. */
 #include "kernels.h"
 
 const tf_kernel_build tf_kernel_builds[] = {
-    {"base", 0, tf_softmax_rows_base, tf_activation_apply_base},
+    {"base", TF_ISA_BASE, tf_softmax_rows_base, tf_activation_apply_base},
 #ifdef TF_HAVE_AVX2_KERNELS
-    {"avx2", 1, tf_softmax_rows_avx2, tf_activation_apply_avx2},
+    {"avx2", TF_ISA_AVX2_FMA, tf_softmax_rows_avx2, tf_activation_apply_avx2},
+#endif
+#ifdef TF_HAVE_AVX512_KERNELS
+    {"avx512", TF_ISA_AVX512F, tf_softmax_rows_avx512, tf_activation_apply_avx512},
 #endif
 };
 const size_t tf_kernel_build_count = sizeof tf_kernel_builds / sizeof tf_kernel_builds[0];
@@ -15,10 +19,12 @@ const size_t tf_kernel_build_count = sizeof tf_kernel_builds / sizeof tf_kernel_
 int tf_kernel_build_runs_here(const tf_kernel_build *b)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (b->needs_avx2_fma)
+    if (b->needs == TF_ISA_AVX2_FMA)
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (b->needs == TF_ISA_AVX512F)
+        return __builtin_cpu_supports("avx512f");
 #endif
-    return !b->needs_avx2_fma;
+    return b->needs == TF_ISA_BASE;
 }
 
 const tf_kernel_build *tf_kernel_build_chosen(void)

@@ -6,12 +6,15 @@
 #include <stddef.h>
 
 /* Softmax and the activations are written on vectors (vec.h) in
- * softmax.c and activation.c, which are compiled twice on x86-64: once for
- * every CPU (the _base functions) and once with AVX2 and FMA (the _avx2
- * functions, where TF_HAVE_AVX2_KERNELS is defined). tf_softmax_rows and
- * tf_activation_apply run the last build in tf_kernel_builds that this CPU
- * can; the tests and tfenc-kernels-bench run each. */
-#if defined(TF_KERNELS_AVX2)
+ * softmax.c and activation.c, which are compiled up to three times on
+ * x86-64: for every CPU (the _base functions), with AVX2 and FMA (_avx2,
+ * where TF_HAVE_AVX2_KERNELS is defined) and with AVX-512F (_avx512, where
+ * TF_HAVE_AVX512_KERNELS is). tf_softmax_rows and tf_activation_apply run
+ * the last build in tf_kernel_builds that this CPU can; the tests and
+ * tfenc-kernels-bench run each. */
+#if defined(TF_KERNELS_AVX512)
+#define TF_KERNEL(name) name##_avx512
+#elif defined(TF_KERNELS_AVX2)
 #define TF_KERNEL(name) name##_avx2
 #else
 #define TF_KERNEL(name) name##_base
@@ -21,10 +24,15 @@ void tf_softmax_rows_base(float *s, size_t rows, size_t cols);
 void tf_activation_apply_base(float *x, size_t n, int act);
 void tf_softmax_rows_avx2(float *s, size_t rows, size_t cols);
 void tf_activation_apply_avx2(float *x, size_t n, int act);
+void tf_softmax_rows_avx512(float *s, size_t rows, size_t cols);
+void tf_activation_apply_avx512(float *x, size_t n, int act);
+
+/* What a build needs of the CPU. */
+typedef enum tf_kernel_isa { TF_ISA_BASE, TF_ISA_AVX2_FMA, TF_ISA_AVX512F } tf_kernel_isa;
 
 typedef struct tf_kernel_build {
-    const char *name;  /* "base", "avx2" */
-    int needs_avx2_fma; /* runs only on a CPU with AVX2 and FMA */
+    const char *name;  /* "base", "avx2", "avx512" */
+    tf_kernel_isa needs;
     void (*softmax_rows)(float *s, size_t rows, size_t cols);
     void (*activation_apply)(float *x, size_t n, int act);
 } tf_kernel_build;

@@ -1,9 +1,9 @@
 /* vec.h — TF_VW floats as one value (the vector extension of GCC and
  * Clang), for the loops of softmax.c and activation.c: written on it, they
- * vectorise the same way with every compiler. TF_VW is 8 where the file is
- * compiled for AVX2 (lib/meson.build builds those two files a second time
- * with -mavx2 -mfma; kernels.h says which build runs) and 4 otherwise (SSE2
- * on x86-64, NEON on AArch64). A loop over n values ends with a part
+ * vectorise the same way with every compiler. TF_VW is 16 where the file is
+ * compiled for AVX-512, 8 for AVX2 (lib/meson.build builds those two files
+ * again with -mavx512f / -mavx2 -mfma; kernels.h says which build runs) and
+ * 4 otherwise (SSE2 on x86-64, NEON on AArch64). A loop over n values ends with a part
  * vector: tf_vf_load_part fills the lanes past the end, tf_vf_store_part
  * writes back only the first n. */
 #ifndef TF_VEC_H
@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __AVX2__
+#if defined(__AVX512F__)
+#define TF_VW 16
+#elif defined(__AVX2__)
 #define TF_VW 8
 #else
 #define TF_VW 4
