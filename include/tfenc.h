@@ -138,6 +138,31 @@ TF_API int32_t tf_status_from_name(const char *name);
  * this thread. */
 TF_API const char *tf_last_error(void);
 
+/* ---- Runtime: what forward calls run on ------------------------------------ *
+ * Since 0.2.0. Strings are static, valid for the life of the process. */
+
+typedef struct tf_runtime_info {
+    size_t struct_size;       /* the caller's sizeof (tf_runtime_info_get sets it) */
+    const char *blas;         /* the BLAS the library was built with: "OpenBLAS", "BLIS" */
+    const char *blas_build;   /* its own description of its version and build */
+    const char *blas_kernels; /* the CPU kernels it runs: OpenBLAS's core ("Cooperlake",
+                                 "Haswell"; the environment's OPENBLAS_CORETYPE picks it
+                                 when set), BLIS's configuration ("zen3") */
+    const char *vector_loops; /* the build of the library's own loops (softmax,
+                                 activations) this CPU runs: "avx512", "avx2", "base" */
+    int32_t blas_threads;     /* the BLAS's thread setting now: the host's, or 1 while
+                                 forward calls run (see Threads above) */
+    int32_t max_threads;      /* threads a forward call may use (n_threads 0): one per
+                                 online core, at most 32 */
+} tf_runtime_info;
+
+/* Fills *info (struct_size bytes, the caller's sizeof; see "Structs that
+ * grow": fields the caller lacks are left out, bytes past the library's
+ * own are zeroed). TF_ERR_INVALID_ARGUMENT for NULL or a struct_size below
+ * 0.2.0's. */
+TF_API tf_status tf_runtime_info_get_sized(tf_runtime_info *info, size_t struct_size);
+#define tf_runtime_info_get(info) tf_runtime_info_get_sized((info), sizeof *(info))
+
 /* ---- Configuration ------------------------------------------------------ */
 
 typedef enum tf_position_kind {

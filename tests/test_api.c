@@ -1,10 +1,18 @@
-/* test_api.c — the public API apart from numerics: versions, status names,
- * defaults, the tensor table and its initialisation, get/set by name,
- * workspaces. */
+/* test_api.c — the public API apart from numerics: versions, runtime
+ * info, status names, defaults, the tensor table and its initialisation,
+ * get/set by name, workspaces. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#if defined(TFENC_BLAS_BLIS)
+#include <blis.h>
+#else
+#include <cblas.h>
+#endif
 
 #include "common/tensor.h"
 #include "common/util.h"
@@ -17,6 +25,66 @@ START_TEST(test_version)
     ck_assert_uint_eq(TFENC_VERSION_NUMBER,
                       TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH);
     ck_assert_str_eq(tf_version_string(), "0.2.0");
+}
+END_TEST
+
+/* The vector loops this CPU should run: the widest build it can. */
+static const char *expected_vector_loops(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f"))
+        return "avx512";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "avx2";
+#endif
+    return "base";
+}
+
+START_TEST(test_runtime_info)
+{
+    tf_runtime_info info;
+    ck_assert_int_eq(tf_runtime_info_get(&info), TF_OK);
+    ck_assert_uint_eq(info.struct_size, sizeof info);
+    ck_assert_uint_eq(tf_struct_size("tf_runtime_info"), sizeof info);
+#if defined(TFENC_BLAS_BLIS)
+    ck_assert_str_eq(info.blas, "BLIS");
+    ck_assert_str_eq(info.blas_build, bli_info_get_version_str());
+    ck_assert_str_eq(info.blas_kernels, bli_arch_string(bli_arch_query_id()));
+    ck_assert_int_eq(info.blas_threads, bli_thread_get_num_threads() < 1
+                                            ? 1 : (int)bli_thread_get_num_threads());
+#else
+    ck_assert_str_eq(info.blas, "OpenBLAS");
+    ck_assert_str_eq(info.blas_build, openblas_get_config());
+    ck_assert_str_eq(info.blas_kernels, openblas_get_corename());
+    const char *coretype = getenv("OPENBLAS_CORETYPE"); /* Haswell in this project's CI */
+    if (coretype && strcmp(coretype, "Haswell") == 0)
+        ck_assert_str_eq(info.blas_kernels, "Haswell");
+    openblas_set_num_threads(3);
+    ck_assert_int_eq(tf_runtime_info_get(&info), TF_OK);
+    ck_assert_int_eq(info.blas_threads, 3);
+#endif
+    ck_assert_str_eq(info.vector_loops, expected_vector_loops());
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    ck_assert_int_eq(info.max_threads, cores > 32 ? 32 : cores < 1 ? 1 : (int)cores);
+
+    /* A smaller struct_size than 0.2.0's: refused, nothing written. */
+    tf_runtime_info before;
+    memset(&before, 0xab, sizeof before);
+    info = before;
+    ck_assert_int_eq(tf_runtime_info_get_sized(&info, 16), TF_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(tf_last_error(), "info.struct_size: expected 48..4096 (the struct's size in "
+                                      "the caller's tfenc.h; set by its _init), got 16");
+    ck_assert_mem_eq(&info, &before, sizeof info);
+    ck_assert_int_eq(tf_runtime_info_get_sized(NULL, sizeof info), TF_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(tf_last_error(), "info is NULL");
+
+    /* A newer caller's larger struct: the library's fields, then zeros. */
+    unsigned char newer[sizeof info + 16];
+    memset(newer, 0xab, sizeof newer);
+    ck_assert_int_eq(tf_runtime_info_get_sized((tf_runtime_info *)(void *)newer, sizeof newer),
+                     TF_OK);
+    for (size_t i = sizeof info; i < sizeof newer; i++)
+        ck_assert_uint_eq(newer[i], 0);
 }
 END_TEST
 
@@ -250,6 +318,7 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_runtime_info);
     tcase_add_test(tc, test_status_names);
     tcase_add_test(tc, test_config_defaults_are_the_tutorial_model);
     tcase_add_test(tc, test_tutorial_model_tensors);

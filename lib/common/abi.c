@@ -5,7 +5,7 @@
 
 #include "error.h"
 
-/* The end of each struct's last 0.1.0 field. */
+/* The end of each struct's last field of the version that published it. */
 #define END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 _Static_assert(END(tf_config, seed) == TF_CONFIG_SIZE_0_1, "tf_config's 0.1.0 fields");
 _Static_assert(END(tf_forward_args, trace_user_data) == TF_FORWARD_ARGS_SIZE_0_1,
@@ -19,6 +19,8 @@ _Static_assert(END(tf_tokenizer_options, pad_token) == TF_TOKENIZER_OPTIONS_SIZE
 _Static_assert(END(tf_file_tensor, parts) <= TF_FILE_TENSOR_SIZE_0_1 &&
                    sizeof(tf_file_tensor) >= TF_FILE_TENSOR_SIZE_0_1,
                "tf_file_tensor's 0.1.0 fields, and its padding");
+_Static_assert(END(tf_runtime_info, max_threads) == TF_RUNTIME_INFO_SIZE_0_2,
+               "tf_runtime_info's 0.2.0 fields");
 
 static size_t min_size(size_t a, size_t b)
 {
@@ -89,6 +91,7 @@ size_t tf_struct_size(const char *name)
         {"tf_tokenizer_options", sizeof(tf_tokenizer_options)},
         {"tf_file_tensor", sizeof(tf_file_tensor)},
         {"tf_trace_event", sizeof(tf_trace_event)},
+        {"tf_runtime_info", sizeof(tf_runtime_info)},
     };
     for (size_t i = 0; name && i < sizeof sizes / sizeof *sizes; i++)
         if (strcmp(name, sizes[i].name) == 0)

@@ -19,6 +19,8 @@
 #define TF_LOAD_OPTIONS_SIZE_0_1 24
 #define TF_TOKENIZER_OPTIONS_SIZE_0_1 64
 #define TF_FILE_TENSOR_SIZE_0_1 112
+/* ... and of those 0.2.0 added. */
+#define TF_RUNTIME_INFO_SIZE_0_2 48
 
 /* A struct_size above this is garbage, not a newer header. */
 #define TF_ABI_MAX_STRUCT_SIZE 4096

@@ -6,19 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#if defined(TFENC_BLAS_BLIS)
-#include <blis.h>
-static int blas_threads(void)
-{
-    const dim_t n = bli_thread_get_num_threads(); /* -1 when never set */
-    return n < 1 ? 1 : (int)n;
-}
-static void set_blas_threads(int n) { bli_thread_set_num_threads(n); }
-#else
-#include <cblas.h>
-static int blas_threads(void) { return openblas_get_num_threads(); }
-static void set_blas_threads(int n) { openblas_set_num_threads(n); }
-#endif
+#include "blas.h"
 
 static struct {
     pthread_mutex_t lock;
@@ -40,10 +28,10 @@ static void hold_blas(void)
     atomic_store(&calls_running, ++gate.calls);
     if (gate.calls > 1 || tf_pool_forked())
         return;
-    const int n = blas_threads();
+    const int n = tf_blas_threads();
     gate.saved = n > 1 ? n : 0;
     if (gate.saved)
-        set_blas_threads(1);
+        tf_blas_set_threads(1);
 }
 
 /* Under gate.lock: the last call puts the count back, unless the host set
@@ -53,8 +41,8 @@ static void unhold_blas(void)
     atomic_store(&calls_running, --gate.calls);
     if (gate.calls > 0 || !gate.saved)
         return;
-    if (blas_threads() == 1)
-        set_blas_threads(gate.saved);
+    if (tf_blas_threads() == 1)
+        tf_blas_set_threads(gate.saved);
     gate.saved = 0;
 }
 

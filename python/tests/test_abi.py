@@ -13,7 +13,7 @@ from tfenc.errors import error_for
 
 MIRRORS = {"tf_config": _lib.Config, "tf_forward_args": _lib.ForwardArgs,
            "tf_load_options": _lib.LoadOptions, "tf_tokenizer_options": _lib.TokenizerOptions,
-           "tf_trace_event": _lib.TraceEvent}
+           "tf_trace_event": _lib.TraceEvent, "tf_runtime_info": _lib.RuntimeInfo}
 
 
 def library():
@@ -107,3 +107,31 @@ def test_n_threads_reaches_the_library(monkeypatch):
     with pytest.raises(ValueError, match=r"n_threads: expected an integer in \[0, 2147483647\], "
                                          r"got -1"):
         enc(x=x, n_threads=-1)
+
+
+def test_runtime_info_is_the_librarys():
+    """runtime_info() reports the OpenBLAS (or BLIS) this process loaded:
+    its kernels and thread setting as that library itself says them."""
+    info = tfenc.runtime_info()
+    assert set(info) == {"blas", "blas_build", "blas_kernels", "vector_loops", "blas_threads",
+                         "max_threads"}
+    assert info["vector_loops"] in ("avx512", "avx2", "base")
+    assert 1 <= info["max_threads"] <= 32
+    if info["blas"] == "OpenBLAS":
+        blas = next(ctypes.CDLL(p) for p in loaded_libraries() if "blas" in p
+                    and hasattr(ctypes.CDLL(p), "openblas_get_corename"))
+        blas.openblas_get_corename.restype = ctypes.c_char_p
+        assert info["blas_kernels"] == blas.openblas_get_corename().decode()
+        before = blas.openblas_get_num_threads()
+        blas.openblas_set_num_threads(3)
+        try:
+            assert tfenc.runtime_info()["blas_threads"] == 3
+        finally:
+            blas.openblas_set_num_threads(before)
+    else:
+        assert info["blas"] == "BLIS"
+
+
+def loaded_libraries():
+    with open("/proc/self/maps") as f:
+        return sorted({line.split()[-1] for line in f if "/" in line and ".so" in line})

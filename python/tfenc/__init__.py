@@ -8,6 +8,7 @@ BERT's WordPiece tokenizer, over the C library through ctypes.
     out.last_hidden_state                               # [1, T, D]
 """
 from ._lib import lib as _c
+from ._runtime import runtime_info
 from .encoder import ACTIVATIONS, POOLINGS, POSITIONS, Encoder, EncoderOutput
 from .errors import (FileError, FormatError, InvalidArgumentError, NotFoundError,
                      OutOfMemoryError, ShapeError, TfencError, UnsupportedError)
@@ -17,4 +18,5 @@ __version__ = _c.tf_version_string().decode()
 
 __all__ = ["Encoder", "EncoderOutput", "Tokenizer", "TfencError", "InvalidArgumentError",
            "ShapeError", "OutOfMemoryError", "FileError", "FormatError", "UnsupportedError",
-           "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "__version__"]
+           "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "runtime_info",
+           "__version__"]

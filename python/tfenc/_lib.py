@@ -68,7 +68,15 @@ class TokenizerOptions(ctypes.Structure):
                 ("sep_token", ctypes.c_char_p), ("pad_token", ctypes.c_char_p)]
 
 
-STRUCTS = (Config, TraceEvent, ForwardArgs, LoadOptions, TokenizerOptions)
+class RuntimeInfo(ctypes.Structure):  # since 0.2.0
+    c_name = "tf_runtime_info"
+    _fields_ = [("struct_size", c_size_t), ("blas", ctypes.c_char_p),
+                ("blas_build", ctypes.c_char_p), ("blas_kernels", ctypes.c_char_p),
+                ("vector_loops", ctypes.c_char_p), ("blas_threads", c_int32),
+                ("max_threads", c_int32)]
+
+
+STRUCTS = (Config, TraceEvent, ForwardArgs, LoadOptions, TokenizerOptions, RuntimeInfo)
 
 
 # ---- Finding the library --------------------------------------------------------
@@ -231,6 +239,7 @@ for _name, _res, _args in [
     ("tf_pool", S, [P(c_float), P(c_int32), c_int32, c_int32, c_int32, c_int32, c_int32,
                     P(c_float)]),
     ("tf_status_name", CP, [S]),
+    ("tf_runtime_info_get_sized", S, [P(RuntimeInfo), c_size_t]),
 ]:
     _declare(_name, _res, *_args)
 for _kind in ENUMS:

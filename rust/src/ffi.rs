@@ -126,8 +126,21 @@ pub struct tf_tokenizer_options {
     pub pad_token: *const c_char,
 }
 
+/// Since 0.2.0; filled by tf_runtime_info_get_sized.
+#[repr(C)]
+pub struct tf_runtime_info {
+    pub struct_size: usize,
+    pub blas: *const c_char,
+    pub blas_build: *const c_char,
+    pub blas_kernels: *const c_char,
+    pub vector_loops: *const c_char,
+    pub blas_threads: i32,
+    pub max_threads: i32,
+}
+
 extern "C" {
     pub fn tf_struct_size(name: *const c_char) -> usize;
+    pub fn tf_runtime_info_get_sized(info: *mut tf_runtime_info, struct_size: usize) -> tf_status;
     pub fn tf_version_string() -> *const c_char;
     pub fn tf_status_name(status: tf_status) -> *const c_char;
     pub fn tf_last_error() -> *const c_char;

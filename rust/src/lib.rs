@@ -14,6 +14,7 @@ mod error;
 pub mod ffi;
 mod forward;
 mod layout;
+mod runtime;
 mod sizes;
 mod tokenizer;
 
@@ -21,6 +22,7 @@ pub use encoder::{Config, Encoder, LoadOptions, Tensor};
 pub use enums::{Activation, Pooling, Position};
 pub use error::{Error, Result, Status};
 pub use forward::{Inputs, Output};
+pub use runtime::{runtime_info, RuntimeInfo};
 pub use tokenizer::{Encoding, Tokenizer};
 
 /// The version of the loaded C library, "MAJOR.MINOR.PATCH".
