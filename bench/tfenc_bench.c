@@ -110,20 +110,18 @@ static double sgemm_peak(void)
     return 2.0 * n * n * (double)n / best / 1e9;
 }
 
-/* Which BLAS runs the products, and how it is set up. */
-static void print_blas(void)
+/* Which BLAS runs the products, and how it is set up; which build of the
+ * library's own loops runs (tf_runtime_info_get). */
+static void print_runtime(void)
 {
+    tf_runtime_info r;
+    if (tf_runtime_info_get(&r) != TF_OK)
+        return;
     const char *coretype = getenv("OPENBLAS_CORETYPE");
-#if defined(TFENC_BLAS_BLIS)
-    printf("BLAS: %s, its own threads %d (the library holds them at 1 during forward calls)\n",
-           blas_name(), blas_threads_get());
-    (void)coretype;
-#else
     printf("BLAS: %s (%s), its own threads %d (the library holds them at 1 during forward "
-           "calls), kernels %s (OPENBLAS_CORETYPE %s)\n",
-           blas_name(), openblas_get_config(), blas_threads_get(), openblas_get_corename(),
-           coretype ? coretype : "unset: chosen for this CPU");
-#endif
+           "calls), kernels %s (OPENBLAS_CORETYPE %s); libtfenc's vector loops: %s\n",
+           r.blas, r.blas_build, (int)r.blas_threads, r.blas_kernels,
+           coretype ? coretype : "unset: chosen for this CPU", r.vector_loops);
 }
 
 static int parse_lengths(const char *s, bench_options *o)
@@ -519,7 +517,7 @@ int main(int argc, char **argv)
     }
     printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
            tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads);
-    print_blas();
+    print_runtime();
     printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
            "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
     if (o.no_peak)
