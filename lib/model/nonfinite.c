@@ -4,6 +4,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,11 +34,31 @@ static void record(tf_nonfinite *nf, const char *name, int32_t layer, int32_t ra
     nf->value = value;
 }
 
+/* Rows per part of a quick scan: at least this many values each. */
+#define SCAN_PART_VALUES ((size_t)1 << 16)
+
+typedef struct finite_scan {
+    const float *rows; /* (N, W) */
+    size_t W;
+    atomic_bool found; /* a part saw a non-finite value */
+} finite_scan;
+
+static void scan_finite_part(void *ctx, size_t first, size_t count)
+{
+    finite_scan *f = ctx;
+    const float *part = f->rows + first * f->W; /* (count, W) */
+    if (tf_first_nonfinite(part, count * f->W) < count * f->W)
+        atomic_store(&f->found, true);
+}
+
 int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char *name,
                       int32_t layer, const float *rows, size_t W, const char *dim_names)
 {
     const tf_batch *bt = sc->batch;
-    if (tf_first_nonfinite(rows, bt->N * W) == bt->N * W)
+    finite_scan scan = {.rows = rows, .W = W};
+    atomic_init(&scan.found, false);
+    tf_schedule_rows(sc->sched, scan_finite_part, &scan, bt->N, W, SCAN_PART_VALUES);
+    if (!atomic_load(&scan.found))
         return 0; /* the usual case */
     for (int32_t b = 0; b < bt->B; b++) {
         const float *seq = rows + bt->row_start[b] * W; /* (len, W) */
@@ -128,17 +150,56 @@ static int find_score_overflow(const float *Q, const float *K, size_t len, size_
     return 0;
 }
 
-/* Whether |q . k| <= d_k max|q| max|k| keeps every score of qkv (N, 3D)
- * well inside float32: one vectorised pass over Q and K (the usual case). */
-static int scores_cannot_overflow(const float *qkv, size_t N, size_t D, size_t dk)
+typedef struct qk_bound {
+    const float *qkv; /* (N, 3D) */
+    size_t D;
+    atomic_uint max_q, max_k; /* the bits of max |q|, max |k| (tf_max_abs: NaN
+                                 never wins), which for floats >= 0 order as
+                                 integers do */
+} qk_bound;
+
+static void raise_to(atomic_uint *max, float value)
 {
+    unsigned bits;
+    memcpy(&bits, &value, sizeof bits);
+    unsigned seen = atomic_load(max);
+    while (bits > seen && !atomic_compare_exchange_weak(max, &seen, bits))
+        ;
+}
+
+static void qk_bound_part(void *ctx, size_t first, size_t count)
+{
+    qk_bound *b = ctx;
     float max_q = 0.0f, max_k = 0.0f;
-    for (size_t r = 0; r < N; r++) {
-        const float q = tf_max_abs(qkv + r * 3 * D, D), k = tf_max_abs(qkv + r * 3 * D + D, D);
+    for (size_t r = first; r < first + count; r++) {
+        const float *row = b->qkv + r * 3 * b->D; /* Q | K | V */
+        const float q = tf_max_abs(row, b->D), k = tf_max_abs(row + b->D, b->D);
         max_q = q > max_q ? q : max_q;
         max_k = k > max_k ? k : max_k;
     }
-    return (double)dk * (double)max_q * (double)max_k <= FLT_MAX / 2;
+    raise_to(&b->max_q, max_q);
+    raise_to(&b->max_k, max_k);
+}
+
+static float float_of(unsigned bits)
+{
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/* Whether |q . k| <= d_k max|q| max|k| keeps every score of qkv (N, 3D)
+ * well inside float32: one vectorised pass over Q and K, split over the
+ * call's threads (the usual case). */
+static int scores_cannot_overflow(const tf_schedule *sched, const float *qkv, size_t N, size_t D,
+                                  size_t dk)
+{
+    qk_bound b = {.qkv = qkv, .D = D};
+    atomic_init(&b.max_q, 0u);
+    atomic_init(&b.max_k, 0u);
+    tf_schedule_rows(sched, qk_bound_part, &b, N, 2 * D, SCAN_PART_VALUES);
+    const double max_q = float_of(atomic_load(&b.max_q)), max_k = float_of(atomic_load(&b.max_k));
+    return (double)dk * max_q * max_k <= FLT_MAX / 2;
 }
 
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t layer,
@@ -146,7 +207,7 @@ int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t 
 {
     const tf_batch *bt = sc->batch;
     const size_t D = sc->D, dk = D / H, ld = 3 * D;
-    if (scores_cannot_overflow(qkv, bt->N, D, dk))
+    if (scores_cannot_overflow(sc->sched, qkv, bt->N, D, dk))
         return 0;
     for (int32_t b = 0; b < bt->B; b++) {
         const float *rows = qkv + bt->row_start[b] * ld; /* (len, 3D) */

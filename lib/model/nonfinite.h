@@ -5,16 +5,19 @@
 #define TF_NONFINITE_H
 
 #include "batch.h"
+#include "schedule.h"
 #include "tfenc.h"
 #include "trace.h"
 
 /* What explains a non-finite value: a sequence whose input vectors
  * (input_embeds) hold NaN or an infinity carries it on, as documented; in
- * every other sequence one is an overflow. */
+ * every other sequence one is an overflow. The quick scans of the usual,
+ * all-finite case run on the call's threads (sched). */
 typedef struct tf_nonfinite_scope {
     const tf_forward_args *args;
     const tf_batch *batch;
     size_t D;
+    const tf_schedule *sched;
 } tf_nonfinite_scope;
 
 /* A non-finite value: the tensor (a trace event's name), the position in its
@@ -29,8 +32,8 @@ typedef struct tf_nonfinite {
 
 /* Whether rows (N, W), the tensor tf_trace_name(name, layer), hold a
  * non-finite value in a sequence whose inputs are finite; if so *nf says
- * the first (index [b, t, w] in the [B, T, W] layout). One vectorised scan
- * when every value is finite. */
+ * the first (index [b, t, w] in the [B, T, W] layout). One vectorised scan,
+ * split over the call's threads, when every value is finite. */
 int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const char *name,
                       int32_t layer, const float *rows, size_t W, const char *dim_names);
 
@@ -44,8 +47,9 @@ int tf_nonfinite_tensor(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const
 /* Whether layer `layer`'s attention scores Q K^T / sqrt(d_k), from its
  * Q | K | V in qkv (N, 3D), overflowed float32 where a query reads them (+inf
  * turns into NaN, but -inf would silently act as a masked key); if so *nf
- * names the first, in attn.scores. Bounds from the largest |q| and |k| (then
- * per head from the rows' norms) skip what cannot come near the limit. */
+ * names the first, in attn.scores. Bounds from the largest |q| and |k| (one
+ * pass split over the call's threads; then per head from the rows' norms)
+ * skip what cannot come near the limit. */
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *scope, int32_t layer,
                         const float *qkv, size_t H);
 
