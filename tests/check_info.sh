@@ -1,13 +1,27 @@
 #!/bin/sh
-# check_info.sh TFENC DATA_DIR GOLDEN_DIR — `tfenc info` describes the
-# Hugging Face fixture and a PyTorch checkpoint, and on every malformed file
-# prints the expected error to stderr, nothing to stdout, and exits 1.
+# check_info.sh TFENC DATA_DIR GOLDEN_DIR — `tfenc info` alone names the
+# BLAS, the kernels it runs (the environment's OPENBLAS_CORETYPE when set),
+# the vector loops and the threads; with a file it describes the Hugging
+# Face fixture and a PyTorch checkpoint, and on every malformed file prints
+# the expected error to stderr, nothing to stdout, and exits 1.
 set -eu
 tfenc=$1 data=$2 golden=$3
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 expect() { grep -qF -- "$1" "$out" || { echo "missing: $1"; cat "$out"; exit 1; }; }
 expect_re() { grep -qE -- "$1" "$out" || { echo "missing: $1"; cat "$out"; exit 1; }; }
+
+"$tfenc" info >"$out"
+expect "$("$tfenc" version)"
+expect_re "^BLAS: (OpenBLAS|BLIS), kernels [A-Za-z0-9_]+, its thread setting [0-9]+$"
+expect_re "^vector loops: (avx512|avx2|base)$"
+expect "threads a forward call may use: $(getconf _NPROCESSORS_ONLN | awk '{print ($1 > 32 ? 32 : $1)}')"
+if [ -n "${OPENBLAS_CORETYPE:-}" ] && grep -q "^BLAS: OpenBLAS" "$out"; then
+    expect "kernels $OPENBLAS_CORETYPE,"
+fi
+if "$tfenc" info --n-heads 2 >"$out" 2>"$err"; then echo "load options without a file: accepted"; exit 1; fi
+grep -qF "tfenc info: --n-heads: the load options need a FILE_OR_DIR" "$err" ||
+    { echo "load options without a file: $(cat "$err")"; exit 1; }
 
 "$tfenc" info "$data/bert_tiny" >"$out"
 expect "format: huggingface-bert"

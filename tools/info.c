@@ -1,6 +1,8 @@
-/* info.c — `tfenc info FILE_OR_DIR`: the format of a checkpoint, the
- * configuration it implies and a table of its tensors with what each maps
- * to. A bad file: the error on stderr, exit status 1. */
+/* info.c — `tfenc info`: what forward calls run on here (the BLAS, its
+ * kernels and threads, the vector loops, the threads a call may use); with
+ * FILE_OR_DIR, the format of a checkpoint, the configuration it implies and
+ * a table of its tensors with what each maps to. A bad file: the error on
+ * stderr, exit status 1. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,15 +13,19 @@
 
 typedef struct info_options {
     const char *path;
+    const char *load_option; /* the first load option given, if any */
     tf_load_options load;
 } info_options;
 
 static void info_usage(FILE *out)
 {
-    fprintf(out, "usage: tfenc info [load options] FILE_OR_DIR\nload options:\n");
+    fprintf(out, "usage: tfenc info [[load options] FILE_OR_DIR]\nload options:\n");
     cli_load_options_usage(out, "  ");
-    fprintf(out, "Shows what a checkpoint holds (a .safetensors file, or a Hugging Face model\n"
-                 "directory) and how libtfenc maps it; the options supply what the file lacks.\n");
+    fprintf(out, "Without a file: what forward calls run on here (the BLAS, the kernels it\n"
+                 "chose, its thread setting, the build of libtfenc's own loops, the threads a\n"
+                 "call may use). With one: what a checkpoint holds (a .safetensors file, or a\n"
+                 "Hugging Face model directory) and how libtfenc maps it; the options supply\n"
+                 "what the file lacks.\n");
 }
 
 static int take_info(cli_args *a, const char *arg, void *user)
@@ -27,6 +33,8 @@ static int take_info(cli_args *a, const char *arg, void *user)
     info_options *o = user;
     if (arg[0] != '-')
         return cli_positional(a, "checkpoint", arg, &o->path);
+    if (!o->load_option)
+        o->load_option = arg;
     return cli_load_option(a, arg, &o->load);
 }
 
@@ -37,7 +45,26 @@ static int parse_info(int argc, char **argv, info_options *o)
     *o = (info_options){0};
     tf_load_options_init(&o->load);
     const int rc = cli_parse(&a, take_info, o);
-    return rc == 0 && !o->path ? cli_usage_error(&a) : rc;
+    if (rc == 0 && o->load_option && !o->path) {
+        cli_error("info", "%s: the load options need a FILE_OR_DIR", o->load_option);
+        return -1;
+    }
+    return rc;
+}
+
+static int print_runtime(void)
+{
+    tf_runtime_info r;
+    const tf_status s = tf_runtime_info_get(&r);
+    if (s) {
+        cli_error("info", "%s: %s", tf_status_name(s), tf_last_error());
+        return CLI_FAILED;
+    }
+    printf("libtfenc %s\nBLAS: %s, kernels %s, its thread setting %d\n  %s\n"
+           "vector loops: %s\nthreads a forward call may use: %d\n",
+           tf_version_string(), r.blas, r.blas_kernels, (int)r.blas_threads, r.blas_build,
+           r.vector_loops, (int)r.max_threads);
+    return 0;
 }
 
 static void print_config(const tf_config *c)
@@ -88,6 +115,8 @@ int tfenc_info(int argc, char **argv)
     const int parsed = parse_info(argc, argv, &o);
     if (parsed)
         return cli_parse_status(parsed);
+    if (!o.path)
+        return print_runtime();
     const char *path = o.path;
     tf_model_info *info;
     const tf_status s = tf_model_inspect(path, &o.load, &info);
