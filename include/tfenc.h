@@ -36,7 +36,11 @@
  * put more threads on the cores than the callers' own. The work is
  * cut the same way for any thread count (by the number of online cores),
  * so results are bitwise the same for any n_threads, and whether calls run
- * alone or concurrently. At most 32 of the library's threads compute at
+ * alone or concurrently. While a call has them, the pool's threads may run
+ * on every core they were started with except the calling thread's (on a
+ * virtual machine, Linux otherwise wakes them on the caller's own core
+ * after an idle spell); the calling thread's own affinity is never
+ * changed. At most 32 of the library's threads compute at
  * once (the BLAS has a fixed number of buffers); further calls wait.
  *   The BLAS's thread count: each of those threads calls the BLAS on one
  * thread. While any forward call runs, the library holds the BLAS's
