@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "config.h" /* the library's limits: TF_MAX_D_MODEL */
 #include "dump.h"
+#include "explain_html.h"
 #include "heatmap.h"
 #include "options.h"
 #include "recording.h"
@@ -36,7 +37,7 @@ typedef struct explain_options {
     int32_t d_model, heads, d_ff, layers, layer, head;
     int sized; /* a size or --seed of the tutorial's model was given */
     uint64_t seed;
-    const char *text, *model, *vocab, *heatmap, *dump, *compare;
+    const char *text, *model, *vocab, *heatmap, *dump, *compare, *html;
     int cased, worked_example;
     double tol;
     tf_load_options load;
@@ -397,6 +398,7 @@ static void explain_usage(FILE *out)
             "                     [--model FILE_OR_DIR [load options]]\n"
             "                     [--vocab vocab.txt [--cased]]\n"
             "                     [--heatmap FILE.png | --dump DIR | --compare DIR [--tol 1e-4]]\n"
+            "                     [--html PAGE.html]\n"
             "       tfenc explain --worked-example\n"
             "load options:\n");
     cli_load_options_usage(out, "  ");
@@ -404,7 +406,9 @@ static void explain_usage(FILE *out)
             "Runs an encoder (the tutorial's model, or --model) on the text and prints every\n"
             "step with its shape and values. --heatmap draws layer L's attention weights,\n"
             "--dump writes every intermediate as .npy, --compare checks another\n"
-            "implementation's .npy files against them. The text may have up to %d tokens.\n"
+            "implementation's .npy files against them, --html writes the walkthrough as\n"
+            "one self-contained page (diagram, heatmaps, plots; nothing fetched).\n"
+            "The text may have up to %d tokens.\n"
             "Without --vocab, a small built-in vocabulary is used; its words: ",
             MAX_TOKENS);
     for (int i = 4; i < VOCAB; i++)
@@ -422,6 +426,7 @@ static int parse_valued(cli_args *a, explain_options *o, const char *flag)
         {"--heatmap", "an output .png file", &o->heatmap},
         {"--dump", "an output directory", &o->dump},
         {"--compare", "a directory of .npy files", &o->compare},
+        {"--html", "an output .html file", &o->html},
     };
     const cli_int_flag sizes[] = { /* of the tutorial's model */
         {"--d-model", 1, TF_MAX_D_MODEL, &o->d_model},
@@ -553,11 +558,35 @@ static tf_status run(walkthrough *w, const tf_encoder *enc, const int32_t *ids, 
     return s;
 }
 
-/* --heatmap, --dump, --compare on the recorded events. */
-static int actions(const walkthrough *w)
+/* --html: the page of the recorded events; 0, or CLI_FAILED after a
+ * message. */
+static int write_html(const walkthrough *w, const int32_t *ids)
+{
+    const explain_options *o = w->opt;
+    char err[600];
+    worked_example example;
+    const explain_page page = {
+        .rec = &w->rec, .cfg = &w->cfg, .model = o->model, .text = o->text,
+        .tokens = (const char *const *)w->tokens, .ids = ids, .T = w->T,
+        .layer = o->layer, .head = o->head, .example = &example,
+    };
+    if (worked_example_compute(&example, err, sizeof err) != 0 ||
+        explain_html_write(o->html, &page, err, sizeof err) != 0) {
+        cli_error("explain", "--html: %s", err);
+        return CLI_FAILED;
+    }
+    printf("wrote %s: the walkthrough of layer %d of %d, %d tokens, %zu traced tensors\n",
+           o->html, o->layer, (int)w->cfg.n_layers, w->T, w->rec.n);
+    return 0;
+}
+
+/* --heatmap, --dump, --compare, --html on the recorded events. */
+static int actions(const walkthrough *w, const int32_t *ids)
 {
     const explain_options *o = w->opt;
     int rc = 0;
+    if (o->html && write_html(w, ids) != 0)
+        return CLI_FAILED;
     if (o->heatmap) {
         char name[64], err[512];
         snprintf(name, sizeof name, "layers.%d.attn.weights", o->layer);
@@ -626,7 +655,7 @@ static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
                "sentence\n", w->T, (int)w->cfg.d_model, (int)w->cfg.d_model);
         token_rows(w, out, w->cfg.d_model);
     } else {
-        rc = actions(w);
+        rc = actions(w, ids);
     }
     free(out);
     return rc;
@@ -641,7 +670,7 @@ int tfenc_explain(int argc, char **argv)
     if (opt.worked_example)
         return tfenc_worked_example();
     walkthrough w = {.opt = &opt, .color = isatty(STDOUT_FILENO)};
-    w.print = !opt.heatmap && !opt.dump && !opt.compare;
+    w.print = !opt.heatmap && !opt.dump && !opt.compare && !opt.html;
     tf_tokenizer *tok = NULL;
     tf_encoder *enc = NULL;
     int32_t ids[MAX_TOKENS];

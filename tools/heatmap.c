@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "colour_scale.h"
 #include "heatmap.h"
 
 #ifdef TFENC_HAVE_CAIRO
@@ -23,19 +24,6 @@ static int cell_size(int T)
         return 28;
     const int c = 448 / T;
     return c > 4 ? c : 4;
-}
-
-/* viridis, by linear interpolation between five of its colours */
-static void colour(double v, double rgb[3])
-{
-    static const double stops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140},
-                                       {94, 201, 98}, {253, 231, 37}};
-    v = v < 0 ? 0 : v > 1 ? 1 : v;
-    const double x = v * 4;
-    const int i = x >= 4 ? 3 : (int)x;
-    const double f = x - i;
-    for (int c = 0; c < 3; c++)
-        rgb[c] = ((1 - f) * stops[i][c] + f * stops[i + 1][c]) / 255.0;
 }
 
 static void text_at(cairo_t *cr, double x, double y, const char *s, double size)
@@ -68,7 +56,7 @@ static void draw_panel(cairo_t *cr, double x0, double y0, const float *w, int T,
         for (int j = 0; j < T; j++) {
             const double v = w[i * T + j];
             double rgb[3];
-            colour(v, rgb);
+            viridis(v, rgb);
             cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
             cairo_rectangle(cr, x0 + LABEL + j * cell, top + i * cell, cell, cell);
             cairo_fill(cr);
@@ -86,7 +74,7 @@ static void draw_colour_bar(cairo_t *cr, double x0, double y0, double width)
 {
     for (int k = 0; k < (int)width; k++) {
         double rgb[3];
-        colour(k / (width - 1), rgb);
+        viridis(k / (width - 1), rgb);
         cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
         cairo_rectangle(cr, x0 + k, y0, 1, 16);
         cairo_fill(cr);
