@@ -158,6 +158,15 @@ def shape_text(shape):
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
+def tutorial_shape(t):
+    """The shape as the tutorial writes it, the batch of one dropped:
+    "(5, 512)", "8 × (5, 64)", "(128)"."""
+    d = t["shape"][1:] if t["dims"].startswith("B,") else t["shape"]
+    if len(d) == 3:
+        return f"{d[0]} × ({d[1]}, {d[2]})"
+    return "(" + ", ".join(str(x) for x in d) + ")"
+
+
 def check_tensors(name, p, index, dump, layer):
     expected = walkthrough_tensors(index, layer)
     nodes = list(walk(p.root))
@@ -177,6 +186,11 @@ def check_tensors(name, p, index, dump, layer):
             continue
         if box["attrs"].get("data-shape") != want or box["attrs"].get("href") != "#t-" + t["name"]:
             fail(f"{name}: box of {t['name']}: {box['attrs']} (want shape {want})")
+        label = [n["text"] for n in walk(box) if n["tag"] == "text"]
+        if len(label) != 2 or not label[0].endswith(tutorial_shape(t)) or \
+                not label[1].startswith(t["name"]):
+            fail(f"{name}: box of {t['name']} reads {label}, want its name and "
+                 f"{tutorial_shape(t)}")
         if sec["attrs"].get("id") != "t-" + t["name"] or sec["attrs"].get("data-shape") != want:
             fail(f"{name}: section of {t['name']}: {sec['attrs']} (want shape {want})")
         if f"{t['name']} {want} ({t['dims']})" not in " ".join(sec["text"].split()):
@@ -290,7 +304,7 @@ def check_page(tfenc, tmp, name, args, layer, must_say):
     print(f"{name}: {len(text)} bytes, {len(walkthrough_tensors(index, layer))} tensors checked")
 
 
-def no_limit_on_size():
+def small_file_limit():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, EFBIG
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
@@ -312,7 +326,7 @@ def check_bad_input(tfenc, data, tmp):
     r = run([tfenc, "explain", "--text", "hello world", "--html", page])
     with open(page, "rb") as f:
         before = f.read()
-    r = run([tfenc, "explain", "--html", page], preexec_fn=no_limit_on_size)
+    r = run([tfenc, "explain", "--html", page], preexec_fn=small_file_limit)
     with open(page, "rb") as f:
         after = f.read()
     left = [f for f in os.listdir(tmp) if ".tmp" in f]

@@ -2,7 +2,8 @@
 """check_explain_html_browser.py TFENC DATA_DIR [--save DIR] — the --html
 page in a real browser: headless Chromium (Debian's `chromium`), driven over
 its DevTools pipe, renders the page of the tutorial's model and of the
-Hugging Face BERT fixture at a desktop width (1280) and a phone's (390):
+Hugging Face BERT fixture, and of a 50-token WordPiece text (wide tables,
+small heatmap cells), at a desktop width (1280) and a phone's (390):
   - no console message of level error, no uncaught exception (checked
     first on a page that logs one, so the check is known to catch it);
   - no horizontal scroll at either width (scrollWidth <= innerWidth);
@@ -300,8 +301,11 @@ def main():
               "scripts/install-deps.sh installs it)")
         return SKIP
     with tempfile.TemporaryDirectory() as tmp:
+        long_text = " ".join(["Crème brûlée, the transformer reads every word at once."] * 2)
         pages = {"tutorial": [], "bert_tiny": ["--model", os.path.join(data, "bert_tiny"),
-                                               "--layer", "1"]}
+                                               "--layer", "1"],
+                 "long": ["--vocab", os.path.join(data, "wordpiece", "vocab.txt"),
+                          "--text", long_text]}
         for name, extra in pages.items():
             r = subprocess.run([tfenc, "explain", *extra, "--html", os.path.join(tmp, name + ".html")],
                                capture_output=True, text=True)

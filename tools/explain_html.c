@@ -39,6 +39,7 @@ static const char style[] =
     ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:12px}"
     ".small{font:10px system-ui,sans-serif;fill:#222}"
     ".cell{font:8px ui-monospace,monospace}.cell.dark{fill:#000}.cell.light{fill:#fff}"
+    ".heat rect,#position-table rect{shape-rendering:crispEdges}"
     ".axis{stroke:#888;stroke-width:1}.curve{fill:none;stroke-width:1.5}"
     ".before{fill:#9a9a9a}.after{fill:#3b528b}.bar{fill:#21918c}"
     ".worked td.tutorial{color:#555}.worked td.differs{background:#fff0c0}"

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "explain_html_parts.h"
@@ -56,18 +57,25 @@ static void describe_embedding(const explain_page *e, const char *name, step *s)
         snprintf(s->op, sizeof s->op, "added element-wise, not concatenated");
         snprintf(s->algebra, sizeof s->algebra, "(%d, %d) + (%d, %d) \u2192 (%d, %d)", T, D, T,
                  D, T, D);
+    } else { /* embed.norm */
+        snprintf(s->title, sizeof s->title, "Embedding LayerNorm");
+        snprintf(s->op, sizeof s->op, "LayerNorm of each row: mean 0, std 1, then scaled");
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u2192 (%d, %d)", T, D, T, D);
+    }
+}
+
+/* After the last layer: final_norm (pre-norm stacks) and pooler. */
+static void describe_end(const explain_page *e, const char *name, step *s)
+{
+    const int D = e->cfg->d_model, T = e->T;
+    if (!strcmp(name, "pooler")) {
+        snprintf(s->title, sizeof s->title, "Pooler");
+        snprintf(s->op, sizeof s->op, "tanh(W_p h[CLS] + b_p): one vector per sentence");
+        snprintf(s->algebra, sizeof s->algebra, "(%d) \u00b7 (%d, %d) \u2192 (%d)", D, D, D, D);
     } else {
-        snprintf(s->title, sizeof s->title, "%s", !strcmp(name, "pooler") ? "Pooler"
-                                                  : !strcmp(name, "final_norm") ? "Final LayerNorm"
-                                                                                : "Embedding LayerNorm");
-        if (!strcmp(name, "pooler")) {
-            snprintf(s->op, sizeof s->op, "tanh(W_p h[CLS] + b_p): one vector per sentence");
-            snprintf(s->algebra, sizeof s->algebra, "(%d) \u00b7 (%d, %d) \u2192 (%d)", D, D, D,
-                     D);
-        } else {
-            snprintf(s->op, sizeof s->op, "LayerNorm of each row: mean 0, std 1, then scaled");
-            snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u2192 (%d, %d)", T, D, T, D);
-        }
+        snprintf(s->title, sizeof s->title, "Final LayerNorm: the encoder's output");
+        snprintf(s->op, sizeof s->op, "LayerNorm of each row after the last layer");
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u2192 (%d, %d)", T, D, T, D);
     }
 }
 
@@ -153,7 +161,9 @@ static int collect_steps(const explain_page *e, step *steps, int cap)
             continue; /* K and V stand beside Q */
         step *s = &steps[n++];
         *s = (step){.ev = {ev}, .n = 1};
-        if (ev->layer < 0)
+        if (!strcmp(name, "final_norm") || !strcmp(name, "pooler"))
+            describe_end(e, name, s);
+        else if (ev->layer < 0)
             describe_embedding(e, name, s);
         else if (!strncmp(name, "attn.", 5) && ev->layer == e->layer)
             describe_attention(e, name, s);
@@ -232,9 +242,12 @@ static void draw_step(html_page *p, const step *s, double y)
 
 void html_diagram(html_page *p, const explain_page *e)
 {
-    enum { MAX_STEPS = 64 };
-    step steps[MAX_STEPS];
-    const int n = collect_steps(e, steps, MAX_STEPS);
+    step *steps = malloc((e->rec->n ? e->rec->n : 1) * sizeof *steps); /* [at most one per event] */
+    if (!steps) {
+        p->out_of_memory = 1;
+        return;
+    }
+    const int n = collect_steps(e, steps, (int)e->rec->n);
     const double height = BOX + n * (ARROW + BOX) + MARGIN;
     char desc[256];
     snprintf(desc, sizeof desc, "The tokens, then %d boxes, one per traced tensor of layer %d "
@@ -244,4 +257,5 @@ void html_diagram(html_page *p, const explain_page *e)
     for (int i = 0; i < n; i++)
         draw_step(p, &steps[i], BOX + i * (ARROW + BOX));
     svg_close(p);
+    free(steps);
 }

@@ -28,40 +28,52 @@ static void short_label(const char *token, char *buf, size_t size)
     snprintf(buf, size, "%.*s", (int)utf8_prefix(token, HEAT_LABEL_BYTES), token);
 }
 
-static void heat_cells(html_page *p, const float *w, int T, double cell)
+/* w is (T, T): row = query, column = key; colours span 0..top. */
+static void heat_cells(html_page *p, const float *w, int T, double cell, double top)
 {
     char hex[8], value[16];
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) {
-            const double v = w[i * T + j]; /* w is (T, T): row = query, column = key */
-            viridis_hex(v, hex);
-            svg_rect(p, HEAT_LABEL + j * cell, HEAT_LABEL + i * cell, cell, cell, hex, NULL);
+            const double v = w[i * T + j], shade = v / top;
+            viridis_hex(shade, hex);
+            /* a hair wider than the cell: no seams between cells */
+            svg_rect(p, HEAT_LABEL + j * cell, HEAT_LABEL + i * cell, cell + 0.2, cell + 0.2, hex,
+                     NULL);
             if (cell < 28)
                 continue;
             snprintf(value, sizeof value, "%.2f", v);
             svg_text(p, HEAT_LABEL + (j + 0.5) * cell, HEAT_LABEL + (i + 0.5) * cell + 3,
-                     "middle", v > 0.6 ? "cell dark" : "cell light", 0, value);
+                     "middle", shade > 0.6 ? "cell dark" : "cell light", 0, value);
         }
 }
 
-static void heatmap(html_page *p, const explain_page *e, const float *w, int head)
+/* Token labels along both edges: every token while they fit, else every
+ * k-th. */
+static void heat_labels(html_page *p, const explain_page *e, double cell)
 {
-    const int T = e->T;
-    const double cell = heat_cell(T), size = HEAT_LABEL + T * cell + 4;
-    char id[32], title[64], desc[160], label[HEAT_LABEL_BYTES + 1];
-    snprintf(id, sizeof id, "heatmap-%d", head);
-    snprintf(title, sizeof title, "Attention weights of head %d, layer %d", head, e->layer);
-    snprintf(desc, sizeof desc, "A %d by %d grid: row i is query token i, column j key token j; "
-             "brighter (yellow) is a larger weight, dark purple near 0.", T, T);
-    page_printf(p, "<figure class=\"heat\">");
-    svg_open(p, id, size, size, title, desc);
-    for (int t = 0; t < T; t++) {
+    char label[HEAT_LABEL_BYTES + 1];
+    const int every = cell >= 10 ? 1 : (int)ceil(10 / cell);
+    for (int t = 0; t < e->T; t += every) {
         short_label(e->tokens[t], label, sizeof label);
         svg_text(p, HEAT_LABEL - 4, HEAT_LABEL + (t + 0.5) * cell + 3, "end", "small", 0, label);
         svg_text(p, HEAT_LABEL + (t + 0.5) * cell + 3, HEAT_LABEL - 4, "start", "small", -90,
                  label);
     }
-    heat_cells(p, w, T, cell);
+}
+
+static void heatmap(html_page *p, const explain_page *e, const float *w, int head, double top)
+{
+    const int T = e->T;
+    const double cell = heat_cell(T), size = HEAT_LABEL + T * cell + 4;
+    char id[32], title[64], desc[200];
+    snprintf(id, sizeof id, "heatmap-%d", head);
+    snprintf(title, sizeof title, "Attention weights of head %d, layer %d", head, e->layer);
+    snprintf(desc, sizeof desc, "A %d by %d grid: row i is query token i, column j key token j; "
+             "yellow is the layer's largest weight (%.3f), dark purple 0.", T, T, top);
+    page_printf(p, "<figure class=\"heat\">");
+    svg_open(p, id, size, size, title, desc);
+    heat_labels(p, e, cell);
+    heat_cells(p, w, T, cell, top);
     svg_close(p);
     page_printf(p, "<figcaption>head %d</figcaption></figure>\n", head);
 }
@@ -72,16 +84,22 @@ void html_heatmaps(html_page *p, const explain_page *e)
     if (!weights)
         return;
     const int H = (int)weights->dims[1], T = e->T;
+    double lo, top, mean;
+    tensor_stats(weights, &lo, &top, &mean);
+    top = top > 0 ? top : 1; /* one scale for every head, so they compare */
     page_printf(p, "<section id=\"attention\"><h2>Attention weights, layer %d</h2>\n"
                    "<p>Each head's softmax(Q K\u1d40 / \u221ad_k) as a %d \u00d7 %d heatmap: "
                    "row = the query token, column = the key it attends to; every row sums "
-                   "to 1.</p>\n<div class=\"grid\" id=\"heatmaps\">\n", e->layer, T, T);
+                   "to 1. One colour scale for all heads, 0 to the layer's largest weight.</p>\n"
+                   "<div class=\"grid\" id=\"heatmaps\">\n", e->layer, T, T);
     for (int h = 0; h < H; h++)
-        heatmap(p, e, weights->data + (size_t)h * T * T, h);
+        heatmap(p, e, weights->data + (size_t)h * T * T, h, top);
     page_printf(p, "</div>\n");
-    svg_open(p, "colour-scale", 300, 36, "Colour scale: viridis",
-             "From dark purple for weight 0 through teal to yellow for weight 1.");
-    svg_colour_bar(p, 10, 4, 280, 14, 0, 1);
+    char desc[160];
+    snprintf(desc, sizeof desc, "From dark purple for weight 0 through teal to yellow for "
+             "weight %.3f.", top);
+    svg_open(p, "colour-scale", 300, 36, "Colour scale: viridis", desc);
+    svg_colour_bar(p, 10, 4, 280, 14, 0, top);
     svg_close(p);
     page_printf(p, "</section>\n");
 }

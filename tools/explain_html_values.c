@@ -22,9 +22,8 @@ static matrix matrix_of(const explain_page *e, const recorded *ev)
     const char *d = ev->dim_names;
     matrix m = {.data = ev->data, .rows = 1, .cols = (int)ev->dims[ev->rank - 1]};
     if (!strcmp(d, "B,H,T,d_k") || !strcmp(d, "B,H,T,T")) {
-        const int h = e->head < ev->dims[1] ? e->head : 0;
         m.rows = (int)ev->dims[2], m.per_head = 1, m.token_rows = 1;
-        m.data = ev->data + (size_t)h * m.rows * m.cols;
+        m.data = ev->data + (size_t)e->head * m.rows * m.cols; /* head h of [1, H, T, X] */
         m.token_cols = !strcmp(d, "B,H,T,T");
     } else if (ev->rank >= 2 && strcmp(d, "B,D")) {
         m.rows = (int)ev->dims[ev->rank - 2], m.token_rows = !strcmp(d, "B,T,D") ||
@@ -105,7 +104,7 @@ static void tensor_section(html_page *p, const explain_page *e, const recorded *
     page_printf(p, "<p class=\"stats\">%zu values: min %.4g, max %.4g, mean %.4g. Shown: ",
                 ev->count, lo, hi, mean);
     if (m.per_head)
-        page_printf(p, "head %d of %d, ", e->head < ev->dims[1] ? e->head : 0, (int)ev->dims[1]);
+        page_printf(p, "head %d of %d, ", e->head, (int)ev->dims[1]);
     page_printf(p, "%d of %d rows, %d of %d columns.</p>\n",
                 m.rows < SHOWN_ROWS ? m.rows : SHOWN_ROWS, m.rows,
                 m.cols <= SHOWN_COLS + 1 ? m.cols : SHOWN_COLS + 1, m.cols);
