@@ -6,7 +6,8 @@ Hugging Face BERT fixture, and of a 50-token WordPiece text (wide tables,
 small heatmap cells), at a desktop width (1280) and a phone's (390):
   - no console message of level error, no uncaught exception (checked
     first on a page that logs one, so the check is known to catch it);
-  - no horizontal scroll at either width (scrollWidth <= innerWidth);
+  - no horizontal scroll at either width (scrollWidth <= innerWidth), nor
+    printed (print media at the desktop width; it prints to a PDF);
   - the screenshot of the page's top is not blank, the diagram's region in
     it holds its boxes (their fill colour) and the heatmaps' region, shot on
     its own, is mostly viridis-coloured cells.
@@ -16,6 +17,7 @@ see docs/screenshot_walkthrough.sh). Without chromium: exit 77 (skipped).
 import base64
 import json
 import os
+import re
 import select
 import shutil
 import struct
@@ -226,6 +228,18 @@ def region(img, rect, top=0):
     return img[y0:max(y0, y1), x0:max(x0, x1)]
 
 
+def check_print(browser, session, what):
+    """Printed: the print style sheet keeps the page within the paper's
+    width, and it prints to a PDF of several pages."""
+    browser.call("Emulation.setEmulatedMedia", {"media": "print"}, session)
+    sw, iw = evaluate(browser, session, "[document.documentElement.scrollWidth, innerWidth]")
+    pdf = base64.b64decode(browser.call("Page.printToPDF", {}, session)["data"])
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+    browser.call("Emulation.setEmulatedMedia", {"media": ""}, session)
+    if sw > iw or not pdf.startswith(b"%PDF") or pages < 2:
+        fail(f"{what}, printed: scrollWidth {sw} of {iw}, a PDF of {pages} pages")
+
+
 RECTS = """(() => {
   const r = id => { const e = document.getElementById(id); if (!e) return null;
     const b = e.getBoundingClientRect();
@@ -251,6 +265,8 @@ def check_render(browser, name, url, view, save):
         return
     if m["diagram"]["x"] + m["diagram"]["width"] > width + 0.5:
         fail(f"{what}: the diagram is wider than the screen: {m['diagram']}")
+    if not mobile:
+        check_print(browser, s, what)
     top_png = screenshot(browser, s, 0, 0, width, min(TOP, m["height"]))
     h = m["heatmaps"]
     heat_png = screenshot(browser, s, h["x"], h["y"], h["width"], h["height"])
