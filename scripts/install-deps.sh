@@ -4,7 +4,8 @@
 #   gcc g++ (compilers; g++ only for the C++ header check), meson ninja-build,
 #   pkg-config, libopenblas-dev (cblas_sgemm), libcjson-dev (safetensors
 #   headers and config.json), libutf8proc-dev (Unicode data for the
-#   tokenizer), libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
+#   tokenizer), libpcre2-dev (tokenizer.json's regular expressions),
+#   libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
 #   check (the test framework), python3-numpy python3-pytest python3-pip
 #   python3-setuptools python3-distributed (the Python binding, its tests and
 #   the Dask corpus job), and cargo with
@@ -14,7 +15,7 @@
 #   with -Dblas=blis), chromium (headless, renders tfenc explain --html's
 #   page in the explain-html-browser test and docs/screenshot_walkthrough.sh).
 set -eu
-packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
+packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
           python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
 missing=""
 for p in $packages; do
