@@ -635,11 +635,17 @@ TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
 /* ---- Sentence vectors ------------------------------------------------------ */
 
 typedef enum tf_pooling {
-    TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
-    TF_POOLING_MEAN = 1  /* the mean over the real tokens */
+    TF_POOLING_CLS = 0,           /* the first token's vector ([CLS]) */
+    TF_POOLING_MEAN = 1,          /* the mean over the real tokens */
+    /* Since 0.3.0: sentence-transformers' other modes (its Pooling module). */
+    TF_POOLING_MAX = 2,           /* each component's maximum over the real tokens */
+    TF_POOLING_MEAN_SQRT_LEN = 3, /* their sum / sqrt(their count) */
+    TF_POOLING_WEIGHTED_MEAN = 4, /* sum of (t + 1) h[t] / sum of (t + 1), t = position */
+    TF_POOLING_LAST_TOKEN = 5     /* the last real token's vector */
 } tf_pooling;
 
-/* "cls", "mean" (see tf_activation_name). */
+/* "cls", "mean", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken"
+ * (sentence-transformers' names; see tf_activation_name). */
 TF_API const char *tf_pooling_name(int32_t pooling);
 TF_API int32_t tf_pooling_from_name(const char *name);
 
@@ -650,6 +656,127 @@ TF_API int32_t tf_pooling_from_name(const char *name);
 TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch,
                          int32_t seq_len, int32_t d_model, int32_t pooling, int32_t normalize,
                          float *out);
+
+/* ---- Model folders: sentence-transformers pipelines and heads ------------ *
+ *
+ * Since 0.3.0. A model folder as the Hugging Face hub holds it, loaded with
+ * no options into what sentence-transformers or transformers computes from
+ * it (the architecture: BERT, config.json's model_type "bert"; any other is
+ * TF_ERR_UNSUPPORTED naming model_type and architectures and listing the
+ * supported ones):
+ *  - a sentence-transformers folder (modules.json): TF_PIPELINE_EMBEDDING.
+ *    Its modules run in order: Transformer (the BERT checkpoint of the
+ *    folder; sentence_bert_config.json's max_seq_length and do_lower_case),
+ *    Pooling (its config.json: pooling_mode_cls_token, _max_tokens,
+ *    _mean_tokens, _mean_sqrt_len_tokens, _weightedmean_tokens, _lasttoken,
+ *    several concatenated in that order, as tf_pool computes each;
+ *    include_prompt false leaves the prompt's tokens, [CLS] included, out),
+ *    Dense (its config.json: in_features, out_features, bias,
+ *    activation_function torch.nn.modules.activation.Tanh, ReLU, Sigmoid,
+ *    GELU or torch.nn.modules.linear.Identity; linear.weight and
+ *    linear.bias in its model.safetensors) and Normalize (unit L2 norm);
+ *    config_sentence_transformers.json gives prompts ({"query": "query: "}),
+ *    default_prompt_name and similarity_fn_name.
+ *  - a BertForSequenceClassification folder (config.json's architectures):
+ *    the pooler, then classifier.weight [labels, D] and .bias; labels from
+ *    id2label; problem_type. With one label, or with the
+ *    "sentence_transformers" object a CrossEncoder saves in config.json,
+ *    TF_PIPELINE_CROSS_ENCODER, else TF_PIPELINE_CLASSIFIER.
+ *  - another BERT folder: TF_PIPELINE_EMBEDDING, mean pooling and no
+ *    normalisation (sentence-transformers' pipeline for a plain model).
+ * Texts are tokenised with the folder's vocab.txt (WordPiece;
+ * tokenizer_config.json's do_lower_case, default true, and strip_accents;
+ * sentence_bert_config.json's do_lower_case true lower-cases too), at most
+ * max_seq_length tokens each (or pair): sentence_bert_config.json's, else
+ * tokenizer_config.json's model_max_length when below the model's
+ * positions, else max_position_embeddings. A longer input is cut (pairs:
+ * the longer segment first) and counted, or refused (options). Every
+ * inconsistency names the file and the field with both values, e.g.
+ *   "2_Dense/config.json: in_features 32 disagrees with the 64 values the
+ *    modules before it give (1_Pooling/config.json: 2 modes of 32)". */
+
+typedef enum tf_pipeline_kind {
+    TF_PIPELINE_EMBEDDING = 0,     /* texts to vectors: tf_pipeline_embed */
+    TF_PIPELINE_CROSS_ENCODER = 1, /* (query, passage) pairs to scores: tf_pipeline_score */
+    TF_PIPELINE_CLASSIFIER = 2     /* texts (or pairs) to label probabilities: tf_pipeline_classify */
+} tf_pipeline_kind;
+
+/* "embedding", "cross-encoder", "classifier"; NULL for another value. */
+TF_API const char *tf_pipeline_kind_name(int32_t kind);
+
+typedef struct tf_pipeline tf_pipeline; /* opaque; immutable once loaded */
+
+typedef struct tf_pipeline_options {
+    size_t struct_size;       /* the caller's sizeof, set by init */
+    int32_t max_seq_length;   /* 0 (default): the folder's; else 3..the model's positions */
+    int32_t truncation_error; /* 0 (default): a longer input is cut and counted;
+                                 1: TF_ERR_INVALID_ARGUMENT naming the first one */
+} tf_pipeline_options;
+
+TF_API void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_size);
+#define tf_pipeline_options_init(opts) tf_pipeline_options_init_sized((opts), sizeof *(opts))
+
+/* Loads the folder dir (see above); opts may be NULL. On failure *out is
+ * NULL and nothing stays allocated. */
+TF_API tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts,
+                                  tf_pipeline **out);
+/* NULL is a no-op. */
+TF_API void tf_pipeline_destroy(tf_pipeline *p);
+/* tf_pipeline_kind, or -1 for NULL. */
+TF_API int32_t tf_pipeline_kind_of(const tf_pipeline *p);
+/* Embedding: the width of its vectors (after any Dense); heads: the number
+ * of labels. 0 for NULL. */
+TF_API int32_t tf_pipeline_dim(const tf_pipeline *p);
+/* Tokens per input (or pair), [CLS] and [SEP] included. */
+TF_API int32_t tf_pipeline_max_seq_length(const tf_pipeline *p);
+/* Label `index` (id2label), or NULL out of range or for an embedding. */
+TF_API const char *tf_pipeline_label(const tf_pipeline *p, int32_t index);
+/* similarity_fn_name: "cosine" (the default), "dot", "euclidean", "manhattan". */
+TF_API const char *tf_pipeline_similarity(const tf_pipeline *p);
+/* The folder's prompts: their number, name `index` (or NULL), the text of
+ * the one named (or NULL), and default_prompt_name (or NULL). */
+TF_API size_t tf_pipeline_prompt_count(const tf_pipeline *p);
+TF_API const char *tf_pipeline_prompt_name(const tf_pipeline *p, size_t index);
+TF_API const char *tf_pipeline_prompt(const tf_pipeline *p, const char *name);
+TF_API const char *tf_pipeline_default_prompt_name(const tf_pipeline *p);
+
+/* One call's inputs and outputs. Always start from tf_pipeline_args_init. */
+typedef struct tf_pipeline_args {
+    size_t struct_size;        /* the caller's sizeof, set by init */
+    size_t n;                  /* inputs, >= 1 */
+    const char *const *texts;  /* [n] NUL-terminated UTF-8 (queries, for score) */
+    const char *const *pairs;  /* [n] second segments (passages), token type 1, or NULL;
+                                  required by tf_pipeline_score */
+    const char *prompt_name;   /* embed: NULL = default_prompt_name (none if unset),
+                                  "" = none; the prompt's text goes before each text */
+    int32_t normalize;         /* embed: -1 (default) = as the modules say; 0 = their
+                                  Normalize skipped; 1 = unit L2 norm at the end */
+    int32_t dimensions;        /* embed: 0 (default) = all; 1..dim = the first
+                                  `dimensions` (Matryoshka), renormalised when the
+                                  vectors are normalised */
+    int32_t batch_size;        /* inputs per forward call: 0 (default) = 32 */
+    int32_t n_threads;         /* as tf_forward_args.n_threads */
+    float *out;                /* embed: [n, dimensions or dim]; score and classify:
+                                  [n, labels] */
+    size_t *truncated;         /* NULL, or set to the number of inputs cut */
+} tf_pipeline_args;
+
+/* -1 normalize, everything else 0, struct_size set. */
+TF_API void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_size);
+#define tf_pipeline_args_init(args) tf_pipeline_args_init_sized((args), sizeof *(args))
+
+/* Sentence vectors (TF_PIPELINE_EMBEDDING). A `dimensions` above dim is
+ * TF_ERR_INVALID_ARGUMENT naming both; an unknown prompt_name names the
+ * folder's. On failure out is not written. */
+TF_API tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args);
+/* A head's scores of (text, pair) inputs, as sentence-transformers'
+ * CrossEncoder.predict: with one label its sigmoid, else the logits. */
+TF_API tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args);
+/* A head's label probabilities, as transformers' text-classification
+ * pipeline: softmax (problem_type single_label_classification, or unset
+ * with several labels), sigmoid (multi_label_classification, or one label),
+ * the logits (regression). pairs may be NULL. */
+TF_API tf_status tf_pipeline_classify(const tf_pipeline *p, const tf_pipeline_args *args);
 
 #ifdef __cplusplus
 }

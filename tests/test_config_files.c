@@ -68,7 +68,8 @@ static const json_case refused_configs[] = {
      "the string \"relu\\u0000gelu\" at byte 41 contains \\u0000 (NUL)"},
     /* fields that change the computation: refused, named with their value */
     {HEADS "\"model_type\": \"gpt2\"}", TF_ERR_UNSUPPORTED,
-     "config.json: model_type \"gpt2\" is not supported (\"bert\" is)"},
+     "config.json: model_type \"gpt2\" (architectures none) is not supported; supported: "
+     "model_type \"bert\""},
     {HEADS "\"model_type\": 5}", TF_ERR_FORMAT, "config.json: model_type must be a string, got 5"},
     {HEADS "\"is_decoder\": true}", TF_ERR_UNSUPPORTED,
      "config.json: is_decoder true is not supported (a decoder masks attention causally"},

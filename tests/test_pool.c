@@ -64,8 +64,8 @@ START_TEST(test_errors)
                    "out is NULL");
     expect_failure(tf_pool(hidden, NULL, 0, T, D, 0, 0, out), TF_ERR_INVALID_ARGUMENT,
                    "batch 0, seq_len 5, d_model 7: expected >= 1");
-    expect_failure(tf_pool(hidden, NULL, B, T, D, 2, 0, out), TF_ERR_INVALID_ARGUMENT,
-                   "pooling: expected 0 (CLS) or 1 (mean), got 2");
+    expect_failure(tf_pool(hidden, NULL, B, T, D, 6, 0, out), TF_ERR_INVALID_ARGUMENT,
+                   "pooling: expected 0 (CLS) .. 5 (last token), got 6");
     expect_failure(tf_pool(hidden, NULL, B, T, D, 0, 5, out), TF_ERR_INVALID_ARGUMENT,
                    "normalize: expected 0 or 1, got 5");
     expect_failure(tf_pool(hidden, bad, B, T, D, 1, 0, out), TF_ERR_INVALID_ARGUMENT,

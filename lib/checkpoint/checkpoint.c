@@ -16,6 +16,7 @@
 #include "alloc.h"
 #include "config.h"
 #include "error.h"
+#include "hf_arch.h"
 #include "hf_config.h"
 #include "metadata.h"
 #include "names.h"
@@ -426,6 +427,14 @@ static tf_status apply_options(tf_config *c, const tf_load_options *opts, tf_for
 
 /* ---- Shapes, dtypes and coverage ---------------------------------------- */
 
+static tf_status check_dtype(const tf_st_tensor *src)
+{
+    if (src->dtype != TF_DTYPE_F32 && src->dtype != TF_DTYPE_F16 && src->dtype != TF_DTYPE_BF16)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: dtype %s is not supported for weights (F32, F16 "
+                       "and BF16 are)", src->name, tf_dtype_name(src->dtype));
+    return TF_OK;
+}
+
 static tf_status check_tensor(const tf_st_tensor *src, const tf_mapping *m, const tf_tensor *t)
 {
     const int64_t d0 = t->dims[0] * m->parts;
@@ -439,10 +448,7 @@ static tf_status check_tensor(const tf_st_tensor *src, const tf_mapping *m, cons
         return tf_fail(TF_ERR_SHAPE, "%s: expected %s (for %s%s), got %s", src->name, want,
                        t->name, m->parts == 3 ? " with k and v stacked" : "", got);
     }
-    if (src->dtype != TF_DTYPE_F32 && src->dtype != TF_DTYPE_F16 && src->dtype != TF_DTYPE_BF16)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: dtype %s is not supported for weights (F32, F16 "
-                       "and BF16 are)", src->name, tf_dtype_name(src->dtype));
-    return TF_OK;
+    return check_dtype(src);
 }
 
 /* Index of the first element that is NaN or infinite (all exponent bits
@@ -474,6 +480,12 @@ static tf_status check_finite(const tf_st_tensor *src)
                        "finite", src->name, i / (size_t)src->dims[1], i % (size_t)src->dims[1]);
     return tf_fail(TF_ERR_FORMAT, "%s: element [%zu] is not finite; weights must be finite",
                    src->name, i);
+}
+
+tf_status tf_checkpoint_check_values(const tf_st_tensor *src)
+{
+    tf_status s = check_dtype(src);
+    return s ? s : check_finite(src);
 }
 
 /* Every mapped tensor fits its place and holds finite values; every place
@@ -635,6 +647,9 @@ tf_status tf_checkpoint_open(tf_checkpoint *ck, const char *path, const tf_load_
     char *weights_path, *json_path;
     tf_hf_config json;
     s = resolve_paths(path, &weights_path, &json_path);
+    tf_hf_arch arch; /* the architecture is checked first: its message names it */
+    if (s == TF_OK && json_path && (s = tf_hf_arch_read(&arch, json_path, json_path)) == TF_OK)
+        tf_hf_arch_free(&arch);
     if (s == TF_OK && json_path)
         s = tf_hf_config_read(&json, json_path);
     if (s == TF_OK)
@@ -670,8 +685,7 @@ static float half_to_float(uint16_t h)
     return sign ? -magnitude : magnitude;
 }
 
-/* dst (count) = src converted from its dtype (F32, F16 or BF16). */
-static void convert(float *dst, const tf_st_tensor *src)
+void tf_checkpoint_convert(float *dst, const tf_st_tensor *src)
 {
     const unsigned char *p = src->data;
     if (src->dtype == TF_DTYPE_F32) {
@@ -694,6 +708,6 @@ void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w)
     for (size_t i = 0; i < ck->file.n_tensors; i++) {
         const tf_mapping *m = &ck->map[i];
         if (m->dest[0])
-            convert(w->block + tf_weights_find(w, m->dest)->offset, &ck->file.tensors[i]);
+            tf_checkpoint_convert(w->block + tf_weights_find(w, m->dest)->offset, &ck->file.tensors[i]);
     }
 }

@@ -55,4 +55,11 @@ void tf_checkpoint_close(tf_checkpoint *ck);
  * allocated for ck->cfg. */
 void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w);
 
+/* src holds float values (F32, F16 or BF16), all finite: else the error
+ * names it (and the first element that is not). */
+tf_status tf_checkpoint_check_values(const tf_st_tensor *src);
+
+/* dst (src->count) = src's values as float32. */
+void tf_checkpoint_convert(float *dst, const tf_st_tensor *src);
+
 #endif

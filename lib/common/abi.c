@@ -21,6 +21,10 @@ _Static_assert(END(tf_file_tensor, parts) <= TF_FILE_TENSOR_SIZE_0_1 &&
                "tf_file_tensor's 0.1.0 fields, and its padding");
 _Static_assert(END(tf_runtime_info, max_threads) == TF_RUNTIME_INFO_SIZE_0_2,
                "tf_runtime_info's 0.2.0 fields");
+_Static_assert(END(tf_pipeline_options, truncation_error) == TF_PIPELINE_OPTIONS_SIZE_0_3,
+               "tf_pipeline_options' 0.3.0 fields");
+_Static_assert(END(tf_pipeline_args, truncated) == TF_PIPELINE_ARGS_SIZE_0_3,
+               "tf_pipeline_args' 0.3.0 fields");
 
 static size_t min_size(size_t a, size_t b)
 {
@@ -92,6 +96,8 @@ size_t tf_struct_size(const char *name)
         {"tf_file_tensor", sizeof(tf_file_tensor)},
         {"tf_trace_event", sizeof(tf_trace_event)},
         {"tf_runtime_info", sizeof(tf_runtime_info)},
+        {"tf_pipeline_options", sizeof(tf_pipeline_options)},
+        {"tf_pipeline_args", sizeof(tf_pipeline_args)},
     };
     for (size_t i = 0; name && i < sizeof sizes / sizeof *sizes; i++)
         if (strcmp(name, sizes[i].name) == 0)

@@ -21,6 +21,9 @@
 #define TF_FILE_TENSOR_SIZE_0_1 112
 /* ... and of those 0.2.0 added. */
 #define TF_RUNTIME_INFO_SIZE_0_2 48
+/* ... and of those 0.3.0 added. */
+#define TF_PIPELINE_OPTIONS_SIZE_0_3 16
+#define TF_PIPELINE_ARGS_SIZE_0_3 72
 
 /* A struct_size above this is garbage, not a newer header. */
 #define TF_ABI_MAX_STRUCT_SIZE 4096

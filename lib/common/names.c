@@ -30,9 +30,21 @@ _Static_assert(sizeof norm_placement_names / sizeof *norm_placement_names == TF_
 static const char *const pooling_names[] = {
     [TF_POOLING_CLS] = "cls",
     [TF_POOLING_MEAN] = "mean",
+    [TF_POOLING_MAX] = "max",
+    [TF_POOLING_MEAN_SQRT_LEN] = "mean_sqrt_len_tokens",
+    [TF_POOLING_WEIGHTED_MEAN] = "weightedmean",
+    [TF_POOLING_LAST_TOKEN] = "lasttoken",
 };
 _Static_assert(sizeof pooling_names / sizeof *pooling_names == TF_POOLING_COUNT,
                "a name for every tf_pooling");
+
+static const char *const pipeline_kind_names[] = {
+    [TF_PIPELINE_EMBEDDING] = "embedding",
+    [TF_PIPELINE_CROSS_ENCODER] = "cross-encoder",
+    [TF_PIPELINE_CLASSIFIER] = "classifier",
+};
+_Static_assert(sizeof pipeline_kind_names / sizeof *pipeline_kind_names == TF_PIPELINE_KIND_COUNT,
+               "a name for every tf_pipeline_kind");
 
 static const char *const status_names[] = {
     [TF_OK] = "TF_OK",
@@ -92,6 +104,10 @@ const char *tf_pooling_name(int32_t pooling)
 int32_t tf_pooling_from_name(const char *name)
 {
     return value_of(pooling_names, TF_POOLING_COUNT, name);
+}
+const char *tf_pipeline_kind_name(int32_t kind)
+{
+    return name_of(pipeline_kind_names, TF_PIPELINE_KIND_COUNT, kind);
 }
 
 const char *tf_status_name(tf_status status)

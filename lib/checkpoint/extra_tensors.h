@@ -1,0 +1,20 @@
+/* extra_tensors.h — the tensors around an encoder (a classifier, a Dense
+ * module's linear) read by name into float32 buffers of their own. */
+#ifndef TF_EXTRA_TENSORS_H
+#define TF_EXTRA_TENSORS_H
+
+#include "safetensors.h"
+#include "tfenc.h"
+
+/* *out (tf_malloc'ed, shape (rank, dims)) = tensor `name` of f, which must
+ * have that shape, a float dtype and finite values. Messages start with
+ * label (the file) and say `why` it has that shape: "classifier.weight:
+ * expected [3, 16] (3 labels in config.json id2label), got [4, 16]". */
+tf_status tf_extra_tensor_read(const tf_st_file *f, const char *name, int32_t rank,
+                               const int64_t *dims, const char *label, const char *why,
+                               float **out);
+
+/* 1 if f has a tensor of that name. */
+int tf_extra_tensor_exists(const tf_st_file *f, const char *name);
+
+#endif

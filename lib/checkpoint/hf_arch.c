@@ -1,0 +1,153 @@
+/* hf_arch.c — the architecture a config.json names, checked before its
+ * fields are read (hf_config.c), and a classification head's labels. */
+#define _POSIX_C_SOURCE 200809L
+#include "hf_arch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "json_file.h"
+
+#define TF_MAX_LABELS 65536
+
+static const char supported[] =
+    "supported: model_type \"bert\" with architectures BertModel, "
+    "BertForSequenceClassification or another Bert* model whose encoder is BertModel's "
+    "(its head ignored)";
+
+/* architectures as one string ("A, B"), for messages. */
+static void list_architectures(const cJSON *archs, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const cJSON *item;
+    cJSON_ArrayForEach(item, archs) {
+        const size_t n = strlen(buf);
+        snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+                 cJSON_IsString(item) ? item->valuestring : "?");
+    }
+    if (!buf[0])
+        snprintf(buf, size, "none");
+}
+
+static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_arch *a)
+{
+    const char *model_type = "bert";
+    tf_status s = tf_json_get_string(root, "model_type", label, &model_type);
+    if (s)
+        return s;
+    const cJSON *archs = cJSON_GetObjectItemCaseSensitive(root, "architectures");
+    if (archs && !cJSON_IsNull(archs) && !cJSON_IsArray(archs))
+        return tf_fail(TF_ERR_FORMAT, "%s: architectures must be a list of names", label);
+    char names[256];
+    list_architectures(archs, names, sizeof names);
+    int all_bert = 1;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, archs) {
+        const int is_string = cJSON_IsString(item);
+        all_bert &= is_string && strncmp(item->valuestring, "Bert", 4) == 0;
+        if (is_string && strcmp(item->valuestring, "BertForSequenceClassification") == 0)
+            a->seq_cls = 1;
+    }
+    if (strcmp(model_type, "bert") != 0 || !all_bert)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: model_type \"%s\" (architectures %s) is not "
+                       "supported; %s", label, model_type, names, supported);
+    const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
+    if (auto_map && !cJSON_IsNull(auto_map)) {
+        char value[96];
+        tf_json_describe(auto_map, value, sizeof value);
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: auto_map %s points at remote code (architectures "
+                       "%s), which this library does not run; %s", label, value, names,
+                       supported);
+    }
+    return TF_OK;
+}
+
+static tf_status read_problem(const cJSON *root, const char *label, tf_problem *out)
+{
+    static const char *const names[] = {"", "single_label_classification",
+                                        "multi_label_classification", "regression"};
+    const char *problem = NULL;
+    tf_status s = tf_json_get_string(root, "problem_type", label, &problem);
+    for (int i = 1; s == TF_OK && problem && i < 4; i++)
+        if (strcmp(problem, names[i]) == 0) {
+            *out = (tf_problem)i;
+            return TF_OK;
+        }
+    if (s == TF_OK && problem)
+        s = tf_fail(TF_ERR_FORMAT, "%s: problem_type \"%s\" is not one of "
+                    "single_label_classification, multi_label_classification, regression",
+                    label, problem);
+    return s;
+}
+
+/* Label i of id2label (its key "i"), or "LABEL_i" without one. */
+static tf_status read_label(const cJSON *id2label, int32_t i, const char *label, char **out)
+{
+    char key[16], fallback[24];
+    snprintf(key, sizeof key, "%d", (int)i);
+    snprintf(fallback, sizeof fallback, "LABEL_%d", (int)i);
+    const char *name = id2label ? NULL : fallback;
+    const cJSON *item = id2label ? cJSON_GetObjectItemCaseSensitive(id2label, key) : NULL;
+    if (id2label && !cJSON_IsString(item))
+        return tf_fail(TF_ERR_FORMAT, "%s: id2label has %d entries but no string for id \"%s\" "
+                       "(its keys must be 0..%d)", label, cJSON_GetArraySize(id2label), key,
+                       cJSON_GetArraySize(id2label) - 1);
+    if (item)
+        name = item->valuestring;
+    const size_t n = strlen(name) + 1;
+    if (!(*out = tf_malloc(n)))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a label");
+    memcpy(*out, name, n);
+    return TF_OK;
+}
+
+static tf_status read_labels(const cJSON *root, const char *label, tf_hf_arch *a)
+{
+    const cJSON *id2label = cJSON_GetObjectItemCaseSensitive(root, "id2label");
+    if (id2label && cJSON_IsNull(id2label))
+        id2label = NULL;
+    if (id2label && !cJSON_IsObject(id2label))
+        return tf_fail(TF_ERR_FORMAT, "%s: id2label must be an object of id -> name", label);
+    int32_t n = id2label ? cJSON_GetArraySize(id2label) : 2;
+    tf_status s = id2label ? TF_OK
+                           : tf_json_get_int(root, "num_labels", 1, TF_MAX_LABELS, label, &n);
+    if (s == TF_OK && (n < 1 || n > TF_MAX_LABELS))
+        s = tf_fail(TF_ERR_FORMAT, "%s: id2label has %d entries: expected 1..%d", label, (int)n,
+                    TF_MAX_LABELS);
+    if (s == TF_OK && !(a->labels = tf_calloc((size_t)n, sizeof *a->labels)))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %d labels", (int)n);
+    for (int32_t i = 0; s == TF_OK && i < n; i++)
+        if ((s = read_label(id2label, i, label, &a->labels[i])) == TF_OK)
+            a->n_labels = i + 1;
+    return s;
+}
+
+tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label)
+{
+    *a = (tf_hf_arch){0};
+    cJSON *root;
+    tf_status s = tf_json_read_file(path, label, 0, &root);
+    if (s)
+        return s;
+    s = check_architecture(root, label, a);
+    if (s == TF_OK && a->seq_cls) {
+        a->cross_encoder = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root,
+                                                                           "sentence_transformers"));
+        if ((s = read_problem(root, label, &a->problem)) == TF_OK)
+            s = read_labels(root, label, a);
+    }
+    cJSON_Delete(root);
+    if (s)
+        tf_hf_arch_free(a);
+    return s;
+}
+
+void tf_hf_arch_free(tf_hf_arch *a)
+{
+    for (int32_t i = 0; a->labels && i < a->n_labels; i++)
+        tf_free(a->labels[i]);
+    tf_free(a->labels);
+    *a = (tf_hf_arch){0};
+}

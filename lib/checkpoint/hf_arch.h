@@ -1,0 +1,32 @@
+/* hf_arch.h — which architecture and head a Hugging Face config.json
+ * names (model_type, architectures, auto_map), with the labels and
+ * problem_type of a sequence-classification head. */
+#ifndef TF_HF_ARCH_H
+#define TF_HF_ARCH_H
+
+#include <stdint.h>
+
+#include "tfenc.h"
+
+typedef enum tf_problem {
+    TF_PROBLEM_UNSET,        /* transformers: one label regression-like, else single-label */
+    TF_PROBLEM_SINGLE_LABEL, /* single_label_classification: softmax */
+    TF_PROBLEM_MULTI_LABEL,  /* multi_label_classification: sigmoid */
+    TF_PROBLEM_REGRESSION    /* regression: the logits */
+} tf_problem;
+
+typedef struct tf_hf_arch {
+    int32_t seq_cls;       /* architectures names BertForSequenceClassification */
+    int32_t cross_encoder; /* config.json holds the "sentence_transformers" object */
+    int32_t n_labels;      /* id2label's size (num_labels, else 2, without it) */
+    char **labels;         /* [n_labels], owned */
+    tf_problem problem;
+} tf_hf_arch;
+
+/* Reads the config.json at path; label names it in messages. A model_type
+ * other than "bert", an architecture that is not BERT's, or an auto_map
+ * (remote code) is TF_ERR_UNSUPPORTED naming them and the supported ones. */
+tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label);
+void tf_hf_arch_free(tf_hf_arch *a);
+
+#endif

@@ -1,0 +1,420 @@
+/* st_modules.c — reading a sentence-transformers folder: modules.json
+ * (SentenceTransformer._load_sbert_model), sentence_bert_config.json
+ * (models/Transformer.py), 1_Pooling/config.json (models/Pooling.py),
+ * 2_Dense/config.json and its weights (models/Dense.py), Normalize, and
+ * config_sentence_transformers.json. */
+#define _POSIX_C_SOURCE 200809L
+#include "st_modules.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "extra_tensors.h"
+#include "json_file.h"
+#include "names.h"
+#include "safetensors.h"
+
+/* Pooling.py's config keys, in the order its forward concatenates them. */
+static const struct {
+    const char *key;
+    tf_pooling mode;
+} pooling_keys[] = {
+    {"pooling_mode_cls_token", TF_POOLING_CLS},
+    {"pooling_mode_max_tokens", TF_POOLING_MAX},
+    {"pooling_mode_mean_tokens", TF_POOLING_MEAN},
+    {"pooling_mode_mean_sqrt_len_tokens", TF_POOLING_MEAN_SQRT_LEN},
+    {"pooling_mode_weightedmean_tokens", TF_POOLING_WEIGHTED_MEAN},
+    {"pooling_mode_lasttoken", TF_POOLING_LAST_TOKEN},
+};
+enum { N_POOLING_KEYS = sizeof pooling_keys / sizeof pooling_keys[0] };
+
+/* Dense.py's activation_function, by its full torch name. */
+static const struct {
+    const char *name;
+    tf_dense_activation act;
+} dense_activations[] = {
+    {"torch.nn.modules.linear.Identity", TF_DENSE_IDENTITY},
+    {"torch.nn.modules.activation.Tanh", TF_DENSE_TANH},
+    {"torch.nn.modules.activation.ReLU", TF_DENSE_RELU},
+    {"torch.nn.modules.activation.Sigmoid", TF_DENSE_SIGMOID},
+    {"torch.nn.modules.activation.GELU", TF_DENSE_GELU},
+};
+enum { N_DENSE_ACTIVATIONS = sizeof dense_activations / sizeof dense_activations[0] };
+
+static const char *const similarities[] = {"cosine", "dot", "euclidean", "manhattan"};
+
+static char *copy_string(const char *s)
+{
+    const size_t n = strlen(s) + 1;
+    char *c = tf_malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+int tf_st_is_pipeline(const char *dir)
+{
+    char *path = tf_path_join(dir, "modules.json");
+    struct stat st;
+    const int found = path && stat(path, &st) == 0;
+    tf_free(path);
+    return found;
+}
+
+/* The JSON object in dir/rel (rel also names it in messages); absent and
+ * optional: *root NULL. */
+static tf_status read_json(const char *dir, const char *rel, int optional, cJSON **root)
+{
+    *root = NULL;
+    char *path = tf_path_join(dir, rel);
+    if (!path)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    struct stat st;
+    tf_status s = TF_OK;
+    if (stat(path, &st) != 0 && optional)
+        s = TF_OK;
+    else
+        s = tf_json_read_file(path, rel, 0, root);
+    tf_free(path);
+    return s;
+}
+
+/* ---- Transformer: sentence_bert_config.json -------------------------------- */
+
+static tf_status read_transformer(tf_st_pipeline *p, const char *dir, int32_t max_positions)
+{
+    cJSON *root;
+    tf_status s = read_json(dir, "sentence_bert_config.json", 1, &root);
+    const char *label = "sentence_bert_config.json";
+    if (s == TF_OK && root)
+        s = tf_json_get_int(root, "max_seq_length", 1, 2147483647, label, &p->max_seq_length);
+    if (s == TF_OK && root)
+        s = tf_json_get_bool(root, "do_lower_case", label, &p->do_lower_case);
+    if (s == TF_OK && max_positions > 0 && p->max_seq_length > max_positions)
+        s = tf_fail(TF_ERR_FORMAT, "%s: max_seq_length %d exceeds the model's "
+                    "max_position_embeddings %d (config.json)", label, (int)p->max_seq_length,
+                    (int)max_positions);
+    cJSON_Delete(root);
+    return s;
+}
+
+/* ---- Pooling ------------------------------------------------------------------- */
+
+/* Every pooling_mode_* key must be one Pooling.py has. */
+static tf_status check_pooling_keys(const cJSON *root, const char *label)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, root) {
+        if (strncmp(item->string, "pooling_mode", 12) != 0)
+            continue;
+        int known = 0;
+        for (int i = 0; i < N_POOLING_KEYS; i++)
+            known |= strcmp(item->string, pooling_keys[i].key) == 0;
+        if (!known)
+            return tf_fail(TF_ERR_UNSUPPORTED, "%s: unknown pooling mode %s (known: "
+                           "pooling_mode_cls_token, _max_tokens, _mean_tokens, "
+                           "_mean_sqrt_len_tokens, _weightedmean_tokens, _lasttoken)", label,
+                           item->string);
+    }
+    return TF_OK;
+}
+
+static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *path,
+                              int32_t hidden_size)
+{
+    char label[320];
+    snprintf(label, sizeof label, "%s/config.json", path);
+    cJSON *root;
+    tf_status s = read_json(dir, label, 0, &root);
+    int32_t width = hidden_size, modes = 0;
+    if (s == TF_OK)
+        s = check_pooling_keys(root, label);
+    if (s == TF_OK)
+        s = tf_json_get_int(root, "word_embedding_dimension", 1, 2147483647, label, &width);
+    if (s == TF_OK && width != hidden_size)
+        s = tf_fail(TF_ERR_SHAPE, "%s: word_embedding_dimension %d disagrees with the model's "
+                    "hidden_size %d (config.json)", label, (int)width, (int)hidden_size);
+    p->include_prompt = 1;
+    if (s == TF_OK)
+        s = tf_json_get_bool(root, "include_prompt", label, &p->include_prompt);
+    for (int i = 0; s == TF_OK && i < N_POOLING_KEYS; i++) {
+        int32_t on = 0;
+        s = tf_json_get_bool(root, pooling_keys[i].key, label, &on);
+        if (on)
+            p->pooling_modes |= 1u << pooling_keys[i].mode, modes++;
+    }
+    if (s == TF_OK && modes == 0)
+        s = tf_fail(TF_ERR_FORMAT, "%s: no pooling mode is true (pooling_mode_cls_token, "
+                    "_mean_tokens, ...)", label);
+    p->pooled_dim = modes * hidden_size;
+    cJSON_Delete(root);
+    return s;
+}
+
+/* ---- Dense ----------------------------------------------------------------------- */
+
+static tf_status read_activation(const cJSON *root, const char *label, tf_dense_activation *act)
+{
+    const char *name = "torch.nn.modules.activation.Tanh"; /* Dense.py's default */
+    tf_status s = tf_json_get_string(root, "activation_function", label, &name);
+    for (int i = 0; s == TF_OK && i < N_DENSE_ACTIVATIONS; i++)
+        if (strcmp(name, dense_activations[i].name) == 0) {
+            *act = dense_activations[i].act;
+            return TF_OK;
+        }
+    return s ? s : tf_fail(TF_ERR_UNSUPPORTED, "%s: activation_function \"%s\" is not supported "
+                           "(torch.nn.modules.activation.Tanh, ReLU, Sigmoid, GELU and "
+                           "torch.nn.modules.linear.Identity are)", label, name);
+}
+
+static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *path, int bias)
+{
+    char rel[320], why[96];
+    snprintf(rel, sizeof rel, "%s/model.safetensors", path);
+    char *file = tf_path_join(dir, rel);
+    if (!file)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    tf_st_file f;
+    tf_status s = tf_st_open(&f, file);
+    tf_free(file);
+    if (s)
+        return s;
+    snprintf(why, sizeof why, "out_features %d, in_features %d in %s/config.json", (int)d->out,
+             (int)d->in, path);
+    const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
+    s = tf_extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
+    if (s == TF_OK && bias)
+        s = tf_extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
+    if (s == TF_OK && !bias && tf_extra_tensor_exists(&f, "linear.bias"))
+        s = tf_fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s/config.json says bias false",
+                    rel, path);
+    tf_st_close(&f);
+    return s;
+}
+
+/* A Dense module at path reading `width` values. */
+static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, int32_t width,
+                            const char *width_from)
+{
+    char label[320];
+    snprintf(label, sizeof label, "%s/config.json", path);
+    cJSON *root;
+    tf_status s = read_json(dir, label, 0, &root);
+    int32_t bias = 1;
+    d->in = d->out = -1;
+    if (s == TF_OK)
+        s = tf_json_get_int(root, "in_features", 1, 1048576, label, &d->in);
+    if (s == TF_OK)
+        s = tf_json_get_int(root, "out_features", 1, 1048576, label, &d->out);
+    if (s == TF_OK && (d->in < 0 || d->out < 0))
+        s = tf_fail(TF_ERR_FORMAT, "%s: %s is missing", label,
+                    d->in < 0 ? "in_features" : "out_features");
+    if (s == TF_OK && d->in != width)
+        s = tf_fail(TF_ERR_SHAPE, "%s: in_features %d disagrees with the %d values the modules "
+                    "before it give (%s)", label, (int)d->in, (int)width, width_from);
+    if (s == TF_OK)
+        s = tf_json_get_bool(root, "bias", label, &bias);
+    if (s == TF_OK)
+        s = read_activation(root, label, &d->act);
+    cJSON_Delete(root);
+    return s ? s : read_dense_weights(d, dir, path, bias);
+}
+
+/* ---- modules.json ------------------------------------------------------------------ */
+
+typedef enum module_type { TRANSFORMER, POOLING, DENSE, NORMALIZE, OTHER } module_type;
+
+static module_type type_of(const char *type)
+{
+    static const char *const names[] = {"Transformer", "Pooling", "Dense", "Normalize"};
+    const char *dot = strrchr(type, '.');
+    if (strncmp(type, "sentence_transformers.", 22) != 0 || !dot)
+        return OTHER;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(dot + 1, names[i]) == 0)
+            return (module_type)i;
+    return OTHER;
+}
+
+/* Module i's type and path, checked: the folder exists. */
+static tf_status module_entry(const cJSON *m, size_t i, const char *dir, module_type *type,
+                              const char **path)
+{
+    const char *type_name = NULL;
+    *path = NULL;
+    char label[64];
+    snprintf(label, sizeof label, "modules.json: module %zu", i);
+    tf_status s = cJSON_IsObject(m) ? TF_OK
+                                    : tf_fail(TF_ERR_FORMAT, "%s is not an object", label);
+    if (s == TF_OK)
+        s = tf_json_get_string(m, "type", label, &type_name);
+    if (s == TF_OK)
+        s = tf_json_get_string(m, "path", label, path);
+    if (s == TF_OK && (!type_name || !*path))
+        return tf_fail(TF_ERR_FORMAT, "%s has no %s", label, type_name ? "path" : "type");
+    if (s)
+        return s;
+    *type = type_of(type_name);
+    if (*type == OTHER)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: type %s is not supported (sentence_transformers."
+                       "models.Transformer, Pooling, Dense and Normalize are)", label, type_name);
+    char *full = tf_path_join(dir, *path);
+    struct stat st;
+    const int is_dir = full && stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+    tf_free(full);
+    if (!full)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    if (!is_dir && *type != NORMALIZE) /* Normalize has no files */
+        return tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" is not a folder of %s", label,
+                       type_name, *path, dir);
+    return TF_OK;
+}
+
+/* What module i may be: Transformer first, Pooling second, then Dense or
+ * Normalize. */
+static tf_status check_order(size_t i, module_type type, const char *path)
+{
+    static const char *const names[] = {"Transformer", "Pooling", "Dense", "Normalize"};
+    const module_type want = i == 0 ? TRANSFORMER : i == 1 ? POOLING : DENSE;
+    if (type == want || (i > 1 && type == NORMALIZE))
+        return i == 0 && path[0] ? tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module 0 "
+                                           "(Transformer) path \"%s\": only the folder itself "
+                                           "(\"\") is supported", path)
+                                 : TF_OK;
+    return tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module %zu is a %s; supported: "
+                   "Transformer, then Pooling, then Dense and Normalize modules", i,
+                   names[type]);
+}
+
+static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *modules,
+                            int32_t hidden_size, int32_t max_positions)
+{
+    const size_t n = (size_t)cJSON_GetArraySize(modules);
+    if (n < 2)
+        return tf_fail(TF_ERR_FORMAT, "modules.json: %zu modules; expected a Transformer and a "
+                       "Pooling at least", n);
+    if (!(p->steps = tf_calloc(n, sizeof *p->steps)))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu modules", n);
+    int32_t width = 0;
+    char width_from[320] = "";
+    tf_status s = TF_OK;
+    for (size_t i = 0; s == TF_OK && i < n; i++) {
+        module_type type = OTHER;
+        const char *path;
+        if ((s = module_entry(cJSON_GetArrayItem(modules, (int)i), i, dir, &type, &path)) ||
+            (s = check_order(i, type, path)))
+            break;
+        if (type == TRANSFORMER) {
+            s = read_transformer(p, dir, max_positions);
+        } else if (type == POOLING) {
+            s = read_pooling(p, dir, path, hidden_size);
+            width = p->pooled_dim;
+            snprintf(width_from, sizeof width_from, "%s/config.json: %d modes of %d", path,
+                     (int)(p->pooled_dim / hidden_size), (int)hidden_size);
+        } else {
+            tf_st_step *step = &p->steps[p->n_steps++];
+            step->normalize = type == NORMALIZE;
+            if (type == DENSE && (s = read_dense(step, dir, path, width, width_from)) == TF_OK) {
+                width = step->out;
+                snprintf(width_from, sizeof width_from, "%s/config.json: out_features", path);
+            }
+        }
+    }
+    return s;
+}
+
+/* ---- config_sentence_transformers.json ----------------------------------------------- */
+
+static tf_status read_prompts(tf_st_pipeline *p, const cJSON *prompts, const char *label)
+{
+    if (!prompts || cJSON_IsNull(prompts))
+        return TF_OK;
+    if (!cJSON_IsObject(prompts))
+        return tf_fail(TF_ERR_FORMAT, "%s: prompts must be an object of name -> text", label);
+    const size_t n = (size_t)cJSON_GetArraySize(prompts);
+    if (n && !(p->prompts = tf_calloc(n, sizeof *p->prompts)))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompts", n);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, prompts) {
+        if (!cJSON_IsString(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: prompts.%s must be a string", label, item->string);
+        tf_st_prompt *pr = &p->prompts[p->n_prompts];
+        pr->name = copy_string(item->string);
+        pr->text = copy_string(item->valuestring);
+        p->n_prompts++;
+        if (!pr->name || !pr->text)
+            return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a prompt");
+    }
+    return TF_OK;
+}
+
+static tf_status read_st_config(tf_st_pipeline *p, const char *dir)
+{
+    const char *label = "config_sentence_transformers.json";
+    cJSON *root;
+    tf_status s = read_json(dir, label, 1, &root);
+    const char *default_name = NULL, *similarity = "cosine";
+    if (s == TF_OK && root)
+        s = read_prompts(p, cJSON_GetObjectItemCaseSensitive(root, "prompts"), label);
+    if (s == TF_OK && root)
+        s = tf_json_get_string(root, "default_prompt_name", label, &default_name);
+    if (s == TF_OK && root)
+        s = tf_json_get_string(root, "similarity_fn_name", label, &similarity);
+    if (s == TF_OK && default_name && (p->default_prompt = tf_st_prompt_find(p, default_name)) < 0)
+        s = tf_fail(TF_ERR_FORMAT, "%s: default_prompt_name \"%s\" is not one of its %zu prompts",
+                    label, default_name, p->n_prompts);
+    p->similarity = NULL;
+    for (int i = 0; s == TF_OK && i < 4; i++)
+        if (strcmp(similarity, similarities[i]) == 0)
+            p->similarity = similarities[i];
+    if (s == TF_OK && !p->similarity)
+        s = tf_fail(TF_ERR_FORMAT, "%s: similarity_fn_name \"%s\" is not one of cosine, dot, "
+                    "euclidean, manhattan", label, similarity);
+    cJSON_Delete(root);
+    return s;
+}
+
+int32_t tf_st_prompt_find(const tf_st_pipeline *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_prompts; i++)
+        if (strcmp(p->prompts[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden_size,
+                              int32_t max_positions)
+{
+    *p = (tf_st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
+    cJSON *root = NULL;
+    char *path = tf_path_join(dir, "modules.json");
+    tf_status s = path ? tf_json_read_file(path, "modules.json", 1, &root)
+                       : tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    tf_free(path);
+    if (s == TF_OK)
+        s = read_steps(p, dir, root, hidden_size, max_positions);
+    cJSON_Delete(root);
+    if (s == TF_OK)
+        s = read_st_config(p, dir);
+    if (s)
+        tf_st_pipeline_free(p);
+    return s;
+}
+
+void tf_st_pipeline_free(tf_st_pipeline *p)
+{
+    for (size_t i = 0; i < p->n_steps; i++) {
+        tf_free(p->steps[i].w);
+        tf_free(p->steps[i].b);
+    }
+    for (size_t i = 0; i < p->n_prompts; i++) {
+        tf_free(p->prompts[i].name);
+        tf_free(p->prompts[i].text);
+    }
+    tf_free(p->steps);
+    tf_free(p->prompts);
+    *p = (tf_st_pipeline){.default_prompt = -1};
+}

@@ -1,0 +1,53 @@
+/* st_modules.h — a sentence-transformers folder understood: modules.json
+ * followed module by module (Transformer, Pooling, Dense, Normalize), and
+ * config_sentence_transformers.json's prompts and similarity function. */
+#ifndef TF_ST_MODULES_H
+#define TF_ST_MODULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dense.h"
+#include "tfenc.h"
+
+/* A module after Pooling. */
+typedef struct tf_st_step {
+    int32_t normalize;       /* 1: Normalize; 0: Dense */
+    int32_t in, out;         /* Dense: in_features, out_features */
+    tf_dense_activation act; /* Dense: activation_function */
+    float *w;                /* Dense: (out, in), owned */
+    float *b;                /* Dense: (out), owned, or NULL (bias false) */
+} tf_st_step;
+
+typedef struct tf_st_prompt {
+    char *name, *text; /* owned */
+} tf_st_prompt;
+
+typedef struct tf_st_pipeline {
+    int32_t max_seq_length;   /* sentence_bert_config.json's, or 0 */
+    int32_t do_lower_case;    /* sentence_bert_config.json's, or 0 */
+    uint32_t pooling_modes;   /* bit 1 << tf_pooling for each mode on */
+    int32_t include_prompt;   /* Pooling's, default 1 */
+    int32_t pooled_dim;       /* modes x hidden size */
+    tf_st_step *steps;        /* [n_steps] */
+    size_t n_steps;
+    tf_st_prompt *prompts;    /* [n_prompts] */
+    size_t n_prompts;
+    int32_t default_prompt;   /* index into prompts, or -1 */
+    const char *similarity;   /* static: "cosine", "dot", "euclidean", "manhattan" */
+} tf_st_pipeline;
+
+/* 1 if dir has a modules.json. */
+int tf_st_is_pipeline(const char *dir);
+
+/* Reads dir's modules and their files for an encoder of hidden_size and
+ * max_positions. Every inconsistency is an error naming the file (relative
+ * to dir), the field and both values. On failure nothing stays allocated. */
+tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden_size,
+                              int32_t max_positions);
+void tf_st_pipeline_free(tf_st_pipeline *p);
+
+/* The index of the prompt named name, or -1. */
+int32_t tf_st_prompt_find(const tf_st_pipeline *p, const char *name);
+
+#endif

@@ -1,0 +1,39 @@
+/* classifier_head.c — logits and their softmax or sigmoid, as
+ * transformers' text-classification pipeline (pipelines/
+ * text_classification.py, postprocess) and sentence-transformers'
+ * CrossEncoder (its activation_fn) compute them. */
+#include "classifier_head.h"
+
+#include <math.h>
+
+#include "linear.h"
+
+void tf_head_logits(float *logits, const float *pooled, const float *w, const float *b, size_t n,
+                    size_t labels, size_t D)
+{
+    tf_linear(logits, pooled, w, b, n, labels, D); /* (n, labels) */
+}
+
+/* row (labels) = exp(row - max) / sum, in double. */
+static void softmax_row(float *row, size_t labels)
+{
+    double max = row[0], sum = 0.0;
+    for (size_t j = 1; j < labels; j++)
+        max = row[j] > max ? row[j] : max;
+    for (size_t j = 0; j < labels; j++)
+        sum += exp(row[j] - max);
+    for (size_t j = 0; j < labels; j++)
+        row[j] = (float)(exp(row[j] - max) / sum);
+}
+
+void tf_head_activate(float *x, size_t n, size_t labels, tf_head_activation act)
+{
+    for (size_t r = 0; r < n; r++) {
+        float *row = x + r * labels; /* (labels) */
+        if (act == TF_HEAD_SOFTMAX)
+            softmax_row(row, labels);
+        else if (act == TF_HEAD_SIGMOID)
+            for (size_t j = 0; j < labels; j++)
+                row[j] = (float)(1.0 / (1.0 + exp(-(double)row[j])));
+    }
+}

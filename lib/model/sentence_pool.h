@@ -1,0 +1,21 @@
+/* sentence_pool.h — sentence vectors from hidden states: the pooling modes
+ * of sentence-transformers' Pooling module, and L2 normalisation. */
+#ifndef TF_SENTENCE_POOL_H
+#define TF_SENTENCE_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* out (B, ld_out), columns 0..D-1 = `pooling` (a tf_pooling) of seq
+ * [B, T, D] over the tokens first[b] <= t < lengths[b] (first NULL: from
+ * 0), as sentence-transformers computes it (its Pooling.forward): a token
+ * outside them counts for nothing; CLS is token 0 always; a sequence with
+ * no such token gives zeros (max: -1e9, the value it gives them). */
+void tf_pool_mode(float *out, size_t ld_out, const float *seq, const int32_t *lengths,
+                  const int32_t *first, size_t B, size_t T, size_t D, int pooling);
+
+/* Each row of x (n, D) scaled to unit L2 norm: x / max(|x|, 1e-12), as
+ * torch.nn.functional.normalize (a zero row stays zero). */
+void tf_l2_normalize_rows(float *x, size_t n, size_t D);
+
+#endif

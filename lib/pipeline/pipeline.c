@@ -1,0 +1,259 @@
+/* pipeline.c — tf_pipeline_load: a model folder as one handle (the
+ * encoder, its WordPiece tokenizer, then a sentence-transformers pipeline
+ * or a classification head), and what the handle tells about itself. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "abi.h"
+#include "alloc.h"
+#include "error.h"
+#include "extra_tensors.h"
+#include "json_file.h"
+#include "pipeline.h"
+#include "safetensors.h"
+
+/* The limit on tokens of a model without max_position_embeddings (BERT's). */
+#define TF_PIPELINE_DEFAULT_MAX_LENGTH 512
+
+static const tf_pipeline_options options_defaults = {
+    .struct_size = sizeof(tf_pipeline_options),
+    .max_seq_length = 0,
+    .truncation_error = 0,
+};
+
+void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_size)
+{
+    tf_abi_init(opts, struct_size, &options_defaults, sizeof options_defaults);
+}
+
+/* ---- The tokenizer ------------------------------------------------------------ */
+
+/* tokenizer_config.json's do_lower_case, strip_accents and model_max_length
+ * (a number past int32, as transformers writes for "no limit", is none). */
+typedef struct tokenizer_config {
+    int32_t lowercase, strip_accents, model_max_length;
+} tokenizer_config;
+
+static tf_status read_tokenizer_config(const char *dir, tokenizer_config *c)
+{
+    *c = (tokenizer_config){.lowercase = 1, .strip_accents = -1, .model_max_length = 0};
+    char *path = tf_path_join(dir, "tokenizer_config.json");
+    struct stat st;
+    cJSON *root = NULL;
+    const char *label = "tokenizer_config.json";
+    tf_status s = !path ? tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path")
+                  : stat(path, &st) == 0 ? tf_json_read_file(path, label, 0, &root)
+                                         : TF_OK;
+    tf_free(path);
+    if (s == TF_OK && root)
+        s = tf_json_get_bool(root, "do_lower_case", label, &c->lowercase);
+    if (s == TF_OK && root)
+        s = tf_json_get_bool(root, "strip_accents", label, &c->strip_accents);
+    const cJSON *max = root ? cJSON_GetObjectItemCaseSensitive(root, "model_max_length") : NULL;
+    if (s == TF_OK && cJSON_IsNumber(max) && max->valuedouble >= 3 && max->valuedouble < 2147483648.0)
+        c->model_max_length = (int32_t)max->valuedouble;
+    cJSON_Delete(root);
+    return s;
+}
+
+/* The limit: the option, else sentence_bert_config.json's max_seq_length,
+ * else model_max_length when below the model's positions, else those. */
+static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
+                             const tokenizer_config *tc)
+{
+    const int32_t positions = p->cfg.max_positions;
+    if (o->max_seq_length != 0 && (o->max_seq_length < 3 ||
+                                   (positions > 0 && o->max_seq_length > positions)))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_seq_length: expected 0 (the "
+                       "folder's) or 3..%d (the model's max_position_embeddings), got %d",
+                       (int)positions, (int)o->max_seq_length);
+    int32_t limit = positions > 0 ? positions : TF_PIPELINE_DEFAULT_MAX_LENGTH;
+    if (tc->model_max_length > 0 && tc->model_max_length < limit)
+        limit = tc->model_max_length;
+    if (p->st.max_seq_length > 0)
+        limit = p->st.max_seq_length;
+    if (o->max_seq_length > 0)
+        limit = o->max_seq_length;
+    p->max_len = limit < 3 ? 3 : limit;
+    return TF_OK;
+}
+
+static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+{
+    tokenizer_config tc;
+    tf_status s = read_tokenizer_config(dir, &tc);
+    if (s || (s = token_limit(p, o, &tc)))
+        return s;
+    char *vocab = tf_path_join(dir, "vocab.txt");
+    if (!vocab)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    tf_tokenizer_options to;
+    tf_tokenizer_options_init(&to);
+    to.lowercase = tc.lowercase || p->st.do_lower_case;
+    to.strip_accents = tc.strip_accents >= 0 ? tc.strip_accents : tc.lowercase;
+    to.max_length = p->max_len;
+    s = tf_tokenizer_load(vocab, &to, &p->tok);
+    to.max_length = p->max_len + 1;
+    if (s == TF_OK)
+        s = tf_tokenizer_load(vocab, &to, &p->probe);
+    tf_free(vocab);
+    if (s == TF_OK && tf_tokenizer_vocab_size(p->tok) > p->cfg.vocab_size)
+        s = tf_fail(TF_ERR_SHAPE, "vocab.txt: %d tokens, but the model's word_embeddings has "
+                    "%d rows (config.json vocab_size)", (int)tf_tokenizer_vocab_size(p->tok),
+                    (int)p->cfg.vocab_size);
+    return s;
+}
+
+/* ---- The head ------------------------------------------------------------------- */
+
+static tf_status load_head(tf_pipeline *p, const char *dir)
+{
+    if (!p->cfg.pooler)
+        return tf_fail(TF_ERR_FORMAT, "model.safetensors: BertForSequenceClassification (config."
+                       "json architectures) needs the pooler (bert.pooler.dense.weight)");
+    char *path = tf_path_join(dir, "model.safetensors");
+    if (!path)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    tf_st_file f;
+    tf_status s = tf_st_open(&f, path);
+    tf_free(path);
+    if (s)
+        return s;
+    const int64_t n = p->arch.n_labels, D = p->cfg.d_model;
+    const int64_t w_dims[2] = {n, D}, b_dims[1] = {n};
+    char why[160];
+    snprintf(why, sizeof why, "%lld labels in config.json id2label, hidden_size %lld",
+             (long long)n, (long long)D);
+    s = tf_extra_tensor_read(&f, "classifier.weight", 2, w_dims, "model.safetensors", why,
+                             &p->cls_w);
+    if (s == TF_OK)
+        s = tf_extra_tensor_read(&f, "classifier.bias", 1, b_dims, "model.safetensors", why,
+                                 &p->cls_b);
+    tf_st_close(&f);
+    p->kind = p->arch.cross_encoder || n == 1 ? TF_PIPELINE_CROSS_ENCODER
+                                               : TF_PIPELINE_CLASSIFIER;
+    p->dim = (int32_t)n;
+    return s;
+}
+
+/* ---- Loading ---------------------------------------------------------------------- */
+
+static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+{
+    char *config = tf_path_join(dir, "config.json");
+    if (!config)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    tf_status s = tf_hf_arch_read(&p->arch, config, "config.json");
+    tf_free(config);
+    if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
+        s = tf_encoder_get_config(p->enc, &p->cfg);
+    if (s == TF_OK && p->arch.seq_cls) {
+        s = load_head(p, dir);
+    } else if (s == TF_OK && tf_st_is_pipeline(dir)) {
+        s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, p->cfg.max_positions);
+    } else if (s == TF_OK) { /* sentence-transformers' default for a plain model */
+        p->st.pooling_modes = 1u << TF_POOLING_MEAN;
+        p->st.pooled_dim = p->cfg.d_model;
+    }
+    if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING)
+        p->dim = p->st.pooled_dim;
+    for (size_t i = p->st.n_steps; s == TF_OK && i-- > 0;) /* the last Dense's width */
+        if (!p->st.steps[i].normalize) {
+            p->dim = p->st.steps[i].out;
+            break;
+        }
+    return s == TF_OK ? load_tokenizers(p, dir, o) : s;
+}
+
+tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts, tf_pipeline **out)
+{
+    if (!out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!dir)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "dir is NULL");
+    tf_pipeline_options o = options_defaults;
+    tf_status s = opts ? tf_abi_read(&o, sizeof o, opts, TF_PIPELINE_OPTIONS_SIZE_0_3, "options")
+                       : TF_OK;
+    if (s == TF_OK && o.truncation_error != 0 && o.truncation_error != 1)
+        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "options.truncation_error: expected 0 or 1, got %d",
+                    (int)o.truncation_error);
+    if (s)
+        return s;
+    tf_pipeline *p = tf_calloc(1, sizeof *p);
+    if (!p)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the pipeline");
+    p->st = (tf_st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
+    p->truncation_error = o.truncation_error;
+    tf_config_init(&p->cfg);
+    if ((s = load_parts(p, dir, &o))) {
+        tf_pipeline_destroy(p);
+        return s;
+    }
+    *out = p;
+    return TF_OK;
+}
+
+void tf_pipeline_destroy(tf_pipeline *p)
+{
+    if (!p)
+        return;
+    tf_encoder_destroy(p->enc);
+    tf_tokenizer_destroy(p->tok);
+    tf_tokenizer_destroy(p->probe);
+    tf_st_pipeline_free(&p->st);
+    tf_hf_arch_free(&p->arch);
+    tf_free(p->cls_w);
+    tf_free(p->cls_b);
+    tf_free(p);
+}
+
+/* ---- What it is -------------------------------------------------------------------- */
+
+int32_t tf_pipeline_kind_of(const tf_pipeline *p)
+{
+    return p ? (int32_t)p->kind : -1;
+}
+
+int32_t tf_pipeline_dim(const tf_pipeline *p)
+{
+    return p ? p->dim : 0;
+}
+
+int32_t tf_pipeline_max_seq_length(const tf_pipeline *p)
+{
+    return p ? p->max_len : 0;
+}
+
+const char *tf_pipeline_label(const tf_pipeline *p, int32_t index)
+{
+    return p && index >= 0 && index < p->arch.n_labels ? p->arch.labels[index] : NULL;
+}
+
+const char *tf_pipeline_similarity(const tf_pipeline *p)
+{
+    return p ? p->st.similarity : NULL;
+}
+
+size_t tf_pipeline_prompt_count(const tf_pipeline *p)
+{
+    return p ? p->st.n_prompts : 0;
+}
+
+const char *tf_pipeline_prompt_name(const tf_pipeline *p, size_t index)
+{
+    return p && index < p->st.n_prompts ? p->st.prompts[index].name : NULL;
+}
+
+const char *tf_pipeline_prompt(const tf_pipeline *p, const char *name)
+{
+    const int32_t i = p && name ? tf_st_prompt_find(&p->st, name) : -1;
+    return i >= 0 ? p->st.prompts[i].text : NULL;
+}
+
+const char *tf_pipeline_default_prompt_name(const tf_pipeline *p)
+{
+    return p && p->st.default_prompt >= 0 ? p->st.prompts[p->st.default_prompt].name : NULL;
+}

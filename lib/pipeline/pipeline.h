@@ -1,0 +1,46 @@
+/* pipeline.h — the handle behind the opaque tf_pipeline, and the batches
+ * its calls run. */
+#ifndef TF_PIPELINE_H
+#define TF_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hf_arch.h"
+#include "st_modules.h"
+#include "tfenc.h"
+
+struct tf_pipeline {
+    tf_pipeline_kind kind;
+    tf_encoder *enc;
+    tf_config cfg;
+    tf_tokenizer *tok;        /* cuts each input to max_len tokens */
+    tf_tokenizer *probe;      /* to max_len + 1: an input that reaches it was cut */
+    int32_t max_len;
+    int32_t truncation_error; /* tf_pipeline_options' */
+    int32_t dim;              /* embedding: the vectors' width; heads: labels */
+    tf_st_pipeline st;        /* embedding: pooling, Dense and Normalize, prompts */
+    tf_hf_arch arch;          /* heads: labels, problem_type */
+    float *cls_w;             /* heads: classifier.weight (labels, D) */
+    float *cls_b;             /* heads: classifier.bias (labels) */
+};
+
+/* One batch of inputs first..first+B tokenised and run through the encoder. */
+typedef struct tf_pipeline_batch {
+    tf_encoding *enc;
+    int32_t B, T;
+    float *hidden;            /* [B, T, D] the encoder's output */
+    float *pooled;            /* [B, D] BERT's pooler, heads only */
+    size_t truncated;         /* inputs of the batch that were cut */
+} tf_pipeline_batch;
+
+/* Tokenises texts[0..n) (with pairs, or NULL), counts or refuses (per
+ * p->truncation_error) the inputs cut, and runs the encoder; first is the
+ * index of texts[0] among the call's inputs, for messages. On failure
+ * nothing stays allocated. */
+tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
+                                const char *const *pairs, size_t n, size_t first,
+                                int32_t n_threads, tf_pipeline_batch *b);
+void tf_pipeline_batch_free(tf_pipeline_batch *b);
+
+#endif

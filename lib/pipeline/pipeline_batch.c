@@ -1,0 +1,74 @@
+/* pipeline_batch.c — one batch of a pipeline call: tokens (cut to
+ * max_seq_length, the cuts counted), the encoder's forward pass. */
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "pipeline.h"
+
+/* Counts the rows cut: a row of exactly max_len tokens was when the probe
+ * gives it more. Refuses them when p->truncation_error. */
+static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
+                           const char *const *pairs, size_t first, tf_pipeline_batch *b)
+{
+    for (int32_t r = 0; r < b->B; r++) {
+        if (tf_encoding_lengths(b->enc)[r] < p->max_len)
+            continue;
+        const char *pair = pairs ? pairs[r] : NULL;
+        tf_encoding *longer;
+        tf_status s = tf_tokenizer_encode(p->probe, texts[r], strlen(texts[r]), pair,
+                                          pair ? strlen(pair) : 0, &longer);
+        if (s)
+            return s;
+        const int cut = tf_encoding_lengths(longer)[0] > p->max_len;
+        tf_encoding_destroy(longer);
+        if (cut && p->truncation_error)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "input %zu has more than %d tokens "
+                           "(max_seq_length), and options.truncation_error is 1",
+                           first + (size_t)r, (int)p->max_len);
+        b->truncated += (size_t)cut;
+    }
+    return TF_OK;
+}
+
+static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_batch *b)
+{
+    const size_t D = (size_t)p->cfg.d_model;
+    b->hidden = tf_malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
+    if (p->kind != TF_PIPELINE_EMBEDDING)
+        b->pooled = tf_malloc((size_t)b->B * D * sizeof *b->pooled); /* [B, D] */
+    if (!b->hidden || (p->kind != TF_PIPELINE_EMBEDDING && !b->pooled))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the hidden states of %d x %d "
+                       "tokens", (int)b->B, (int)b->T);
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = b->B, a.seq_len = b->T, a.input_ids = tf_encoding_ids(b->enc);
+    a.attention_mask = tf_encoding_attention_mask(b->enc);
+    a.token_type_ids = p->cfg.n_token_types > 0 ? tf_encoding_type_ids(b->enc) : NULL;
+    a.output = b->hidden, a.pooled_output = b->pooled, a.n_threads = n_threads;
+    return tf_encoder_forward(p->enc, &a);
+}
+
+tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
+                                const char *const *pairs, size_t n, size_t first,
+                                int32_t n_threads, tf_pipeline_batch *b)
+{
+    *b = (tf_pipeline_batch){0};
+    tf_status s = tf_tokenizer_encode_batch(p->tok, n, texts, NULL, pairs, NULL, &b->enc);
+    if (s)
+        return s;
+    b->B = tf_encoding_batch(b->enc), b->T = tf_encoding_seq_len(b->enc);
+    if ((s = count_cut(p, texts, pairs, first, b)) == TF_OK)
+        s = forward(p, n_threads, b);
+    if (s)
+        tf_pipeline_batch_free(b);
+    return s;
+}
+
+void tf_pipeline_batch_free(tf_pipeline_batch *b)
+{
+    tf_encoding_destroy(b->enc);
+    tf_free(b->hidden);
+    tf_free(b->pooled);
+    *b = (tf_pipeline_batch){0};
+}

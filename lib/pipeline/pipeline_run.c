@@ -1,0 +1,333 @@
+/* pipeline_run.c — tf_pipeline_embed, _score and _classify: batches of
+ * inputs through the encoder, then sentence-transformers' modules or the
+ * classification head. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "abi.h"
+#include "alloc.h"
+#include "checked.h"
+#include "classifier_head.h"
+#include "dense.h"
+#include "error.h"
+#include "pipeline.h"
+#include "sentence_pool.h"
+
+#define TF_PIPELINE_BATCH 32
+
+static const tf_pipeline_args args_defaults = {
+    .struct_size = sizeof(tf_pipeline_args),
+    .normalize = -1,
+};
+
+void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_size)
+{
+    tf_abi_init(args, struct_size, &args_defaults, sizeof args_defaults);
+}
+
+/* The caller's args into *a, checked for what every call needs. */
+static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_pipeline_args *in,
+                           int need_pairs)
+{
+    if (!p || !in)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "args" : "pipeline");
+    *a = args_defaults;
+    tf_status s = tf_abi_read(a, sizeof *a, in, TF_PIPELINE_ARGS_SIZE_0_3, "args");
+    if (s)
+        return s;
+    if (a->n < 1 || !a->texts || !a->out)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s", a->n < 1 ? "n: expected >= 1, got 0"
+                       : !a->texts ? "texts is NULL" : "out is NULL");
+    if (need_pairs && !a->pairs)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.pairs is NULL: scoring takes (text, pair) "
+                       "inputs");
+    for (size_t i = 0; i < a->n; i++)
+        if (!a->texts[i] || (a->pairs && !a->pairs[i]))
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s[%zu] is NULL",
+                           a->texts[i] ? "pairs" : "texts", i);
+    if (a->batch_size < 0 || a->n_threads < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s: expected >= 0, got %d",
+                       a->batch_size < 0 ? "batch_size" : "n_threads",
+                       (int)(a->batch_size < 0 ? a->batch_size : a->n_threads));
+    if (a->batch_size == 0)
+        a->batch_size = TF_PIPELINE_BATCH;
+    return TF_OK;
+}
+
+/* tmp [n, width] for results that reach out only when the call succeeds. */
+static tf_status alloc_results(size_t n, size_t width, float **tmp)
+{
+    size_t bytes;
+    if (!tf_mul_size(n, width, &bytes) || !tf_mul_size(bytes, sizeof(float), &bytes) ||
+        !(*tmp = tf_malloc(bytes)))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the results of %zu inputs", n);
+    return TF_OK;
+}
+
+/* ---- Embedding ---------------------------------------------------------------------- */
+
+/* The prompt's text ("" for none) and the tokens Pooling leaves out for it
+ * (include_prompt false: [CLS] and the prompt's, as Transformer.py counts
+ * them: its ids without the final [SEP]). */
+static tf_status resolve_prompt(const tf_pipeline *p, const char *name, const char **text,
+                                int32_t *skip)
+{
+    *text = "", *skip = 0;
+    if (!name && p->st.default_prompt >= 0)
+        name = p->st.prompts[p->st.default_prompt].name;
+    if (!name || !name[0])
+        return TF_OK;
+    const int32_t i = tf_st_prompt_find(&p->st, name);
+    if (i < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.prompt_name \"%s\": the folder's prompts "
+                       "(config_sentence_transformers.json) are %s%s%s", name,
+                       p->st.n_prompts ? p->st.prompts[0].name : "none",
+                       p->st.n_prompts > 1 ? ", " : "",
+                       p->st.n_prompts > 1 ? p->st.prompts[1].name : "");
+    *text = p->st.prompts[i].text;
+    if (p->st.include_prompt || !*text)
+        return TF_OK;
+    tf_encoding *e;
+    tf_status s = tf_tokenizer_encode(p->tok, *text, strlen(*text), NULL, 0, &e);
+    if (s == TF_OK) {
+        *skip = tf_encoding_lengths(e)[0] - 1;
+        tf_encoding_destroy(e);
+    }
+    return s;
+}
+
+/* texts[i] with the prompt before it, [n] strings in one block. */
+static tf_status prefix_texts(const char *prompt, const char *const *texts, size_t n,
+                              char ***out)
+{
+    size_t bytes = n * sizeof(char *);
+    for (size_t i = 0; i < n; i++)
+        bytes += strlen(prompt) + strlen(texts[i]) + 1;
+    char **block = tf_malloc(bytes);
+    if (!block)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompted texts", n);
+    char *at = (char *)(block + n);
+    for (size_t i = 0; i < n; i++) {
+        block[i] = at;
+        at += sprintf(at, "%s%s", prompt, texts[i]) + 1;
+    }
+    *out = block;
+    return TF_OK;
+}
+
+/* The widest vector between the Pooling module and the end. */
+static size_t widest_vector(const tf_st_pipeline *st)
+{
+    size_t w = (size_t)st->pooled_dim;
+    for (size_t i = 0; i < st->n_steps; i++)
+        w = !st->steps[i].normalize && (size_t)st->steps[i].out > w ? (size_t)st->steps[i].out : w;
+    return w;
+}
+
+/* What an embedding call holds besides its batch. */
+typedef struct embed_scratch {
+    char **texts;   /* [n] the inputs with the prompt before each */
+    int32_t *first; /* [batch_size] the first token Pooling counts */
+    float *x, *y;   /* (batch_size, widest) each: a module's input and output */
+    float *results; /* [n, dim] */
+} embed_scratch;
+
+static void scratch_free(embed_scratch *e)
+{
+    tf_free(e->texts);
+    tf_free(e->first);
+    tf_free(e->x);
+    tf_free(e->y);
+    tf_free(e->results);
+}
+
+static tf_status scratch_alloc(embed_scratch *e, const tf_pipeline *p, const tf_pipeline_args *a,
+                               const char *prompt)
+{
+    *e = (embed_scratch){0};
+    const size_t bs = (size_t)a->batch_size < a->n ? (size_t)a->batch_size : a->n;
+    const size_t widest = widest_vector(&p->st);
+    tf_status s = prefix_texts(prompt, a->texts, a->n, &e->texts);
+    if (s == TF_OK)
+        s = alloc_results(a->n, (size_t)p->dim, &e->results);
+    e->first = s ? NULL : tf_malloc(bs * sizeof *e->first);
+    e->x = e->first ? tf_malloc(bs * widest * sizeof *e->x) : NULL;
+    e->y = e->x ? tf_malloc(bs * widest * sizeof *e->y) : NULL;
+    if (s == TF_OK && !e->y)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the vectors of %zu inputs", bs);
+    if (s)
+        scratch_free(e);
+    return s;
+}
+
+/* The batch's vectors into out (B, dim): the pooling modes side by side
+ * (Pooling.py's order), then each Dense and, unless normalize is 0, each
+ * Normalize; normalize 1 ends with one more. */
+static void embed_modules(const tf_pipeline *p, const tf_pipeline_batch *b, int32_t skip,
+                          int32_t normalize, embed_scratch *e, float *out)
+{
+    const size_t B = (size_t)b->B, D = (size_t)p->cfg.d_model;
+    size_t width = (size_t)p->st.pooled_dim, at = 0;
+    for (size_t r = 0; r < B; r++)
+        e->first[r] = skip;
+    static const int order[] = {TF_POOLING_CLS, TF_POOLING_MAX, TF_POOLING_MEAN,
+                                TF_POOLING_MEAN_SQRT_LEN, TF_POOLING_WEIGHTED_MEAN,
+                                TF_POOLING_LAST_TOKEN}; /* Pooling.py's */
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+        if (p->st.pooling_modes & (1u << order[k])) { /* x (B, width): column block `at` */
+            const int mode = order[k];
+            tf_pool_mode(e->x + at, width, b->hidden, tf_encoding_lengths(b->enc), e->first, B,
+                         (size_t)b->T, D, mode);
+            at += D;
+        }
+    float *x = e->x, *y = e->y;
+    for (size_t i = 0; i < p->st.n_steps; i++) {
+        const tf_st_step *step = &p->st.steps[i];
+        if (step->normalize && normalize != 0) {
+            tf_l2_normalize_rows(x, B, width);
+        } else if (!step->normalize) {
+            tf_dense_forward(y, x, step->w, step->b, B, (size_t)step->out, width, step->act);
+            width = (size_t)step->out;
+            float *t = x;
+            x = y, y = t;
+        }
+    }
+    if (normalize == 1)
+        tf_l2_normalize_rows(x, B, width);
+    memcpy(out, x, B * width * sizeof *out);
+}
+
+/* 1 when the call's vectors are unit vectors (a Matryoshka cut renormalises them). */
+static int normalises(const tf_pipeline *p, int32_t normalize)
+{
+    int has = 0;
+    for (size_t i = 0; i < p->st.n_steps; i++)
+        has |= p->st.steps[i].normalize;
+    return normalize == 1 || (normalize == -1 && has);
+}
+
+/* out [n, dims] = the first dims of each row of results [n, dim]. */
+static void cut_dimensions(float *out, const float *results, size_t n, size_t dim, size_t dims,
+                           int renormalise)
+{
+    for (size_t r = 0; r < n; r++)
+        memcpy(out + r * dims, results + r * dim, dims * sizeof *out);
+    if (renormalise && dims < dim)
+        tf_l2_normalize_rows(out, n, dims);
+}
+
+static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *a)
+{
+    if (p->kind != TF_PIPELINE_EMBEDDING)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tf_pipeline_embed: the pipeline is a %s; use "
+                       "tf_pipeline_%s", tf_pipeline_kind_name(p->kind),
+                       p->kind == TF_PIPELINE_CROSS_ENCODER ? "score" : "classify");
+    if (a->normalize < -1 || a->normalize > 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.normalize: expected -1 (as the folder), 0 "
+                       "or 1, got %d", (int)a->normalize);
+    if (a->dimensions < 0 || a->dimensions > p->dim)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.dimensions %d: the model's vectors have "
+                       "%d dimensions (0 keeps them all)", (int)a->dimensions, (int)p->dim);
+    return TF_OK;
+}
+
+tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
+{
+    tf_pipeline_args a;
+    tf_status s = read_args(&a, p, args, 0);
+    if (s == TF_OK)
+        s = check_embed_args(p, &a);
+    const char *prompt = "";
+    int32_t skip = 0;
+    if (s == TF_OK)
+        s = resolve_prompt(p, a.prompt_name, &prompt, &skip);
+    embed_scratch e;
+    if (s || (s = scratch_alloc(&e, p, &a, prompt)))
+        return s;
+    size_t truncated = 0;
+    for (size_t i = 0; s == TF_OK && i < a.n; i += (size_t)a.batch_size) {
+        const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
+        tf_pipeline_batch b;
+        s = tf_pipeline_batch_run(p, (const char *const *)e.texts + i, a.pairs ? a.pairs + i : NULL,
+                                  n, i, a.n_threads, &b);
+        if (s == TF_OK) {
+            embed_modules(p, &b, skip, a.normalize, &e, e.results + i * (size_t)p->dim);
+            truncated += b.truncated;
+            tf_pipeline_batch_free(&b);
+        }
+    }
+    if (s == TF_OK) {
+        const size_t dims = a.dimensions ? (size_t)a.dimensions : (size_t)p->dim;
+        cut_dimensions(a.out, e.results, a.n, (size_t)p->dim, dims, normalises(p, a.normalize));
+        if (a.truncated)
+            *a.truncated = truncated;
+    }
+    scratch_free(&e);
+    return s;
+}
+
+/* ---- Heads ----------------------------------------------------------------------------- */
+
+static tf_status run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
+                          const char *call, tf_head_activation (*activation)(const tf_pipeline *))
+{
+    tf_pipeline_args a;
+    tf_status s = read_args(&a, p, args, need_pairs);
+    if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING)
+        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is an embedding model (no "
+                    "classification head); use tf_pipeline_embed", call);
+    float *results = NULL; /* [n, labels] */
+    if (s || (s = alloc_results(a.n, (size_t)p->dim, &results)))
+        return s;
+    const size_t labels = (size_t)p->dim, D = (size_t)p->cfg.d_model;
+    size_t truncated = 0;
+    for (size_t i = 0; s == TF_OK && i < a.n; i += (size_t)a.batch_size) {
+        const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
+        tf_pipeline_batch b;
+        s = tf_pipeline_batch_run(p, a.texts + i, a.pairs ? a.pairs + i : NULL, n, i,
+                                  a.n_threads, &b);
+        if (s == TF_OK) {
+            float *logits = results + i * labels; /* (n, labels) */
+            tf_head_logits(logits, b.pooled, p->cls_w, p->cls_b, n, labels, D);
+            tf_head_activate(logits, n, labels, activation(p));
+            truncated += b.truncated;
+            tf_pipeline_batch_free(&b);
+        }
+    }
+    if (s == TF_OK) {
+        memcpy(a.out, results, a.n * labels * sizeof *results);
+        if (a.truncated)
+            *a.truncated = truncated;
+    }
+    tf_free(results);
+    return s;
+}
+
+/* CrossEncoder's default activation_fn: Sigmoid for one label, else Identity. */
+static tf_head_activation score_activation(const tf_pipeline *p)
+{
+    return p->dim == 1 ? TF_HEAD_SIGMOID : TF_HEAD_LOGITS;
+}
+
+/* The text-classification pipeline's function_to_apply by problem_type. */
+static tf_head_activation classify_activation(const tf_pipeline *p)
+{
+    switch (p->arch.problem) {
+    case TF_PROBLEM_SINGLE_LABEL: return TF_HEAD_SOFTMAX;
+    case TF_PROBLEM_MULTI_LABEL: return TF_HEAD_SIGMOID;
+    case TF_PROBLEM_REGRESSION: return TF_HEAD_LOGITS;
+    case TF_PROBLEM_UNSET: break;
+    }
+    return p->dim == 1 ? TF_HEAD_SIGMOID : TF_HEAD_SOFTMAX;
+}
+
+tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args)
+{
+    return run_head(p, args, 1, "tf_pipeline_score", score_activation);
+}
+
+tf_status tf_pipeline_classify(const tf_pipeline *p, const tf_pipeline_args *args)
+{
+    return run_head(p, args, 0, "tf_pipeline_classify", classify_activation);
+}

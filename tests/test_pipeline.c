@@ -1,0 +1,379 @@
+/* test_pipeline.c — model folders through tf_pipeline_*: sentence-
+ * transformers pipelines (mean + Normalize with prompts, truncation and
+ * Matryoshka dimensions; three pooling modes without the prompt and two
+ * Dense), every pooling mode of tf_pool, a BERT cross-encoder and a
+ * classifier, each against the float64 references of
+ * tests/data/gen_pipelines.py (expected.json) within 1e-5; and the
+ * inconsistencies of a folder, each refused by file and field. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/expect.h"
+#include "common/suite.h"
+#include "common/tmp_dir.h"
+#include "tfenc.h"
+
+#define TOL 1e-5
+
+static const char *data_dir;
+
+static path_buf folder(const char *name)
+{
+    return join(join(data_dir, "pipelines").s, name);
+}
+
+static cJSON *expected(const char *name)
+{
+    FILE *f = fopen(join(folder(name).s, "expected.json").s, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    return root;
+}
+
+static const cJSON *at(const cJSON *obj, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    ck_assert_msg(item != NULL, "expected.json lacks %s", key);
+    return item;
+}
+
+/* got [rows, width] against the JSON list of rows want. */
+static void expect_rows(const float *got, const cJSON *want, int width, const char *what)
+{
+    int r = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, want) {
+        ck_assert_int_eq(cJSON_GetArraySize(row), width);
+        for (int i = 0; i < width; i++) {
+            const double w = cJSON_GetArrayItem(row, i)->valuedouble;
+            const double e = fabs(got[r * width + i] - w);
+            ck_assert_msg(e <= TOL, "%s [%d, %d]: got %.9g, want %.9g", what, r, i,
+                          (double)got[r * width + i], w);
+        }
+        r++;
+    }
+}
+
+/* The JSON list of strings as a C array (static, up to 8). */
+static const char **strings(const cJSON *list, int column)
+{
+    static const char *out[2][8];
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        const cJSON *s = cJSON_IsArray(item) ? cJSON_GetArrayItem(item, column) : item;
+        out[column][i++] = cJSON_IsString(s) ? s->valuestring : NULL;
+    }
+    return out[column];
+}
+
+static tf_pipeline *load(const char *name)
+{
+    tf_pipeline *p;
+    const tf_status s = tf_pipeline_load(folder(name).s, NULL, &p);
+    ck_assert_msg(s == TF_OK, "%s: %s", name, tf_last_error());
+    return p;
+}
+
+/* ---- sentence-transformers ------------------------------------------------------ */
+
+START_TEST(test_mean_normalize_prompts_truncation)
+{
+    cJSON *exp = expected("st_mean_norm");
+    tf_pipeline *p = load("st_mean_norm");
+    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_EMBEDDING);
+    ck_assert_int_eq(tf_pipeline_dim(p), 16);
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 12);
+    ck_assert_str_eq(tf_pipeline_similarity(p), "cosine");
+    ck_assert_uint_eq(tf_pipeline_prompt_count(p), 2);
+    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
+    ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
+    ck_assert_ptr_null(tf_pipeline_label(p, 0));
+    const char **texts = strings(at(exp, "texts"), 0);
+    float out[5 * 16];
+    size_t truncated = 99;
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 5, a.texts = texts, a.out = out, a.truncated = &truncated;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, at(at(exp, "plain"), "embeddings"), 16, "plain");
+    ck_assert_uint_eq(truncated, 1);
+    a.prompt_name = "query", a.batch_size = 2; /* three batches */
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, at(at(exp, "query"), "embeddings"), 16, "query");
+    ck_assert_uint_eq(truncated, 1);
+    a.prompt_name = NULL, a.dimensions = 8;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, at(exp, "dims8"), 8, "dimensions 8");
+    a.dimensions = 17;
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "args.dimensions 17: the model's vectors have 16 dimensions");
+    a.dimensions = 0, a.prompt_name = "document";
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "args.prompt_name \"document\": the folder's prompts");
+    expect_failure(tf_pipeline_score(p, &a), TF_ERR_INVALID_ARGUMENT, "args.pairs is NULL");
+    tf_pipeline_destroy(p);
+
+    /* truncation as an error, naming the input */
+    tf_pipeline_options o;
+    tf_pipeline_options_init(&o);
+    o.truncation_error = 1;
+    ck_assert_int_eq(tf_pipeline_load(folder("st_mean_norm").s, &o, &p), TF_OK);
+    a.prompt_name = NULL;
+    memset(out, 0, sizeof out);
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "input 4 has more than 12 tokens (max_seq_length)");
+    ck_assert_float_eq(out[0], 0.0f); /* nothing written */
+    a.n = 4;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+/* The ids are what the reference's WordPiece gave (folder's vocab.txt). */
+START_TEST(test_token_ids_match_the_reference)
+{
+    cJSON *exp = expected("st_mean_norm");
+    tf_tokenizer_options to;
+    tf_tokenizer_options_init(&to);
+    to.max_length = 12;
+    tf_tokenizer *tok;
+    ck_assert_int_eq(tf_tokenizer_load(join(folder("st_mean_norm").s, "vocab.txt").s, &to, &tok),
+                     TF_OK);
+    const char **texts = strings(at(exp, "texts"), 0);
+    const cJSON *ids = at(at(exp, "plain"), "ids");
+    for (int i = 0; i < 5; i++) {
+        tf_encoding *e;
+        ck_assert_int_eq(tf_tokenizer_encode(tok, texts[i], strlen(texts[i]), NULL, 0, &e), TF_OK);
+        const cJSON *want = cJSON_GetArrayItem(ids, i);
+        ck_assert_int_eq(tf_encoding_lengths(e)[0], cJSON_GetArraySize(want));
+        for (int t = 0; t < cJSON_GetArraySize(want); t++)
+            ck_assert_int_eq(tf_encoding_ids(e)[t], cJSON_GetArrayItem(want, t)->valueint);
+        tf_encoding_destroy(e);
+    }
+    tf_tokenizer_destroy(tok);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+/* tf_pool's six modes against Pooling.forward on the same hidden states. */
+START_TEST(test_every_pooling_mode)
+{
+    cJSON *exp = expected("st_mean_norm");
+    const cJSON *hidden = at(exp, "hidden");
+    const int T = at(hidden, "T")->valueint, B = 5, D = 16;
+    float *h = malloc(sizeof(float) * B * T * D), out[5 * 16];
+    int32_t lengths[5];
+    for (int i = 0; i < B * T * D; i++)
+        h[i] = (float)cJSON_GetArrayItem(at(hidden, "values"), i)->valuedouble;
+    for (int b = 0; b < B; b++)
+        lengths[b] = cJSON_GetArrayItem(at(hidden, "lengths"), b)->valueint;
+    for (int mode = TF_POOLING_CLS; mode <= TF_POOLING_LAST_TOKEN; mode++) {
+        ck_assert_int_eq(tf_pool(h, lengths, B, T, D, mode, 0, out), TF_OK);
+        expect_rows(out, at(at(exp, "modes"), tf_pooling_name(mode)), D, tf_pooling_name(mode));
+        ck_assert_int_eq(tf_pooling_from_name(tf_pooling_name(mode)), mode);
+    }
+    free(h);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+START_TEST(test_dense_modules_and_default_prompt)
+{
+    cJSON *exp = expected("st_dense");
+    tf_pipeline *p = load("st_dense");
+    ck_assert_int_eq(tf_pipeline_dim(p), 6);
+    ck_assert_str_eq(tf_pipeline_similarity(p), "dot");
+    ck_assert_str_eq(tf_pipeline_default_prompt_name(p), "query");
+    float out[4 * 6];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 4, a.texts = strings(at(exp, "texts"), 0), a.out = out;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, at(exp, "default"), 6, "default prompt");
+    a.prompt_name = "";
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, at(exp, "none"), 6, "no prompt");
+    /* normalize 1: the same vectors at unit length */
+    a.normalize = 1;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    double norm = 0;
+    for (int i = 0; i < 6; i++)
+        norm += (double)out[i] * out[i];
+    ck_assert_double_eq_tol(norm, 1.0, 1e-6);
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+/* ---- Heads -------------------------------------------------------------------------- */
+
+START_TEST(test_cross_encoder_scores)
+{
+    cJSON *exp = expected("cross_encoder");
+    tf_pipeline *p = load("cross_encoder");
+    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_CROSS_ENCODER);
+    ck_assert_int_eq(tf_pipeline_dim(p), 1);
+    ck_assert_str_eq(tf_pipeline_label(p, 0), "LABEL_0");
+    float out[4];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 4, a.texts = strings(at(exp, "inputs"), 0), a.pairs = strings(at(exp, "inputs"), 1);
+    a.out = out, a.batch_size = 3;
+    ck_assert_int_eq(tf_pipeline_score(p, &a), TF_OK);
+    expect_rows(out, at(exp, "out"), 1, "scores");
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "the pipeline is a cross-encoder; use tf_pipeline_score");
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+START_TEST(test_classifier_probabilities)
+{
+    cJSON *exp = expected("classifier");
+    tf_pipeline *p = load("classifier");
+    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_CLASSIFIER);
+    ck_assert_int_eq(tf_pipeline_dim(p), 3);
+    ck_assert_str_eq(tf_pipeline_label(p, 2), "positive");
+    ck_assert_ptr_null(tf_pipeline_label(p, 3));
+    float out[3 * 3];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 3, a.texts = strings(at(exp, "inputs"), 0), a.out = out;
+    ck_assert_int_eq(tf_pipeline_classify(p, &a), TF_OK);
+    expect_rows(out, at(exp, "out"), 3, "probabilities");
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
+/* ---- Inconsistent folders -------------------------------------------------------------- */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* tmp_dir as the folder `base` with its model, vocabulary and config linked
+ * in (config.json written instead when config is not NULL). */
+static void prepare(const char *base, const char *config)
+{
+    const char *files[] = {"model.safetensors", "vocab.txt", "config.json"};
+    for (int i = 0; i < 3; i++) {
+        unlink(join(tmp_dir, files[i]).s);
+        if (i < 2 || !config)
+            ck_assert_int_eq(symlink(join(folder(base).s, files[i]).s, join(tmp_dir, files[i]).s),
+                             0);
+    }
+    if (config)
+        write_text(join(tmp_dir, "config.json").s, config);
+}
+
+static void expect_load_failure(tf_status status, const char *text)
+{
+    tf_pipeline *p = (tf_pipeline *)&p;
+    expect_failure(tf_pipeline_load(tmp_dir, NULL, &p), status, text);
+    ck_assert_ptr_null(p);
+}
+
+#define MODULES_2                                                                                  \
+    "[{\"idx\": 0, \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},"      \
+    " {\"idx\": 1, \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"}"
+
+START_TEST(test_inconsistent_folders)
+{
+    make_tmp_dir();
+    prepare("st_mean_norm", NULL);
+    write_text(join(tmp_dir, "modules.json").s, MODULES_2 "]");
+    expect_load_failure(TF_ERR_FORMAT, "modules.json: module 1 (sentence_transformers.models."
+                        "Pooling): path \"1_Pooling\" is not a folder of");
+
+    mkdir(join(tmp_dir, "1_Pooling").s, 0700);
+    write_text(join(tmp_dir, "1_Pooling/config.json").s,
+               "{\"word_embedding_dimension\": 16, \"pooling_mode_median_tokens\": true}");
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "1_Pooling/config.json: unknown pooling mode pooling_mode_median_tokens");
+    write_text(join(tmp_dir, "1_Pooling/config.json").s,
+               "{\"word_embedding_dimension\": 32, \"pooling_mode_mean_tokens\": true}");
+    expect_load_failure(TF_ERR_SHAPE, "1_Pooling/config.json: word_embedding_dimension 32 "
+                        "disagrees with the model's hidden_size 16");
+    write_text(join(tmp_dir, "1_Pooling/config.json").s,
+               "{\"word_embedding_dimension\": 16, \"pooling_mode_mean_tokens\": true}");
+
+    write_text(join(tmp_dir, "modules.json").s, MODULES_2 ", {\"idx\": 2, \"path\": \"2_Dense\", "
+               "\"type\": \"sentence_transformers.models.Dense\"}]");
+    mkdir(join(tmp_dir, "2_Dense").s, 0700);
+    write_text(join(tmp_dir, "2_Dense/config.json").s,
+               "{\"in_features\": 32, \"out_features\": 8}");
+    expect_load_failure(TF_ERR_SHAPE, "2_Dense/config.json: in_features 32 disagrees with the 16 "
+                        "values the modules before it give (1_Pooling/config.json: 1 modes of 16)");
+    write_text(join(tmp_dir, "2_Dense/config.json").s,
+               "{\"in_features\": 16, \"out_features\": 8}");
+    expect_load_failure(TF_ERR_IO, "2_Dense/model.safetensors");
+
+    write_text(join(tmp_dir, "modules.json").s, MODULES_2 ", {\"idx\": 2, \"path\": \"2_LN\", "
+               "\"type\": \"sentence_transformers.models.LayerNorm\"}]");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "modules.json: module 2: type "
+                        "sentence_transformers.models.LayerNorm is not supported");
+    write_text(join(tmp_dir, "modules.json").s, MODULES_2 "]");
+    write_text(join(tmp_dir, "config_sentence_transformers.json").s,
+               "{\"prompts\": {\"query\": \"query: \"}, \"default_prompt_name\": \"doc\"}");
+    expect_load_failure(TF_ERR_FORMAT, "config_sentence_transformers.json: default_prompt_name "
+                        "\"doc\" is not one of its 1 prompts");
+    unlink(join(tmp_dir, "config_sentence_transformers.json").s);
+    unlink(join(tmp_dir, "modules.json").s);
+
+    /* id2label against the classifier's rows */
+    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+            "\"architectures\": [\"BertForSequenceClassification\"], "
+            "\"id2label\": {\"0\": \"no\", \"1\": \"yes\"}}");
+    expect_load_failure(TF_ERR_SHAPE, "model.safetensors: classifier.weight: expected [2, 16] (2 "
+                        "labels in config.json id2label, hidden_size 16), got [3, 16]");
+
+    /* architectures this library does not have */
+    prepare("classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
+            "\"architectures\": [\"RobertaForSequenceClassification\"]}");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"roberta\" (architectures "
+                        "RobertaForSequenceClassification) is not supported; supported: "
+                        "model_type \"bert\" with architectures BertModel, "
+                        "BertForSequenceClassification");
+    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+            "\"auto_map\": {\"AutoModel\": \"x--modeling.JinaBert\"}}");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map {\"AutoModel\":"
+                        "\"x--modeling.JinaBert\"} points at remote code");
+    remove_tmp_dir();
+}
+END_TEST
+
+int main(void)
+{
+    data_dir = test_dir("TFENC_DATA_DIR");
+    Suite *s = suite_create("pipeline");
+    TCase *tc = tcase_create("pipeline");
+    tcase_add_test(tc, test_mean_normalize_prompts_truncation);
+    tcase_add_test(tc, test_token_ids_match_the_reference);
+    tcase_add_test(tc, test_every_pooling_mode);
+    tcase_add_test(tc, test_dense_modules_and_default_prompt);
+    tcase_add_test(tc, test_cross_encoder_scores);
+    tcase_add_test(tc, test_classifier_probabilities);
+    tcase_add_test(tc, test_inconsistent_folders);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
