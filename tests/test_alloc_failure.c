@@ -1,7 +1,7 @@
 /* test_alloc_failure.c — with the library built with its allocation hook,
  * every allocation of create, load (Hugging Face, PyTorch, our own files),
- * inspect, save, forward (plain, with a workspace, traced) and the
- * tokenizer is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
+ * inspect, save, forward (plain, with a workspace, traced), the
+ * tokenizer and model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
  * loading a hostile file of at most 4 KiB never holds more than 2 MiB. */
 #define _POSIX_C_SOURCE 200809L
@@ -139,6 +139,29 @@ static tf_status tokenize(void *vocab)
     return s;
 }
 
+/* A model folder loaded, then one call on two inputs (pairs for a head). */
+static tf_status pipeline_run(void *dir)
+{
+    tf_pipeline *p;
+    tf_status s = tf_pipeline_load(dir, NULL, &p);
+    if (s)
+        return s;
+    const char *texts[2] = {"the cat sat on the mat.", "hello world"};
+    float out[2 * 16];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 2, a.texts = texts, a.out = out, a.batch_size = 1;
+    if (tf_pipeline_kind_of(p) == TF_PIPELINE_EMBEDDING) {
+        a.prompt_name = "query";
+        s = tf_pipeline_embed(p, &a);
+    } else {
+        a.pairs = texts;
+        s = tf_pipeline_score(p, &a);
+    }
+    tf_pipeline_destroy(p);
+    return s;
+}
+
 /* ---- Tests ---------------------------------------------------------------------- */
 
 START_TEST(test_create)
@@ -238,6 +261,18 @@ START_TEST(test_forward_with_workspace_allocates_nothing)
 }
 END_TEST
 
+START_TEST(test_pipelines)
+{
+    const char *folders[] = {"st_dense", "st_mean_norm", "cross_encoder", "classifier"};
+    for (int i = 0; i < 4; i++) {
+        char dir[512], name[64];
+        snprintf(dir, sizeof dir, "%s/pipelines/%s", data_dir, folders[i]);
+        snprintf(name, sizeof name, "pipeline %s", folders[i]);
+        ck_assert_int_gt(sweep(name, pipeline_run, dir), 20);
+    }
+}
+END_TEST
+
 START_TEST(test_tokenizer)
 {
     char vocab[512];
@@ -295,6 +330,7 @@ int main(void)
     tcase_add_test(tc, test_forward_keeps_the_handle_usable);
     tcase_add_test(tc, test_forward_with_workspace_allocates_nothing);
     tcase_add_test(tc, test_tokenizer);
+    tcase_add_test(tc, test_pipelines);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     suite_add_tcase(s, tc);
     const int rc = run_suite(s);

@@ -55,13 +55,15 @@ static char *copy_string(const char *s)
     return c;
 }
 
-int tf_st_is_pipeline(const char *dir)
+tf_status tf_st_is_pipeline(const char *dir, int *found)
 {
     char *path = tf_path_join(dir, "modules.json");
+    if (!path)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
     struct stat st;
-    const int found = path && stat(path, &st) == 0;
+    *found = stat(path, &st) == 0;
     tf_free(path);
-    return found;
+    return TF_OK;
 }
 
 /* The JSON object in dir/rel (rel also names it in messages); absent and

@@ -37,8 +37,8 @@ typedef struct tf_st_pipeline {
     const char *similarity;   /* static: "cosine", "dot", "euclidean", "manhattan" */
 } tf_st_pipeline;
 
-/* 1 if dir has a modules.json. */
-int tf_st_is_pipeline(const char *dir);
+/* *found = 1 if dir has a modules.json, else 0. */
+tf_status tf_st_is_pipeline(const char *dir, int *found);
 
 /* Reads dir's modules and their files for an encoder of hidden_size and
  * max_positions. Every inconsistency is an error naming the file (relative

@@ -149,9 +149,12 @@ static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_o
     tf_free(config);
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
+    int modules = 0;
+    if (s == TF_OK && !p->arch.seq_cls)
+        s = tf_st_is_pipeline(dir, &modules);
     if (s == TF_OK && p->arch.seq_cls) {
         s = load_head(p, dir);
-    } else if (s == TF_OK && tf_st_is_pipeline(dir)) {
+    } else if (s == TF_OK && modules) {
         s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, p->cfg.max_positions);
     } else if (s == TF_OK) { /* sentence-transformers' default for a plain model */
         p->st.pooling_modes = 1u << TF_POOLING_MEAN;
