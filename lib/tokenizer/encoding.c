@@ -1,5 +1,6 @@
-/* encoding.c — tokenized texts as padded [B, T] arrays: [CLS] a [SEP]
- * (b [SEP]), truncated to max_length (longest first, as BERT does). */
+/* encoding.c — tokenized texts as padded [B, T] arrays: each text (and
+ * pair) truncated as the tokenizer says, its special tokens added by the
+ * template ([CLS] a [SEP] (b [SEP]) for BERT), padded to the longest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +19,11 @@ struct tf_encoding {
     int64_t *offsets;        /* [B, T, 2] */
 };
 
-/* Drops tokens from the end of the longer of a and b (b on ties) until
- * both fit `room`. */
-static void truncate_pair(tf_token_vec *a, tf_token_vec *b, size_t room)
-{
-    while (a->n + b->n > room) {
-        if (a->n > b->n)
-            a->n--;
-        else
-            b->n--;
-    }
-}
-
-/* Tokens of text `index` of a batch (and of its pair) in a and b. */
-static tf_status tokenize_one(const tf_tokenizer *tok, const char *text, size_t len,
-                              const char *pair, size_t pair_len, size_t index, tf_token_vec *a,
-                              tf_token_vec *b)
+/* Row `index` of a batch: the tokens of text (and pair), truncated, in
+ * the template, into row. */
+static tf_status encode_row(const tf_tokenizer *tok, const char *text, size_t len,
+                            const char *pair, size_t pair_len, size_t index, tf_token_vec *a,
+                            tf_token_vec *b, tf_token_vec *row)
 {
     char what[48];
     a->n = b->n = 0;
@@ -45,40 +35,43 @@ static tf_status tokenize_one(const tf_tokenizer *tok, const char *text, size_t 
         snprintf(what, sizeof what, "pair %zu", index);
         s = tf_tokenize(b, tok, pair, pair_len, what);
     }
-    if (s == TF_OK && tok->max_length > 0)
-        truncate_pair(a, b, (size_t)tok->max_length - (pair ? 3 : 2));
+    const tf_template *t = pair ? &tok->pair : &tok->single;
+    if (s == TF_OK)
+        s = tf_truncate(a, b, pair != NULL, tf_template_added(t), &tok->truncation, what);
+    if (s == TF_OK && !tf_template_apply(row, t, a, b))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
     return s;
 }
 
-/* Row b of e: [CLS] a [SEP] (b [SEP]) then padding. */
-static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const tf_token_vec *a,
-                      const tf_token_vec *b, int has_pair)
+/* Row `row` of e from its tokens, then padding. */
+static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const tf_token_vec *r)
 {
     const size_t T = (size_t)e->seq_len, base = (size_t)row * T;
-    size_t t = 0;
-    const tf_token cls = {tok->special_id[TF_SPECIAL_CLS], 0, 0};
-    const tf_token sep = {tok->special_id[TF_SPECIAL_SEP], 0, 0};
-    for (int part = 0; part < 1 + has_pair; part++) {
-        const tf_token_vec *v = part ? b : a;
-        for (size_t i = 0; i < v->n + 1 + (part == 0); i++) {
-            const tf_token *k = part == 0 && i == 0 ? &cls
-                                : i == v->n + (part == 0) ? &sep
-                                                          : &v->v[i - (part == 0)];
-            e->ids[base + t] = k->id;
-            e->type_ids[base + t] = part;
-            e->attention_mask[base + t] = 1;
-            e->offsets[2 * (base + t)] = k->begin;
-            e->offsets[2 * (base + t) + 1] = k->end;
-            t++;
-        }
+    for (size_t t = 0; t < r->n; t++) {
+        e->ids[base + t] = r->v[t].id;
+        e->type_ids[base + t] = r->v[t].type_id;
+        e->attention_mask[base + t] = 1;
+        e->offsets[2 * (base + t)] = r->v[t].begin;
+        e->offsets[2 * (base + t) + 1] = r->v[t].end;
     }
-    e->lengths[row] = (int32_t)t;
-    for (; t < T; t++) {
-        e->ids[base + t] = tok->special_id[TF_SPECIAL_PAD];
-        e->type_ids[base + t] = 0;
+    e->lengths[row] = (int32_t)r->n;
+    for (size_t t = r->n; t < T; t++) {
+        e->ids[base + t] = tok->pad_id;
+        e->type_ids[base + t] = tok->pad_type_id;
         e->attention_mask[base + t] = 0;
         e->offsets[2 * (base + t)] = e->offsets[2 * (base + t) + 1] = 0;
     }
+}
+
+/* T for rows of at most `longest` tokens: padding to a fixed length or a
+ * multiple, as the tokenizer says. */
+static size_t padded_length(const tf_tokenizer *tok, size_t longest)
+{
+    size_t T = tok->pad_fixed > 0 && (size_t)tok->pad_fixed > longest ? (size_t)tok->pad_fixed
+                                                                       : longest;
+    if (tok->pad_multiple > 0 && T % (size_t)tok->pad_multiple)
+        T += (size_t)tok->pad_multiple - T % (size_t)tok->pad_multiple;
+    return T;
 }
 
 static tf_encoding *alloc_encoding(size_t B, size_t T)
@@ -114,26 +107,26 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok ? "tokenizer is NULL"
                                                      : !texts ? "texts is NULL"
                                                               : "n: expected 1..2^31-1 texts");
-    tf_token_vec *parts = tf_calloc(2 * n, sizeof *parts); /* [n][text, pair] */
-    tf_status s = parts ? TF_OK
-                        : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
+    tf_token_vec *rows = tf_calloc(n, sizeof *rows); /* [n] */
+    tf_token_vec a = {0}, b = {0};
+    tf_status s = rows ? TF_OK
+                       : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
     size_t longest = 0;
     for (size_t i = 0; i < n && s == TF_OK; i++) {
         const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
         const char *pair = pairs ? pairs[i] : NULL;
         const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
-        s = tokenize_one(tok, texts[i], len, pair, plen, i, &parts[2 * i], &parts[2 * i + 1]);
-        const size_t total = parts[2 * i].n + parts[2 * i + 1].n + (pair ? 3 : 2);
-        longest = total > longest ? total : longest;
+        s = encode_row(tok, texts[i], len, pair, plen, i, &a, &b, &rows[i]);
+        longest = rows[i].n > longest ? rows[i].n : longest;
     }
-    tf_encoding *e = s == TF_OK ? alloc_encoding(n, longest) : NULL;
+    tf_encoding *e = s == TF_OK ? alloc_encoding(n, padded_length(tok, longest)) : NULL;
     if (s == TF_OK && !e)
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu x %zu ids", n, longest);
     for (size_t i = 0; i < n && s == TF_OK; i++)
-        write_row(e, (int32_t)i, tok, &parts[2 * i], &parts[2 * i + 1], pairs && pairs[i]);
-    for (size_t i = 0; parts && i < 2 * n; i++)
-        tf_free(parts[i].v);
-    tf_free(parts);
+        write_row(e, (int32_t)i, tok, &rows[i]);
+    for (size_t i = 0; rows && i < n; i++)
+        tf_free(rows[i].v);
+    tf_free(rows), tf_free(a.v), tf_free(b.v);
     if (s) {
         tf_encoding_destroy(e);
         return s;

@@ -1,41 +1,49 @@
-/* tokenizer.h — the WordPiece tokenizer behind tf_tokenizer. */
+/* tokenizer.h — the tokenizer behind tf_tokenizer: added tokens, then
+ * normalizers, pre-tokenizers, a model (WordPiece or BPE) and the post
+ * processing, as Hugging Face's tokenizers runs them. A vocab.txt is the
+ * pipeline BertTokenizerFast builds; a tokenizer.json says its own. */
 #ifndef TF_TOKENIZER_H
 #define TF_TOKENIZER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "added_tokens.h"
+#include "model.h"
+#include "post_process.h"
+#include "stages.h"
 #include "tfenc.h"
 #include "vocab.h"
 
-enum { TF_SPECIAL_UNK, TF_SPECIAL_CLS, TF_SPECIAL_SEP, TF_SPECIAL_PAD, TF_SPECIAL_MASK,
-       TF_N_SPECIALS };
-#define TF_SPECIAL_MAX 64
+typedef enum tf_model_kind { TF_MODEL_WORDPIECE, TF_MODEL_BPE } tf_model_kind;
 
 struct tf_tokenizer {
-    tf_vocab vocab;
-    int32_t lowercase, strip_accents, split_cjk, max_chars_per_word, max_length;
-    int32_t unk_id;
-    char special[TF_N_SPECIALS][TF_SPECIAL_MAX];   /* kept whole when written in text */
-    size_t special_len[TF_N_SPECIALS];             /* 0: not in the vocabulary */
-    int32_t special_id[TF_N_SPECIALS];
-    unsigned char special_first[256];              /* first bytes of the specials */
+    tf_vocab vocab;                /* the model's */
+    tf_model_kind model;
+    int32_t unk_id;                /* WordPiece's; -1: none */
+    int32_t max_chars_per_word;    /* WordPiece's */
+    tf_bpe bpe;
+    tf_added_tokens added;
+    int32_t has_normalized_added;  /* some added token is matched after normalising */
+    tf_normalizer *normalizers;    /* [n_normalizers], in order */
+    size_t n_normalizers;
+    tf_pretokenizer *pretokenizers; /* [n_pretokenizers], in order */
+    size_t n_pretokenizers;
+    tf_template single, pair;
+    tf_truncation truncation;
+    int32_t pad_id, pad_type_id;
+    int32_t pad_fixed;             /* > 0: every row padded to this many */
+    int32_t pad_multiple;          /* > 0: rows padded to a multiple of this */
 };
 
-/* One token: its id and the bytes [begin, end) of the text it came from. */
-typedef struct tf_token {
-    int32_t id;
-    int64_t begin, end;
-} tf_token;
-
-typedef struct tf_token_vec {
-    tf_token *v;
-    size_t n, cap;
-} tf_token_vec;
-
-/* Appends the tokens of text[0..len) (no [CLS]/[SEP]) to out; `what` names
- * the text in messages. */
+/* Appends the tokens of text[0..len) (no template specials) to out; `what`
+ * names the text in messages. */
 tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                       const char *what);
+
+/* Loads a tokenizer.json into tok (zeroed); tok is left for
+ * tf_tokenizer_destroy on failure too. */
+tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
+                                 const tf_tokenizer_options *o);
 
 #endif

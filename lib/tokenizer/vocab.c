@@ -8,8 +8,6 @@
 #include "error.h"
 #include "file.h"
 
-#define TF_VOCAB_MAX_BYTES (256u << 20)
-#define TF_VOCAB_MAX_TOKENS (1 << 24)
 
 static uint64_t hash(const char *s, size_t len) /* FNV-1a */
 {
@@ -183,6 +181,30 @@ int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char 
     return best;
 }
 
+/* The index arrays for `count` tokens; 0 when out of memory. */
+static int alloc_index(tf_vocab *v, size_t count)
+{
+    v->n_slots = 2;
+    while (v->n_slots < 2 * count)
+        v->n_slots *= 2;
+    v->offset = tf_malloc(count * sizeof *v->offset);
+    v->length = tf_malloc(count * sizeof *v->length);
+    v->slots = tf_malloc(v->n_slots * sizeof *v->slots);
+    if (!v->offset || !v->length || !v->slots)
+        return 0;
+    memset(v->slots, 0xff, v->n_slots * sizeof *v->slots); /* all -1 */
+    return 1;
+}
+
+/* Token v->size at text[start..end), indexed. */
+static void add_token(tf_vocab *v, size_t start, size_t end)
+{
+    v->offset[v->size] = start;
+    v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
+    v->max_length = end - start > v->max_length ? end - start : v->max_length;
+    index_token(v, v->size++);
+}
+
 tf_status tf_vocab_load(tf_vocab *v, const char *path)
 {
     memset(v, 0, sizeof *v);
@@ -199,17 +221,10 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
         return tf_fail(TF_ERR_FORMAT, "%s: %zu tokens; expected 1..%d", path, lines,
                        TF_VOCAB_MAX_TOKENS);
     }
-    v->n_slots = 2;
-    while (v->n_slots < 2 * lines)
-        v->n_slots *= 2;
-    v->offset = tf_malloc(lines * sizeof *v->offset);
-    v->length = tf_malloc(lines * sizeof *v->length);
-    v->slots = tf_malloc(v->n_slots * sizeof *v->slots);
-    if (!v->offset || !v->length || !v->slots) {
+    if (!alloc_index(v, lines)) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", path, lines);
     }
-    memset(v->slots, 0xff, v->n_slots * sizeof *v->slots); /* all -1 */
     size_t start = 0;
     for (size_t i = 0; i <= len && (size_t)v->size < lines; i++) {
         if (i < len && v->text[i] != '\n')
@@ -218,15 +233,32 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
         if (end > start && v->text[end - 1] == '\r')
             end--;
         v->text[end] = '\0';
-        v->offset[v->size] = start;
-        v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
-        v->max_length = end - start > v->max_length ? end - start : v->max_length;
-        index_token(v, v->size++);
+        add_token(v, start, end);
         start = i + 1;
     }
     if (!build_trie(v)) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", path);
+    }
+    return TF_OK;
+}
+
+tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what)
+{
+    memset(v, 0, sizeof *v);
+    v->text = text;
+    if (!alloc_index(v, count ? count : 1)) {
+        tf_vocab_destroy(v);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", what, count);
+    }
+    for (size_t k = 0, start = 0; k < count; k++) {
+        const size_t end = start + strlen(text + start);
+        add_token(v, start, end);
+        start = end + 1;
+    }
+    if (!build_trie(v)) {
+        tf_vocab_destroy(v);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", what);
     }
     return TF_OK;
 }

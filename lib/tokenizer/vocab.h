@@ -7,6 +7,9 @@
 
 #include "tfenc.h"
 
+#define TF_VOCAB_MAX_BYTES (256u << 20) /* of a vocab.txt or tokenizer.json */
+#define TF_VOCAB_MAX_TOKENS (1 << 24)
+
 typedef struct tf_vocab {
     char *text;          /* every token, NUL-terminated, back to back */
     size_t *offset;      /* [size] start of token i in text */
@@ -30,6 +33,10 @@ typedef struct tf_vocab {
 /* Reads vocab.txt: one token per line ("\n" or "\r\n"), id = line number;
  * a token listed twice keeps its last id, as BERT's loader does. */
 tf_status tf_vocab_load(tf_vocab *v, const char *path);
+/* A vocabulary of `count` tokens from text (tf_malloc'd; the vocabulary
+ * owns it from here, on failure too): each NUL-terminated, back to back,
+ * in id order. `what` names it in messages. */
+tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what);
 void tf_vocab_destroy(tf_vocab *v);
 
 /* The id of the len bytes at token, or -1. */

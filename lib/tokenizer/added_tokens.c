@@ -1,0 +1,106 @@
+/* added_tokens.c — finding the added tokens in text (tokenizers'
+ * AddedVocabulary): leftmost-longest matches, then single_word, lstrip and
+ * rstrip as each token says. */
+#include "added_tokens.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+
+static int push_part(tf_text_parts *p, size_t begin, size_t end, int32_t token)
+{
+    tf_text_part *v = tf_reserve_one(p->v, &p->cap, p->n, sizeof *v, 16);
+    if (!v)
+        return 0;
+    p->v = v;
+    p->v[p->n++] = (tf_text_part){begin, end, token};
+    return 1;
+}
+
+static int is_word_char(int32_t cp)
+{
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return cp == '_' || (c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) ||
+           (c >= UTF8PROC_CATEGORY_ND && c <= UTF8PROC_CATEGORY_NO);
+}
+
+/* Whether token t is written at c[i..). */
+static int matches_at(const tf_added_token *t, const tf_char *c, size_t n, size_t i)
+{
+    if (t->chars.n == 0 || t->chars.n > n - i)
+        return 0;
+    for (size_t k = 0; k < t->chars.n; k++)
+        if (c[i + k].cp != t->chars.v[k].cp)
+            return 0;
+    return 1;
+}
+
+/* The longest token of the class written at c[i..) that may stand there
+ * (single_word), or -1. */
+static int32_t longest_at(const tf_added_tokens *a, int normalized, const tf_char *c, size_t n,
+                          size_t i)
+{
+    int32_t best = -1;
+    for (size_t k = 0; k < a->n; k++) {
+        const tf_added_token *t = &a->v[k];
+        if (t->normalized != normalized || !matches_at(t, c, n, i))
+            continue;
+        const size_t stop = i + t->chars.n;
+        if (t->single_word && ((i > 0 && is_word_char(c[i - 1].cp)) ||
+                               (stop < n && is_word_char(c[stop].cp))))
+            continue;
+        if (best < 0 || t->chars.n > a->v[best].chars.n)
+            best = (int32_t)k;
+    }
+    return best;
+}
+
+int tf_added_split(tf_text_parts *parts, const tf_added_tokens *a, int normalized,
+                   const tf_char *c, size_t n)
+{
+    size_t text = 0; /* where the text since the last token starts */
+    for (size_t i = 0; i < n;) {
+        const int32_t k = longest_at(a, normalized, c, n, i);
+        if (k < 0) {
+            i++;
+            continue;
+        }
+        const tf_added_token *t = &a->v[k];
+        size_t begin = i, end = i + t->chars.n;
+        while (t->lstrip && begin > text && tf_is_whitespace(c[begin - 1].cp))
+            begin--;
+        while (t->rstrip && end < n && tf_is_whitespace(c[end].cp))
+            end++;
+        if ((begin > text && !push_part(parts, text, begin, -1)) || !push_part(parts, begin, end, k))
+            return 0;
+        text = i = end;
+    }
+    return text >= n || push_part(parts, text, n, -1);
+}
+
+const tf_added_token *tf_added_find_id(const tf_added_tokens *a, int32_t id)
+{
+    for (size_t k = 0; k < a->n; k++)
+        if (a->v[k].id == id)
+            return &a->v[k];
+    return NULL;
+}
+
+const tf_added_token *tf_added_find(const tf_added_tokens *a, const char *token, size_t len)
+{
+    for (size_t k = 0; k < a->n; k++)
+        if (strlen(a->v[k].content) == len && memcmp(a->v[k].content, token, len) == 0)
+            return &a->v[k];
+    return NULL;
+}
+
+void tf_added_tokens_destroy(tf_added_tokens *a)
+{
+    for (size_t k = 0; k < a->n; k++) {
+        tf_free(a->v[k].content);
+        tf_free(a->v[k].chars.v);
+    }
+    tf_free(a->v);
+    a->v = NULL, a->n = 0;
+}

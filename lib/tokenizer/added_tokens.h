@@ -1,0 +1,49 @@
+/* added_tokens.h — tokenizer.json's added tokens (special or not), found in
+ * the text before anything else: those with normalized false in the text as
+ * written, the others in the normalised text (their content normalised the
+ * same way). The leftmost match wins, the longest of those starting there. */
+#ifndef TF_ADDED_TOKENS_H
+#define TF_ADDED_TOKENS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chars.h"
+
+typedef struct tf_added_token {
+    char *content;        /* NUL-terminated, as written in the file */
+    tf_chars chars;       /* the content's characters (normalised when normalized) */
+    int32_t id;
+    int32_t special, single_word, lstrip, rstrip, normalized;
+} tf_added_token;
+
+typedef struct tf_added_tokens {
+    tf_added_token *v; /* [n] */
+    size_t n;
+} tf_added_tokens;
+
+/* A part of some characters: [begin, end) of them, and the added token it
+ * is (an index into the tokens), or -1 for text. */
+typedef struct tf_text_part {
+    size_t begin, end;
+    int32_t token;
+} tf_text_part;
+
+typedef struct tf_text_parts {
+    tf_text_part *v; /* [n] of [cap] */
+    size_t n, cap;
+} tf_text_parts;
+
+/* Appends to parts the split of c[0..n) by the added tokens whose
+ * normalized flag is `normalized`. 0 when out of memory. */
+int tf_added_split(tf_text_parts *parts, const tf_added_tokens *a, int normalized,
+                   const tf_char *c, size_t n);
+
+/* The added token of id, or NULL. */
+const tf_added_token *tf_added_find_id(const tf_added_tokens *a, int32_t id);
+/* The added token whose content is token[0..len), or NULL. */
+const tf_added_token *tf_added_find(const tf_added_tokens *a, const char *token, size_t len);
+
+void tf_added_tokens_destroy(tf_added_tokens *a);
+
+#endif

@@ -1,0 +1,205 @@
+/* bpe.c — byte-pair encoding as tokenizers' BPE model does it: each
+ * character a symbol (with the continuing prefix and end-of-word suffix),
+ * unknown ones as byte tokens (byte_fallback) or unk, then the adjacent pair
+ * of lowest merge rank merged, leftmost first, until no pair merges. */
+#include <string.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "model.h"
+
+#define TF_BPE_STACK 256 /* symbols of a word without allocating */
+
+static uint64_t pair_key(int32_t left, int32_t right)
+{
+    return (uint64_t)(uint32_t)left << 32 | (uint32_t)right;
+}
+
+static size_t slot_of(uint64_t key, size_t mask)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+}
+
+int tf_bpe_reserve(tf_bpe *b, size_t n)
+{
+    b->n_slots = 16;
+    while (b->n_slots < 2 * n)
+        b->n_slots *= 2;
+    b->keys = tf_malloc(b->n_slots * sizeof *b->keys);
+    b->rank = tf_malloc(b->n_slots * sizeof *b->rank);
+    b->merged = tf_malloc(b->n_slots * sizeof *b->merged);
+    if (!b->keys || !b->rank || !b->merged)
+        return 0;
+    memset(b->keys, 0xff, b->n_slots * sizeof *b->keys);
+    return 1;
+}
+
+void tf_bpe_add_merge(tf_bpe *b, int32_t left, int32_t right, int32_t rank, int32_t merged)
+{
+    const uint64_t key = pair_key(left, right);
+    size_t i = slot_of(key, b->n_slots - 1);
+    while (b->keys[i] != UINT64_MAX && b->keys[i] != key)
+        i = (i + 1) & (b->n_slots - 1);
+    b->keys[i] = key;
+    b->rank[i] = rank;
+    b->merged[i] = merged;
+}
+
+void tf_bpe_destroy(tf_bpe *b)
+{
+    tf_free(b->keys);
+    tf_free(b->rank);
+    tf_free(b->merged);
+    b->keys = NULL, b->rank = b->merged = NULL;
+}
+
+/* The slot of the merge left + right, or -1. */
+static int64_t find_merge(const tf_bpe *b, int32_t left, int32_t right)
+{
+    const uint64_t key = pair_key(left, right);
+    for (size_t i = slot_of(key, b->n_slots - 1);; i = (i + 1) & (b->n_slots - 1)) {
+        if (b->keys[i] == key)
+            return (int64_t)i;
+        if (b->keys[i] == UINT64_MAX)
+            return -1;
+    }
+}
+
+/* Symbols of a word while merging: on the stack until they outgrow it. */
+typedef struct symbols {
+    tf_token *v; /* [n] of [cap] */
+    size_t n, cap;
+    int on_heap;
+} symbols;
+
+static int push_symbol(symbols *s, int32_t id, int64_t begin, int64_t end)
+{
+    if (s->n == s->cap) {
+        tf_token *bigger = tf_malloc(2 * s->cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        memcpy(bigger, s->v, s->n * sizeof *bigger);
+        if (s->on_heap)
+            tf_free(s->v);
+        s->v = bigger, s->cap *= 2, s->on_heap = 1;
+    }
+    s->v[s->n++] = (tf_token){id, 0, begin, end};
+    return 1;
+}
+
+static int flush_unk(symbols *s, tf_token *pending_unk)
+{
+    const int ok = pending_unk->id < 0 ||
+                   push_symbol(s, pending_unk->id, pending_unk->begin, pending_unk->end);
+    pending_unk->id = -1;
+    return ok;
+}
+
+/* Character k of w as its symbol(s), as tokenizers' merge_word makes them:
+ * itself (with prefix and suffix) if in the vocabulary; else the bytes of
+ * that text (byte_fallback, when all are tokens; an unk pending stays
+ * pending, as there); else unk, fused with an unk before it when fuse_unk;
+ * else nothing. */
+static int char_symbols(symbols *s, const tf_bpe *b, const tf_vocab *v, const tf_char *w,
+                        size_t n, size_t k, tf_token *pending_unk)
+{
+    char text[4 + 2 * sizeof b->prefix]; /* prefix, the character's UTF-8, suffix */
+    size_t len = 0;
+    if (k > 0) {
+        memcpy(text, b->prefix, strlen(b->prefix));
+        len = strlen(b->prefix);
+    }
+    len += (size_t)utf8proc_encode_char(w[k].cp, (utf8proc_uint8_t *)text + len);
+    if (k + 1 == n) {
+        memcpy(text + len, b->suffix, strlen(b->suffix));
+        len += strlen(b->suffix);
+    }
+    const int32_t id = tf_vocab_find(v, text, len);
+    if (id >= 0)
+        return flush_unk(s, pending_unk) && push_symbol(s, id, w[k].begin, w[k].end);
+    int bytes_known = b->byte_fallback;
+    for (size_t i = 0; bytes_known && i < len; i++)
+        bytes_known = b->byte_id[(unsigned char)text[i]] >= 0;
+    for (size_t i = 0; bytes_known && i < len; i++)
+        if (!push_symbol(s, b->byte_id[(unsigned char)text[i]], w[k].begin, w[k].end))
+            return 0;
+    if (bytes_known || b->unk_id < 0)
+        return 1;
+    if (pending_unk->id >= 0 && b->fuse_unk) {
+        pending_unk->end = w[k].end;
+        return 1;
+    }
+    if (!flush_unk(s, pending_unk))
+        return 0;
+    *pending_unk = (tf_token){b->unk_id, 0, w[k].begin, w[k].end};
+    return 1;
+}
+
+/* Merges s in place: the lowest rank first, the leftmost of equal ones. */
+static void merge_all(symbols *s, const tf_bpe *b)
+{
+    for (;;) {
+        int32_t best_rank = INT32_MAX, best_id = -1;
+        size_t best = 0;
+        for (size_t i = 0; i + 1 < s->n; i++) {
+            const int64_t m = find_merge(b, s->v[i].id, s->v[i + 1].id);
+            if (m >= 0 && b->rank[m] < best_rank) {
+                best_rank = b->rank[m];
+                best_id = b->merged[m];
+                best = i;
+            }
+        }
+        if (best_id < 0)
+            return;
+        s->v[best].id = best_id;
+        s->v[best].end = s->v[best + 1].end;
+        memmove(s->v + best + 1, s->v + best + 2, (s->n - best - 2) * sizeof *s->v);
+        s->n--;
+    }
+}
+
+/* The bytes the characters w[0..n) came from: from the first that has any
+ * to the last (characters put in by a stage span nothing). */
+static void word_span(const tf_char *w, size_t n, int64_t *begin, int64_t *end)
+{
+    *begin = w[0].begin, *end = w[n - 1].end;
+    for (size_t k = 0; k < n; k++) {
+        *begin = w[k].begin < *begin ? w[k].begin : *begin;
+        *end = w[k].end > *end ? w[k].end : *end;
+    }
+}
+
+int tf_bpe_word(tf_token_vec *out, const tf_bpe *b, const tf_vocab *v, const tf_char *w,
+                size_t n)
+{
+    if (n == 0)
+        return 1;
+    if (b->ignore_merges) { /* a word in the vocabulary is its own token */
+        char *utf8 = NULL;
+        size_t cap = 0;
+        const size_t len = tf_chars_utf8(w, n, &utf8, &cap, NULL);
+        const int32_t id = len == SIZE_MAX ? -1 : tf_vocab_find(v, utf8, len);
+        tf_free(utf8);
+        if (len == SIZE_MAX)
+            return 0;
+        if (id >= 0) {
+            int64_t begin, end;
+            word_span(w, n, &begin, &end);
+            return tf_token_push(out, id, begin, end);
+        }
+    }
+    tf_token stack[TF_BPE_STACK];
+    symbols s = {stack, 0, TF_BPE_STACK, 0};
+    tf_token pending_unk = {-1, 0, 0, 0};
+    int ok = 1;
+    for (size_t k = 0; k < n && ok; k++)
+        ok = char_symbols(&s, b, v, w, n, k, &pending_unk);
+    ok = ok && flush_unk(&s, &pending_unk);
+    if (ok)
+        merge_all(&s, b);
+    for (size_t i = 0; ok && i < s.n; i++)
+        ok = tf_token_push(out, s.v[i].id, s.v[i].begin, s.v[i].end);
+    if (s.on_heap)
+        tf_free(s.v);
+    return ok;
+}

@@ -1,0 +1,157 @@
+/* chars.c — characters with their source bytes, and the Unicode classes of
+ * Hugging Face's tokenizers (data from utf8proc, with tokenizers' classes
+ * where its Unicode 9.0 tables differ: bert_classes.h). */
+#include "chars.h"
+
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "bert_classes.h"
+#include "checked.h"
+#include "error.h"
+
+void *tf_reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial)
+{
+    if (n < *cap)
+        return v;
+    const size_t grown = *cap ? 2 * *cap : initial;
+    size_t bytes;
+    void *bigger = tf_mul_size(grown, size, &bytes) ? tf_realloc(v, bytes) : NULL;
+    if (bigger)
+        *cap = grown;
+    return bigger;
+}
+
+int tf_chars_push(tf_chars *c, int32_t cp, int64_t begin, int64_t end)
+{
+    tf_char *v = tf_reserve_one(c->v, &c->cap, c->n, sizeof *v, 256);
+    if (!v)
+        return 0;
+    c->v = v;
+    c->v[c->n++] = (tf_char){cp, 0, begin, end};
+    return 1;
+}
+
+tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t base,
+                          const char *what)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
+    for (size_t i = 0; i < len;) {
+        utf8proc_int32_t cp = p[i];
+        utf8proc_ssize_t n = 1;
+        if (cp >= 0x80)
+            n = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
+        if (n < 0)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: invalid UTF-8 at byte %lld (0x%02x)",
+                           what, (long long)(base + (int64_t)i), p[i]);
+        if (!tf_chars_push(out, cp, base + (int64_t)i, base + (int64_t)i + n))
+            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the characters", what);
+        i += (size_t)n;
+    }
+    return TF_OK;
+}
+
+size_t tf_chars_utf8(const tf_char *c, size_t n, char **buf, size_t *cap, size_t *at)
+{
+    size_t need;
+    if (!tf_mul_size(n, 4, &need) || need == SIZE_MAX)
+        return SIZE_MAX;
+    if (need + 1 > *cap) {
+        char *bigger = tf_realloc(*buf, need + 1);
+        if (!bigger)
+            return SIZE_MAX;
+        *buf = bigger;
+        *cap = need + 1;
+    }
+    size_t bytes = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (at)
+            at[k] = bytes;
+        bytes += (size_t)utf8proc_encode_char(c[k].cp, (utf8proc_uint8_t *)*buf + bytes);
+    }
+    if (at)
+        at[n] = bytes;
+    (*buf)[bytes] = '\0';
+    return bytes;
+}
+
+/* The class BertTokenizerFast gives cp where that differs from cp's Unicode
+ * category, or -1. */
+static int bert_class_override(int32_t cp)
+{
+    size_t lo = 0, hi = sizeof tf_bert_class_ranges / sizeof tf_bert_class_ranges[0];
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const tf_bert_class_range *r = &tf_bert_class_ranges[mid];
+        if (cp < r->first)
+            hi = mid;
+        else if (cp > r->last)
+            lo = mid + 1;
+        else
+            return (int)r->cls;
+    }
+    return -1;
+}
+
+/* ASCII's, the space separators Zs, U+2028 (Zl), U+2029 (Zp), and the
+ * White_Space controls U+000B, U+000C, U+0085. */
+int tf_is_whitespace(int32_t cp)
+{
+    if (cp < 0x80)
+        return cp == ' ' || (cp >= '\t' && cp <= '\r');
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return cp == 0x85 || c == UTF8PROC_CATEGORY_ZS || c == UTF8PROC_CATEGORY_ZL ||
+           c == UTF8PROC_CATEGORY_ZP;
+}
+
+/* Unassigned code points (Cn) are not controls: tokenizers' category
+ * tables, made from UnicodeData.txt, list no Cn. */
+int tf_is_control(int32_t cp)
+{
+    if (cp == '\t' || cp == '\n' || cp == '\r')
+        return 0;
+    const int bert = bert_class_override(cp);
+    if (bert >= 0)
+        return bert == TF_BERT_CONTROL;
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
+           c == UTF8PROC_CATEGORY_CO;
+}
+
+int tf_is_punctuation(int32_t cp)
+{
+    if (cp < 0x80) /* every ASCII symbol counts, as in BERT */
+        return (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
+               (cp >= 123 && cp <= 126);
+    const int bert = bert_class_override(cp);
+    if (bert >= 0)
+        return bert == TF_BERT_PUNCTUATION;
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
+}
+
+int tf_is_nonspacing_mark(int32_t cp)
+{
+    const int bert = bert_class_override(cp);
+    return bert >= 0 ? bert == TF_BERT_MARK : utf8proc_category(cp) == UTF8PROC_CATEGORY_MN;
+}
+
+/* As tokenizers' BertNormalizer has them (its range after U+2B81F starts at
+ * U+2B920, where transformers' Python BasicTokenizer says U+2B820). */
+int tf_is_cjk(int32_t cp)
+{
+    return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+           (cp >= 0x20000 && cp <= 0x2A6DF) || (cp >= 0x2A700 && cp <= 0x2B73F) ||
+           (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B920 && cp <= 0x2CEAF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
+}
+
+/* Unicode's simple mapping, except for U+0130 (İ), whose lower case is two
+ * characters, i and U+0307 (combining dot above). */
+int tf_chars_push_lower(tf_chars *out, int32_t cp, int64_t begin, int64_t end)
+{
+    if (cp == 0x130)
+        return tf_chars_push(out, 'i', begin, end) && tf_chars_push(out, 0x307, begin, end);
+    return tf_chars_push(out, cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp)
+                                        : utf8proc_tolower(cp), begin, end);
+}

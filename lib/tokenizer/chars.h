@@ -1,0 +1,55 @@
+/* chars.h — text as the pipeline sees it: code points, each with the bytes
+ * [begin, end) of the original text it came from (empty for a character a
+ * stage inserted), and the Unicode classes the stages ask about. */
+#ifndef TF_CHARS_H
+#define TF_CHARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfenc.h"
+
+typedef struct tf_char {
+    int32_t cp;
+    int32_t word_start; /* 1: the first character of a pre-tokenized piece */
+    int64_t begin, end;
+} tf_char;
+
+typedef struct tf_chars {
+    tf_char *v; /* [n] of [cap] */
+    size_t n, cap;
+} tf_chars;
+
+/* The array v of n elements of `size` bytes (capacity *cap) with room for
+ * one more: v itself, or v moved to twice the capacity (first `initial`);
+ * NULL when out of memory, with v and *cap unchanged. */
+void *tf_reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial);
+
+/* Appends a character (word_start 0); 0 when out of memory. */
+int tf_chars_push(tf_chars *c, int32_t cp, int64_t begin, int64_t end);
+
+/* text[0..len) (at byte `base` of the original) as characters; invalid
+ * UTF-8 is TF_ERR_INVALID_ARGUMENT naming `what` and the byte. */
+tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t base,
+                          const char *what);
+
+/* c[0..n) as UTF-8 into *buf (grown with tf_realloc, capacity *cap), and
+ * at[k] the byte offset of character k (at[n] the length) when at is not
+ * NULL (room for n + 1). Returns the byte length, or SIZE_MAX when out of
+ * memory. */
+size_t tf_chars_utf8(const tf_char *c, size_t n, char **buf, size_t *cap, size_t *at);
+
+/* Unicode's White_Space (Rust's char::is_whitespace). */
+int tf_is_whitespace(int32_t cp);
+/* BERT's control characters: Cc, Cf, Cs, Co but tab, newline, return. */
+int tf_is_control(int32_t cp);
+/* ASCII symbols and Unicode P* (as tokenizers' tables have them). */
+int tf_is_punctuation(int32_t cp);
+/* A nonspacing mark Mn (tokenizers' tables). */
+int tf_is_nonspacing_mark(int32_t cp);
+/* The CJK ideograph ranges BertNormalizer splits off. */
+int tf_is_cjk(int32_t cp);
+/* Appends the lower case of cp as Rust's char::to_lowercase gives it. */
+int tf_chars_push_lower(tf_chars *out, int32_t cp, int64_t begin, int64_t end);
+
+#endif

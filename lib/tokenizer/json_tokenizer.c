@@ -1,0 +1,842 @@
+/* json_tokenizer.c — a tokenizer.json (Hugging Face tokenizers'
+ * serialisation) into the pipeline: model, added tokens, normalizer,
+ * pre-tokenizer, post-processor, truncation, padding. Every field is
+ * checked: a wrong type or an absurd size is TF_ERR_FORMAT naming it, a
+ * component this library does not have is TF_ERR_UNSUPPORTED naming it and
+ * its "type". */
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "file.h"
+#include "tokenizer.h"
+
+#define TF_MAX_STAGES 64       /* normalizers or pre-tokenizers, Sequences flattened */
+#define TF_MAX_TEMPLATE 64     /* items of a template */
+#define TF_MAX_ADDED (1 << 20) /* added tokens */
+
+typedef struct loader {
+    const char *path;
+    tf_tokenizer *tok;
+} loader;
+
+/* ---- Fields ---------------------------------------------------------------------- */
+
+/* A field's name for messages (cut at size - 1 bytes). */
+static void name_field(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void name_field(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+static tf_status bad(const loader *l, const char *field, const char *expected)
+{
+    return tf_fail(TF_ERR_FORMAT, "%s: %s: expected %s", l->path, field, expected);
+}
+
+static tf_status unsupported(const loader *l, const char *field, const char *type)
+{
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s: type \"%s\" is not supported", l->path, field,
+                   type);
+}
+
+static const cJSON *item(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static int absent(const cJSON *v)
+{
+    return !v || cJSON_IsNull(v);
+}
+
+/* A string field ("" when absent or null and optional). */
+static tf_status get_string(const loader *l, const cJSON *o, const char *key, const char *field,
+                            int optional, const char **out)
+{
+    const cJSON *v = item(o, key);
+    *out = "";
+    if (absent(v) && optional)
+        return TF_OK;
+    if (!cJSON_IsString(v))
+        return bad(l, field, "a string");
+    *out = v->valuestring;
+    return TF_OK;
+}
+
+/* A boolean field (dflt when absent or null). */
+static tf_status get_bool(const loader *l, const cJSON *o, const char *key, const char *field,
+                          int32_t dflt, int32_t *out)
+{
+    const cJSON *v = item(o, key);
+    *out = dflt;
+    if (absent(v))
+        return TF_OK;
+    if (!cJSON_IsBool(v))
+        return bad(l, field, "true or false");
+    *out = cJSON_IsTrue(v);
+    return TF_OK;
+}
+
+/* An integer field in [lo, hi] (dflt when absent or null). */
+static tf_status get_int(const loader *l, const cJSON *v, const char *field, double lo, double hi,
+                         int32_t dflt, int32_t *out)
+{
+    *out = dflt;
+    if (absent(v))
+        return TF_OK;
+    char expected[96];
+    name_field(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
+    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int64_t)v->valuedouble ||
+        v->valuedouble < lo || v->valuedouble > hi)
+        return bad(l, field, expected);
+    *out = (int32_t)v->valuedouble;
+    return TF_OK;
+}
+
+/* The "type" of a component object. */
+static tf_status get_type(const loader *l, const cJSON *o, const char *field, const char **type)
+{
+    char name[160];
+    name_field(name, sizeof name, "%s.type", field);
+    if (!cJSON_IsObject(o))
+        return bad(l, field, "an object");
+    return get_string(l, o, "type", name, 0, type);
+}
+
+/* ---- Model ----------------------------------------------------------------------- */
+
+/* model.vocab: an object of token -> id, the ids 0..n-1 each once. */
+static tf_status load_vocab(const loader *l, const cJSON *vocab)
+{
+    const int n = cJSON_IsObject(vocab) ? cJSON_GetArraySize(vocab) : 0;
+    if (n < 1 || n > TF_VOCAB_MAX_TOKENS)
+        return bad(l, "model.vocab", "an object of 1..16777216 tokens");
+    const char **by_id = tf_calloc((size_t)n, sizeof *by_id); /* [n] */
+    if (!by_id)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %d tokens", l->path, n);
+    size_t bytes = 0;
+    const cJSON *t;
+    tf_status s = TF_OK;
+    cJSON_ArrayForEach(t, vocab) {
+        int32_t id;
+        if ((s = get_int(l, t, "model.vocab's ids", 0, n - 1, -1, &id)) != TF_OK)
+            break;
+        if (id < 0 || by_id[id]) {
+            s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab: id %d is given twice (ids must be "
+                        "0..%d, each once)", l->path, (int)id, n - 1);
+            break;
+        }
+        by_id[id] = t->string;
+        bytes += strlen(t->string) + 1;
+    }
+    char *text = s == TF_OK ? tf_malloc(bytes) : NULL; /* the tokens by id, NUL after each */
+    if (s == TF_OK && !text)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of tokens", l->path,
+                    bytes);
+    if (s == TF_OK) {
+        for (int id = 0, at = 0; id < n; id++) {
+            strcpy(text + at, by_id[id]);
+            at += (int)strlen(by_id[id]) + 1;
+        }
+        s = tf_vocab_from_tokens(&l->tok->vocab, text, (size_t)n, l->path);
+    }
+    tf_free(by_id);
+    return s;
+}
+
+/* The id of a token the model names (field), which must be in the vocabulary. */
+static tf_status model_token(const loader *l, const cJSON *model, const char *key,
+                             const char *field, int32_t *id)
+{
+    const char *name;
+    *id = -1;
+    tf_status s = get_string(l, model, key, field, 1, &name);
+    if (s || !name[0])
+        return s;
+    *id = tf_vocab_find(&l->tok->vocab, name, strlen(name));
+    return *id >= 0 ? TF_OK
+                    : tf_fail(TF_ERR_FORMAT, "%s: %s: \"%s\" is not in the vocabulary", l->path,
+                              field, name);
+}
+
+static tf_status load_wordpiece(const loader *l, const cJSON *model)
+{
+    const char *prefix;
+    tf_status s = model_token(l, model, "unk_token", "model.unk_token", &l->tok->unk_id);
+    if (s == TF_OK && l->tok->unk_id < 0)
+        s = bad(l, "model.unk_token", "a token of the vocabulary");
+    if (s == TF_OK)
+        s = get_string(l, model, "continuing_subword_prefix", "model.continuing_subword_prefix",
+                       1, &prefix);
+    if (s == TF_OK && strcmp(prefix, "##") != 0)
+        s = tf_fail(TF_ERR_UNSUPPORTED, "%s: model.continuing_subword_prefix: only \"##\" is "
+                    "supported, not \"%s\"", l->path, prefix);
+    if (s == TF_OK)
+        s = get_int(l, item(model, "max_input_chars_per_word"), "model.max_input_chars_per_word",
+                    1, INT32_MAX, 100, &l->tok->max_chars_per_word);
+    l->tok->model = TF_MODEL_WORDPIECE;
+    return s;
+}
+
+/* Merge k: "a b" or ["a", "b"], both tokens and a + b (b without the
+ * continuing prefix) in the vocabulary. */
+static tf_status load_merge(const loader *l, const cJSON *m, int k)
+{
+    const tf_vocab *v = &l->tok->vocab;
+    tf_bpe *b = &l->tok->bpe;
+    char field[48], joined[1024];
+    name_field(field, sizeof field, "model.merges[%d]", k);
+    const char *left = NULL, *right = NULL;
+    size_t left_len = 0;
+    if (cJSON_IsString(m) && strchr(m->valuestring, ' ')) {
+        left = m->valuestring;
+        right = strchr(left, ' ') + 1;
+        left_len = (size_t)(right - 1 - left);
+    } else if (cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2 &&
+               cJSON_IsString(cJSON_GetArrayItem(m, 0)) && cJSON_IsString(cJSON_GetArrayItem(m, 1))) {
+        left = cJSON_GetArrayItem(m, 0)->valuestring;
+        right = cJSON_GetArrayItem(m, 1)->valuestring;
+        left_len = strlen(left);
+    } else {
+        return bad(l, field, "\"a b\" or [\"a\", \"b\"]");
+    }
+    const size_t p = strlen(b->prefix);
+    const char *tail = p && strncmp(right, b->prefix, p) == 0 ? right + p : right;
+    const int32_t a_id = tf_vocab_find(v, left, left_len), b_id = tf_vocab_find(v, right, strlen(right));
+    if (left_len + strlen(tail) >= sizeof joined)
+        return bad(l, field, "tokens of at most 1023 bytes");
+    memcpy(joined, left, left_len);
+    strcpy(joined + left_len, tail);
+    const int32_t merged = tf_vocab_find(v, joined, strlen(joined));
+    if (a_id < 0 || b_id < 0 || merged < 0)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s: \"%s\" is not in the vocabulary", l->path, field,
+                       a_id < 0 ? "the first token" : b_id < 0 ? "the second token" : joined);
+    tf_bpe_add_merge(b, a_id, b_id, k, merged);
+    return TF_OK;
+}
+
+/* A string of the BPE model (prefix or suffix) into buf[64]. */
+static tf_status bpe_affix(const loader *l, const cJSON *model, const char *key, char *buf)
+{
+    char field[64];
+    name_field(field, sizeof field, "model.%s", key);
+    const char *s;
+    tf_status st = get_string(l, model, key, field, 1, &s);
+    if (st == TF_OK && strlen(s) >= 64)
+        return bad(l, field, "at most 63 bytes");
+    if (st == TF_OK)
+        strcpy(buf, s);
+    return st;
+}
+
+static tf_status load_bpe(const loader *l, const cJSON *model)
+{
+    tf_bpe *b = &l->tok->bpe;
+    const cJSON *merges = item(model, "merges"), *dropout = item(model, "dropout");
+    l->tok->model = TF_MODEL_BPE;
+    if (!absent(dropout) && !(cJSON_IsNumber(dropout) && dropout->valuedouble == 0))
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: model.dropout: only null or 0 is supported",
+                       l->path);
+    tf_status s = model_token(l, model, "unk_token", "model.unk_token", &b->unk_id);
+    if (s == TF_OK)
+        s = bpe_affix(l, model, "continuing_subword_prefix", b->prefix);
+    if (s == TF_OK)
+        s = bpe_affix(l, model, "end_of_word_suffix", b->suffix);
+    if (s == TF_OK)
+        s = get_bool(l, model, "fuse_unk", "model.fuse_unk", 0, &b->fuse_unk);
+    if (s == TF_OK)
+        s = get_bool(l, model, "byte_fallback", "model.byte_fallback", 0, &b->byte_fallback);
+    if (s == TF_OK)
+        s = get_bool(l, model, "ignore_merges", "model.ignore_merges", 0, &b->ignore_merges);
+    const int n = cJSON_IsArray(merges) ? cJSON_GetArraySize(merges) : -1;
+    if (s == TF_OK && (n < 0 || n > TF_VOCAB_MAX_TOKENS))
+        s = bad(l, "model.merges", "an array of at most 16777216 merges");
+    if (s == TF_OK && !tf_bpe_reserve(b, (size_t)n))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %d merges", l->path, n);
+    int k = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, merges) {
+        if (s)
+            break;
+        s = load_merge(l, m, k++);
+    }
+    for (int byte = 0; byte < 256; byte++) {
+        char name[8];
+        name_field(name, sizeof name, "<0x%02X>", byte);
+        b->byte_id[byte] = tf_vocab_find(&l->tok->vocab, name, strlen(name));
+    }
+    return s;
+}
+
+static tf_status load_model(const loader *l, const cJSON *model)
+{
+    const char *type;
+    tf_status s = get_type(l, model, "model", &type);
+    if (s == TF_OK && strcmp(type, "WordPiece") != 0 && strcmp(type, "BPE") != 0)
+        return unsupported(l, "model", type);
+    if (s == TF_OK)
+        s = load_vocab(l, item(model, "vocab"));
+    if (s == TF_OK)
+        s = strcmp(type, "BPE") == 0 ? load_bpe(l, model) : load_wordpiece(l, model);
+    return s;
+}
+
+/* ---- Patterns -------------------------------------------------------------------- */
+
+/* {"String": s} or {"Regex": r} into *re. */
+static tf_status load_pattern(const loader *l, const cJSON *pattern, const char *field,
+                              tf_regex **re)
+{
+    const cJSON *str = item(pattern, "String"), *regex = item(pattern, "Regex");
+    const cJSON *v = cJSON_IsString(str) ? str : regex;
+    if (!cJSON_IsObject(pattern) || !cJSON_IsString(v))
+        return bad(l, field, "{\"String\": ...} or {\"Regex\": ...}");
+    char what[512];
+    name_field(what, sizeof what, "%s: %s", l->path, field);
+    return tf_regex_compile(re, v->valuestring, strlen(v->valuestring), v == str, what);
+}
+
+/* ---- Normalizers ----------------------------------------------------------------- */
+
+/* A slot for one more stage of `size` bytes in *list ([*n]). */
+static void *more_stage(const loader *l, void **list, size_t *n, size_t size, const char *field,
+                        tf_status *s)
+{
+    if (*n >= TF_MAX_STAGES) {
+        *s = bad(l, field, "at most 64 stages");
+        return NULL;
+    }
+    char *bigger = tf_realloc(*list, (*n + 1) * size);
+    if (!bigger) {
+        *s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the stages", l->path);
+        return NULL;
+    }
+    *list = bigger;
+    memset(bigger + *n * size, 0, size);
+    return bigger + (*n)++ * size;
+}
+
+static tf_status content_chars(const loader *l, const cJSON *o, const char *key,
+                               const char *field, tf_chars *out)
+{
+    const char *text;
+    tf_status s = get_string(l, o, key, field, 0, &text);
+    return s ? s : tf_chars_decode(out, text, strlen(text), 0, field);
+}
+
+static tf_status load_bert_normalizer(const loader *l, const cJSON *o, const char *field,
+                                      tf_normalizer *n)
+{
+    char f[4][160];
+    const char *keys[4] = {"clean_text", "handle_chinese_chars", "lowercase", "strip_accents"};
+    int32_t *dst[4] = {&n->clean_text, &n->handle_chinese_chars, &n->lowercase, &n->strip_accents};
+    tf_status s = TF_OK;
+    for (int k = 0; k < 4 && s == TF_OK; k++) {
+        name_field(f[k], sizeof f[k], "%s.%s", field, keys[k]);
+        s = get_bool(l, o, keys[k], f[k], k == 3 ? -1 : 1, dst[k]);
+    }
+    if (n->strip_accents < 0) /* null: as lowercase */
+        n->strip_accents = n->lowercase;
+    return s;
+}
+
+static tf_status load_normalizer(const loader *l, const cJSON *o, const char *field, int depth);
+
+static tf_status load_one_normalizer(const loader *l, const cJSON *o, const char *field,
+                                     const char *type)
+{
+    static const struct {
+        const char *type;
+        tf_normalizer_kind kind;
+    } plain[] = {{"NFC", TF_NORM_NFC}, {"NFD", TF_NORM_NFD}, {"NFKC", TF_NORM_NFKC},
+                 {"NFKD", TF_NORM_NFKD}, {"Lowercase", TF_NORM_LOWERCASE},
+                 {"StripAccents", TF_NORM_STRIP_ACCENTS}, {"BertNormalizer", TF_NORM_BERT},
+                 {"Strip", TF_NORM_STRIP}, {"Replace", TF_NORM_REPLACE},
+                 {"Prepend", TF_NORM_PREPEND}};
+    size_t k = 0;
+    while (k < sizeof plain / sizeof plain[0] && strcmp(plain[k].type, type) != 0)
+        k++;
+    if (k == sizeof plain / sizeof plain[0])
+        return unsupported(l, field, type);
+    tf_tokenizer *tok = l->tok;
+    tf_status s = TF_OK;
+    tf_normalizer *n = more_stage(l, (void **)&tok->normalizers, &tok->n_normalizers,
+                                  sizeof *n, field, &s);
+    if (!n)
+        return s;
+    n->kind = plain[k].kind;
+    char f[160];
+    switch (n->kind) {
+    case TF_NORM_BERT:
+        return load_bert_normalizer(l, o, field, n);
+    case TF_NORM_STRIP:
+        name_field(f, sizeof f, "%s.strip_left", field);
+        s = get_bool(l, o, "strip_left", f, 1, &n->left);
+        name_field(f, sizeof f, "%s.strip_right", field);
+        return s ? s : get_bool(l, o, "strip_right", f, 1, &n->right);
+    case TF_NORM_REPLACE:
+        name_field(f, sizeof f, "%s.pattern", field);
+        s = load_pattern(l, item(o, "pattern"), f, &n->pattern);
+        name_field(f, sizeof f, "%s.content", field);
+        return s ? s : content_chars(l, o, "content", f, &n->content);
+    case TF_NORM_PREPEND:
+        name_field(f, sizeof f, "%s.prepend", field);
+        return content_chars(l, o, "prepend", f, &n->content);
+    default:
+        return TF_OK;
+    }
+}
+
+static tf_status load_normalizer(const loader *l, const cJSON *o, const char *field, int depth)
+{
+    const char *type;
+    tf_status s = get_type(l, o, field, &type);
+    if (s || strcmp(type, "Sequence") != 0)
+        return s ? s : load_one_normalizer(l, o, field, type);
+    const cJSON *list = item(o, "normalizers"), *n;
+    char f[160];
+    name_field(f, sizeof f, "%s.normalizers", field);
+    if (!cJSON_IsArray(list) || depth > 8)
+        return bad(l, f, "an array (Sequences nested at most 8 deep)");
+    int k = 0;
+    cJSON_ArrayForEach(n, list) {
+        name_field(f, sizeof f, "%s.normalizers[%d]", field, k++);
+        if ((s = load_normalizer(l, n, f, depth + 1)) != TF_OK)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* ---- Pre-tokenizers -------------------------------------------------------------- */
+
+static tf_status get_behavior(const loader *l, const cJSON *o, const char *field,
+                              tf_split_behavior dflt, tf_split_behavior *out)
+{
+    static const char *names[] = {"Removed", "Isolated", "MergedWithPrevious", "MergedWithNext",
+                                  "Contiguous"};
+    char f[160];
+    name_field(f, sizeof f, "%s.behavior", field);
+    const char *name;
+    tf_status s = get_string(l, o, "behavior", f, 1, &name);
+    *out = dflt;
+    if (s || !name[0])
+        return s;
+    for (int k = 0; k < 5; k++)
+        if (strcmp(name, names[k]) == 0) {
+            *out = (tf_split_behavior)k;
+            return TF_OK;
+        }
+    return bad(l, f, "Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous");
+}
+
+/* GPT-2's pattern, which ByteLevel splits by when use_regex. */
+static const char gpt2_pattern[] =
+    "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+static const char whitespace_pattern[] = "\\w+|[^\\w\\s]+";
+
+static tf_status load_one_pretokenizer(const loader *l, const cJSON *o, const char *field,
+                                       const char *type)
+{
+    static const struct {
+        const char *type;
+        tf_pretokenizer_kind kind;
+    } kinds[] = {{"BertPreTokenizer", TF_PRE_BERT}, {"ByteLevel", TF_PRE_BYTE_LEVEL},
+                 {"Whitespace", TF_PRE_WHITESPACE}, {"WhitespaceSplit", TF_PRE_WHITESPACE_SPLIT},
+                 {"Punctuation", TF_PRE_PUNCTUATION}, {"Digits", TF_PRE_DIGITS},
+                 {"Split", TF_PRE_SPLIT}};
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].type, type) != 0)
+        k++;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return unsupported(l, field, type);
+    tf_tokenizer *tok = l->tok;
+    tf_status s = TF_OK;
+    tf_pretokenizer *p = more_stage(l, (void **)&tok->pretokenizers, &tok->n_pretokenizers,
+                                    sizeof *p, field, &s);
+    if (!p)
+        return s;
+    p->kind = kinds[k].kind;
+    char f[160], what[512];
+    int32_t use_regex = 1;
+    switch (p->kind) {
+    case TF_PRE_BYTE_LEVEL:
+        name_field(f, sizeof f, "%s.add_prefix_space", field);
+        s = get_bool(l, o, "add_prefix_space", f, 1, &p->add_prefix_space);
+        name_field(f, sizeof f, "%s.use_regex", field);
+        if (s == TF_OK)
+            s = get_bool(l, o, "use_regex", f, 1, &use_regex);
+        name_field(what, sizeof what, "%s: %s", l->path, field);
+        return s || !use_regex ? s
+                               : tf_regex_compile(&p->pattern, gpt2_pattern,
+                                                  sizeof gpt2_pattern - 1, 0, what);
+    case TF_PRE_WHITESPACE:
+        name_field(what, sizeof what, "%s: %s", l->path, field);
+        return tf_regex_compile(&p->pattern, whitespace_pattern, sizeof whitespace_pattern - 1, 0,
+                                what);
+    case TF_PRE_PUNCTUATION:
+        return get_behavior(l, o, field, TF_SPLIT_ISOLATED, &p->behavior);
+    case TF_PRE_DIGITS:
+        name_field(f, sizeof f, "%s.individual_digits", field);
+        return get_bool(l, o, "individual_digits", f, 0, &p->individual);
+    case TF_PRE_SPLIT:
+        name_field(f, sizeof f, "%s.invert", field);
+        s = get_behavior(l, o, field, TF_SPLIT_REMOVED, &p->behavior);
+        if (s == TF_OK)
+            s = get_bool(l, o, "invert", f, 0, &p->invert);
+        name_field(f, sizeof f, "%s.pattern", field);
+        return s ? s : load_pattern(l, item(o, "pattern"), f, &p->pattern);
+    default:
+        return TF_OK;
+    }
+}
+
+static tf_status load_pretokenizer(const loader *l, const cJSON *o, const char *field, int depth)
+{
+    const char *type;
+    tf_status s = get_type(l, o, field, &type);
+    if (s || strcmp(type, "Sequence") != 0)
+        return s ? s : load_one_pretokenizer(l, o, field, type);
+    const cJSON *list = item(o, "pretokenizers"), *p;
+    char f[160];
+    name_field(f, sizeof f, "%s.pretokenizers", field);
+    if (!cJSON_IsArray(list) || depth > 8)
+        return bad(l, f, "an array (Sequences nested at most 8 deep)");
+    int k = 0;
+    cJSON_ArrayForEach(p, list) {
+        name_field(f, sizeof f, "%s.pretokenizers[%d]", field, k++);
+        if ((s = load_pretokenizer(l, p, f, depth + 1)) != TF_OK)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* ---- Added tokens ---------------------------------------------------------------- */
+
+/* The content of a normalized added token as the normalizers make it. */
+static tf_status normalize_content(const loader *l, tf_chars *c, const char *field)
+{
+    tf_chars next = {0};
+    tf_status s = TF_OK;
+    for (size_t k = 0; k < l->tok->n_normalizers && s == TF_OK; k++) {
+        next.n = 0;
+        s = tf_normalize(&next, c, &l->tok->normalizers[k], field);
+        const tf_chars t = *c;
+        *c = next;
+        next = t;
+    }
+    tf_free(next.v);
+    return s;
+}
+
+static tf_status load_added_token(const loader *l, const cJSON *o, int k)
+{
+    char f[64], g[96];
+    name_field(f, sizeof f, "added_tokens[%d]", k);
+    if (!cJSON_IsObject(o))
+        return bad(l, f, "an object");
+    tf_added_token *t = &l->tok->added.v[l->tok->added.n];
+    memset(t, 0, sizeof *t);
+    const char *content;
+    name_field(g, sizeof g, "%s.content", f);
+    tf_status s = get_string(l, o, "content", g, 0, &content);
+    if (s == TF_OK && !content[0])
+        s = bad(l, g, "a non-empty string");
+    name_field(g, sizeof g, "%s.id", f);
+    if (s == TF_OK)
+        s = get_int(l, item(o, "id"), g, 0, INT32_MAX - 1, -1, &t->id);
+    if (s == TF_OK && t->id < 0)
+        s = bad(l, g, "an integer id");
+    static const char *flags[] = {"special", "single_word", "lstrip", "rstrip", "normalized"};
+    int32_t *dst[] = {&t->special, &t->single_word, &t->lstrip, &t->rstrip, &t->normalized};
+    for (int i = 0; i < 5 && s == TF_OK; i++) {
+        name_field(g, sizeof g, "%s.%s", f, flags[i]);
+        s = get_bool(l, o, flags[i], g, i == 4 ? !t->special : 0, dst[i]);
+    }
+    if (s)
+        return s;
+    const int32_t in_vocab = tf_vocab_find(&l->tok->vocab, content, strlen(content));
+    t->id = in_vocab >= 0 ? in_vocab : t->id; /* the vocabulary's id, as tokenizers gives it */
+    l->tok->added.n++;
+    t->content = tf_malloc(strlen(content) + 1);
+    if (!t->content)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", l->path);
+    strcpy(t->content, content);
+    s = tf_chars_decode(&t->chars, content, strlen(content), 0, f);
+    if (s == TF_OK && t->normalized)
+        s = normalize_content(l, &t->chars, f);
+    l->tok->has_normalized_added |= t->normalized;
+    return s;
+}
+
+static tf_status load_added_tokens(const loader *l, const cJSON *list)
+{
+    if (absent(list))
+        return TF_OK;
+    const int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
+    if (n < 0 || n > TF_MAX_ADDED)
+        return bad(l, "added_tokens", "an array of at most 1048576 tokens");
+    l->tok->added.v = tf_calloc((size_t)n + 1, sizeof *l->tok->added.v);
+    if (!l->tok->added.v)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", l->path);
+    int k = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, list) {
+        const tf_status s = load_added_token(l, t, k++);
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* ---- Post-processor -------------------------------------------------------------- */
+
+/* [token, id] of BertProcessing / RobertaProcessing. */
+static tf_status token_pair(const loader *l, const cJSON *o, const char *key, const char *field,
+                            int32_t *id)
+{
+    char f[160];
+    name_field(f, sizeof f, "%s.%s", field, key);
+    const cJSON *v = item(o, key);
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 ||
+        !cJSON_IsString(cJSON_GetArrayItem(v, 0)))
+        return bad(l, f, "[token, id]");
+    return get_int(l, cJSON_GetArrayItem(v, 1), f, 0, INT32_MAX, 0, id);
+}
+
+/* One item of TemplateProcessing's single or pair. */
+static tf_status template_item(const loader *l, const cJSON *specials, const cJSON *it,
+                               const char *field, tf_template *t)
+{
+    const cJSON *special = item(it, "SpecialToken"), *seq = item(it, "Sequence");
+    const cJSON *body = special ? special : seq;
+    const char *id;
+    int32_t type_id;
+    tf_status s = cJSON_IsObject(body) ? get_string(l, body, "id", field, 0, &id)
+                                       : bad(l, field, "{\"SpecialToken\": ...} or {\"Sequence\": ...}");
+    if (s == TF_OK)
+        s = get_int(l, item(body, "type_id"), field, 0, INT32_MAX, 0, &type_id);
+    if (s)
+        return s;
+    if (t->n >= TF_MAX_TEMPLATE)
+        return bad(l, field, "at most 64 items");
+    if (seq) {
+        if (strcmp(id, "A") != 0 && strcmp(id, "B") != 0)
+            return bad(l, field, "a Sequence of id \"A\" or \"B\"");
+        return tf_template_add(t, id[0] - 'A', type_id, NULL, 0)
+                   ? TF_OK
+                   : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
+    }
+    const cJSON *ids = item(item(specials, id), "ids"), *v;
+    const int n = cJSON_IsArray(ids) ? cJSON_GetArraySize(ids) : -1;
+    if (n < 0 || n > TF_MAX_TEMPLATE)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s: special token \"%s\" is not in special_tokens "
+                       "(with at most 64 ids)", l->path, field, id);
+    int32_t list[TF_MAX_TEMPLATE];
+    int k = 0;
+    cJSON_ArrayForEach(v, ids) {
+        if ((s = get_int(l, v, field, 0, INT32_MAX, 0, &list[k++])) != TF_OK)
+            return s;
+    }
+    return tf_template_add(t, -1, type_id, list, (size_t)n)
+               ? TF_OK
+               : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
+}
+
+static tf_status load_template(const loader *l, const cJSON *o, const char *field)
+{
+    const char *keys[2] = {"single", "pair"};
+    tf_template *dst[2] = {&l->tok->single, &l->tok->pair};
+    for (int k = 0; k < 2; k++) {
+        char f[160];
+        name_field(f, sizeof f, "%s.%s", field, keys[k]);
+        const cJSON *list = item(o, keys[k]), *it;
+        if (!cJSON_IsArray(list))
+            return bad(l, f, "an array");
+        tf_template_destroy(dst[k]);
+        int i = 0;
+        cJSON_ArrayForEach(it, list) {
+            char g[192];
+            name_field(g, sizeof g, "%s[%d]", f, i++);
+            const tf_status s = template_item(l, item(o, "special_tokens"), it, g, dst[k]);
+            if (s)
+                return s;
+        }
+    }
+    return TF_OK;
+}
+
+/* $A and $A $B:1, what a file without a template gives. */
+static tf_status plain_template(const loader *l)
+{
+    tf_template_destroy(&l->tok->single);
+    tf_template_destroy(&l->tok->pair);
+    return tf_template_add(&l->tok->single, 0, 0, NULL, 0) &&
+                   tf_template_add(&l->tok->pair, 0, 0, NULL, 0) &&
+                   tf_template_add(&l->tok->pair, 1, 1, NULL, 0)
+               ? TF_OK
+               : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
+}
+
+static tf_status load_post_processor(const loader *l, const cJSON *o, const char *field,
+                                     int depth)
+{
+    if (absent(o))
+        return TF_OK;
+    const char *type;
+    tf_status s = get_type(l, o, field, &type);
+    int32_t cls = 0, sep = 0;
+    const int roberta = s == TF_OK && strcmp(type, "RobertaProcessing") == 0;
+    if (s)
+        return s;
+    if (strcmp(type, "ByteLevel") == 0) /* its trim_offsets: see tfenc.h */
+        return TF_OK;
+    if (strcmp(type, "TemplateProcessing") == 0)
+        return load_template(l, o, field);
+    if (roberta || strcmp(type, "BertProcessing") == 0) {
+        s = token_pair(l, o, "cls", field, &cls);
+        if (s == TF_OK)
+            s = token_pair(l, o, "sep", field, &sep);
+        tf_template_destroy(&l->tok->single);
+        tf_template_destroy(&l->tok->pair);
+        if (s == TF_OK && !tf_template_cls_sep(&l->tok->single, &l->tok->pair, cls, sep, roberta))
+            s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
+        return s;
+    }
+    if (strcmp(type, "Sequence") != 0)
+        return unsupported(l, field, type);
+    const cJSON *list = item(o, "processors"), *p;
+    char f[160];
+    name_field(f, sizeof f, "%s.processors", field);
+    if (!cJSON_IsArray(list) || depth > 8)
+        return bad(l, f, "an array (Sequences nested at most 8 deep)");
+    int k = 0;
+    cJSON_ArrayForEach(p, list) {
+        name_field(f, sizeof f, "%s.processors[%d]", field, k++);
+        if ((s = load_post_processor(l, p, f, depth + 1)) != TF_OK)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* ---- Truncation and padding ------------------------------------------------------- */
+
+static tf_status load_truncation(const loader *l, const cJSON *o, int32_t max_length)
+{
+    tf_truncation *t = &l->tok->truncation;
+    *t = (tf_truncation){max_length, TF_TRUNCATE_LONGEST_FIRST, 0};
+    if (absent(o))
+        return TF_OK;
+    if (!cJSON_IsObject(o))
+        return bad(l, "truncation", "an object or null");
+    const char *strategy, *direction;
+    int32_t file_max;
+    tf_status s = get_int(l, item(o, "max_length"), "truncation.max_length", 0, INT32_MAX, 0,
+                          &file_max);
+    if (s == TF_OK)
+        s = get_string(l, o, "strategy", "truncation.strategy", 1, &strategy);
+    if (s == TF_OK)
+        s = get_string(l, o, "direction", "truncation.direction", 1, &direction);
+    if (s)
+        return s;
+    t->max_length = max_length ? max_length : file_max;
+    if (strcmp(strategy, "OnlyFirst") == 0)
+        t->strategy = TF_TRUNCATE_ONLY_FIRST;
+    else if (strcmp(strategy, "OnlySecond") == 0)
+        t->strategy = TF_TRUNCATE_ONLY_SECOND;
+    else if (strategy[0] && strcmp(strategy, "LongestFirst") != 0)
+        return bad(l, "truncation.strategy", "LongestFirst, OnlyFirst or OnlySecond");
+    if (direction[0] && strcmp(direction, "Left") != 0 && strcmp(direction, "Right") != 0)
+        return bad(l, "truncation.direction", "Left or Right");
+    t->left = strcmp(direction, "Left") == 0;
+    return TF_OK;
+}
+
+static tf_status load_padding(const loader *l, const cJSON *o)
+{
+    tf_tokenizer *tok = l->tok;
+    const tf_added_token *pad = tf_added_find(&tok->added, "[PAD]", 5);
+    pad = pad ? pad : tf_added_find(&tok->added, "<pad>", 5);
+    tok->pad_id = pad ? pad->id : 0; /* rows of a batch are padded even without "padding" */
+    if (absent(o))
+        return TF_OK;
+    if (!cJSON_IsObject(o))
+        return bad(l, "padding", "an object or null");
+    const char *direction;
+    const cJSON *strategy = item(o, "strategy");
+    tf_status s = get_int(l, item(o, "pad_id"), "padding.pad_id", 0, INT32_MAX, tok->pad_id,
+                          &tok->pad_id);
+    if (s == TF_OK)
+        s = get_int(l, item(o, "pad_type_id"), "padding.pad_type_id", 0, INT32_MAX, 0,
+                    &tok->pad_type_id);
+    if (s == TF_OK)
+        s = get_int(l, item(o, "pad_to_multiple_of"), "padding.pad_to_multiple_of", 1, 1 << 20, 0,
+                    &tok->pad_multiple);
+    if (s == TF_OK)
+        s = get_string(l, o, "direction", "padding.direction", 1, &direction);
+    if (s == TF_OK && strcmp(direction, "Left") == 0)
+        s = tf_fail(TF_ERR_UNSUPPORTED, "%s: padding.direction: only Right is supported", l->path);
+    if (s == TF_OK && cJSON_IsObject(strategy))
+        s = get_int(l, item(strategy, "Fixed"), "padding.strategy.Fixed", 1, 1 << 20, 0,
+                    &tok->pad_fixed);
+    else if (s == TF_OK && !(cJSON_IsString(strategy) &&
+                             strcmp(strategy->valuestring, "BatchLongest") == 0))
+        s = bad(l, "padding.strategy", "\"BatchLongest\" or {\"Fixed\": n}");
+    return s;
+}
+
+/* ---- The file ---------------------------------------------------------------------- */
+
+static tf_status load_root(const loader *l, const cJSON *root, const tf_tokenizer_options *o)
+{
+    if (!cJSON_IsObject(root))
+        return bad(l, "the file", "a JSON object");
+    tf_status s = load_model(l, item(root, "model"));
+    const cJSON *normalizer = item(root, "normalizer"), *pre = item(root, "pre_tokenizer");
+    if (s == TF_OK && !absent(normalizer))
+        s = load_normalizer(l, normalizer, "normalizer", 0);
+    if (s == TF_OK && !absent(pre))
+        s = load_pretokenizer(l, pre, "pre_tokenizer", 0);
+    if (s == TF_OK)
+        s = load_added_tokens(l, item(root, "added_tokens"));
+    if (s == TF_OK)
+        s = plain_template(l);
+    if (s == TF_OK)
+        s = load_post_processor(l, item(root, "post_processor"), "post_processor", 0);
+    if (s == TF_OK)
+        s = load_truncation(l, item(root, "truncation"), o->max_length);
+    if (s == TF_OK)
+        s = load_padding(l, item(root, "padding"));
+    return s;
+}
+
+tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
+                                 const tf_tokenizer_options *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
+    if (s)
+        return s;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root)
+        s = tf_fail(TF_ERR_FORMAT, "%s: not valid JSON (at byte %zu of %zu)", path,
+                    end ? (size_t)(end - text) : (size_t)0, len);
+    const loader l = {path, tok};
+    if (s == TF_OK)
+        s = load_root(&l, root, o);
+    cJSON_Delete(root);
+    tf_free(text);
+    return s;
+}

@@ -1,0 +1,330 @@
+/* normalizers.c — tokenizers' normalizers over characters that keep their
+ * source bytes: a character made from others spans all of them; text put
+ * in (Prepend, Replace's content) spans a character next to it, as
+ * tokenizers aligns it. */
+#include <string.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "stages.h"
+
+#define TF_RUN_STACK 64 /* code points of a run normalised without allocating */
+
+/* ---- BertNormalizer --------------------------------------------------------- */
+
+/* cp >= 0x80 from [begin, end) with accents stripped (NFD, nonspacing marks
+ * dropped) then lower-cased, each as n says. */
+static int bert_push_normalised(tf_chars *out, const tf_normalizer *n, int32_t cp, int64_t begin,
+                                int64_t end)
+{
+    utf8proc_int32_t parts[32]; /* the decomposition of cp */
+    utf8proc_ssize_t count = 1;
+    parts[0] = cp;
+    if (n->strip_accents) {
+        int boundclass = 0;
+        count = utf8proc_decompose_char(cp, parts, 32, UTF8PROC_DECOMPOSE, &boundclass);
+        if (count < 0 || count > 32)
+            count = 1, parts[0] = cp;
+    }
+    for (utf8proc_ssize_t i = 0; i < count; i++) {
+        if (n->strip_accents && tf_is_nonspacing_mark(parts[i]))
+            continue;
+        if (!(n->lowercase ? tf_chars_push_lower(out, parts[i], begin, end)
+                           : tf_chars_push(out, parts[i], begin, end)))
+            return 0;
+    }
+    return 1;
+}
+
+/* BertNormalizer's passes, one character at a time: control characters,
+ * NUL and U+FFFD dropped and whitespace made ' ' (clean_text), CJK
+ * ideographs surrounded by ' ', accents, case. */
+static int bert_one(tf_chars *out, const tf_normalizer *n, const tf_char *c)
+{
+    const int32_t cp = c->cp;
+    if (n->clean_text && (cp == 0 || cp == 0xFFFD || tf_is_control(cp)))
+        return 1;
+    if (n->clean_text && tf_is_whitespace(cp))
+        return tf_chars_push(out, ' ', c->begin, c->end);
+    if (cp < 0x80)
+        return n->lowercase ? tf_chars_push_lower(out, cp, c->begin, c->end)
+                            : tf_chars_push(out, cp, c->begin, c->end);
+    if (n->handle_chinese_chars && tf_is_cjk(cp))
+        return tf_chars_push(out, ' ', c->begin, c->end) &&
+               bert_push_normalised(out, n, cp, c->begin, c->end) &&
+               tf_chars_push(out, ' ', c->begin, c->end);
+    return bert_push_normalised(out, n, cp, c->begin, c->end);
+}
+
+/* ---- Unicode normalisation forms ---------------------------------------------- */
+
+/* Whether cp joins the run of the character before it: a combining mark,
+ * or a Hangul vowel or final consonant (which compose with what precedes). */
+static int continues_run(int32_t cp)
+{
+    return (cp >= 0x1160 && cp <= 0x11FF) || utf8proc_get_property(cp)->combining_class != 0;
+}
+
+/* A code point of a run and the bytes it came from. */
+typedef struct run_char {
+    utf8proc_int32_t cp;
+    int64_t begin, end;
+} run_char;
+
+static int ccc(utf8proc_int32_t cp)
+{
+    return utf8proc_get_property(cp)->combining_class;
+}
+
+/* Marks in the canonical order: each moved before those of a higher
+ * combining class (a stable sort, as Unicode's canonical reordering). */
+static void canonical_order(run_char *r, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        const run_char x = r[i];
+        const int cls = ccc(x.cp);
+        size_t j = i;
+        while (cls && j > 0 && ccc(r[j - 1].cp) > cls) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = x;
+    }
+}
+
+/* The primary composite of a and b, or -1 (utf8proc composing the pair). */
+static utf8proc_int32_t compose_pair(utf8proc_int32_t a, utf8proc_int32_t b)
+{
+    utf8proc_int32_t pair[2] = {a, b};
+    return utf8proc_normalize_utf32(pair, 2, UTF8PROC_STABLE | UTF8PROC_COMPOSE) == 1 ? pair[0]
+                                                                                      : -1;
+}
+
+/* Canonical composition in place (Unicode's algorithm: a character joins
+ * the last starter unless something between blocks it); a composite
+ * spans the bytes of both. Returns the new length. */
+static size_t compose(run_char *r, size_t n)
+{
+    size_t m = 0, starter = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const int cls = ccc(r[i].cp);
+        const int last = m ? ccc(r[m - 1].cp) : 0;
+        const int free = starter != SIZE_MAX && (m - 1 == starter || (last && last < cls));
+        const utf8proc_int32_t c = free ? compose_pair(r[starter].cp, r[i].cp) : -1;
+        if (c >= 0) {
+            r[starter].cp = c;
+            r[starter].begin = r[i].begin < r[starter].begin ? r[i].begin : r[starter].begin;
+            r[starter].end = r[i].end > r[starter].end ? r[i].end : r[starter].end;
+            continue;
+        }
+        if (cls == 0)
+            starter = m;
+        r[m++] = r[i];
+    }
+    return m;
+}
+
+/* The normal form of the run c[0..n) (options as utf8proc's): each
+ * character decomposed (its parts span its bytes), reordered, composed. */
+static int normalize_run(tf_chars *out, const tf_char *c, size_t n, utf8proc_option_t options)
+{
+    if (n == 1 && c[0].cp < 0x80)
+        return tf_chars_push(out, c[0].cp, c[0].begin, c[0].end);
+    run_char stack[TF_RUN_STACK], *r = stack; /* [cap] the run's code points */
+    size_t cap = TF_RUN_STACK, count = 0;
+    const utf8proc_option_t decompose = (options & ~UTF8PROC_COMPOSE) | UTF8PROC_DECOMPOSE;
+    for (size_t k = 0; k < n; k++) {
+        utf8proc_int32_t parts[32]; /* a decomposition has at most 18 */
+        int boundclass = 0;
+        utf8proc_ssize_t p = utf8proc_decompose_char(c[k].cp, parts, 32, decompose, &boundclass);
+        if (p < 0 || p > 32)
+            p = 1, parts[0] = c[k].cp;
+        if (count + (size_t)p > cap) {
+            run_char *bigger = tf_malloc(2 * (count + (size_t)p) * sizeof *bigger);
+            if (!bigger) {
+                if (r != stack)
+                    tf_free(r);
+                return 0;
+            }
+            memcpy(bigger, r, count * sizeof *r);
+            if (r != stack)
+                tf_free(r);
+            r = bigger, cap = 2 * (count + (size_t)p);
+        }
+        for (utf8proc_ssize_t i = 0; i < p; i++)
+            r[count++] = (run_char){parts[i], c[k].begin, c[k].end};
+    }
+    canonical_order(r, count);
+    if (options & UTF8PROC_COMPOSE)
+        count = compose(r, count);
+    int ok = 1;
+    for (size_t k = 0; ok && k < count; k++)
+        ok = tf_chars_push(out, r[k].cp, r[k].begin, r[k].end);
+    if (r != stack)
+        tf_free(r);
+    return ok;
+}
+
+static int unicode_normalize(tf_chars *out, const tf_chars *in, utf8proc_option_t options)
+{
+    for (size_t i = 0; i < in->n;) {
+        size_t j = i + 1;
+        while (j < in->n && continues_run(in->v[j].cp))
+            j++;
+        if (!normalize_run(out, in->v + i, j - i, options))
+            return 0;
+        i = j;
+    }
+    return 1;
+}
+
+/* ---- The others ---------------------------------------------------------------- */
+
+static int is_mark(int32_t cp)
+{
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC || c == UTF8PROC_CATEGORY_ME;
+}
+
+static int push_content(tf_chars *out, const tf_chars *content, int64_t begin, int64_t end)
+{
+    for (size_t k = 0; k < content->n; k++)
+        if (!tf_chars_push(out, content->v[k].cp, begin, end))
+            return 0;
+    return 1;
+}
+
+/* The character whose UTF-8 starts at byte b: at[] ([n + 1]) ascends. */
+static size_t char_at(const size_t *at, size_t n, size_t b)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (at[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Each match of n->pattern becomes n->content, which spans the last
+ * matched character's bytes (as tokenizers aligns it: the others count as
+ * removed before it). */
+static tf_status replace(tf_chars *out, const tf_chars *in, const tf_normalizer *n,
+                         const char *what)
+{
+    char *utf8 = NULL;
+    size_t cap = 0;
+    size_t *at = tf_malloc((in->n + 1) * sizeof *at); /* [n + 1] byte of each character */
+    tf_regex_scratch *scratch = tf_regex_scratch_create(n->pattern);
+    const size_t len = at ? tf_chars_utf8(in->v, in->n, &utf8, &cap, at) : SIZE_MAX;
+    tf_status s = len == SIZE_MAX || !scratch
+                      ? tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what)
+                      : TF_OK;
+    size_t copied = 0; /* characters done */
+    for (size_t from = 0; s == TF_OK;) {
+        size_t mb, me;
+        const int found = tf_regex_next(n->pattern, scratch, utf8, len, from, &mb, &me, what);
+        if (found < 0) {
+            s = (tf_status)-found;
+            break;
+        }
+        const size_t a = found ? char_at(at, in->n, mb) : in->n;
+        const size_t b = found ? char_at(at, in->n, me) : in->n;
+        for (; copied < a && s == TF_OK; copied++)
+            if (!tf_chars_push(out, in->v[copied].cp, in->v[copied].begin, in->v[copied].end))
+                s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
+        if (!found)
+            break;
+        if (s == TF_OK && !push_content(out, &n->content, in->v[b - 1].begin, in->v[b - 1].end))
+            s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
+        copied = b;
+        from = me;
+    }
+    tf_regex_scratch_free(scratch);
+    tf_free(at);
+    tf_free(utf8);
+    return s;
+}
+
+static int copy(tf_chars *out, const tf_chars *in)
+{
+    for (size_t k = 0; k < in->n; k++)
+        if (!tf_chars_push(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
+            return 0;
+    return 1;
+}
+
+static int strip(tf_chars *out, const tf_chars *in, const tf_normalizer *n)
+{
+    size_t first = 0, last = in->n;
+    while (n->left && first < last && tf_is_whitespace(in->v[first].cp))
+        first++;
+    while (n->right && last > first && tf_is_whitespace(in->v[last - 1].cp))
+        last--;
+    for (size_t k = first; k < last; k++)
+        if (!tf_chars_push(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
+            return 0;
+    return 1;
+}
+
+/* One character at a time: Bert, Lowercase, StripAccents. */
+static int per_char(tf_chars *out, const tf_chars *in, const tf_normalizer *n)
+{
+    for (size_t k = 0; k < in->n; k++) {
+        const tf_char *c = &in->v[k];
+        const int ok = n->kind == TF_NORM_BERT        ? bert_one(out, n, c)
+                       : n->kind == TF_NORM_LOWERCASE ? tf_chars_push_lower(out, c->cp, c->begin,
+                                                                            c->end)
+                       : is_mark(c->cp)               ? 1
+                                                      : tf_chars_push(out, c->cp, c->begin, c->end);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n,
+                       const char *what)
+{
+    int ok = 1;
+    switch (n->kind) {
+    case TF_NORM_BERT:
+    case TF_NORM_LOWERCASE:
+    case TF_NORM_STRIP_ACCENTS:
+        ok = per_char(out, in, n);
+        break;
+    case TF_NORM_NFC:
+        ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+        break;
+    case TF_NORM_NFD:
+        ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE);
+        break;
+    case TF_NORM_NFKC:
+        ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
+        break;
+    case TF_NORM_NFKD:
+        ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT);
+        break;
+    case TF_NORM_STRIP:
+        ok = strip(out, in, n);
+        break;
+    case TF_NORM_REPLACE:
+        return replace(out, in, n, what);
+    case TF_NORM_PREPEND:
+        /* the text put in spans the first character, as tokenizers aligns it */
+        ok = in->n == 0 || (push_content(out, &n->content, in->v[0].begin, in->v[0].end) &&
+                            copy(out, in));
+        break;
+    }
+    return ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+}
+
+void tf_normalizer_clear(tf_normalizer *n)
+{
+    tf_regex_free(n->pattern);
+    tf_free(n->content.v);
+    memset(n, 0, sizeof *n);
+}

@@ -1,0 +1,139 @@
+/* post_process.c — truncation and the templates of special tokens. */
+#include "post_process.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+
+size_t tf_template_added(const tf_template *t)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->n; k++)
+        n += t->items[k].sequence < 0 ? t->items[k].n_ids : 0;
+    return n;
+}
+
+int tf_template_apply(tf_token_vec *out, const tf_template *t, const tf_token_vec *a,
+                      const tf_token_vec *b)
+{
+    for (size_t k = 0; k < t->n; k++) {
+        const tf_template_item *it = &t->items[k];
+        const tf_token_vec *seq = it->sequence == 0 ? a : b;
+        const size_t n = it->sequence < 0 ? it->n_ids : seq->n;
+        for (size_t i = 0; i < n; i++) {
+            const int ok = it->sequence < 0 ? tf_token_push(out, it->ids[i], 0, 0)
+                                            : tf_token_push(out, seq->v[i].id, seq->v[i].begin,
+                                                            seq->v[i].end);
+            if (!ok)
+                return 0;
+            out->v[out->n - 1].type_id = it->type_id;
+        }
+    }
+    return 1;
+}
+
+void tf_template_destroy(tf_template *t)
+{
+    for (size_t k = 0; k < t->n; k++)
+        tf_free(t->items[k].ids);
+    tf_free(t->items);
+    t->items = NULL, t->n = 0;
+}
+
+/* Keeps n tokens of v: the first, or the last when left. */
+static void keep(tf_token_vec *v, size_t n, int left)
+{
+    if (n >= v->n)
+        return;
+    if (left)
+        memmove(v->v, v->v + (v->n - n), n * sizeof *v->v);
+    v->n = n;
+}
+
+/* tokenizers' LongestFirst: the shorter keeps what it has where the longer
+ * still fits beside it, else they share max_length (the first gets the
+ * smaller half). */
+static void longest_first(tf_token_vec *a, tf_token_vec *b, size_t room, int left)
+{
+    size_t n1 = a->n, n2 = b->n;
+    const int swap = n1 > n2;
+    if (swap)
+        n1 = b->n, n2 = a->n;
+    n2 = n1 > room ? n1 : (n1 > room - n1 ? n1 : room - n1);
+    if (n1 + n2 > room) {
+        n1 = room / 2;
+        n2 = n1 + room % 2;
+    }
+    keep(a, swap ? n2 : n1, left);
+    keep(b, swap ? n1 : n2, left);
+}
+
+tf_status tf_truncate(tf_token_vec *a, tf_token_vec *b, int has_pair, size_t added,
+                      const tf_truncation *t, const char *what)
+{
+    if (t->max_length <= 0 || a->n + b->n + added <= (size_t)t->max_length)
+        return TF_OK;
+    if ((size_t)t->max_length < added)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: max_length %d leaves no room beside the "
+                       "%zu special tokens", what, (int)t->max_length, added);
+    const size_t room = (size_t)t->max_length - added, remove = a->n + b->n - room;
+    if (!has_pair && t->strategy == TF_TRUNCATE_ONLY_SECOND)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncation only_second needs a pair", what);
+    if (!has_pair && t->strategy != TF_TRUNCATE_ONLY_FIRST) {
+        keep(a, room, t->left);
+        return TF_OK;
+    }
+    switch (t->strategy) {
+    case TF_TRUNCATE_LONGEST_FIRST:
+        longest_first(a, b, room, t->left);
+        break;
+    case TF_TRUNCATE_ONE_AT_A_TIME:
+        while (a->n + b->n > room)
+            keep(a->n > b->n ? a : b, (a->n > b->n ? a : b)->n - 1, t->left);
+        break;
+    case TF_TRUNCATE_ONLY_FIRST:
+    case TF_TRUNCATE_ONLY_SECOND: {
+        tf_token_vec *v = t->strategy == TF_TRUNCATE_ONLY_FIRST ? a : b;
+        if (v->n <= remove)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncating only the %s text cannot "
+                           "make it fit %d tokens", what,
+                           v == a ? "first" : "second", (int)t->max_length);
+        keep(v, v->n - remove, t->left);
+        break;
+    }
+    }
+    return TF_OK;
+}
+
+int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int32_t *ids,
+                    size_t n_ids)
+{
+    tf_template_item *items = tf_realloc(t->items, (t->n + 1) * sizeof *items);
+    if (!items)
+        return 0;
+    t->items = items;
+    tf_template_item *it = &t->items[t->n];
+    *it = (tf_template_item){sequence, type_id, NULL, 0};
+    if (sequence < 0) {
+        it->ids = tf_malloc(n_ids * sizeof *it->ids);
+        if (!it->ids)
+            return 0;
+        memcpy(it->ids, ids, n_ids * sizeof *ids);
+        it->n_ids = n_ids;
+    }
+    t->n++;
+    return 1;
+}
+
+
+int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int32_t sep,
+                        int roberta)
+{
+    const int32_t b_type = roberta ? 0 : 1;
+    return tf_template_add(single, -1, 0, &cls, 1) && tf_template_add(single, 0, 0, NULL, 0) &&
+           tf_template_add(single, -1, 0, &sep, 1) && tf_template_add(pair, -1, 0, &cls, 1) &&
+           tf_template_add(pair, 0, 0, NULL, 0) && tf_template_add(pair, -1, 0, &sep, 1) &&
+           (!roberta || tf_template_add(pair, -1, 0, &sep, 1)) && tf_template_add(pair, 1, b_type, NULL, 0) &&
+           tf_template_add(pair, -1, b_type, &sep, 1);
+}

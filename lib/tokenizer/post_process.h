@@ -1,0 +1,62 @@
+/* post_process.h — what tokenizers does after the model: truncation of a
+ * text (and its pair) to max_length, the template that adds the special
+ * tokens and token types (TemplateProcessing, BertProcessing,
+ * RobertaProcessing, ByteLevel), padding. */
+#ifndef TF_POST_PROCESS_H
+#define TF_POST_PROCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "tfenc.h"
+
+/* One item of a template: a sequence ($A: 0, $B: 1) or special ids. */
+typedef struct tf_template_item {
+    int32_t sequence;  /* 0 or 1; -1: the special ids below */
+    int32_t type_id;
+    int32_t *ids;      /* [n_ids] */
+    size_t n_ids;
+} tf_template_item;
+
+typedef struct tf_template {
+    tf_template_item *items; /* [n] */
+    size_t n;
+} tf_template;
+
+/* The special ids the template adds. */
+size_t tf_template_added(const tf_template *t);
+/* Appends the row the template makes of a (and b) to out; 0 when out of
+ * memory. */
+int tf_template_apply(tf_token_vec *out, const tf_template *t, const tf_token_vec *a,
+                      const tf_token_vec *b);
+void tf_template_destroy(tf_template *t);
+/* Appends an item: sequence 0 ($A) or 1 ($B), or -1 and the special
+ * ids[0..n_ids) (copied). 0 when out of memory. */
+int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int32_t *ids,
+                    size_t n_ids);
+/* BERT's templates, [CLS] $A [SEP] and [CLS] $A [SEP] $B:1 [SEP]:1, or with
+ * roberta RoBERTa's, <s> $A </s> and <s> $A </s> </s> $B </s> (all type 0). */
+int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int32_t sep,
+                        int roberta);
+
+typedef enum tf_truncation_strategy {
+    TF_TRUNCATE_LONGEST_FIRST,  /* tokenizers' LongestFirst */
+    TF_TRUNCATE_ONLY_FIRST,
+    TF_TRUNCATE_ONLY_SECOND,
+    TF_TRUNCATE_ONE_AT_A_TIME   /* BERT's Python tokenizer: the longer loses one, b on ties */
+} tf_truncation_strategy;
+
+typedef struct tf_truncation {
+    int32_t max_length;         /* 0: none; with the template's specials */
+    tf_truncation_strategy strategy;
+    int32_t left;               /* direction Left: tokens go from the start */
+} tf_truncation;
+
+/* Truncates a (and b, when has_pair) so that they and `added` specials fit
+ * max_length. A strategy that cannot (only_second without a pair, or the
+ * sequence too short) is TF_ERR_INVALID_ARGUMENT naming `what`. */
+tf_status tf_truncate(tf_token_vec *a, tf_token_vec *b, int has_pair, size_t added,
+                      const tf_truncation *t, const char *what);
+
+#endif

@@ -1,0 +1,594 @@
+/* test_tokenizer_json.c — tokenizers loaded from tokenizer.json against
+ * Hugging Face's tokenizers (the files of tests/data/tokenizer_json, by
+ * tests/tokenizer_json/gen_cases.js): every text and pair of each file
+ * gives exactly the reference's ids and type ids; truncation with each
+ * strategy; offsets (the reference's for WordPiece and character BPE, and
+ * for byte-level BPE the bytes each token holds); the WordPiece fixtures of
+ * tests/data/wordpiece from the equivalent tokenizer.json; hostile files. */
+#define _GNU_SOURCE /* memmem, mkdtemp */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "common/expect.h"
+#include "common/suite.h"
+#include "common/tmp_dir.h"
+#include "tfenc.h"
+
+static const char *data_dir;
+
+/* ---- Files --------------------------------------------------------------------- */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s: missing", path);
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    text[n] = '\0';
+    if (len)
+        *len = (size_t)n;
+    return text;
+}
+
+static cJSON *read_json(const char *path)
+{
+    char *text = read_file(path, NULL);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    ck_assert_msg(j != NULL, "%s: not JSON", path);
+    return j;
+}
+
+static path_buf fixture(const char *name, const char *file)
+{
+    return join(join(join(data_dir, "tokenizer_json").s, name).s, file);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+/* j written to tmp_dir/name. */
+static path_buf write_json(const cJSON *j, const char *name)
+{
+    char *text = cJSON_PrintUnformatted(j);
+    const path_buf p = join(tmp_dir, name);
+    write_file(p.s, text, strlen(text));
+    free(text);
+    return p;
+}
+
+static tf_tokenizer *load(const char *path)
+{
+    tf_tokenizer *tok;
+    ck_assert_msg(tf_tokenizer_load(path, NULL, &tok) == TF_OK, "%s: %s", path, tf_last_error());
+    return tok;
+}
+
+/* ---- Comparing with the reference --------------------------------------------------- */
+
+/* The code point offset of byte b of text. */
+static int64_t char_offset(const char *text, int64_t b)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < b; i++)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static int same_ints(const int32_t *got, const cJSON *want, int32_t n)
+{
+    if (cJSON_GetArraySize(want) != n)
+        return 0;
+    for (int32_t i = 0; i < n; i++)
+        if (got[i] != cJSON_GetArrayItem(want, i)->valueint)
+            return 0;
+    return 1;
+}
+
+/* Whether the code points [from, to) of text are all combining marks. */
+static int only_marks(const char *text, int64_t from, int64_t to)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
+    int64_t k = 0;
+    for (utf8proc_int32_t cp; *p && k < to; k++) {
+        p += utf8proc_iterate(p, -1, &cp);
+        if (k >= from && utf8proc_get_property(cp)->combining_class == 0)
+            return 0;
+    }
+    return k == to;
+}
+
+/* Whether e's row 0 has the offsets the reference gives (in code points of
+ * the text or pair the token came from). One difference is by design: a
+ * character composed of several (NFC, NFKC) spans them all here, where
+ * tokenizers gives it its first one's span, so a token may end after the
+ * reference's end by the combining marks composed into it; and marks put
+ * in canonical order keep their own spans here (tokenizers leaves the
+ * spans where they were), so a mark's token may span another mark. */
+static int same_offsets(const tf_encoding *e, const cJSON *c)
+{
+    const cJSON *want = cJSON_GetObjectItem(c, "offsets");
+    const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+    const cJSON *pair = cJSON_GetObjectItem(c, "pair");
+    const int32_t n = tf_encoding_lengths(e)[0];
+    for (int32_t t = 0; t < n; t++) {
+        const int64_t *o = tf_encoding_offsets(e) + 2 * t;
+        const char *src = tf_encoding_type_ids(e)[t] && pair ? pair->valuestring : text;
+        const cJSON *w = cJSON_GetArrayItem(want, t);
+        const int64_t begin = char_offset(src, o[0]), end = char_offset(src, o[1]);
+        const int64_t want_begin = cJSON_GetArrayItem(w, 0)->valueint;
+        const int64_t want_end = cJSON_GetArrayItem(w, 1)->valueint;
+        const int composed = begin == want_begin && end > want_end &&
+                             only_marks(src, want_end, end);
+        const int reordered = only_marks(src, begin, end) && only_marks(src, want_begin, want_end);
+        if ((begin != want_begin || end != want_end) && !composed && !reordered)
+            return 0;
+    }
+    return 1;
+}
+
+static void report(const tf_tokenizer *tok, const char *name, const cJSON *c,
+                   const tf_encoding *e)
+{
+    fprintf(stderr, "%s: \"%s\"", name, cJSON_GetObjectItem(c, "text")->valuestring);
+    if (cJSON_GetObjectItem(c, "pair"))
+        fprintf(stderr, " + \"%s\"", cJSON_GetObjectItem(c, "pair")->valuestring);
+    fprintf(stderr, "\n  got ");
+    for (int32_t i = 0; e && i < tf_encoding_lengths(e)[0]; i++)
+        fprintf(stderr, "%d:%s ", tf_encoding_ids(e)[i],
+                tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[i]));
+    fprintf(stderr, "\n  want ");
+    const cJSON *id;
+    cJSON_ArrayForEach(id, cJSON_GetObjectItem(c, "ids")) fprintf(
+        stderr, "%d:%s ", id->valueint, tf_tokenizer_id_to_token(tok, id->valueint));
+    fprintf(stderr, "\n");
+}
+
+/* Encodes case c ({"text", "pair"?, ...}) alone. */
+static tf_encoding *encode_case(const tf_tokenizer *tok, const cJSON *c)
+{
+    const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+    const cJSON *pair = cJSON_GetObjectItem(c, "pair");
+    tf_encoding *e;
+    const tf_status s = tf_tokenizer_encode(tok, text, strlen(text),
+                                            pair ? pair->valuestring : NULL,
+                                            pair ? strlen(pair->valuestring) : 0, &e);
+    ck_assert_msg(s == TF_OK, "\"%s\": %s", text, tf_last_error());
+    return e;
+}
+
+/* Whether c's ids and type ids (and offsets when asked) are the reference's. */
+static int matches(const tf_tokenizer *tok, const char *name, const cJSON *c, int offsets)
+{
+    tf_encoding *e = encode_case(tok, c);
+    const int32_t n = tf_encoding_lengths(e)[0];
+    int same = same_ints(tf_encoding_ids(e), cJSON_GetObjectItem(c, "ids"), n) &&
+               same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), n);
+    if (!same)
+        report(tok, name, c, e);
+    else if (offsets && !same_offsets(e, c)) {
+        fprintf(stderr, "%s: offsets of \"%s\" differ\n", name,
+                cJSON_GetObjectItem(c, "text")->valuestring);
+        same = 0;
+    }
+    tf_encoding_destroy(e);
+    return same;
+}
+
+/* ---- Byte-level offsets ------------------------------------------------------------ */
+
+/* The bytes of a byte-level token (GPT-2's characters back to bytes) into
+ * out; their number. */
+static size_t byte_level_bytes(const char *token, unsigned char *out)
+{
+    int32_t to_byte[512];
+    for (int b = 0, extra = 0; b < 256; b++) {
+        const int printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
+        to_byte[printable ? b : 256 + extra++] = b;
+    }
+    size_t n = 0;
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)token;
+    for (utf8proc_int32_t cp; *p;) {
+        p += utf8proc_iterate(p, -1, &cp);
+        out[n++] = (unsigned char)to_byte[cp < 512 ? cp : 0];
+    }
+    return n;
+}
+
+/* Every token of a byte-level encoding holds bytes of its span: the whole
+ * span (NFC-normalised when nfc) when the token is whole characters, a part
+ * of it otherwise; a space the pre-tokenizer put before the text spans
+ * nothing. */
+static void check_byte_level_offsets(const tf_tokenizer *tok, const cJSON *c, int nfc,
+                                     int *tokens_checked)
+{
+    tf_encoding *e = encode_case(tok, c);
+    const char *src = cJSON_GetObjectItem(c, "text")->valuestring, *text = src;
+    for (int32_t t = 0; t < tf_encoding_lengths(e)[0]; t++) {
+        const int64_t b = tf_encoding_offsets(e)[2 * t], end = tf_encoding_offsets(e)[2 * t + 1];
+        const char *token = tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[t]);
+        if (b == end || strstr(token, "<") == token) /* a special token */
+            continue;
+        ck_assert_int_le(end, (int64_t)strlen(src));
+        unsigned char bytes[1024];
+        size_t n = byte_level_bytes(token, bytes);
+        const unsigned char *got = bytes;
+        if (n && got[0] == ' ' && src[b] != ' ') /* the prefix space */
+            got++, n--;
+        char span[4096];
+        snprintf(span, sizeof span, "%.*s", (int)(end - b), src + b);
+        utf8proc_uint8_t *normal = nfc ? utf8proc_NFC((const utf8proc_uint8_t *)span) : NULL;
+        const char *want = normal ? (const char *)normal : span;
+        const int whole = utf8proc_decompose((const utf8proc_uint8_t *)got, (utf8proc_ssize_t)n,
+                                             NULL, 0, 0) >= 0;
+        if (whole)
+            ck_assert_msg(strlen(want) == n && memcmp(want, got, n) == 0,
+                          "\"%s\": token %d \"%s\" spans \"%s\"", text, t, token, want);
+        else
+            ck_assert_msg(n > 0 && memmem(want, strlen(want), got, n) != NULL,
+                          "\"%s\": token %d \"%s\" (part of a character) spans \"%s\"", text, t,
+                          token, want);
+        free(normal);
+        ++*tokens_checked;
+    }
+    tf_encoding_destroy(e);
+}
+
+/* ---- The reference's cases ------------------------------------------------------------ */
+
+typedef struct fixture_file {
+    const char *name;
+    int byte_level; /* offsets by the byte property instead of the reference's */
+    int nfc;
+} fixture_file;
+
+static const fixture_file fixtures[] = {
+    {"bert_uncased", 0, 0}, {"bert_cased", 0, 0}, {"qwen3", 1, 1},
+    {"roberta", 1, 0},      {"bpe_chars", 0, 0},  {"bpe_bytes", 0, 0},
+};
+
+START_TEST(test_cases_match_hugging_face)
+{
+    const fixture_file *f = &fixtures[_i];
+    tf_tokenizer *tok = load(fixture(f->name, "tokenizer.json").s);
+    cJSON *cases = read_json(fixture(f->name, "cases.json").s);
+    const cJSON *c;
+    int n = 0, failures = 0, checked = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases")) {
+        n++;
+        failures += !matches(tok, f->name, c, !f->byte_level);
+        if (f->byte_level && !cJSON_GetObjectItem(c, "pair")) /* each pair's texts are cases */
+            check_byte_level_offsets(tok, c, f->nfc, &checked);
+    }
+    printf("%s: %d of %d texts and pairs match Hugging Face exactly%s\n", f->name, n - failures, n,
+           f->byte_level ? "" : " (offsets too)");
+    if (f->byte_level)
+        printf("%s: %d tokens hold exactly the bytes of their offsets\n", f->name, checked);
+    ck_assert_int_ge(n, 400);
+    ck_assert_int_eq(failures, 0);
+    cJSON_Delete(cases);
+    tf_tokenizer_destroy(tok);
+}
+END_TEST
+
+/* The file with its truncation set to {max_length, strategy}. */
+static tf_tokenizer *load_truncating(const char *name, int max_length, const char *strategy)
+{
+    cJSON *j = read_json(fixture(name, "tokenizer.json").s);
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddNumberToObject(t, "max_length", max_length);
+    cJSON_AddStringToObject(t, "strategy", strategy);
+    cJSON_AddNumberToObject(t, "stride", 0);
+    cJSON_AddStringToObject(t, "direction", "Right");
+    cJSON_ReplaceItemInObject(j, "truncation", t);
+    make_tmp_dir();
+    const path_buf p = write_json(j, "tokenizer.json");
+    tf_tokenizer *tok = load(p.s);
+    remove_tmp_dir();
+    cJSON_Delete(j);
+    return tok;
+}
+
+START_TEST(test_truncation_matches_hugging_face)
+{
+    const fixture_file *f = &fixtures[_i];
+    cJSON *cases = read_json(fixture(f->name, "cases.json").s);
+    const char *names[3][2] = {{"longest_first", "LongestFirst"}, {"only_first", "OnlyFirst"},
+                               {"only_second", "OnlySecond"}};
+    int n = 0, failures = 0;
+    for (int k = 0; k < 3; k++)
+        for (int max_length = 8; max_length <= 13; max_length += 5) {
+            tf_tokenizer *tok = load_truncating(f->name, max_length, names[k][1]);
+            const cJSON *c;
+            cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated")) {
+                if (strcmp(cJSON_GetObjectItem(c, "strategy")->valuestring, names[k][0]) != 0 ||
+                    cJSON_GetObjectItem(c, "max_length")->valueint != max_length)
+                    continue;
+                n++;
+                failures += !matches(tok, f->name, c, 0);
+            }
+            tf_tokenizer_destroy(tok);
+        }
+    printf("%s: %d of %d truncated pairs match Hugging Face exactly\n", f->name, n - failures, n);
+    ck_assert_int_ge(n, 40);
+    ck_assert_int_eq(failures, 0);
+    cJSON_Delete(cases);
+}
+END_TEST
+
+/* ---- tests/data/wordpiece from tokenizer.json ------------------------------------------- */
+
+/* bert_uncased's file with BertNormalizer's lowercase and strip_accents set. */
+static tf_tokenizer *load_bert(int lowercase, int strip_accents)
+{
+    cJSON *j = read_json(fixture("bert_uncased", "tokenizer.json").s);
+    cJSON *n = cJSON_GetObjectItem(j, "normalizer");
+    cJSON_ReplaceItemInObject(n, "lowercase", cJSON_CreateBool(lowercase));
+    cJSON_ReplaceItemInObject(n, "strip_accents", strip_accents < 0 ? cJSON_CreateNull()
+                                                                    : cJSON_CreateBool(strip_accents));
+    make_tmp_dir();
+    const path_buf p = write_json(j, "tokenizer.json");
+    tf_tokenizer *tok = load(tmp_dir); /* the directory: its tokenizer.json */
+    (void)p;
+    remove_tmp_dir();
+    cJSON_Delete(j);
+    return tok;
+}
+
+static int wordpiece_case_matches(const tf_tokenizer *tok, const cJSON *c)
+{
+    const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e), TF_OK);
+    const int same = same_ints(tf_encoding_ids(e), cJSON_GetObjectItem(c, "ids"),
+                               tf_encoding_lengths(e)[0]);
+    if (!same)
+        fprintf(stderr, "wordpiece: \"%s\" differs\n", text);
+    tf_encoding_destroy(e);
+    return same;
+}
+
+START_TEST(test_wordpiece_fixtures_from_tokenizer_json)
+{
+    cJSON *cases = read_json(join(data_dir, "wordpiece/cases.json").s);
+    cJSON *normaliser = read_json(join(data_dir, "wordpiece/normaliser_cases.json").s);
+    int n = 0, failures = 0;
+    for (int cased = 0; cased < 2; cased++) {
+        tf_tokenizer *tok = load_bert(!cased, -1);
+        const cJSON *c;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, cased ? "cased" : "uncased")) {
+            n++;
+            failures += !wordpiece_case_matches(tok, c);
+        }
+        tf_tokenizer_destroy(tok);
+    }
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser, "cases")) {
+        tf_tokenizer *tok = load_bert(cJSON_GetObjectItem(c, "lowercase")->valueint,
+                                      cJSON_GetObjectItem(c, "strip_accents")->valueint);
+        n++;
+        failures += !wordpiece_case_matches(tok, c);
+        tf_tokenizer_destroy(tok);
+    }
+    printf("wordpiece fixtures from tokenizer.json: %d of %d match\n", n - failures, n);
+    ck_assert_int_gt(n, 250);
+    ck_assert_int_eq(failures, 0);
+    cJSON_Delete(cases);
+    cJSON_Delete(normaliser);
+}
+END_TEST
+
+/* ---- The file's own truncation and padding ----------------------------------------------- */
+
+START_TEST(test_file_truncation_and_padding)
+{
+    tf_tokenizer *tok = load(fixture("roberta", "tokenizer.json").s); /* max_length 96, <pad> */
+    const int32_t pad = tf_tokenizer_token_to_id(tok, "<pad>");
+    ck_assert_int_gt(pad, 0);
+    char long_text[2000];
+    memset(long_text, 0, sizeof long_text);
+    for (int i = 0; i < 150; i++)
+        strcat(long_text, "word ");
+    const char *texts[2] = {long_text, "short"};
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode_batch(tok, 2, texts, NULL, NULL, NULL, &e), TF_OK);
+    ck_assert_int_eq(tf_encoding_seq_len(e), 96);
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], 96);
+    ck_assert_int_eq(tf_encoding_ids(e)[95], tf_tokenizer_token_to_id(tok, "</s>"));
+    const int32_t short_len = tf_encoding_lengths(e)[1];
+    tf_encoding *alone;
+    ck_assert_int_eq(tf_tokenizer_encode(tok, "short", 5, NULL, 0, &alone), TF_OK);
+    ck_assert_int_eq(short_len, tf_encoding_lengths(alone)[0]); /* <s> Ġsh ort </s> */
+    ck_assert_int_eq(tf_encoding_seq_len(alone), short_len);    /* padding only in a batch */
+    tf_encoding_destroy(alone);
+    for (int t = short_len; t < 96; t++) {
+        ck_assert_int_eq(tf_encoding_ids(e)[96 + t], pad);
+        ck_assert_int_eq(tf_encoding_attention_mask(e)[96 + t], 0);
+    }
+    tf_encoding_destroy(e);
+    tf_tokenizer_destroy(tok);
+}
+END_TEST
+
+/* ---- Loading: directories, vocab.txt, lookups ------------------------------------------------ */
+
+START_TEST(test_directories_and_lookups)
+{
+    tf_tokenizer *dir = load(join(data_dir, "tokenizer_json/qwen3").s);
+    tf_tokenizer *file = load(fixture("qwen3", "tokenizer.json").s);
+    ck_assert_int_eq(tf_tokenizer_vocab_size(dir), tf_tokenizer_vocab_size(file));
+    const int32_t eot = tf_tokenizer_token_to_id(file, "<|endoftext|>");
+    ck_assert_int_eq(eot, tf_tokenizer_vocab_size(file) - 26); /* the first of 26 added after
+                                                                   the model's vocabulary */
+    ck_assert_str_eq(tf_tokenizer_id_to_token(file, eot), "<|endoftext|>");
+    ck_assert_str_eq(tf_tokenizer_id_to_token(file, tf_tokenizer_token_to_id(file, "Ġthe")),
+                     "Ġthe");
+    ck_assert_ptr_null(tf_tokenizer_id_to_token(file, tf_tokenizer_vocab_size(file)));
+    tf_tokenizer_destroy(dir);
+    tf_tokenizer_destroy(file);
+    /* a directory with only vocab.txt loads it, as before */
+    tf_tokenizer *vocab = load(join(data_dir, "wordpiece").s);
+    ck_assert_int_eq(tf_tokenizer_vocab_size(vocab), 6841);
+    tf_tokenizer_destroy(vocab);
+}
+END_TEST
+
+/* ---- Hostile files ------------------------------------------------------------------------- */
+
+/* bert_uncased's or qwen3's file with `edit` applied, loaded: its status
+ * and message. */
+static void expect_load_failure(const char *name, void (*edit)(cJSON *), tf_status status,
+                                const char *text)
+{
+    cJSON *j = read_json(fixture(name, "tokenizer.json").s);
+    edit(j);
+    make_tmp_dir();
+    const path_buf p = write_json(j, "tokenizer.json");
+    tf_tokenizer *tok = (tf_tokenizer *)&tok;
+    expect_failure(tf_tokenizer_load(p.s, NULL, &tok), status, text);
+    ck_assert_ptr_null(tok);
+    remove_tmp_dir();
+    cJSON_Delete(j);
+}
+
+static void unknown_normalizer(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "normalizer"), "type",
+                              cJSON_CreateString("Precompiled"));
+}
+
+static void unknown_model(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "type",
+                              cJSON_CreateString("Unigram"));
+}
+
+static void vocab_is_array(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "vocab", cJSON_CreateArray());
+}
+
+static void id_twice(cJSON *j)
+{
+    cJSON *vocab = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "vocab");
+    cJSON_ReplaceItemInObject(vocab, "!", cJSON_CreateNumber(1));
+}
+
+static void merge_of_unknown_token(cJSON *j)
+{
+    cJSON *merges = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "merges");
+    cJSON_ReplaceItemInArray(merges, 0, cJSON_CreateString("nosuchtoken x"));
+}
+
+static void bad_regex(cJSON *j)
+{
+    cJSON *split = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "pre_tokenizer"), "pretokenizers"), 0);
+    cJSON *pattern = cJSON_CreateObject();
+    cJSON_AddStringToObject(pattern, "Regex", "(unclosed");
+    cJSON_ReplaceItemInObject(split, "pattern", pattern);
+}
+
+static void wrong_flag_type(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "added_tokens"), 2),
+                              "special", cJSON_CreateString("yes"));
+}
+
+static void unknown_pretokenizer(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "type",
+                              cJSON_CreateString("Metaspace"));
+}
+
+START_TEST(test_hostile_files)
+{
+    expect_load_failure("bert_uncased", unknown_normalizer, TF_ERR_UNSUPPORTED,
+                        "normalizer: type \"Precompiled\" is not supported");
+    expect_load_failure("bert_uncased", unknown_model, TF_ERR_UNSUPPORTED,
+                        "model: type \"Unigram\" is not supported");
+    expect_load_failure("bert_uncased", unknown_pretokenizer, TF_ERR_UNSUPPORTED,
+                        "pre_tokenizer: type \"Metaspace\" is not supported");
+    expect_load_failure("bert_uncased", vocab_is_array, TF_ERR_FORMAT,
+                        "model.vocab: expected an object of 1..16777216 tokens");
+    expect_load_failure("bert_uncased", id_twice, TF_ERR_FORMAT, "model.vocab: id 1 is given twice");
+    expect_load_failure("bert_uncased", wrong_flag_type, TF_ERR_FORMAT,
+                        "added_tokens[2].special: expected true or false");
+    expect_load_failure("qwen3", merge_of_unknown_token, TF_ERR_FORMAT,
+                        "model.merges[0]: \"the first token\" is not in the vocabulary");
+    expect_load_failure("qwen3", bad_regex, TF_ERR_FORMAT,
+                        "pre_tokenizer.pretokenizers[0].pattern: the regex does not compile");
+
+    /* the file cut short, and not JSON at all */
+    size_t len;
+    char *text = read_file(fixture("qwen3", "tokenizer.json").s, &len);
+    make_tmp_dir();
+    const path_buf p = join(tmp_dir, "tokenizer.json");
+    tf_tokenizer *tok = (tf_tokenizer *)&tok;
+    for (size_t cut = 0; cut < len; cut += len / 7 + 1) {
+        write_file(p.s, text, cut);
+        expect_failure(tf_tokenizer_load(p.s, NULL, &tok), TF_ERR_FORMAT, "not valid JSON");
+        ck_assert_ptr_null(tok);
+    }
+    write_file(p.s, "[1, 2]", 6);
+    expect_failure(tf_tokenizer_load(p.s, NULL, &tok), TF_ERR_FORMAT,
+                   "the file: expected a JSON object");
+    remove_tmp_dir();
+    free(text);
+}
+END_TEST
+
+/* A pattern that backtracks catastrophically fails the encoding, in
+ * bounded time, instead of hanging. */
+START_TEST(test_catastrophic_regex_fails)
+{
+    cJSON *j = read_json(fixture("qwen3", "tokenizer.json").s);
+    cJSON *split = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "pre_tokenizer"), "pretokenizers"), 0);
+    cJSON *pattern = cJSON_CreateObject();
+    cJSON_AddStringToObject(pattern, "Regex", "(a|aa)+$");
+    cJSON_ReplaceItemInObject(split, "pattern", pattern);
+    make_tmp_dir();
+    tf_tokenizer *tok = load(write_json(j, "tokenizer.json").s);
+    char text[200];
+    memset(text, 'a', 198);
+    text[198] = 'b', text[199] = '\0';
+    tf_encoding *e = (tf_encoding *)&e;
+    expect_failure(tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e), TF_ERR_UNSUPPORTED,
+                   "the regex failed at byte 0");
+    ck_assert_ptr_null(e);
+    tf_tokenizer_destroy(tok);
+    remove_tmp_dir();
+    cJSON_Delete(j);
+}
+END_TEST
+
+int main(void)
+{
+    data_dir = test_dir("TFENC_DATA_DIR");
+    Suite *s = suite_create("tokenizer_json");
+    TCase *tc = tcase_create("tokenizer_json");
+    const int n = (int)(sizeof fixtures / sizeof fixtures[0]);
+    tcase_add_loop_test(tc, test_cases_match_hugging_face, 0, n);
+    tcase_add_loop_test(tc, test_truncation_matches_hugging_face, 0, n);
+    tcase_add_test(tc, test_wordpiece_fixtures_from_tokenizer_json);
+    tcase_add_test(tc, test_file_truncation_and_padding);
+    tcase_add_test(tc, test_directories_and_lookups);
+    tcase_add_test(tc, test_hostile_files);
+    tcase_add_test(tc, test_catastrophic_regex_fails);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
