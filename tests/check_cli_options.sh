@@ -61,7 +61,7 @@ refused "tfenc info: --activation: expected gelu, gelu_tanh or relu, got 'gelu_n
 refused "tfenc info: --norm-first: expected true or false, got 'yes'" info --norm-first yes "$data/bert_tiny"
 refused "tfenc info: one checkpoint, got 'a' and 'b'" info a b
 
-refused "tfenc embed: --pool: expected cls or mean, got 'max'" embed --model "$model" --pool max hello
+refused "tfenc embed: --pool: expected cls, mean, max, mean_sqrt_len_tokens, weightedmean or lasttoken, got 'median'" embed --model "$model" --pool median hello
 refused "tfenc embed: --max-length: expected an integer 3..16777216, got '2'" \
     embed --model "$model" --max-length 2 hello
 refused "tfenc embed: --model: expected a model file or directory, got nothing" embed --model

@@ -14,6 +14,12 @@ int tfenc_worked_example(void);
 /* tfenc embed --model M [--vocab V] TEXT...: sentence vectors. */
 int tfenc_embed(int argc, char **argv);
 
+/* tfenc rerank --model DIR QUERY DOC...: a cross-encoder's scores, best first. */
+int tfenc_rerank(int argc, char **argv);
+
+/* tfenc classify --model DIR TEXT...: a classifier's label probabilities. */
+int tfenc_classify(int argc, char **argv);
+
 /* tfenc create OUT.safetensors [sizes]: a randomly initialised model file. */
 int tfenc_create(int argc, char **argv);
 

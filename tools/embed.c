@@ -1,7 +1,9 @@
 /* embed.c — `tfenc embed`: texts to sentence vectors (WordPiece, the
  * encoder, CLS or mean pooling, optional L2 normalisation), batched with
  * padding. A text longer than the limit (--max-length: the model's
- * max_positions, else 512 tokens) is cut to it, and stderr says so. */
+ * max_positions, else 512 tokens) is cut to it, and stderr says so. A
+ * sentence-transformers folder (modules.json), or --prompt-name or
+ * --dimensions, runs the folder's pipeline (tf_pipeline_embed) instead. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include "config.h" /* the library's limits: TF_MAX_POSITIONS */
 #include "npy.h"
 #include "options.h"
+#include "pipeline_cli.h"
 #include "text_file.h"
 #include "tfenc.h"
 
@@ -23,9 +26,10 @@
 enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
 
 typedef struct embed_options {
-    const char *model, *vocab, *npy, *file;
-    int cased, normalize;
+    const char *model, *vocab, *npy, *file, *prompt_name;
+    int cased, normalize, json, pool_given;
     int32_t pooling, max_length; /* max_length 0: the default */
+    int32_t dimensions;          /* 0: all */
     tf_load_options load;
     const char **texts;          /* [n_texts]: the TEXT arguments, then the lines of --file */
     size_t n_texts, n_args;
@@ -49,7 +53,9 @@ static void embed_usage(FILE *out)
     fprintf(out,
             "usage: tfenc embed --model FILE_OR_DIR [--vocab vocab.txt] [--cased]\n"
             "                   [--pool %s] [--normalize] [--npy OUT.npy]\n"
-            "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n",
+            "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n"
+            "       tfenc embed --model DIR [--prompt-name NAME] [--dimensions N]\n"
+            "                   [--normalize] [--max-length N] [--json | --npy OUT.npy] ...\n",
             cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
     cli_load_options_usage(out, "                   ");
     fprintf(out,
@@ -59,7 +65,12 @@ static void embed_usage(FILE *out)
             "A text of more than N tokens ([CLS] and [SEP] included; default: the model's\n"
             "max_positions, else %d) is cut to N, with a note on stderr. A line of --file\n"
             "must not hold a NUL byte. Prints one line of numbers per text, or writes an\n"
-            "[N, D] float32 .npy.\n",
+            "[N, D] float32 .npy.\n"
+            "A sentence-transformers folder DIR (modules.json) runs its own pipeline: its\n"
+            "tokenizer settings, max_seq_length, pooling, Dense and Normalize modules,\n"
+            "prompts (--prompt-name; default: its default_prompt_name) and --dimensions\n"
+            "(the first N, renormalised when normalised); --json prints {\"dim\",\n"
+            "\"truncated\", \"embeddings\"}.\n",
             DEFAULT_MAX_LENGTH);
 }
 
@@ -72,12 +83,17 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
         {"--vocab", "a vocab.txt", &o->vocab},
         {"--npy", "an output .npy file", &o->npy},
         {"--file", "a text file", &o->file},
+        {"--prompt-name", "a prompt of the folder", &o->prompt_name},
     };
     const int rc = cli_string_table(a, flag, CLI_TABLE(paths));
     if (rc)
         return rc;
-    if (!strcmp(flag, "--pool"))
+    if (!strcmp(flag, "--pool")) {
+        o->pool_given = 1;
         return cli_enum(a, flag, tf_pooling_name, tf_pooling_from_name, &o->pooling);
+    }
+    if (!strcmp(flag, "--dimensions"))
+        return cli_int(a, flag, 1, 1048576, &o->dimensions);
     if (!strcmp(flag, "--max-length"))
         return cli_int(a, flag, MIN_MAX_LENGTH, TF_MAX_POSITIONS, &o->max_length);
     return cli_load_option(a, flag, &o->load);
@@ -86,6 +102,10 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
 static int take_embed(cli_args *a, const char *arg, void *user)
 {
     embed_options *o = user;
+    if (!strcmp(arg, "--json")) {
+        o->json = 1;
+        return 1;
+    }
     if (!strcmp(arg, "--cased") || !strcmp(arg, "--normalize")) {
         *(arg[2] == 'c' ? &o->cased : &o->normalize) = 1;
         return 1;
@@ -345,6 +365,62 @@ static int embed_all(const embed_options *o)
     return rc;
 }
 
+/* ---- A model folder's pipeline -------------------------------------------------- */
+
+/* The flags a folder's pipeline decides: refused by name. */
+static int refuse_folder_flags(const embed_options *o)
+{
+    const char *flag = o->vocab ? "--vocab" : o->cased ? "--cased" : o->pool_given ? "--pool" : NULL;
+    if (!flag && !o->json)
+        return 0;
+    if (flag)
+        cli_error("embed", "%s: the folder %s decides it (its modules.json and tokenizer files)",
+                  flag, o->model);
+    else if (o->npy)
+        cli_error("embed", "--json and --npy: choose one output");
+    return flag || o->npy ? CLI_USAGE : 0;
+}
+
+static void write_json(const float *vectors, size_t n, int D, size_t truncated)
+{
+    printf("{\"dim\": %d, \"truncated\": %zu, \"embeddings\": [", D, truncated);
+    for (size_t i = 0; i < n; i++) {
+        printf("%s[", i ? ", " : "");
+        for (int k = 0; k < D; k++)
+            printf("%s%.7g", k ? ", " : "", (double)vectors[i * (size_t)D + (size_t)k]);
+        printf("]");
+    }
+    printf("]}\n");
+}
+
+static int embed_folder(const embed_options *o)
+{
+    int rc = refuse_folder_flags(o);
+    tf_pipeline *p = rc ? NULL : pipeline_cli_load("embed", o->model, o->max_length);
+    if (rc || !p)
+        return rc ? rc : CLI_FAILED;
+    const int D = o->dimensions ? o->dimensions : tf_pipeline_dim(p);
+    float *vectors = malloc(sizeof(float) * o->n_texts * (size_t)D); /* [n_texts, D] */
+    size_t truncated = 0;
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = o->n_texts, a.texts = o->texts, a.out = vectors, a.truncated = &truncated;
+    a.prompt_name = o->prompt_name, a.dimensions = o->dimensions;
+    a.normalize = o->normalize ? 1 : -1;
+    const tf_status s = vectors ? tf_pipeline_embed(p, &a) : TF_ERR_OUT_OF_MEMORY;
+    rc = s ? pipeline_cli_fail("embed", s) : 0;
+    if (rc == 0) {
+        pipeline_cli_truncated("embed", truncated, p);
+        if (o->json)
+            write_json(vectors, o->n_texts, D, truncated);
+        else
+            rc = write_vectors(o, vectors, o->n_texts, D);
+    }
+    free(vectors);
+    tf_pipeline_destroy(p);
+    return rc;
+}
+
 int tfenc_embed(int argc, char **argv)
 {
     embed_options o;
@@ -357,6 +433,8 @@ int tfenc_embed(int argc, char **argv)
     } else if (o.n_texts == 0) {
         cli_error("embed", "no text to embed: pass TEXT arguments or a --file with lines");
         rc = CLI_USAGE;
+    } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions || o.json) {
+        rc = embed_folder(&o);
     } else {
         rc = embed_all(&o);
     }

@@ -16,7 +16,10 @@ static void usage(FILE *out)
             "commands:\n"
             "  explain    run the tutorial's encoder on a sentence and print every step:\n"
             "             each tensor's name, shape, shape algebra and real values\n"
-            "  embed      sentence vectors of texts: WordPiece, the encoder, pooling\n"
+            "  embed      sentence vectors of texts: WordPiece, the encoder, pooling; or a\n"
+            "             sentence-transformers folder's own pipeline\n"
+            "  rerank     a cross-encoder's scores of (query, document) pairs, best first\n"
+            "  classify   a sequence classifier's label probabilities of texts\n"
             "  create     write a model with deterministic random weights\n"
             "  info       what forward calls run on here (BLAS, its kernels, threads); with\n"
             "             a file, a checkpoint's format, the configuration it implies, and\n"
@@ -42,8 +45,9 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"explain", tfenc_explain}, {"embed", tfenc_embed}, {"create", tfenc_create},
-    {"info", tfenc_info},       {"version", version},
+    {"explain", tfenc_explain}, {"embed", tfenc_embed},   {"rerank", tfenc_rerank},
+    {"classify", tfenc_classify}, {"create", tfenc_create}, {"info", tfenc_info},
+    {"version", version},
 };
 
 /* Every write to stdout went through its buffer: a failed one (a full disk,

@@ -1,0 +1,74 @@
+#!/bin/sh
+# check_pipelines.sh TFENC DATA_DIR — tfenc embed, rerank and classify on
+# the model folders of tests/data/pipelines against their expected.json
+# (gen_pipelines.py's float64 references) within 1e-5: --json output,
+# prompts, --dimensions, truncation notes, scores sorted best first, and
+# the errors of flags a folder decides and of a size it lacks.
+set -eu
+tfenc=$1 data=$2/pipelines
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+
+st=$data/st_mean_norm
+"$tfenc" embed --model "$st" --json "the cat sat on the mat." "a dog runs fast!" \
+    "where is the big red house?" "hello world" \
+    "the quick brown fox jumps over the lazy dog and the cat sat on the mat" \
+    >"$tmp/plain.json" 2>"$tmp/plain.err"
+grep -qF "tfenc embed: 1 input longer than 12 tokens (max_seq_length): truncated" "$tmp/plain.err"
+"$tfenc" embed --model "$st" --json --prompt-name query "the cat sat on the mat." \
+    "a dog runs fast!" "where is the big red house?" "hello world" \
+    "the quick brown fox jumps over the lazy dog and the cat sat on the mat" \
+    >"$tmp/query.json" 2>/dev/null
+"$tfenc" embed --model "$st" --dimensions 8 "the cat sat on the mat." >"$tmp/dims8.txt"
+$py - "$st/expected.json" "$tmp" <<'PY'
+import json, sys
+exp, tmp = json.load(open(sys.argv[1])), sys.argv[2]
+def close(got, want, what):
+    assert len(got) == len(want), (what, len(got), len(want))
+    for g, w in zip(got, want):
+        assert len(g) == len(w) and all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), what
+for key in ("plain", "query"):
+    out = json.load(open(f"{tmp}/{key}.json"))
+    assert out["dim"] == 16 and out["truncated"] == 1, out
+    close(out["embeddings"], exp[key]["embeddings"], key)
+close([[float(v) for v in open(f"{tmp}/dims8.txt").read().split()]], exp["dims8"][:1], "dims 8")
+PY
+
+! "$tfenc" embed --model "$st" --dimensions 17 "hello" 2>"$tmp/err"
+grep -qF "args.dimensions 17: the model's vectors have 16 dimensions" "$tmp/err"
+! "$tfenc" embed --model "$st" --pool cls "hello" 2>"$tmp/err"
+grep -qF "tfenc embed: --pool: the folder $st decides it" "$tmp/err"
+
+ce=$data/cross_encoder
+q="how many legs does a dog have?"
+"$tfenc" rerank --model "$ce" --json "$q" "a dog has four legs." "the sky is blue." \
+    "the cat sat on the mat." "dogs have four legs and run fast." >"$tmp/rerank.json"
+"$tfenc" rerank --model "$ce" "$q" "a dog has four legs." "the sky is blue." >"$tmp/rerank.txt"
+cl=$data/classifier
+"$tfenc" classify --model "$cl" --json "i liked the movie." "the movie was bad." \
+    "it was not good." >"$tmp/classify.json"
+"$tfenc" classify --model "$cl" "i liked the movie." >"$tmp/classify.txt"
+$py - "$ce/expected.json" "$cl/expected.json" "$tmp" <<'PY'
+import json, sys
+ce, cl, tmp = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+ranked = json.load(open(f"{tmp}/rerank.json"))
+want = sorted(range(4), key=lambda i: -ce["out"][i][0])
+assert [r["index"] for r in ranked] == want, ranked
+for r in ranked:
+    assert abs(r["score"] - ce["out"][r["index"]][0]) <= 1e-5, r
+    assert r["text"] == ce["inputs"][r["index"]][1]
+lines = open(f"{tmp}/rerank.txt").read().splitlines()
+assert len(lines) == 2 and float(lines[0].split("\t")[0]) >= float(lines[1].split("\t")[0])
+out = json.load(open(f"{tmp}/classify.json"))
+for i, item in enumerate(out):
+    scores = {l["label"]: l["score"] for l in item["labels"]}
+    for k, label in enumerate(cl["labels"]):
+        assert abs(scores[label] - cl["out"][i][k]) <= 1e-5, (item, cl["out"][i])
+    assert item["labels"][0]["score"] == max(scores.values())
+best = max(range(3), key=lambda k: cl["out"][0][k])
+assert open(f"{tmp}/classify.txt").read().split("\t")[0] == cl["labels"][best]
+PY
+! "$tfenc" rerank --model "$st" "$q" "a doc" 2>"$tmp/err"
+grep -qF "the pipeline is an embedding model" "$tmp/err"
+echo "pipelines: embed, rerank and classify match the references"

@@ -1,0 +1,27 @@
+/* pipeline_cli.h — what tfenc embed (on a model folder), rerank and
+ * classify share: loading a tf_pipeline with a message, JSON strings. */
+#ifndef TFENC_PIPELINE_CLI_H
+#define TFENC_PIPELINE_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tfenc.h"
+
+/* 1 if path is a folder with modules.json: tfenc embed reads it as a
+ * sentence-transformers pipeline. */
+int pipeline_cli_is_folder(const char *path);
+
+/* Loads dir (max_seq_length 0: the folder's); NULL after a message. */
+tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max_seq_length);
+
+/* "tfenc COMMAND: STATUS: message" for a failed call; returns CLI_FAILED. */
+int pipeline_cli_fail(const char *command, tf_status s);
+
+/* s as a JSON string (quotes, escapes) on out. */
+void pipeline_cli_json_string(FILE *out, const char *s);
+
+/* The note on stderr when inputs were cut to max_seq_length. */
+void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipeline *p);
+
+#endif

@@ -1,0 +1,129 @@
+/* rerank.c — `tfenc rerank --model DIR QUERY DOC...`: a cross-encoder's
+ * score of each (QUERY, DOC) pair, best first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "pipeline_cli.h"
+#include "tfenc.h"
+
+typedef struct rerank_options {
+    const char *model;
+    int json;
+    const char **args; /* QUERY, then the DOCs */
+    size_t n_args;
+} rerank_options;
+
+typedef struct ranked {
+    float score;
+    size_t index;
+} ranked;
+
+static void rerank_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tfenc rerank --model DIR [--json] QUERY DOC [DOC ...]\n"
+            "Scores each (QUERY, DOC) pair with the cross-encoder in DIR (a\n"
+            "BertForSequenceClassification folder: the sigmoid of its one logit, as\n"
+            "sentence-transformers' CrossEncoder.predict), and prints them best first:\n"
+            "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
+            "of {\"index\", \"score\", \"text\"}.\n");
+}
+
+static int take_rerank(cli_args *a, const char *arg, void *user)
+{
+    rerank_options *o = user;
+    if (!strcmp(arg, "--json")) {
+        o->json = 1;
+        return 1;
+    }
+    if (!strcmp(arg, "--model"))
+        return cli_string(a, arg, "a model folder", &o->model);
+    if (arg[0] == '-' && arg[1])
+        return 0;
+    o->args[o->n_args++] = arg;
+    return 1;
+}
+
+static int by_score(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    return a->score < b->score ? 1 : a->score > b->score ? -1 : a->index < b->index ? -1 : 1;
+}
+
+static void print_ranking(const rerank_options *o, const ranked *r, size_t n)
+{
+    if (o->json)
+        printf("[");
+    for (size_t i = 0; i < n; i++) {
+        const char *doc = o->args[1 + r[i].index];
+        if (!o->json) {
+            printf("%.6f\t%zu\t%s\n", (double)r[i].score, r[i].index, doc);
+            continue;
+        }
+        printf("%s{\"index\": %zu, \"score\": %.7g, \"text\": ", i ? ", " : "", r[i].index,
+               (double)r[i].score);
+        pipeline_cli_json_string(stdout, doc);
+        printf("}");
+    }
+    if (o->json)
+        printf("]\n");
+}
+
+static int rerank(const rerank_options *o)
+{
+    tf_pipeline *p = pipeline_cli_load("rerank", o->model, 0);
+    if (!p)
+        return CLI_FAILED;
+    const size_t n = o->n_args - 1;
+    const char **queries = malloc(n * sizeof *queries);
+    float *scores = malloc(n * (size_t)tf_pipeline_dim(p) * sizeof *scores); /* [n, labels] */
+    ranked *r = malloc(n * sizeof *r);
+    int rc = 0;
+    size_t truncated = 0;
+    if (!queries || !scores || !r) {
+        cli_error("rerank", "out of memory");
+        rc = CLI_FAILED;
+    } else if (tf_pipeline_kind_of(p) != TF_PIPELINE_EMBEDDING && tf_pipeline_dim(p) != 1) {
+        cli_error("rerank", "%s has %d labels; a cross-encoder has one (use tfenc classify)",
+                  o->model, (int)tf_pipeline_dim(p));
+        rc = CLI_FAILED;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        queries[i] = o->args[0];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = n, a.texts = queries, a.pairs = o->args + 1, a.out = scores, a.truncated = &truncated;
+    tf_status s = rc ? TF_OK : tf_pipeline_score(p, &a);
+    if (rc == 0 && s)
+        rc = pipeline_cli_fail("rerank", s);
+    if (rc == 0) {
+        pipeline_cli_truncated("rerank", truncated, p);
+        for (size_t i = 0; i < n; i++)
+            r[i] = (ranked){scores[i], i};
+        qsort(r, n, sizeof *r, by_score);
+        print_ranking(o, r, n);
+    }
+    free(queries);
+    free(scores);
+    free(r);
+    tf_pipeline_destroy(p);
+    return rc;
+}
+
+int tfenc_rerank(int argc, char **argv)
+{
+    rerank_options o = {0};
+    cli_args a = cli_args_start("rerank", rerank_usage, argc, argv);
+    if (!(o.args = malloc((size_t)argc * sizeof *o.args))) {
+        cli_error("rerank", "out of memory");
+        return CLI_FAILED;
+    }
+    int rc = cli_parse(&a, take_rerank, &o);
+    if (rc == 0 && (!o.model || o.n_args < 2))
+        rc = cli_usage_error(&a);
+    rc = rc ? cli_parse_status(rc) : rerank(&o);
+    free(o.args);
+    return rc;
+}
