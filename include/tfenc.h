@@ -552,36 +552,77 @@ TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
  * has seen the events up to it. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
-/* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *
+/* ---- Tokenizers: tokenizer.json, and BERT's vocab.txt ---------------------- *
  *
- * Text to ids the way Hugging Face's BertTokenizerFast does it (its
- * BertNormalizer, then BertPreTokenizer): the special tokens ([CLS], [SEP],
- * [PAD], [UNK], [MASK]) written in the text are kept whole; the rest is, in
- * this order, cleaned (control and format characters and U+FFFD dropped,
- * unassigned code points kept; Unicode whitespace made spaces), CJK
- * ideographs made words of their own, optionally stripped of accents (NFD,
- * nonspacing marks removed: a CJK compatibility ideograph becomes its unified
- * one), optionally lower-cased (Unicode's full mapping: U+0130, I with a dot,
- * becomes i and U+0307); words are split on whitespace and on punctuation
- * (ASCII punctuation and Unicode P*), then split greedily into the longest
- * vocabulary pieces, "##" marking a continuation; a word with no such split,
- * or longer than max_chars_per_word characters, is [UNK]. Unicode data comes
- * from utf8proc, with tokenizers' classes where they differ (its category
- * tables are Unicode 9.0's: a character made punctuation, a format character
- * or a nonspacing mark since stays in its word there, and so here).
- * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
- * immutable once loaded: use it from many threads at once. */
+ * Text to ids exactly as Hugging Face's tokenizers library does it, from a
+ * tokenizer.json (its serialisation) or from BERT's vocab.txt.
+ *
+ * A tokenizer.json runs its pipeline: its added tokens (special or not;
+ * single_word, lstrip, rstrip; normalized ones are found in the normalised
+ * text) are matched first, leftmost and longest; then the normalizer
+ * (BertNormalizer, NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, Strip,
+ * Replace with a string or a regex, Prepend, Sequence), the pre-tokenizer
+ * (BertPreTokenizer, ByteLevel with add_prefix_space and GPT-2's regex,
+ * Whitespace, WhitespaceSplit, Punctuation, Digits, Split with a string or a
+ * regex, every behavior and invert, Sequence), the model (WordPiece with
+ * "##"; BPE with merges by rank, continuing_subword_prefix,
+ * end_of_word_suffix, byte_fallback, ignore_merges, unk_token, fuse_unk) and
+ * the post-processor (TemplateProcessing, BertProcessing, RobertaProcessing,
+ * ByteLevel, Sequence), which adds the special tokens and token types; the
+ * file's truncation (LongestFirst, OnlyFirst, OnlySecond; Left or Right)
+ * and padding (pad_id, pad_type_id, BatchLongest or Fixed,
+ * pad_to_multiple_of). Regexes are PCRE2's in Unicode mode, with limits: a
+ * pattern that backtracks catastrophically makes the encoding fail
+ * (TF_ERR_UNSUPPORTED naming it), never hang. Another component's type
+ * (Unigram, Metaspace, Precompiled, ...) is TF_ERR_UNSUPPORTED naming the
+ * component and its "type"; malformed JSON, a field of the wrong type, an
+ * id given twice, a merge of tokens not in the vocabulary are TF_ERR_FORMAT
+ * naming the field. The vocabulary's ids must be 0..n-1, each once; an added
+ * token in the vocabulary has its id there (as tokenizers gives it). Where
+ * ours differ from tokenizers': offsets are bytes of the text, and a
+ * character that normalisation composes of several spans them all;
+ * ByteLevel's and RobertaProcessing's trim_offsets are not applied (a
+ * token's offsets include the space its "Ġ" came from); stride and the
+ * overflowing tokens are not kept; padding is on the right only. A batch
+ * is padded to its longest row even without "padding" (with pad_id, else the
+ * id of "[PAD]" or "<pad>", else 0).
+ *
+ * A vocab.txt is the pipeline Hugging Face's BertTokenizerFast builds: the
+ * special tokens ([CLS], [SEP], [PAD], [UNK], [MASK]) written in the text
+ * are kept whole; the rest is, in this order, cleaned (control and format
+ * characters and U+FFFD dropped, unassigned code points kept; Unicode
+ * whitespace made spaces), CJK ideographs made words of their own,
+ * optionally stripped of accents (NFD, nonspacing marks removed: a CJK
+ * compatibility ideograph becomes its unified one), optionally lower-cased
+ * (Unicode's full mapping: U+0130, I with a dot, becomes i and U+0307);
+ * words are split on whitespace and on punctuation (ASCII punctuation and
+ * Unicode P*), then split greedily into the longest vocabulary pieces, "##"
+ * marking a continuation; a word with no such split, or longer than
+ * max_chars_per_word characters, is [UNK]; a pair that does not fit
+ * max_length loses tokens from the end of the longer text (the second on
+ * ties), as BERT's Python tokenizer does.
+ *
+ * Unicode data comes from utf8proc, with tokenizers' classes where they
+ * differ (its category tables are Unicode 9.0's: a character made
+ * punctuation, a format character or a nonspacing mark since stays in its
+ * word there, and so here). Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming
+ * the byte. A tokenizer is immutable once loaded: use it from many threads
+ * at once. */
 
 typedef struct tf_tokenizer tf_tokenizer; /* opaque */
 
 typedef struct tf_tokenizer_options {
     size_t struct_size;          /* the caller's sizeof(tf_tokenizer_options), set by init */
+    /* vocab.txt only (a tokenizer.json says these itself): */
     int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
     int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
     int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
     int32_t max_chars_per_word;  /* 100 (default): longer words become [UNK] */
-    int32_t max_length;          /* 0 (default): no limit; else at most this many ids
-                                    per text (pair), specials included, >= 3 */
+    int32_t max_length;          /* 0 (default): no limit (a tokenizer.json: its own);
+                                    else at most this many ids per text (pair),
+                                    specials included, >= 3 (a tokenizer.json: with
+                                    its truncation strategy, else longest_first) */
+    /* vocab.txt only: */
     const char *unk_token;       /* NULL: "[UNK]" (these four must be in the vocabulary) */
     const char *cls_token;       /* NULL: "[CLS]" */
     const char *sep_token;       /* NULL: "[SEP]" */
@@ -592,26 +633,31 @@ TF_API void tf_tokenizer_options_init_sized(tf_tokenizer_options *opts, size_t s
 TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
 #define tf_tokenizer_options_init(opts) tf_tokenizer_options_init_sized((opts), sizeof *(opts))
 
-/* Loads a BERT vocab.txt: one token per line, id = line number. opts may be
- * NULL (the defaults). */
-TF_API tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *opts,
+/* Loads a tokenizer from path: a tokenizer.json (a name ending in ".json"),
+ * a model directory (its tokenizer.json, else its vocab.txt), or a BERT
+ * vocab.txt (one token per line, id = line number). opts may be NULL (the
+ * defaults). */
+TF_API tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                                    tf_tokenizer **out);
 /* NULL is a no-op. */
 TF_API void tf_tokenizer_destroy(tf_tokenizer *tok);
+/* The model's vocabulary and the added tokens: one more than the largest id. */
 TF_API int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok);
-/* The token of an id (owned by tok), or NULL when out of range. */
+/* The token of an id (owned by tok), as the vocabulary writes it (byte-level
+ * BPE's "Ġthe"), or NULL when there is none. */
 TF_API const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id);
 /* The id of a token, or -1. */
 TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token);
 
-/* The result of encoding: B texts (or pairs), padded with [PAD] to the
- * longest, T ids each. Arrays are [B, T], row-major, owned by the encoding,
+/* The result of encoding: B texts (or pairs), padded to the longest (with
+ * [PAD], or as the tokenizer.json says), T ids each. Arrays are [B, T], row-major, owned by the encoding,
  * and fit tf_forward_args directly (input_ids, token_type_ids,
  * attention_mask). */
 typedef struct tf_encoding tf_encoding; /* opaque */
 
-/* Encodes one UTF-8 text of len bytes as [CLS] text [SEP], or a pair as
- * [CLS] text [SEP] pair [SEP] (token types 0 then 1); pair may be NULL. */
+/* Encodes one UTF-8 text of len bytes with the tokenizer's special tokens
+ * ([CLS] text [SEP], or a pair as [CLS] text [SEP] pair [SEP] with token
+ * types 0 then 1, for BERT); pair may be NULL. */
 TF_API tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
                                      const char *pair, size_t pair_len, tf_encoding **out);
 /* Encodes n texts (lens[i] bytes each, or NUL-terminated when lens is NULL),
@@ -628,8 +674,9 @@ TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real i
 TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
 TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
 TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
-/* [B, T, 2]: each token's byte range [begin, end) in the text (type 0) or
- * the pair (type 1) it came from; [0, 0] for [CLS], [SEP] and padding. */
+/* [B, T, 2]: each token's byte range [begin, end) in the text or the pair
+ * it came from (the bytes it was made of, through normalisation); [0, 0]
+ * for the specials the template adds and for padding. */
 TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
 
 /* ---- Sentence vectors ------------------------------------------------------ */
