@@ -65,7 +65,8 @@ def test_enum_names_are_the_librarys():
     c = library()
     assert tfenc.ACTIVATIONS == names_of(c, "activation") == ("gelu", "gelu_tanh", "relu")
     assert tfenc.POSITIONS == names_of(c, "position") == ("none", "sinusoidal", "learned")
-    assert tfenc.POOLINGS == names_of(c, "pooling") == ("cls", "mean")
+    assert tfenc.POOLINGS == names_of(c, "pooling") == ("cls", "mean", "max", "mean_sqrt_len_tokens",
+                                                        "weightedmean", "lasttoken")
     assert names_of(c, "norm_placement") == ("post", "pre")
     for activation in tfenc.ACTIVATIONS:
         assert tfenc.Encoder(8, 2, 8, activation=activation).config["activation"] == activation

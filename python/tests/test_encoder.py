@@ -125,4 +125,4 @@ def test_embed_pools_like_numpy(vocab_path):
     assert np.allclose(enc.embed(texts, tok, pool="cls"), hidden[:, 0], atol=1e-6)
     assert np.allclose(enc.embed(texts, tok, batch_size=1), mean, atol=1e-5)  # unpadded
     with pytest.raises(ValueError, match="pool: expected one of"):
-        enc.embed(texts, tok, pool="max")
+        enc.embed(texts, tok, pool="median")

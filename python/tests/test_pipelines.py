@@ -1,0 +1,81 @@
+"""tfenc.SentenceEncoder, CrossEncoder and Classifier on the model folders
+of tests/data/pipelines against their float64 references (expected.json,
+tests/data/gen_pipelines.py) within 1e-5."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tfenc
+from conftest import DATA
+
+PIPELINES = os.path.join(DATA, "pipelines")
+
+
+def folder(name):
+    path = os.path.join(PIPELINES, name)
+    with open(os.path.join(path, "expected.json")) as f:
+        return path, json.load(f)
+
+
+def test_sentence_encoder_mean_normalize_prompts_dimensions():
+    path, exp = folder("st_mean_norm")
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert (enc.dim, enc.max_seq_length, enc.similarity_fn_name) == (16, 12, "cosine")
+        assert enc.prompts == {"query": "query: ", "passage": "passage: "}
+        assert enc.default_prompt_name is None
+        out = enc.encode(exp["texts"])
+        assert out.shape == (5, 16) and enc.truncated == 1
+        assert np.allclose(out, exp["plain"]["embeddings"], atol=1e-5, rtol=0)
+        q = enc.encode(exp["texts"], prompt_name="query", batch_size=2)
+        assert np.allclose(q, exp["query"]["embeddings"], atol=1e-5, rtol=0)
+        assert np.allclose(enc.encode(exp["texts"][0], dimensions=8), exp["dims8"][0], atol=1e-5)
+        with pytest.raises(tfenc.InvalidArgumentError, match="args.dimensions 17: the model's "
+                           "vectors have 16 dimensions"):
+            enc.encode(["hello"], dimensions=17)
+        with pytest.raises(tfenc.InvalidArgumentError, match="prompt_name \"doc\""):
+            enc.encode(["hello"], prompt_name="doc")
+    with pytest.raises(tfenc.InvalidArgumentError, match="input 4 has more than 12 tokens"):
+        tfenc.SentenceEncoder.from_dir(path, truncation_error=True).encode(exp["texts"])
+
+
+def test_sentence_encoder_dense_and_default_prompt():
+    path, exp = folder("st_dense")
+    enc = tfenc.SentenceEncoder.from_dir(path)
+    assert (enc.dim, enc.default_prompt_name, enc.similarity_fn_name) == (6, "query", "dot")
+    assert np.allclose(enc.encode(exp["texts"]), exp["default"], atol=1e-5, rtol=0)
+    assert np.allclose(enc.encode(exp["texts"], prompt_name=""), exp["none"], atol=1e-5, rtol=0)
+    unit = enc.encode(exp["texts"], normalize=True)
+    assert np.allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-6)
+
+
+def test_cross_encoder_predict_and_rank():
+    path, exp = folder("cross_encoder")
+    ce = tfenc.CrossEncoder.from_dir(path)
+    scores = ce.predict(exp["inputs"], batch_size=3)
+    assert scores.shape == (4,)
+    assert np.allclose(scores, [s[0] for s in exp["out"]], atol=1e-5, rtol=0)
+    query = exp["inputs"][0][0]
+    ranked = ce.rank(query, [p for _, p in exp["inputs"]], return_documents=True)
+    assert [r["corpus_id"] for r in ranked] == sorted(range(4), key=lambda i: -scores[i])
+    assert ranked[0]["text"] == exp["inputs"][ranked[0]["corpus_id"]][1]
+
+
+def test_classifier_labels():
+    path, exp = folder("classifier")
+    clf = tfenc.Classifier.from_dir(path)
+    assert clf.labels == ["negative", "neutral", "positive"]
+    texts = [t for t, _ in exp["inputs"]]
+    assert np.allclose(clf.predict_proba(texts), exp["out"], atol=1e-5, rtol=0)
+    top = clf(texts[0], top_k=None)
+    assert [d["label"] for d in top] == [exp["labels"][k] for k in
+                                         np.argsort(exp["out"][0])[::-1]]
+    assert abs(sum(d["score"] for d in top) - 1.0) < 1e-5
+
+
+def test_wrong_kind_of_folder():
+    with pytest.raises(ValueError, match="the folder's kind is embedding; CrossEncoder reads"):
+        tfenc.CrossEncoder.from_dir(os.path.join(PIPELINES, "st_dense"))
+    with pytest.raises(tfenc.FileError, match="missing/config.json: cannot open"):
+        tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "missing"))

@@ -1,0 +1,219 @@
+"""Model folders as sentence-transformers and transformers use them:
+tfenc.SentenceEncoder (a sentence-transformers folder: modules.json, its
+pooling, Dense and Normalize modules, prompts), tfenc.CrossEncoder (a
+BertForSequenceClassification reranker) and tfenc.Classifier, each over
+the C library's tf_pipeline."""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._args import flag, integer
+from ._handle import Handle, Owner
+from ._lib import P, c_float, c_int32, c_size_t, check, lib
+from .tokenizer import _utf8
+
+VP, CP = ctypes.c_void_p, ctypes.c_char_p
+
+
+class PipelineOptions(ctypes.Structure):  # since 0.3.0
+    c_name = "tf_pipeline_options"
+    _fields_ = [("struct_size", c_size_t), ("max_seq_length", c_int32),
+                ("truncation_error", c_int32)]
+
+
+class PipelineArgs(ctypes.Structure):  # since 0.3.0
+    c_name = "tf_pipeline_args"
+    _fields_ = [("struct_size", c_size_t), ("n", c_size_t), ("texts", P(CP)), ("pairs", P(CP)),
+                ("prompt_name", CP), ("normalize", c_int32), ("dimensions", c_int32),
+                ("batch_size", c_int32), ("n_threads", c_int32), ("out", P(c_float)),
+                ("truncated", P(c_size_t))]
+
+
+_differ = _lib._mismatches(lib, (PipelineOptions, PipelineArgs))
+if _differ:
+    raise ImportError("libtfenc's pipeline structs differ from this binding's: " + _differ)
+
+for _name, _res, _args in [
+    ("tf_pipeline_options_init_sized", None, [P(PipelineOptions), c_size_t]),
+    ("tf_pipeline_args_init_sized", None, [P(PipelineArgs), c_size_t]),
+    ("tf_pipeline_load", ctypes.c_int, [CP, P(PipelineOptions), P(VP)]),
+    ("tf_pipeline_destroy", None, [VP]),
+    ("tf_pipeline_kind_of", c_int32, [VP]),
+    ("tf_pipeline_kind_name", CP, [c_int32]),
+    ("tf_pipeline_dim", c_int32, [VP]),
+    ("tf_pipeline_max_seq_length", c_int32, [VP]),
+    ("tf_pipeline_label", CP, [VP, c_int32]),
+    ("tf_pipeline_similarity", CP, [VP]),
+    ("tf_pipeline_prompt_count", c_size_t, [VP]),
+    ("tf_pipeline_prompt_name", CP, [VP, c_size_t]),
+    ("tf_pipeline_prompt", CP, [VP, CP]),
+    ("tf_pipeline_default_prompt_name", CP, [VP]),
+    ("tf_pipeline_embed", ctypes.c_int, [VP, P(PipelineArgs)]),
+    ("tf_pipeline_score", ctypes.c_int, [VP, P(PipelineArgs)]),
+    ("tf_pipeline_classify", ctypes.c_int, [VP, P(PipelineArgs)]),
+]:
+    _lib._declare(_name, _res, *_args)
+
+
+def _strings(items, name):
+    """A C array of UTF-8 strings, and the bytes it points into."""
+    encoded = [_utf8(t, f"{name}[{i}]") for i, t in enumerate(items)]
+    return (CP * len(encoded))(*encoded), encoded
+
+
+class _Pipeline(Owner):
+    """A model folder loaded once; use it from many threads at once."""
+    _kinds = ()
+
+    def __init__(self, path, *, max_seq_length=0, truncation_error=False):
+        o = _lib.new(PipelineOptions)
+        o.max_seq_length = integer(max_seq_length, "max_seq_length")
+        o.truncation_error = flag(truncation_error, "truncation_error")
+        handle = ctypes.c_void_p()
+        check(lib.tf_pipeline_load(str(path).encode(), ctypes.byref(o), ctypes.byref(handle)))
+        self._handle = Handle(handle, lib.tf_pipeline_destroy, type(self).__name__)
+        kind = self.kind
+        if kind not in self._kinds:
+            self.close()
+            raise ValueError(f"{path}: the folder's kind is {kind}; {type(self).__name__} reads "
+                             f"{' or '.join(self._kinds)} folders")
+        self.truncated = 0  # inputs cut to max_seq_length by the last call
+
+    @classmethod
+    def from_dir(cls, path, **options):
+        return cls(path, **options)
+
+    @property
+    def kind(self):
+        """"embedding", "cross-encoder" or "classifier"."""
+        with self._handle.borrow() as h:
+            return lib.tf_pipeline_kind_name(lib.tf_pipeline_kind_of(h)).decode()
+
+    @property
+    def max_seq_length(self):
+        with self._handle.borrow() as h:
+            return lib.tf_pipeline_max_seq_length(h)
+
+    def _run(self, fn, texts, pairs, width, batch_size, **fields):
+        out = np.zeros((len(texts), width), dtype=np.float32)
+        if len(texts) == 0:
+            return out
+        a = _lib.new(PipelineArgs)
+        t, keep = _strings(texts, "texts")  # keep: the bytes t points into
+        a.n, a.texts, a.batch_size = len(texts), t, integer(batch_size, "batch_size")
+        if pairs is not None:
+            p, keep_pairs = _strings(pairs, "pairs")
+            a.pairs = p
+        for k, v in fields.items():
+            setattr(a, k, v)
+        truncated = c_size_t(0)
+        a.out = out.ctypes.data_as(P(c_float))
+        a.truncated = ctypes.pointer(truncated)
+        with self._handle.borrow() as h:
+            check(fn(h, ctypes.byref(a)))
+        self.truncated = truncated.value
+        return out
+
+
+class SentenceEncoder(_Pipeline):
+    """SentenceEncoder.from_dir(path): a sentence-transformers folder (or a
+    BERT folder: mean pooling), encode() as SentenceTransformer.encode."""
+    _kinds = ("embedding",)
+
+    @property
+    def dim(self):
+        with self._handle.borrow() as h:
+            return lib.tf_pipeline_dim(h)
+
+    @property
+    def similarity_fn_name(self):
+        with self._handle.borrow() as h:
+            return lib.tf_pipeline_similarity(h).decode()
+
+    @property
+    def prompts(self):
+        """{name: text} from config_sentence_transformers.json."""
+        with self._handle.borrow() as h:
+            names = [lib.tf_pipeline_prompt_name(h, i).decode()
+                     for i in range(lib.tf_pipeline_prompt_count(h))]
+            return {n: lib.tf_pipeline_prompt(h, n.encode()).decode() for n in names}
+
+    @property
+    def default_prompt_name(self):
+        with self._handle.borrow() as h:
+            name = lib.tf_pipeline_default_prompt_name(h)
+        return name.decode() if name is not None else None
+
+    def encode(self, texts, prompt_name=None, normalize=None, dimensions=None, batch_size=32):
+        """[len(texts), dimensions or dim] float32 vectors (one text: [dim]).
+        prompt_name None: the folder's default prompt, "" none; normalize
+        None: as the folder's modules, False: its Normalize skipped, True:
+        unit length; dimensions: the first ones (Matryoshka), renormalised
+        when normalised."""
+        single = isinstance(texts, (str, bytes))
+        texts = [texts] if single else list(texts)
+        dims = self.dim if dimensions is None else integer(dimensions, "dimensions")
+        fields = {"normalize": -1 if normalize is None else flag(normalize, "normalize"),
+                  "dimensions": 0 if dimensions is None else dims}
+        if prompt_name is not None:
+            fields["prompt_name"] = _utf8(prompt_name, "prompt_name")
+        out = self._run(lib.tf_pipeline_embed, texts, None, dims, batch_size, **fields)
+        return out[0] if single else out
+
+
+class CrossEncoder(_Pipeline):
+    """CrossEncoder.from_dir(path): a BertForSequenceClassification
+    reranker; predict() and rank() as sentence-transformers' CrossEncoder."""
+    _kinds = ("cross-encoder", "classifier")
+
+    @property
+    def num_labels(self):
+        with self._handle.borrow() as h:
+            return lib.tf_pipeline_dim(h)
+
+    def predict(self, pairs, batch_size=32):
+        """Scores of (query, passage) pairs: [n] for one label (its sigmoid),
+        else [n, labels] logits."""
+        pairs = [tuple(p) for p in pairs]
+        out = self._run(lib.tf_pipeline_score, [p[0] for p in pairs], [p[1] for p in pairs],
+                        self.num_labels, batch_size)
+        return out[:, 0] if self.num_labels == 1 else out
+
+    def rank(self, query, documents, top_k=None, return_documents=False, batch_size=32):
+        """[{"corpus_id", "score"(, "text")}] best first."""
+        documents = list(documents)
+        scores = self.predict([(query, d) for d in documents], batch_size=batch_size)
+        order = sorted(range(len(documents)), key=lambda i: -float(scores[i]))[:top_k]
+        return [dict({"corpus_id": i, "score": float(scores[i])},
+                     **({"text": documents[i]} if return_documents else {})) for i in order]
+
+
+class Classifier(_Pipeline):
+    """Classifier.from_dir(path): a BertForSequenceClassification model;
+    calling it gives label dicts as transformers' text-classification
+    pipeline (softmax, or sigmoid for multi-label and one-label models)."""
+    _kinds = ("classifier", "cross-encoder")
+
+    @property
+    def labels(self):
+        with self._handle.borrow() as h:
+            return [lib.tf_pipeline_label(h, i).decode() for i in range(lib.tf_pipeline_dim(h))]
+
+    def predict_proba(self, texts, pairs=None, batch_size=32):
+        """[n, labels] probabilities."""
+        texts = list(texts)
+        return self._run(lib.tf_pipeline_classify, texts, None if pairs is None else list(pairs),
+                         len(self.labels), batch_size)
+
+    def __call__(self, texts, top_k=1, batch_size=32):
+        """Per text, the top_k labels as {"label", "score"}, best first (one
+        text: its list; top_k None: every label)."""
+        single = isinstance(texts, (str, bytes))
+        probs = self.predict_proba([texts] if single else texts, batch_size=batch_size)
+        labels = self.labels
+        out = []
+        for row in probs:
+            order = sorted(range(len(labels)), key=lambda k: -float(row[k]))[:top_k]
+            out.append([{"label": labels[k], "score": float(row[k])} for k in order])
+        return out[0] if single else out
