@@ -1,7 +1,8 @@
 /* test_alloc_failure.c — with the library built with its allocation hook,
  * every allocation of create, load (Hugging Face, PyTorch, our own files),
  * inspect, save, forward (plain, with a workspace, traced), the
- * tokenizer and model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
+ * tokenizer (vocab.txt and tokenizer.json files of every kind of stage) and
+ * model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
  * loading a hostile file of at most 4 KiB never holds more than 2 MiB. */
 #define _POSIX_C_SOURCE 200809L
@@ -273,6 +274,82 @@ START_TEST(test_pipelines)
 }
 END_TEST
 
+/* Small tokenizer.json files with every kind of stage: a byte-level BPE
+ * (NFC, a Split regex and ByteLevel, added tokens, a template), a character
+ * BPE (a Sequence of normalizers with a regex Replace, normalized added
+ * tokens, Punctuation and Digits, byte_fallback, truncation and padding)
+ * and a WordPiece (BertNormalizer, BertPreTokenizer, BertProcessing). */
+static const char *const tokenizer_jsons[] = {
+    "{\"added_tokens\": [{\"id\": 8, \"content\": \"<|end|>\", \"special\": true}],"
+    " \"normalizer\": {\"type\": \"NFC\"},"
+    " \"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": ["
+    "  {\"type\": \"Split\", \"pattern\": {\"Regex\": \"\\\\p{L}+| ?\\\\p{N}|\\\\s+\"},"
+    "   \"behavior\": \"Isolated\", \"invert\": false},"
+    "  {\"type\": \"ByteLevel\", \"add_prefix_space\": false, \"use_regex\": false}]},"
+    " \"post_processor\": {\"type\": \"TemplateProcessing\","
+    "  \"single\": [{\"Sequence\": {\"id\": \"A\", \"type_id\": 0}},"
+    "              {\"SpecialToken\": {\"id\": \"<|end|>\", \"type_id\": 0}}],"
+    "  \"pair\": [{\"Sequence\": {\"id\": \"A\", \"type_id\": 0}},"
+    "            {\"Sequence\": {\"id\": \"B\", \"type_id\": 1}}],"
+    "  \"special_tokens\": {\"<|end|>\": {\"id\": \"<|end|>\", \"ids\": [8]}}},"
+    " \"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2, \"\\u0120\": 3,"
+    "  \"\\u0120a\": 4, \"1\": 5, \"c\": 6, \"abc\": 7}, \"merges\": [\"a b\", [\"\\u0120\", \"a\"],"
+    "  [\"ab\", \"c\"]]}}",
+    "{\"added_tokens\": [{\"id\": 0, \"content\": \"<unk>\", \"special\": true},"
+    "  {\"id\": 9, \"content\": \"MASK\", \"special\": true, \"normalized\": true, \"lstrip\": true}],"
+    " \"normalizer\": {\"type\": \"Sequence\", \"normalizers\": [{\"type\": \"NFKD\"},"
+    "  {\"type\": \"StripAccents\"}, {\"type\": \"Lowercase\"},"
+    "  {\"type\": \"Replace\", \"pattern\": {\"Regex\": \"[0-9]+\"}, \"content\": \"#\"},"
+    "  {\"type\": \"Prepend\", \"prepend\": \"_\"}, {\"type\": \"Strip\"}]},"
+    " \"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": ["
+    "  {\"type\": \"WhitespaceSplit\"}, {\"type\": \"Punctuation\"}, {\"type\": \"Digits\"},"
+    "  {\"type\": \"Whitespace\"}]},"
+    " \"truncation\": {\"max_length\": 6, \"strategy\": \"LongestFirst\"},"
+    " \"padding\": {\"strategy\": {\"Fixed\": 8}, \"pad_id\": 0},"
+    " \"model\": {\"type\": \"BPE\", \"unk_token\": \"<unk>\", \"byte_fallback\": true,"
+    "  \"continuing_subword_prefix\": \"##\", \"vocab\": {\"<unk>\": 0, \"a\": 1, \"##b\": 2,"
+    "  \"ab\": 3, \"<0x61>\": 4, \"_\": 5, \"#\": 6, \"e\": 7, \"##e\": 8, \"MASK\": 9},"
+    "  \"merges\": [\"a ##b\"]}}",
+    "{\"added_tokens\": [{\"id\": 0, \"content\": \"[UNK]\", \"special\": true}],"
+    " \"normalizer\": {\"type\": \"BertNormalizer\", \"lowercase\": true},"
+    " \"pre_tokenizer\": {\"type\": \"BertPreTokenizer\"},"
+    " \"post_processor\": {\"type\": \"BertProcessing\", \"cls\": [\"[CLS]\", 1],"
+    "  \"sep\": [\"[SEP]\", 2]},"
+    " \"model\": {\"type\": \"WordPiece\", \"unk_token\": \"[UNK]\", \"vocab\": {\"[UNK]\": 0,"
+    "  \"[CLS]\": 1, \"[SEP]\": 2, \"a\": 3, \"##b\": 4, \"c\": 5}}}",
+};
+
+static tf_status tokenize_json(void *path)
+{
+    tf_tokenizer *tok;
+    tf_status s = tf_tokenizer_load(path, NULL, &tok);
+    if (s)
+        return s;
+    const char *texts[2] = {"ab abc 12 \xc3\xa9" "e\xcc\x81 MASK<|end|>x", "AB, c1 [UNK] \xe4\xb8\xad"};
+    const char *pairs[2] = {"a b", "Caf\xc3\xa9 MASK 2"};
+    tf_encoding *e;
+    s = tf_tokenizer_encode_batch(tok, 2, texts, NULL, pairs, NULL, &e);
+    if (s == TF_OK)
+        tf_encoding_destroy(e);
+    tf_tokenizer_destroy(tok);
+    return s;
+}
+
+START_TEST(test_tokenizer_json)
+{
+    for (int i = 0; i < 3; i++) {
+        char path[128], name[64];
+        snprintf(path, sizeof path, "%s/tokenizer%d.json", tmp_dir, i);
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        fputs(tokenizer_jsons[i], f);
+        fclose(f);
+        snprintf(name, sizeof name, "tokenizer.json %d", i);
+        ck_assert_int_gt(sweep(name, tokenize_json, path), 50);
+    }
+}
+END_TEST
+
 START_TEST(test_tokenizer)
 {
     char vocab[512];
@@ -330,6 +407,7 @@ int main(void)
     tcase_add_test(tc, test_forward_keeps_the_handle_usable);
     tcase_add_test(tc, test_forward_with_workspace_allocates_nothing);
     tcase_add_test(tc, test_tokenizer);
+    tcase_add_test(tc, test_tokenizer_json);
     tcase_add_test(tc, test_pipelines);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     suite_add_tcase(s, tc);

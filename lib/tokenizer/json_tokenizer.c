@@ -12,11 +12,13 @@
 #include "alloc.h"
 #include "error.h"
 #include "file.h"
+#include "json.h"
 #include "tokenizer.h"
 
 #define TF_MAX_STAGES 64       /* normalizers or pre-tokenizers, Sequences flattened */
 #define TF_MAX_TEMPLATE 64     /* items of a template */
 #define TF_MAX_ADDED (1 << 20) /* added tokens */
+#define TF_JSON_MAX_DEPTH 64   /* nesting of the file's arrays and objects */
 
 typedef struct loader {
     const char *path;
@@ -179,6 +181,8 @@ static tf_status load_wordpiece(const loader *l, const cJSON *model)
     if (s == TF_OK)
         s = get_string(l, model, "continuing_subword_prefix", "model.continuing_subword_prefix",
                        1, &prefix);
+    if (s == TF_OK && absent(item(model, "continuing_subword_prefix")))
+        prefix = "##"; /* tokenizers' default */
     if (s == TF_OK && strcmp(prefix, "##") != 0)
         s = tf_fail(TF_ERR_UNSUPPORTED, "%s: model.continuing_subword_prefix: only \"##\" is "
                     "supported, not \"%s\"", l->path, prefix);
@@ -828,11 +832,8 @@ tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
     tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
     if (s)
         return s;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root)
-        s = tf_fail(TF_ERR_FORMAT, "%s: not valid JSON (at byte %zu of %zu)", path,
-                    end ? (size_t)(end - text) : (size_t)0, len);
+    cJSON *root = NULL;
+    s = tf_json_parse(text, len, TF_JSON_MAX_DEPTH, path, &root);
     const loader l = {path, tok};
     if (s == TF_OK)
         s = load_root(&l, root, o);

@@ -65,7 +65,8 @@ tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int 
         PCRE2_UCHAR message[120];
         pcre2_get_error_message(error, message, sizeof message);
         tf_regex_free(re);
-        return tf_fail(error == PCRE2_ERROR_NOMEMORY ? TF_ERR_OUT_OF_MEMORY : TF_ERR_FORMAT,
+        const int memory = error == PCRE2_ERROR_NOMEMORY || error == PCRE2_ERROR_HEAP_FAILED;
+        return tf_fail(memory ? TF_ERR_OUT_OF_MEMORY : TF_ERR_FORMAT,
                        "%s: the regex does not compile at offset %zu: %s", what, (size_t)at,
                        (const char *)message);
     }
