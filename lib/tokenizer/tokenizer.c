@@ -249,14 +249,9 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static int is_regular_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* What path names: a directory's tokenizer.json (else its vocab.txt) into
- * buf, or path itself; *json whether it is a tokenizer.json. */
+/* What path names: a directory's tokenizer.json, else its vocab.txt (into
+ * buf), or path itself (also a directory with neither, whose reading then
+ * says what it is); *json whether it is a tokenizer.json. */
 static tf_status resolve(const char *path, char *buf, size_t size, const char **file, int *json)
 {
     struct stat st;
@@ -264,12 +259,16 @@ static tf_status resolve(const char *path, char *buf, size_t size, const char **
     *json = ends_with(path, ".json");
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return TF_OK;
-    if ((size_t)snprintf(buf, size, "%s/tokenizer.json", path) >= size)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", path);
-    *file = buf;
-    *json = is_regular_file(buf);
-    if (!*json)
-        snprintf(buf, size, "%s/vocab.txt", path);
+    const char *names[2] = {"tokenizer.json", "vocab.txt"};
+    for (int k = 0; k < 2; k++) {
+        if ((size_t)snprintf(buf, size, "%s/%s", path, names[k]) >= size)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", path);
+        if (stat(buf, &st) == 0) {
+            *file = buf;
+            *json = k == 0;
+            return TF_OK;
+        }
+    }
     return TF_OK;
 }
 
