@@ -210,8 +210,8 @@ static size_t byte_level_bytes(const char *token, unsigned char *out)
 
 /* Every token of a byte-level encoding holds bytes of its span: the whole
  * span (NFC-normalised when nfc) when the token is whole characters, a part
- * of it otherwise; a space the pre-tokenizer put before the text spans
- * nothing. */
+ * of it otherwise; a space the pre-tokenizer put before a piece spans the
+ * character it was put before. */
 static void check_byte_level_offsets(const tf_tokenizer *tok, const cJSON *c, int nfc,
                                      int *tokens_checked)
 {
@@ -228,6 +228,8 @@ static void check_byte_level_offsets(const tf_tokenizer *tok, const cJSON *c, in
         const unsigned char *got = bytes;
         if (n && got[0] == ' ' && src[b] != ' ') /* the prefix space */
             got++, n--;
+        if (n == 0) /* the prefix space alone: it spans the character it was put before */
+            continue;
         char span[4096];
         snprintf(span, sizeof span, "%.*s", (int)(end - b), src + b);
         utf8proc_uint8_t *normal = nfc ? utf8proc_NFC((const utf8proc_uint8_t *)span) : NULL;

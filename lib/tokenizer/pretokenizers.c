@@ -180,9 +180,9 @@ int32_t tf_byte_level_char(unsigned char b)
 
 /* Each character of in as the byte-level characters of its UTF-8 bytes,
  * each spanning the character's bytes. */
-static int to_byte_level(tf_chars *out, const tf_chars *in, size_t from)
+static int to_byte_level(tf_chars *out, const tf_chars *in)
 {
-    for (size_t k = from; k < in->n; k++) {
+    for (size_t k = 0; k < in->n; k++) {
         unsigned char bytes[4];
         const utf8proc_ssize_t n = utf8proc_encode_char(in->v[k].cp, bytes);
         for (utf8proc_ssize_t i = 0; i < n; i++) {
@@ -239,7 +239,8 @@ static tf_status split_pieces(tf_chars *out, const tf_chars *in, const tf_pretok
     return st;
 }
 
-/* ByteLevel: a space before each piece that lacks one, the regex's pieces,
+/* ByteLevel: a space before each piece that lacks one (spanning the
+ * piece's first character, as tokenizers aligns it), the regex's pieces,
  * then bytes as characters. */
 static tf_status byte_level(tf_chars *out, const tf_chars *in, const tf_pretokenizer *pre,
                             const char *what)
@@ -247,26 +248,21 @@ static tf_status byte_level(tf_chars *out, const tf_chars *in, const tf_pretoken
     tf_chars spaced = {0}, split = {0};
     int ok = 1;
     for (size_t k = 0; k < in->n && ok; k++) {
-        const int starts = k == 0 || in->v[k].word_start;
-        if (starts && pre->add_prefix_space && in->v[k].cp != ' ') {
-            ok = tf_chars_push(&spaced, ' ', in->v[k].begin, in->v[k].begin);
-            if (ok)
-                spaced.v[spaced.n - 1].word_start = 1;
-        }
-        ok = ok && tf_chars_push(&spaced, in->v[k].cp, in->v[k].begin, in->v[k].end);
-        if (ok)
-            spaced.v[spaced.n - 1].word_start = starts && !(pre->add_prefix_space &&
-                                                           in->v[k].cp != ' ');
+        const tf_char *c = &in->v[k];
+        const int starts = k == 0 || c->word_start;
+        const int prefix = starts && pre->add_prefix_space && c->cp != ' ';
+        if (prefix && (ok = tf_chars_push(&spaced, ' ', c->begin, c->end)))
+            spaced.v[spaced.n - 1].word_start = 1;
+        if (ok && (ok = tf_chars_push(&spaced, c->cp, c->begin, c->end)))
+            spaced.v[spaced.n - 1].word_start = starts && !prefix;
     }
     tf_status s = ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
-    if (s == TF_OK && spaced.n)
-        spaced.v[0].word_start = 1;
     const tf_chars *pieces = &spaced;
     if (s == TF_OK && pre->pattern) {
         s = split_pieces(&split, &spaced, pre, TF_SPLIT_ISOLATED, 0, 0, what);
         pieces = &split;
     }
-    if (s == TF_OK && !to_byte_level(out, pieces, 0))
+    if (s == TF_OK && !to_byte_level(out, pieces))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     tf_free(spaced.v);
     tf_free(split.v);

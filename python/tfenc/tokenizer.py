@@ -1,4 +1,5 @@
-"""tfenc.Tokenizer: BERT's WordPiece tokenizer (libtfenc's)."""
+"""tfenc.Tokenizer: a tokenizer.json (Hugging Face tokenizers' WordPiece or
+byte-level BPE pipeline) or BERT's vocab.txt, tokenized by libtfenc."""
 import ctypes
 
 import numpy as np
@@ -21,12 +22,16 @@ def _utf8(text, name):
 
 
 class Tokenizer(Owner):
-    """Tokenizer(vocab_path, lowercase=True): BERT's uncased (or, with
-    lowercase=False, cased) WordPiece tokenizer over a vocab.txt. Use it
-    from any number of threads at once; close() (or a `with` block) frees
-    it once the running calls have returned."""
+    """Tokenizer(path, lowercase=True): the tokenizer a tokenizer.json
+    describes, a model directory's (its tokenizer.json, else its vocab.txt),
+    or BERT's uncased (or, with lowercase=False, cased) WordPiece tokenizer
+    over a vocab.txt. lowercase, strip_accents, split_cjk and
+    max_chars_per_word apply to a vocab.txt only; max_length (0: the file's
+    own truncation) to both. Use it from any number of threads at once;
+    close() (or a `with` block) frees it once the running calls have
+    returned."""
 
-    def __init__(self, vocab_path, lowercase=True, *, strip_accents=None, split_cjk=True,
+    def __init__(self, path, lowercase=True, *, strip_accents=None, split_cjk=True,
                  max_chars_per_word=100, max_length=0):
         o = _lib.new(_lib.TokenizerOptions)
         o.lowercase, o.split_cjk = flag(lowercase, "lowercase"), flag(split_cjk, "split_cjk")
@@ -35,7 +40,7 @@ class Tokenizer(Owner):
         o.max_chars_per_word = integer(max_chars_per_word, "max_chars_per_word")
         o.max_length = integer(max_length, "max_length")
         handle = ctypes.c_void_p()
-        check(lib.tf_tokenizer_load(str(vocab_path).encode(), ctypes.byref(o),
+        check(lib.tf_tokenizer_load(str(path).encode(), ctypes.byref(o),
                                     ctypes.byref(handle)))
         self._handle = Handle(handle, lib.tf_tokenizer_destroy, "Tokenizer")
 
@@ -90,8 +95,10 @@ class Tokenizer(Owner):
             lib.tf_encoding_destroy(enc)
 
     def encode(self, text, pair=None, *, return_offsets=False):
-        """The ids of [CLS] text [SEP] (pair [SEP]); with return_offsets,
-        also each token's (begin, end) byte offsets in its text."""
+        """The ids of text (and pair) with the special tokens the tokenizer
+        adds ([CLS] text [SEP] (pair [SEP]) for BERT); with return_offsets,
+        also each token's (begin, end) byte offsets in its text ((0, 0) for
+        the added special tokens)."""
         return_offsets = flag(return_offsets, "return_offsets")
         ids, _, _, offsets, lengths = self._encode([text], None if pair is None else [pair])
         n = int(lengths[0])
@@ -100,8 +107,11 @@ class Tokenizer(Owner):
         return ids[0, :n].tolist()
 
     def tokenize(self, text):
-        """The tokens of text as strings, without [CLS] and [SEP]."""
-        return [self.id_to_token(i) for i in self.encode(text)[1:-1]]
+        """The tokens of text as strings, without the special tokens the
+        tokenizer adds ([CLS] and [SEP]): those are the ones at (0, 0), as
+        every token of the text spans some of its bytes."""
+        ids, offsets = self.encode(text, return_offsets=True)
+        return [self.id_to_token(i) for i, span in zip(ids, offsets) if span != (0, 0)]
 
     def __call__(self, texts, pairs=None):
         """A padded batch: {"input_ids", "attention_mask", "token_type_ids"},
