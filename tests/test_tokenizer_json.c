@@ -578,6 +578,34 @@ START_TEST(test_catastrophic_regex_fails)
 }
 END_TEST
 
+/* A word of 1 MiB (one piece for qwen3's regex) merges in O(n log n), and
+ * its tokens are its bytes. */
+START_TEST(test_long_word)
+{
+    tf_tokenizer *tok = load(fixture("qwen3", "tokenizer.json").s);
+    const size_t n = 1 << 20;
+    char *word = malloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        word[i] = "the"[i % 3];
+    word[n] = '\0';
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode(tok, word, n, NULL, 0, &e), TF_OK);
+    size_t at = 0;
+    for (int32_t t = 0; t < tf_encoding_lengths(e)[0]; t++) {
+        unsigned char bytes[1024];
+        const size_t k = byte_level_bytes(tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[t]),
+                                          bytes);
+        ck_assert(at + k <= n && memcmp(word + at, bytes, k) == 0);
+        at += k;
+    }
+    ck_assert_uint_eq(at, n);
+    ck_assert_int_lt(tf_encoding_lengths(e)[0], (int32_t)(n * 3 / 4)); /* "th" merged */
+    tf_encoding_destroy(e);
+    free(word);
+    tf_tokenizer_destroy(tok);
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -591,6 +619,7 @@ int main(void)
     tcase_add_test(tc, test_directories_and_lookups);
     tcase_add_test(tc, test_hostile_files);
     tcase_add_test(tc, test_catastrophic_regex_fails);
+    tcase_add_test(tc, test_long_word);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

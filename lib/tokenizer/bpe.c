@@ -9,6 +9,7 @@
 #include "model.h"
 
 #define TF_BPE_STACK 256 /* symbols of a word without allocating */
+#define TF_BPE_SHORT 64  /* symbols merged by rescanning; longer words through a heap */
 
 static uint64_t pair_key(int32_t left, int32_t right)
 {
@@ -135,8 +136,10 @@ static int char_symbols(symbols *s, const tf_bpe *b, const tf_vocab *v, const tf
     return 1;
 }
 
-/* Merges s in place: the lowest rank first, the leftmost of equal ones. */
-static void merge_all(symbols *s, const tf_bpe *b)
+/* Merges s in place: the lowest rank first, the leftmost of equal ones,
+ * rescanning every pair for each merge (O(n^2)): for short words, and the
+ * reference merge_long must agree with. */
+static void merge_short(symbols *s, const tf_bpe *b)
 {
     for (;;) {
         int32_t best_rank = INT32_MAX, best_id = -1;
@@ -156,6 +159,107 @@ static void merge_all(symbols *s, const tf_bpe *b)
         memmove(s->v + best + 1, s->v + best + 2, (s->n - best - 2) * sizeof *s->v);
         s->n--;
     }
+}
+
+/* A candidate merge of symbol pos with the next one (tokenizers' Merge). */
+typedef struct candidate {
+    int32_t rank, merged;
+    uint32_t pos;
+} candidate;
+
+/* Whether a goes before b: the lower rank, then the leftmost. */
+static int before(const candidate *a, const candidate *b)
+{
+    return a->rank != b->rank ? a->rank < b->rank : a->pos < b->pos;
+}
+
+/* A binary min-heap of candidates. */
+typedef struct heap {
+    candidate *v; /* [n] of at most 3 per symbol */
+    size_t n;
+} heap;
+
+static void heap_push(heap *h, candidate c)
+{
+    size_t i = h->n++;
+    while (i > 0 && before(&c, &h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = c;
+}
+
+static candidate heap_pop(heap *h)
+{
+    const candidate top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= h->n)
+            break;
+        if (child + 1 < h->n && before(&h->v[child + 1], &h->v[child]))
+            child++;
+        if (!before(&h->v[child], &last))
+            break;
+        h->v[i] = h->v[child];
+        i = child;
+    }
+    if (h->n)
+        h->v[i] = last;
+    return top;
+}
+
+/* The candidate of symbols left and right (indices), pushed if they merge. */
+static void push_pair(heap *h, const tf_bpe *b, const symbols *s, int32_t left, int32_t right)
+{
+    const int64_t m = left >= 0 && right >= 0 ? find_merge(b, s->v[left].id, s->v[right].id) : -1;
+    if (m >= 0)
+        heap_push(h, (candidate){b->rank[m], b->merged[m], (uint32_t)left});
+}
+
+/* merge_short's result in O(n log n), as tokenizers' Word::merge_all does
+ * it: symbols linked in a list, candidates in a heap, stale ones skipped.
+ * 0 when out of memory. */
+static int merge_long(symbols *s, const tf_bpe *b)
+{
+    const size_t n = s->n;
+    int32_t *link = tf_malloc(2 * n * sizeof *link); /* [n] prev, then [n] next; -1: none */
+    heap h = {tf_malloc(3 * n * sizeof *h.v), 0};
+    if (!link || !h.v) {
+        tf_free(link), tf_free(h.v);
+        return 0;
+    }
+    int32_t *prev = link, *next = link + n;
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = (int32_t)i - 1;
+        next[i] = i + 1 < n ? (int32_t)i + 1 : -1;
+    }
+    for (size_t i = 0; i + 1 < n; i++)
+        push_pair(&h, b, s, (int32_t)i, (int32_t)i + 1);
+    while (h.n) {
+        const candidate c = heap_pop(&h);
+        const int32_t right = next[c.pos];
+        if (s->v[c.pos].id < 0 || right < 0)
+            continue;
+        const int64_t m = find_merge(b, s->v[c.pos].id, s->v[right].id);
+        if (m < 0 || b->merged[m] != c.merged) /* stale */
+            continue;
+        s->v[c.pos].id = c.merged;
+        s->v[c.pos].end = s->v[right].end;
+        s->v[right].id = -1; /* removed */
+        next[c.pos] = next[right];
+        if (next[right] >= 0)
+            prev[next[right]] = (int32_t)c.pos;
+        push_pair(&h, b, s, prev[c.pos], (int32_t)c.pos);
+        push_pair(&h, b, s, (int32_t)c.pos, next[c.pos]);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s->v[i].id >= 0)
+            s->v[kept++] = s->v[i];
+    s->n = kept;
+    tf_free(link), tf_free(h.v);
+    return 1;
 }
 
 /* The bytes the characters w[0..n) came from: from the first that has any
@@ -195,8 +299,10 @@ int tf_bpe_word(tf_token_vec *out, const tf_bpe *b, const tf_vocab *v, const tf_
     for (size_t k = 0; k < n && ok; k++)
         ok = char_symbols(&s, b, v, w, n, k, &pending_unk);
     ok = ok && flush_unk(&s, &pending_unk);
-    if (ok)
-        merge_all(&s, b);
+    if (ok && s.n <= TF_BPE_SHORT)
+        merge_short(&s, b);
+    else if (ok)
+        ok = merge_long(&s, b);
     for (size_t i = 0; ok && i < s.n; i++)
         ok = tf_token_push(out, s.v[i].id, s.v[i].begin, s.v[i].end);
     if (s.on_heap)
