@@ -542,7 +542,8 @@ START_TEST(test_hostile_files)
     tf_tokenizer *tok = (tf_tokenizer *)&tok;
     for (size_t cut = 0; cut < len; cut += len / 7 + 1) {
         write_file(p.s, text, cut);
-        expect_failure(tf_tokenizer_load(p.s, NULL, &tok), TF_ERR_FORMAT, "not valid JSON");
+        expect_failure(tf_tokenizer_load(p.s, NULL, &tok), TF_ERR_FORMAT,
+                       "tokenizer.json: not valid "); /* JSON, or UTF-8 when cut in a character */
         ck_assert_ptr_null(tok);
     }
     write_file(p.s, "[1, 2]", 6);

@@ -31,10 +31,11 @@
 //    frequency), with continuing_subword_prefix "##", end_of_word_suffix
 //    "</w>" and unk; a Sequence normalizer (NFKC, Replace string and regex,
 //    Lowercase, Prepend, Strip) and a Sequence pre-tokenizer (WhitespaceSplit,
-//    Punctuation, Digits), TemplateProcessing.
+//    Punctuation, Digits), TemplateProcessing; added tokens that are not
+//    special (single_word; lstrip and rstrip).
 //  - bpe_bytes/: the same merges with byte_fallback (<0xXX> tokens),
 //    ignore_merges, NFD + StripAccents, Whitespace, Split (string, every
-//    behavior), no unk.
+//    behavior), no unk; an added token matched in the normalised text.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -96,6 +97,8 @@ const fixed_texts = [
   '𝐁𝐨𝐥𝐝 𝑰𝒕𝒂𝒍𝒊𝒄 math alphanumerics', '🀄🃏 game tiles', 'a\u0300\u0301\u0302\u0303\u0304',
   'end with space ', ' start with space', "it's 'quoted'", "'s 't 're 've 'm 'll 'd",
   "DON'T WON'T I'M", 'tokenization tokenizer tokenized tokens', 'unbelievable unhappiness redo',
+  'helloworld world worlds World WorldWorld World_ x World.', 'a @@ b  @@  c@@d', '@@', ' @@ ', 'World',
+  'Café cafe Cafe CAFÉ Cafè',
 ];
 
 const fragments = [
@@ -324,9 +327,16 @@ function char_bpe_json(texts, bytes) {
         { type: 'WhitespaceSplit' },
         { type: 'Punctuation', behavior: 'Isolated' },
         { type: 'Digits', individual_digits: true }] };
+  // added tokens that are not special: in bpe_chars "World" as a single
+  // word and "@@" with the whitespace around it, as written; in bpe_bytes
+  // "Café" found in the normalised text (so also "Cafe", "Cafè")
+  const n = Object.keys(vocab).length;
+  const more = bytes ? [added('Café', n, false, { normalized: true })]
+                     : [added('World', n, false, { single_word: true }),
+                        added('@@', n + 1, false, { lstrip: true, rstrip: true })];
   return {
     version: '1.0', truncation: null, padding: null,
-    added_tokens: ['<unk>', '<s>', '</s>', '<pad>'].map(t => added(t, vocab[t], true)),
+    added_tokens: ['<unk>', '<s>', '</s>', '<pad>'].map(t => added(t, vocab[t], true)).concat(more),
     normalizer, pre_tokenizer, post_processor: template, decoder: null,
     model: { type: 'BPE', dropout: null, unk_token: bytes ? null : '<unk>',
              continuing_subword_prefix: prefix || null, end_of_word_suffix: suffix || null,
