@@ -105,7 +105,7 @@ TF_API size_t tf_struct_size(const char *name);
  * The project's one statement of its version: the build reads it from here. */
 
 #define TFENC_VERSION_MAJOR 0
-#define TFENC_VERSION_MINOR 2
+#define TFENC_VERSION_MINOR 3
 #define TFENC_VERSION_PATCH 0
 #define TFENC_VERSION_NUMBER \
     (TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH)
@@ -143,7 +143,7 @@ TF_API int32_t tf_status_from_name(const char *name);
 TF_API const char *tf_last_error(void);
 
 /* ---- Runtime: what forward calls run on ------------------------------------ *
- * Since 0.2.0. Strings are static, valid for the life of the process. */
+ * Since 0.3.0. Strings are static, valid for the life of the process. */
 
 typedef struct tf_runtime_info {
     size_t struct_size;       /* the caller's sizeof (tf_runtime_info_get sets it) */
@@ -163,7 +163,7 @@ typedef struct tf_runtime_info {
 /* Fills *info (struct_size bytes, the caller's sizeof; see "Structs that
  * grow": fields the caller lacks are left out, bytes past the library's
  * own are zeroed). TF_ERR_INVALID_ARGUMENT for NULL or a struct_size below
- * 0.2.0's. */
+ * 0.3.0's. */
 TF_API tf_status tf_runtime_info_get_sized(tf_runtime_info *info, size_t struct_size);
 #define tf_runtime_info_get(info) tf_runtime_info_get_sized((info), sizeof *(info))
 

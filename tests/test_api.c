@@ -24,7 +24,7 @@ START_TEST(test_version)
     ck_assert_uint_eq(tf_version(), TFENC_VERSION_NUMBER);
     ck_assert_uint_eq(TFENC_VERSION_NUMBER,
                       TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH);
-    ck_assert_str_eq(tf_version_string(), "0.2.0");
+    ck_assert_str_eq(tf_version_string(), "0.3.0");
 }
 END_TEST
 
@@ -67,7 +67,7 @@ START_TEST(test_runtime_info)
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     ck_assert_int_eq(info.max_threads, cores > 32 ? 32 : cores < 1 ? 1 : (int)cores);
 
-    /* A smaller struct_size than 0.2.0's: refused, nothing written. */
+    /* A smaller struct_size than 0.3.0's: refused, nothing written. */
     tf_runtime_info before;
     memset(&before, 0xab, sizeof before);
     info = before;

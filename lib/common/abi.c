@@ -19,8 +19,8 @@ _Static_assert(END(tf_tokenizer_options, pad_token) == TF_TOKENIZER_OPTIONS_SIZE
 _Static_assert(END(tf_file_tensor, parts) <= TF_FILE_TENSOR_SIZE_0_1 &&
                    sizeof(tf_file_tensor) >= TF_FILE_TENSOR_SIZE_0_1,
                "tf_file_tensor's 0.1.0 fields, and its padding");
-_Static_assert(END(tf_runtime_info, max_threads) == TF_RUNTIME_INFO_SIZE_0_2,
-               "tf_runtime_info's 0.2.0 fields");
+_Static_assert(END(tf_runtime_info, max_threads) == TF_RUNTIME_INFO_SIZE_0_3,
+               "tf_runtime_info's 0.3.0 fields");
 _Static_assert(END(tf_pipeline_options, truncation_error) == TF_PIPELINE_OPTIONS_SIZE_0_3,
                "tf_pipeline_options' 0.3.0 fields");
 _Static_assert(END(tf_pipeline_args, truncated) == TF_PIPELINE_ARGS_SIZE_0_3,

@@ -19,9 +19,8 @@
 #define TF_LOAD_OPTIONS_SIZE_0_1 24
 #define TF_TOKENIZER_OPTIONS_SIZE_0_1 64
 #define TF_FILE_TENSOR_SIZE_0_1 112
-/* ... and of those 0.2.0 added. */
-#define TF_RUNTIME_INFO_SIZE_0_2 48
 /* ... and of those 0.3.0 added. */
+#define TF_RUNTIME_INFO_SIZE_0_3 48
 #define TF_PIPELINE_OPTIONS_SIZE_0_3 16
 #define TF_PIPELINE_ARGS_SIZE_0_3 72
 

@@ -25,7 +25,7 @@ tf_status tf_runtime_info_get_sized(tf_runtime_info *info, size_t struct_size)
     unsigned char staged[TF_ABI_MAX_STRUCT_SIZE];
     memcpy(staged, &struct_size, sizeof struct_size);
     const tf_status s =
-        tf_abi_write(staged, &now, sizeof now, TF_RUNTIME_INFO_SIZE_0_2, "info");
+        tf_abi_write(staged, &now, sizeof now, TF_RUNTIME_INFO_SIZE_0_3, "info");
     if (s == TF_OK)
         memcpy(info, staged, struct_size);
     return s;

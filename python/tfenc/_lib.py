@@ -68,7 +68,7 @@ class TokenizerOptions(ctypes.Structure):
                 ("sep_token", ctypes.c_char_p), ("pad_token", ctypes.c_char_p)]
 
 
-class RuntimeInfo(ctypes.Structure):  # since 0.2.0
+class RuntimeInfo(ctypes.Structure):  # since 0.3.0
     c_name = "tf_runtime_info"
     _fields_ = [("struct_size", c_size_t), ("blas", ctypes.c_char_p),
                 ("blas_build", ctypes.c_char_p), ("blas_kernels", ctypes.c_char_p),

@@ -126,7 +126,7 @@ pub struct tf_tokenizer_options {
     pub pad_token: *const c_char,
 }
 
-/// Since 0.2.0; filled by tf_runtime_info_get_sized.
+/// Since 0.3.0; filled by tf_runtime_info_get_sized.
 #[repr(C)]
 pub struct tf_runtime_info {
     pub struct_size: usize,
