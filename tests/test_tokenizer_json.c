@@ -510,6 +510,12 @@ static void wrong_flag_type(cJSON *j)
                               "special", cJSON_CreateString("yes"));
 }
 
+static void template_id_out_of_range(cJSON *j)
+{
+    cJSON *cls = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "post_processor"), "cls");
+    cJSON_ReplaceItemInArray(cls, 1, cJSON_CreateNumber(1e6));
+}
+
 static void unknown_pretokenizer(cJSON *j)
 {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "type",
@@ -524,6 +530,9 @@ START_TEST(test_hostile_files)
                         "model: type \"Unigram\" is not supported");
     expect_load_failure("bert_uncased", unknown_pretokenizer, TF_ERR_UNSUPPORTED,
                         "pre_tokenizer: type \"Metaspace\" is not supported");
+    expect_load_failure("bert_cased", template_id_out_of_range, TF_ERR_FORMAT,
+                        "post_processor: id 1000000 is not a token (the vocabulary and added "
+                        "tokens have 6841)");
     expect_load_failure("bert_uncased", vocab_is_array, TF_ERR_FORMAT,
                         "model.vocab: expected an object of 1..16777216 tokens");
     expect_load_failure("bert_uncased", id_twice, TF_ERR_FORMAT, "model.vocab: id 1 is given twice");
@@ -571,7 +580,8 @@ START_TEST(test_catastrophic_regex_fails)
     text[198] = 'b', text[199] = '\0';
     tf_encoding *e = (tf_encoding *)&e;
     expect_failure(tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e), TF_ERR_UNSUPPORTED,
-                   "the regex failed at byte 0");
+                   "pre_tokenizer.pretokenizers[0].pattern: the regex failed at byte 0");
+    ck_assert_msg(strncmp(tf_last_error(), "text 0: ", 8) == 0, "%s", tf_last_error());
     ck_assert_ptr_null(e);
     tf_tokenizer_destroy(tok);
     remove_tmp_dir();

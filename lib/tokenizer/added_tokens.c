@@ -3,6 +3,7 @@
  * rstrip as each token says. */
 #include "added_tokens.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
@@ -36,13 +37,28 @@ static int matches_at(const tf_added_token *t, const tf_char *c, size_t n, size_
     return 1;
 }
 
+/* The first entry of by_first for code point cp, or n_first. */
+static size_t first_with(const tf_added_tokens *a, int32_t cp)
+{
+    size_t lo = 0, hi = a->n_first;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (a->by_first[mid].cp < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The longest token of the class written at c[i..) that may stand there
  * (single_word), or -1. */
 static int32_t longest_at(const tf_added_tokens *a, int normalized, const tf_char *c, size_t n,
                           size_t i)
 {
     int32_t best = -1;
-    for (size_t k = 0; k < a->n; k++) {
+    for (size_t r = first_with(a, c[i].cp); r < a->n_first && a->by_first[r].cp == c[i].cp; r++) {
+        const size_t k = a->by_first[r].token;
         const tf_added_token *t = &a->v[k];
         if (t->normalized != normalized || !matches_at(t, c, n, i))
             continue;
@@ -54,6 +70,14 @@ static int32_t longest_at(const tf_added_tokens *a, int normalized, const tf_cha
             best = (int32_t)k;
     }
     return best;
+}
+
+static int compare_first(const void *x, const void *y)
+{
+    const tf_added_first *a = x, *b = y;
+    if (a->cp != b->cp)
+        return (a->cp > b->cp) - (a->cp < b->cp);
+    return (a->token > b->token) - (a->token < b->token);
 }
 
 int tf_added_split(tf_text_parts *parts, const tf_added_tokens *a, int normalized,
@@ -79,6 +103,20 @@ int tf_added_split(tf_text_parts *parts, const tf_added_tokens *a, int normalize
     return text >= n || push_part(parts, text, n, -1);
 }
 
+int tf_added_index(tf_added_tokens *a)
+{
+    tf_free(a->by_first);
+    a->n_first = 0;
+    a->by_first = tf_malloc((a->n ? a->n : 1) * sizeof *a->by_first);
+    if (!a->by_first)
+        return 0;
+    for (size_t k = 0; k < a->n; k++) /* a content normalised to nothing is never matched */
+        if (a->v[k].chars.n)
+            a->by_first[a->n_first++] = (tf_added_first){a->v[k].chars.v[0].cp, k};
+    qsort(a->by_first, a->n_first, sizeof *a->by_first, compare_first);
+    return 1;
+}
+
 const tf_added_token *tf_added_find_id(const tf_added_tokens *a, int32_t id)
 {
     for (size_t k = 0; k < a->n; k++)
@@ -102,5 +140,6 @@ void tf_added_tokens_destroy(tf_added_tokens *a)
         tf_free(a->v[k].chars.v);
     }
     tf_free(a->v);
-    a->v = NULL, a->n = 0;
+    tf_free(a->by_first);
+    a->v = NULL, a->by_first = NULL, a->n = a->n_first = 0;
 }

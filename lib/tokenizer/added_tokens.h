@@ -17,10 +17,22 @@ typedef struct tf_added_token {
     int32_t special, single_word, lstrip, rstrip, normalized;
 } tf_added_token;
 
+/* A token's first code point, to find the tokens that may start at a
+ * character. */
+typedef struct tf_added_first {
+    int32_t cp;
+    size_t token; /* its index */
+} tf_added_first;
+
 typedef struct tf_added_tokens {
-    tf_added_token *v; /* [n] */
+    tf_added_token *v;         /* [n] */
     size_t n;
+    tf_added_first *by_first;  /* [n_first] by cp, then index (tf_added_index) */
+    size_t n_first;
 } tf_added_tokens;
+
+/* Builds by_first once the tokens are in; 0 when out of memory. */
+int tf_added_index(tf_added_tokens *a);
 
 /* A part of some characters: [begin, end) of them, and the added token it
  * is (an index into the tokens), or -1 for text. */

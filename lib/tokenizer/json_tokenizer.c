@@ -585,12 +585,10 @@ static tf_status load_added_token(const loader *l, const cJSON *o, int k)
 
 static tf_status load_added_tokens(const loader *l, const cJSON *list)
 {
-    if (absent(list))
-        return TF_OK;
-    const int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
+    const int n = absent(list) ? 0 : cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
     if (n < 0 || n > TF_MAX_ADDED)
         return bad(l, "added_tokens", "an array of at most 1048576 tokens");
-    l->tok->added.v = tf_calloc((size_t)n + 1, sizeof *l->tok->added.v);
+    l->tok->added.v = tf_calloc((size_t)n + 1, sizeof *l->tok->added.v); /* [n], never 0 */
     if (!l->tok->added.v)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", l->path);
     int k = 0;
@@ -600,7 +598,9 @@ static tf_status load_added_tokens(const loader *l, const cJSON *list)
         if (s)
             return s;
     }
-    return TF_OK;
+    return tf_added_index(&l->tok->added)
+               ? TF_OK
+               : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", l->path);
 }
 
 /* ---- Post-processor -------------------------------------------------------------- */
@@ -801,6 +801,26 @@ static tf_status load_padding(const loader *l, const cJSON *o)
 
 /* ---- The file ---------------------------------------------------------------------- */
 
+/* Every id the post-processor and padding add names a token: the model's
+ * vocabulary or an added token. */
+static tf_status check_added_ids(const loader *l)
+{
+    const tf_tokenizer *tok = l->tok;
+    const int32_t n = tf_tokenizer_vocab_size(tok);
+    const tf_template *t[2] = {&tok->single, &tok->pair};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < t[k]->n; i++)
+            for (size_t j = 0; j < t[k]->items[i].n_ids; j++)
+                if (t[k]->items[i].ids[j] >= n)
+                    return tf_fail(TF_ERR_FORMAT, "%s: post_processor: id %d is not a token "
+                                   "(the vocabulary and added tokens have %d)", l->path,
+                                   (int)t[k]->items[i].ids[j], (int)n);
+    if (tok->pad_id >= n)
+        return tf_fail(TF_ERR_FORMAT, "%s: padding.pad_id: id %d is not a token (the "
+                       "vocabulary and added tokens have %d)", l->path, (int)tok->pad_id, (int)n);
+    return TF_OK;
+}
+
 static tf_status load_root(const loader *l, const cJSON *root, const tf_tokenizer_options *o)
 {
     if (!cJSON_IsObject(root))
@@ -821,6 +841,8 @@ static tf_status load_root(const loader *l, const cJSON *root, const tf_tokenize
         s = load_truncation(l, item(root, "truncation"), o->max_length);
     if (s == TF_OK)
         s = load_padding(l, item(root, "padding"));
+    if (s == TF_OK)
+        s = check_added_ids(l);
     return s;
 }
 

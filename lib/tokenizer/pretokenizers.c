@@ -272,8 +272,6 @@ static tf_status byte_level(tf_chars *out, const tf_chars *in, const tf_pretoken
 tf_status tf_pre_tokenize(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p,
                           const char *what)
 {
-    if (in->n)
-        in->v[0].word_start = 1;
     switch (p->kind) {
     case TF_PRE_BYTE_LEVEL:
         return byte_level(out, in, p, what);

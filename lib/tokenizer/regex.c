@@ -4,6 +4,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -14,6 +15,7 @@
 #define TF_REGEX_HEAP_LIMIT 65536u     /* KiB of backtracking memory */
 
 struct tf_regex {
+    char what[160];     /* the component and field, for messages */
     pcre2_code *code;
     pcre2_general_context *general;
     pcre2_match_context *match;
@@ -52,6 +54,7 @@ tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int 
         tf_regex_free(re);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the regex", what);
     }
+    snprintf(re->what, sizeof re->what, "%s", what);
     pcre2_set_match_limit(re->match, TF_REGEX_MATCH_LIMIT);
     pcre2_set_depth_limit(re->match, TF_REGEX_DEPTH_LIMIT);
     pcre2_set_heap_limit(re->match, TF_REGEX_HEAP_LIMIT);
@@ -117,8 +120,8 @@ int tf_regex_next(const tf_regex *re, tf_regex_scratch *scratch, const char *s, 
             pcre2_get_error_message(rc, message, sizeof message);
             return -(int)tf_fail(rc == PCRE2_ERROR_NOMEMORY ? TF_ERR_OUT_OF_MEMORY
                                                              : TF_ERR_UNSUPPORTED,
-                                 "%s: the regex failed at byte %zu: %s", what, from,
-                                 (const char *)message);
+                                 "%s: %s: the regex failed at byte %zu: %s", what, re->what,
+                                 from, (const char *)message);
         }
         const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(scratch->data);
         if (ov[1] > ov[0]) {

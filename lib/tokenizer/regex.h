@@ -24,7 +24,8 @@ void tf_regex_scratch_free(tf_regex_scratch *s);
 
 /* The first match in s[0..len) at or after byte `from` (an empty match is
  * skipped): 1 and its bytes [*begin, *end), 0 for none, or a failure
- * (TF_ERR_UNSUPPORTED when a limit was hit, naming `what`) as -status. */
+ * (TF_ERR_UNSUPPORTED when a limit was hit, naming `what`, the text, and
+ * the pattern's component) as -status. */
 int tf_regex_next(const tf_regex *re, tf_regex_scratch *scratch, const char *s, size_t len,
                   size_t from, size_t *begin, size_t *end, const char *what);
 

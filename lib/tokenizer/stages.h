@@ -68,7 +68,8 @@ typedef struct tf_pretokenizer {
     tf_regex *pattern;        /* Split, Whitespace, ByteLevel's regex (NULL: use_regex false) */
 } tf_pretokenizer;
 
-/* out = the pieces of in split further by p (out is appended to). */
+/* out = the pieces of in split further by p (out is appended to); in's
+ * first character starts a piece whatever its word_start. */
 tf_status tf_pre_tokenize(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p,
                           const char *what);
 void tf_pretokenizer_clear(tf_pretokenizer *p);

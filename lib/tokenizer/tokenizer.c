@@ -219,6 +219,8 @@ static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_to
         else if (!added && k != 4) /* [MASK] is optional */
             s = tf_fail(TF_ERR_FORMAT, "%s: the vocabulary has no %s token", path, names[k]);
     }
+    if (s == TF_OK && !tf_added_index(&tok->added))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the special tokens", path);
     if (s)
         return s;
     tok->model = TF_MODEL_WORDPIECE;
