@@ -37,6 +37,46 @@ static void regex_free(void *p, void *user)
     tf_free(p);
 }
 
+/* Oniguruma's \\w in Unicode mode (letters, marks, numbers, connector
+ * punctuation), which tokenizer.json's patterns mean; PCRE2's leaves the
+ * marks out. */
+#define TF_ONIG_WORD "\\p{L}\\p{M}\\p{N}\\p{Pc}\\x{200C}\\x{200D}"
+
+/* pattern[0..len) with \\w and \\W as Oniguruma has them, into *out (tf_malloc'd,
+ * *out_len bytes); 0 when out of memory. Inside a class \\w becomes the four
+ * properties; \\W there is left to PCRE2 (no class can say "not all four"). */
+static int translate(const char *pattern, size_t len, char **out, size_t *out_len)
+{
+    char *t = tf_malloc(len * (sizeof "[^" TF_ONIG_WORD "]") + 1); /* each byte at most that */
+    if (!t)
+        return 0;
+    size_t n = 0;
+    int in_class = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char c = pattern[i];
+        if (c == '\\' && i + 1 < len && (pattern[i + 1] == 'w' || pattern[i + 1] == 'W') &&
+            !(in_class && pattern[i + 1] == 'W')) {
+            const char *with = in_class                ? TF_ONIG_WORD
+                               : pattern[i + 1] == 'w' ? "[" TF_ONIG_WORD "]"
+                                                       : "[^" TF_ONIG_WORD "]";
+            memcpy(t + n, with, strlen(with));
+            n += strlen(with);
+            i++;
+            continue;
+        }
+        t[n++] = c;
+        if (c == '\\' && i + 1 < len)
+            t[n++] = pattern[++i]; /* an escaped character, [ and ] included */
+        else if (c == '[')
+            in_class++;
+        else if (c == ']' && in_class)
+            in_class--;
+    }
+    *out = t;
+    *out_len = n;
+    return 1;
+}
+
 tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int literal,
                            const char *what)
 {
@@ -61,8 +101,17 @@ tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int 
     int error = 0;
     PCRE2_SIZE at = 0;
     const uint32_t options = PCRE2_UTF | PCRE2_NO_UTF_CHECK |
-                             (literal ? PCRE2_LITERAL : PCRE2_UCP); /* UCP: Unicode's \w \d \s */
-    re->code = pcre2_compile((PCRE2_SPTR)pattern, len, options, &error, &at, cc);
+                             (literal ? PCRE2_LITERAL : PCRE2_UCP); /* UCP: Unicode's \d \s */
+    char *translated = NULL;
+    size_t n = len;
+    if (!literal && !translate(pattern, len, &translated, &n)) {
+        pcre2_compile_context_free(cc);
+        tf_regex_free(re);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the regex", what);
+    }
+    re->code = pcre2_compile((PCRE2_SPTR)(literal ? pattern : translated), n, options, &error, &at,
+                             cc);
+    tf_free(translated);
     pcre2_compile_context_free(cc);
     if (!re->code) {
         PCRE2_UCHAR message[120];

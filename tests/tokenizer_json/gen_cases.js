@@ -31,10 +31,10 @@
 //    frequency), with continuing_subword_prefix "##", end_of_word_suffix
 //    "</w>" and unk; a Sequence normalizer (NFKC, Replace string and regex,
 //    Lowercase, Prepend, Strip) and a Sequence pre-tokenizer (WhitespaceSplit,
-//    Punctuation, Digits), TemplateProcessing; added tokens that are not
+//    Whitespace, Punctuation, Digits), TemplateProcessing; added tokens that are not
 //    special (single_word; lstrip and rstrip).
 //  - bpe_bytes/: the same merges with byte_fallback (<0xXX> tokens),
-//    ignore_merges, NFD + StripAccents, Whitespace, Split (string, every
+//    ignore_merges, NFKD + StripAccents, Whitespace, Split (string, every
 //    behavior), no unk; an added token matched in the normalised text.
 'use strict';
 const fs = require('fs');
@@ -307,7 +307,7 @@ function char_bpe_json(texts, bytes) {
                       '</s>': { id: '</s>', ids: [vocab['</s>']], tokens: ['</s>'] } },
   };
   const normalizer = bytes
-    ? { type: 'Sequence', normalizers: [{ type: 'NFD' }, { type: 'StripAccents' }] }
+    ? { type: 'Sequence', normalizers: [{ type: 'NFKD' }, { type: 'StripAccents' }] }
     : { type: 'Sequence', normalizers: [
         { type: 'NFKC' },
         { type: 'Replace', pattern: { String: '``' }, content: '"' },
@@ -325,6 +325,7 @@ function char_bpe_json(texts, bytes) {
         { type: 'Split', pattern: { String: 'ing' }, behavior: 'Isolated', invert: true }] }
     : { type: 'Sequence', pretokenizers: [
         { type: 'WhitespaceSplit' },
+        { type: 'Whitespace' }, // its \w is Oniguruma's: letters, marks, decimal digits, _
         { type: 'Punctuation', behavior: 'Isolated' },
         { type: 'Digits', individual_digits: true }] };
   // added tokens that are not special: in bpe_chars "World" as a single
