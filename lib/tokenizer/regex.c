@@ -37,14 +37,16 @@ static void regex_free(void *p, void *user)
     tf_free(p);
 }
 
-/* Oniguruma's \\w in Unicode mode (letters, marks, numbers, connector
- * punctuation), which tokenizer.json's patterns mean; PCRE2's leaves the
- * marks out. */
+/* Oniguruma's \w in Unicode mode (letters, marks, numbers, connector
+ * punctuation, the joiners ZWNJ and ZWJ), which tokenizer.json's patterns
+ * mean (tokenizers runs them on Oniguruma); PCRE2's leaves marks and
+ * joiners out. */
 #define TF_ONIG_WORD "\\p{L}\\p{M}\\p{N}\\p{Pc}\\x{200C}\\x{200D}"
 
-/* pattern[0..len) with \\w and \\W as Oniguruma has them, into *out (tf_malloc'd,
- * *out_len bytes); 0 when out of memory. Inside a class \\w becomes the four
- * properties; \\W there is left to PCRE2 (no class can say "not all four"). */
+/* pattern[0..len) with \w and \W as Oniguruma has them, into *out
+ * (tf_malloc'd, *out_len bytes); 0 when out of memory. Inside a class \w
+ * becomes the properties; \W there is left to PCRE2 (no class can say "none
+ * of them" beside other members). */
 static int translate(const char *pattern, size_t len, char **out, size_t *out_len)
 {
     char *t = tf_malloc(len * (sizeof "[^" TF_ONIG_WORD "]") + 1); /* each byte at most that */

@@ -325,7 +325,7 @@ function char_bpe_json(texts, bytes) {
         { type: 'Split', pattern: { String: 'ing' }, behavior: 'Isolated', invert: true }] }
     : { type: 'Sequence', pretokenizers: [
         { type: 'WhitespaceSplit' },
-        { type: 'Whitespace' }, // its \w is Oniguruma's: letters, marks, decimal digits, _
+        { type: 'Whitespace' }, // its \w is Oniguruma's: letters, marks, numbers, _, ZWNJ, ZWJ
         { type: 'Punctuation', behavior: 'Isolated' },
         { type: 'Digits', individual_digits: true }] };
   // added tokens that are not special: in bpe_chars "World" as a single
