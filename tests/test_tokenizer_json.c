@@ -489,6 +489,12 @@ static void id_twice(cJSON *j)
     cJSON_ReplaceItemInObject(vocab, "!", cJSON_CreateNumber(1));
 }
 
+static void id_out_of_range(cJSON *j)
+{
+    cJSON *vocab = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "vocab");
+    cJSON_ReplaceItemInObject(vocab, "the", cJSON_CreateNumber(1e9));
+}
+
 static void merge_of_unknown_token(cJSON *j)
 {
     cJSON *merges = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "merges");
@@ -536,6 +542,8 @@ START_TEST(test_hostile_files)
     expect_load_failure("bert_uncased", vocab_is_array, TF_ERR_FORMAT,
                         "model.vocab: expected an object of 1..16777216 tokens");
     expect_load_failure("bert_uncased", id_twice, TF_ERR_FORMAT, "model.vocab: id 1 is given twice");
+    expect_load_failure("bert_uncased", id_out_of_range, TF_ERR_FORMAT,
+                        "model.vocab[\"the\"]: expected an integer in 0..6840");
     expect_load_failure("bert_uncased", wrong_flag_type, TF_ERR_FORMAT,
                         "added_tokens[2].special: expected true or false");
     expect_load_failure("qwen3", merge_of_unknown_token, TF_ERR_FORMAT,

@@ -132,7 +132,9 @@ static tf_status load_vocab(const loader *l, const cJSON *vocab)
     tf_status s = TF_OK;
     cJSON_ArrayForEach(t, vocab) {
         int32_t id;
-        if ((s = get_int(l, t, "model.vocab's ids", 0, n - 1, -1, &id)) != TF_OK)
+        char field[96];
+        name_field(field, sizeof field, "model.vocab[\"%.48s\"]", t->string);
+        if ((s = get_int(l, t, field, 0, n - 1, -1, &id)) != TF_OK)
             break;
         if (id < 0 || by_id[id]) {
             s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab: id %d is given twice (ids must be "
