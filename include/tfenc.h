@@ -579,8 +579,9 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * id given twice, a merge of tokens not in the vocabulary are TF_ERR_FORMAT
  * naming the field. The vocabulary's ids must be 0..n-1, each once; an added
  * token in the vocabulary has its id there (as tokenizers gives it). Where
- * ours differ from tokenizers': offsets are bytes of the text, and a
- * character that normalisation composes of several spans them all;
+ * ours differ from tokenizers': offsets are bytes of the text, a
+ * character that normalisation composes of several spans them all, and a
+ * mark moved by canonical reordering keeps its own bytes;
  * ByteLevel's and RobertaProcessing's trim_offsets are not applied (a
  * token's offsets include the space its "Ġ" came from); stride and the
  * overflowing tokens are not kept; padding is on the right only. A batch
