@@ -25,8 +25,22 @@ typedef struct tf_chars {
  * NULL when out of memory, with v and *cap unchanged. */
 void *tf_reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial);
 
-/* Appends a character (word_start 0); 0 when out of memory. */
-int tf_chars_push(tf_chars *c, int32_t cp, int64_t begin, int64_t end);
+/* Room for at least `n` characters in c (its contents kept); 0 when out of
+ * memory, with c unchanged. */
+int tf_chars_reserve(tf_chars *c, size_t n);
+
+/* Appends a character (word_start 0); 0 when out of memory. Inline: the
+ * stages call it once per character. */
+static inline int tf_chars_push(tf_chars *c, int32_t cp, int64_t begin, int64_t end)
+{
+    if (c->n == c->cap && !tf_chars_reserve(c, c->n + 1))
+        return 0;
+    c->v[c->n++] = (tf_char){cp, 0, begin, end};
+    return 1;
+}
+
+/* c = src[0..n) with word_start 0; 0 when out of memory. */
+int tf_chars_copy(tf_chars *c, const tf_char *src, size_t n);
 
 /* text[0..len) (at byte `base` of the original) as characters; invalid
  * UTF-8 is TF_ERR_INVALID_ARGUMENT naming `what` and the byte. */

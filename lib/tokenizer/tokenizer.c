@@ -43,15 +43,6 @@ typedef struct work {
     tf_text_parts nparts;  /* a part split by the normalised added tokens */
 } work;
 
-static int copy_chars(tf_chars *dst, const tf_char *c, size_t n)
-{
-    dst->n = 0;
-    for (size_t k = 0; k < n; k++)
-        if (!tf_chars_push(dst, c[k].cp, c[k].begin, c[k].end))
-            return 0;
-    return 1;
-}
-
 static void swap_chars(tf_chars *a, tf_chars *b)
 {
     const tf_chars t = *a;
@@ -72,7 +63,7 @@ static int model_piece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char
 static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n,
                         work *w, const char *what)
 {
-    if (!copy_chars(&w->cur, c, n))
+    if (!tf_chars_copy(&w->cur, c, n))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the characters", what);
     if (w->cur.n)
         w->cur.v[0].word_start = 1;
@@ -112,7 +103,7 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
                            size_t n, work *w, const char *what)
 {
     tf_chars normal = {0};
-    int ok = copy_chars(&normal, c, n);
+    int ok = tf_chars_copy(&normal, c, n);
     tf_status s = ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     for (size_t k = 0; k < tok->n_normalizers && s == TF_OK; k++) {
         w->next.n = 0;
