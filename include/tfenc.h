@@ -658,7 +658,8 @@ typedef struct tf_encoding tf_encoding; /* opaque */
 
 /* Encodes one UTF-8 text of len bytes with the tokenizer's special tokens
  * ([CLS] text [SEP], or a pair as [CLS] text [SEP] pair [SEP] with token
- * types 0 then 1, for BERT); pair may be NULL. */
+ * types 0 then 1, for BERT); pair may be NULL. A text or pair of more than
+ * 4294967295 bytes is TF_ERR_INVALID_ARGUMENT. */
 TF_API tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
                                      const char *pair, size_t pair_len, tf_encoding **out);
 /* Encodes n texts (lens[i] bytes each, or NUL-terminated when lens is NULL),

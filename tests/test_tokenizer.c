@@ -315,6 +315,13 @@ START_TEST(test_errors)
                    TF_ERR_INVALID_ARGUMENT, "n: expected");
     expect_failure(tf_tokenizer_encode(NULL, "x", 1, NULL, 0, &e), TF_ERR_INVALID_ARGUMENT,
                    "tokenizer is NULL");
+    /* Past 4 GiB - 1 bytes (32-bit source offsets): refused before a byte is read. */
+    const size_t too_long = (size_t)UINT32_MAX + 1;
+    expect_failure(tf_tokenizer_encode(tok, "x", too_long, NULL, 0, &e), TF_ERR_INVALID_ARGUMENT,
+                   "text 0: expected at most 4294967295 bytes, got 4294967296");
+    expect_failure(tf_tokenizer_encode(tok, "x", 1, "y", too_long, &e), TF_ERR_INVALID_ARGUMENT,
+                   "pair 0: expected at most 4294967295 bytes, got 4294967296");
+    ck_assert_ptr_null(e);
     expect_failure(tf_tokenizer_load("/nonexistent/vocab.txt", NULL, &none), TF_ERR_IO,
                    "/nonexistent/vocab.txt: cannot open: No such file or directory");
     ck_assert_ptr_null(none);

@@ -9,10 +9,15 @@
 
 #include "tfenc.h"
 
+/* The most bytes a text (or a pair's second text) may have: a character's
+ * source bytes are 32-bit offsets, which keeps a character at 16 bytes (a
+ * stage's array holds one per character of the whole text). */
+#define TF_TEXT_MAX_BYTES ((size_t)UINT32_MAX)
+
 typedef struct tf_char {
     int32_t cp;
-    int32_t word_start; /* 1: the first character of a pre-tokenized piece */
-    int64_t begin, end;
+    int32_t word_start;  /* 1: the first character of a pre-tokenized piece */
+    uint32_t begin, end; /* bytes [begin, end) of the text, begin <= end <= TF_TEXT_MAX_BYTES */
 } tf_char;
 
 typedef struct tf_chars {

@@ -131,6 +131,9 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
 tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                       const char *what)
 {
+    if (len > TF_TEXT_MAX_BYTES)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: expected at most %zu bytes, got %zu", what,
+                       TF_TEXT_MAX_BYTES, len);
     work w = {0};
     tf_status s = tf_chars_decode(&w.raw, text, len, 0, what);
     if (s == TF_OK && !tf_added_split(&w.parts, &tok->added, 0, w.raw.v, w.raw.n))
