@@ -125,6 +125,19 @@ size_t tf_chars_utf8(const tf_char *c, size_t n, char **buf, size_t *cap, size_t
     return bytes;
 }
 
+size_t tf_char_at_byte(const size_t *at, size_t n, size_t b)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (at[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The class BertTokenizerFast gives cp where that differs from cp's Unicode
  * category, or -1. */
 static int bert_class_override(int32_t cp)

@@ -58,6 +58,10 @@ tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t b
  * memory. */
 size_t tf_chars_utf8(const tf_char *c, size_t n, char **buf, size_t *cap, size_t *at);
 
+/* The character whose UTF-8 starts at byte b of tf_chars_utf8's text, by
+ * binary search of its at[] ([n + 1], ascending). */
+size_t tf_char_at_byte(const size_t *at, size_t n, size_t b);
+
 /* Unicode's White_Space (Rust's char::is_whitespace). */
 int tf_is_whitespace(int32_t cp);
 /* BERT's control characters: Cc, Cf, Cs, Co but tab, newline, return. */

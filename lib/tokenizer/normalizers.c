@@ -195,20 +195,6 @@ static int push_content(tf_chars *out, const tf_chars *content, int64_t begin, i
     return 1;
 }
 
-/* The character whose UTF-8 starts at byte b: at[] ([n + 1]) ascends. */
-static size_t char_at(const size_t *at, size_t n, size_t b)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (at[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Each match of n->pattern becomes n->content, which spans the last
  * matched character's bytes (as tokenizers aligns it: the others count as
  * removed before it). */
@@ -231,8 +217,8 @@ static tf_status replace(tf_chars *out, const tf_chars *in, const tf_normalizer 
             s = (tf_status)-found;
             break;
         }
-        const size_t a = found ? char_at(at, in->n, mb) : in->n;
-        const size_t b = found ? char_at(at, in->n, me) : in->n;
+        const size_t a = found ? tf_char_at_byte(at, in->n, mb) : in->n;
+        const size_t b = found ? tf_char_at_byte(at, in->n, me) : in->n;
         for (; copied < a && s == TF_OK; copied++)
             if (!tf_chars_push(out, in->v[copied].cp, in->v[copied].begin, in->v[copied].end))
                 s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);

@@ -110,20 +110,6 @@ static int class_matches(segment_vec *s, const tf_char *p, size_t n, tf_pretoken
     return pos >= n || push_segment(s, pos, n, 0);
 }
 
-/* The character whose UTF-8 starts at byte b (at[] is [n + 1], ascending). */
-static size_t char_at(const size_t *at, size_t n, size_t b)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (at[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Scratch for regex matching over one pre-tokenization call. */
 typedef struct regex_work {
     char *utf8;           /* [cap] the piece as UTF-8 */
@@ -154,7 +140,7 @@ static tf_status regex_matches(segment_vec *s, regex_work *w, const tf_regex *re
             return (tf_status)-found;
         if (!found)
             break;
-        if (!add_match(s, &pos, char_at(w->at, n, mb), char_at(w->at, n, me)))
+        if (!add_match(s, &pos, tf_char_at_byte(w->at, n, mb), tf_char_at_byte(w->at, n, me)))
             return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
         from = me;
     }
