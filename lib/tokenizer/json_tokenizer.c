@@ -357,7 +357,30 @@ static tf_status load_bert_normalizer(const loader *l, const cJSON *o, const cha
     return s;
 }
 
-static tf_status load_normalizer(const loader *l, const cJSON *o, const char *field, int depth);
+/* A stage of one kind (normalizer, pre-tokenizer, post-processor) at
+ * `field`, inside `depth` Sequences. */
+typedef tf_status (*stage_loader)(const loader *l, const cJSON *o, const char *field, int depth);
+
+/* The stages of a {"type": "Sequence", key: [...]} at field, each loaded
+ * by load_stage in order (so nested Sequences are flattened). */
+static tf_status load_sequence(const loader *l, const cJSON *o, const char *field,
+                               const char *key, int depth, stage_loader load_stage)
+{
+    const cJSON *list = item(o, key), *stage;
+    char f[160];
+    name_field(f, sizeof f, "%s.%s", field, key);
+    if (!cJSON_IsArray(list) || depth > 8)
+        return bad(l, f, "an array (Sequences nested at most 8 deep)");
+    int k = 0;
+    cJSON_ArrayForEach(stage, list) {
+        name_field(f, sizeof f, "%s.%s[%d]", field, key, k++);
+        const tf_status s = load_stage(l, stage, f, depth + 1);
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}
+
 
 static tf_status load_one_normalizer(const loader *l, const cJSON *o, const char *field,
                                      const char *type)
@@ -410,18 +433,7 @@ static tf_status load_normalizer(const loader *l, const cJSON *o, const char *fi
     tf_status s = get_type(l, o, field, &type);
     if (s || strcmp(type, "Sequence") != 0)
         return s ? s : load_one_normalizer(l, o, field, type);
-    const cJSON *list = item(o, "normalizers"), *n;
-    char f[160];
-    name_field(f, sizeof f, "%s.normalizers", field);
-    if (!cJSON_IsArray(list) || depth > 8)
-        return bad(l, f, "an array (Sequences nested at most 8 deep)");
-    int k = 0;
-    cJSON_ArrayForEach(n, list) {
-        name_field(f, sizeof f, "%s.normalizers[%d]", field, k++);
-        if ((s = load_normalizer(l, n, f, depth + 1)) != TF_OK)
-            return s;
-    }
-    return TF_OK;
+    return load_sequence(l, o, field, "normalizers", depth, load_normalizer);
 }
 
 /* ---- Pre-tokenizers -------------------------------------------------------------- */
@@ -513,18 +525,7 @@ static tf_status load_pretokenizer(const loader *l, const cJSON *o, const char *
     tf_status s = get_type(l, o, field, &type);
     if (s || strcmp(type, "Sequence") != 0)
         return s ? s : load_one_pretokenizer(l, o, field, type);
-    const cJSON *list = item(o, "pretokenizers"), *p;
-    char f[160];
-    name_field(f, sizeof f, "%s.pretokenizers", field);
-    if (!cJSON_IsArray(list) || depth > 8)
-        return bad(l, f, "an array (Sequences nested at most 8 deep)");
-    int k = 0;
-    cJSON_ArrayForEach(p, list) {
-        name_field(f, sizeof f, "%s.pretokenizers[%d]", field, k++);
-        if ((s = load_pretokenizer(l, p, f, depth + 1)) != TF_OK)
-            return s;
-    }
-    return TF_OK;
+    return load_sequence(l, o, field, "pretokenizers", depth, load_pretokenizer);
 }
 
 /* ---- Added tokens ---------------------------------------------------------------- */
@@ -721,18 +722,7 @@ static tf_status load_post_processor(const loader *l, const cJSON *o, const char
     }
     if (strcmp(type, "Sequence") != 0)
         return unsupported(l, field, type);
-    const cJSON *list = item(o, "processors"), *p;
-    char f[160];
-    name_field(f, sizeof f, "%s.processors", field);
-    if (!cJSON_IsArray(list) || depth > 8)
-        return bad(l, f, "an array (Sequences nested at most 8 deep)");
-    int k = 0;
-    cJSON_ArrayForEach(p, list) {
-        name_field(f, sizeof f, "%s.processors[%d]", field, k++);
-        if ((s = load_post_processor(l, p, f, depth + 1)) != TF_OK)
-            return s;
-    }
-    return TF_OK;
+    return load_sequence(l, o, field, "processors", depth, load_post_processor);
 }
 
 /* ---- Truncation and padding ------------------------------------------------------- */
