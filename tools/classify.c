@@ -8,12 +8,7 @@
 #include "pipeline_cli.h"
 #include "tfenc.h"
 
-typedef struct classify_options {
-    const char *model;
-    int json;
-    const char **texts;
-    size_t n_texts;
-} classify_options;
+typedef pipeline_cli_line classify_options; /* ARGs: the TEXTs */
 
 static void classify_usage(FILE *out)
 {
@@ -24,21 +19,6 @@ static void classify_usage(FILE *out)
             "and one-label ones, as transformers' text-classification pipeline). Prints\n"
             "the best label, its probability and the text, tab-separated; --json: a list of\n"
             "{\"text\", \"labels\": [{\"label\", \"score\"}, ...]}, best first.\n");
-}
-
-static int take_classify(cli_args *a, const char *arg, void *user)
-{
-    classify_options *o = user;
-    if (!strcmp(arg, "--json")) {
-        o->json = 1;
-        return 1;
-    }
-    if (!strcmp(arg, "--model"))
-        return cli_string(a, arg, "a model folder", &o->model);
-    if (arg[0] == '-' && arg[1])
-        return 0;
-    o->texts[o->n_texts++] = arg;
-    return 1;
 }
 
 /* order [labels]: label indices by probs (labels), best first. */
@@ -59,11 +39,11 @@ static void print_text(const classify_options *o, const tf_pipeline *p, size_t i
     const int32_t labels = tf_pipeline_dim(p);
     if (!o->json) {
         printf("%s\t%.6f\t%s\n", tf_pipeline_label(p, order[0]), (double)probs[order[0]],
-               o->texts[i]);
+               o->args[i]);
         return;
     }
     printf("%s{\"text\": ", i ? ", " : "");
-    pipeline_cli_json_string(stdout, o->texts[i]);
+    pipeline_cli_json_string(stdout, o->args[i]);
     printf(", \"labels\": [");
     for (int32_t k = 0; k < labels; k++) {
         printf("%s{\"label\": ", k ? ", " : "");
@@ -79,19 +59,19 @@ static int classify(const classify_options *o)
     if (!p)
         return CLI_FAILED;
     const int32_t labels = tf_pipeline_dim(p);
-    float *probs = malloc(o->n_texts * (size_t)(labels ? labels : 1) * sizeof *probs);
+    float *probs = malloc(o->n_args * (size_t)(labels ? labels : 1) * sizeof *probs);
     int32_t *order = malloc((size_t)(labels ? labels : 1) * sizeof *order);
     size_t truncated = 0;
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = o->n_texts, a.texts = o->texts, a.out = probs, a.truncated = &truncated;
+    a.n = o->n_args, a.texts = o->args, a.out = probs, a.truncated = &truncated;
     tf_status s = probs && order ? tf_pipeline_classify(p, &a) : TF_ERR_OUT_OF_MEMORY;
     const int rc = s ? pipeline_cli_fail("classify", s) : 0;
     if (rc == 0) {
         pipeline_cli_truncated("classify", truncated, p);
         if (o->json)
             printf("[");
-        for (size_t i = 0; i < o->n_texts; i++) {
+        for (size_t i = 0; i < o->n_args; i++) {
             rank_labels(order, probs + i * (size_t)labels, labels);
             print_text(o, p, i, probs + i * (size_t)labels, order);
         }
@@ -106,16 +86,11 @@ static int classify(const classify_options *o)
 
 int tfenc_classify(int argc, char **argv)
 {
-    classify_options o = {0};
-    cli_args a = cli_args_start("classify", classify_usage, argc, argv);
-    if (!(o.texts = malloc((size_t)argc * sizeof *o.texts))) {
-        cli_error("classify", "out of memory");
-        return CLI_FAILED;
-    }
-    int rc = cli_parse(&a, take_classify, &o);
-    if (rc == 0 && (!o.model || o.n_texts == 0))
-        rc = cli_usage_error(&a);
-    rc = rc ? cli_parse_status(rc) : classify(&o);
-    free(o.texts);
-    return rc;
+    classify_options o;
+    int status;
+    if (!pipeline_cli_parse(&o, "classify", classify_usage, argc, argv, 1, &status))
+        return status;
+    status = classify(&o);
+    free(o.args);
+    return status;
 }

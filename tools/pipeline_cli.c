@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "options.h"
 
 int pipeline_cli_is_folder(const char *path)
@@ -59,4 +60,39 @@ void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipe
     if (truncated)
         cli_error(command, "%zu input%s longer than %d tokens (max_seq_length): truncated",
                   truncated, truncated == 1 ? "" : "s", (int)tf_pipeline_max_seq_length(p));
+}
+
+static int take_line(cli_args *a, const char *arg, void *user)
+{
+    pipeline_cli_line *l = user;
+    if (!strcmp(arg, "--json")) {
+        l->json = 1;
+        return 1;
+    }
+    if (!strcmp(arg, "--model"))
+        return cli_string(a, arg, "a model folder", &l->model);
+    if (arg[0] == '-' && arg[1])
+        return 0;
+    l->args[l->n_args++] = arg;
+    return 1;
+}
+
+int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
+                       int argc, char **argv, size_t min_args, int *status)
+{
+    *l = (pipeline_cli_line){0};
+    cli_args a = cli_args_start(command, usage, argc, argv);
+    if (!(l->args = malloc((size_t)argc * sizeof *l->args))) {
+        cli_error(command, "out of memory");
+        *status = CLI_FAILED;
+        return 0;
+    }
+    int rc = cli_parse(&a, take_line, l);
+    if (rc == 0 && (!l->model || l->n_args < min_args))
+        rc = cli_usage_error(&a);
+    if (rc == 0)
+        return 1;
+    free(l->args);
+    *status = cli_parse_status(rc);
+    return 0;
 }

@@ -1,5 +1,6 @@
 /* pipeline_cli.h — what tfenc embed (on a model folder), rerank and
- * classify share: loading a tf_pipeline with a message, JSON strings. */
+ * classify share: loading a tf_pipeline with a message, JSON strings, and
+ * rerank's and classify's command line. */
 #ifndef TFENC_PIPELINE_CLI_H
 #define TFENC_PIPELINE_CLI_H
 
@@ -23,5 +24,20 @@ void pipeline_cli_json_string(FILE *out, const char *s);
 
 /* The note on stderr when inputs were cut to max_seq_length. */
 void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipeline *p);
+
+/* `tfenc COMMAND --model DIR [--json] ARG [ARG ...]`: rerank's and
+ * classify's command line. */
+typedef struct pipeline_cli_line {
+    const char *model;
+    int json;
+    const char **args; /* [n_args] the ARGs, in order (malloc'ed) */
+    size_t n_args;
+} pipeline_cli_line;
+
+/* Parses argv into *l (at least min_args ARGs, else the usage). Returns 1
+ * when the command should run (then free(l->args) after it), else 0 with
+ * *status the exit status (0 after --help). */
+int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
+                       int argc, char **argv, size_t min_args, int *status);
 
 #endif

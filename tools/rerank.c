@@ -8,12 +8,7 @@
 #include "pipeline_cli.h"
 #include "tfenc.h"
 
-typedef struct rerank_options {
-    const char *model;
-    int json;
-    const char **args; /* QUERY, then the DOCs */
-    size_t n_args;
-} rerank_options;
+typedef pipeline_cli_line rerank_options; /* ARGs: QUERY, then the DOCs */
 
 typedef struct ranked {
     float score;
@@ -29,21 +24,6 @@ static void rerank_usage(FILE *out)
             "sentence-transformers' CrossEncoder.predict), and prints them best first:\n"
             "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
             "of {\"index\", \"score\", \"text\"}.\n");
-}
-
-static int take_rerank(cli_args *a, const char *arg, void *user)
-{
-    rerank_options *o = user;
-    if (!strcmp(arg, "--json")) {
-        o->json = 1;
-        return 1;
-    }
-    if (!strcmp(arg, "--model"))
-        return cli_string(a, arg, "a model folder", &o->model);
-    if (arg[0] == '-' && arg[1])
-        return 0;
-    o->args[o->n_args++] = arg;
-    return 1;
 }
 
 static int by_score(const void *x, const void *y)
@@ -114,16 +94,11 @@ static int rerank(const rerank_options *o)
 
 int tfenc_rerank(int argc, char **argv)
 {
-    rerank_options o = {0};
-    cli_args a = cli_args_start("rerank", rerank_usage, argc, argv);
-    if (!(o.args = malloc((size_t)argc * sizeof *o.args))) {
-        cli_error("rerank", "out of memory");
-        return CLI_FAILED;
-    }
-    int rc = cli_parse(&a, take_rerank, &o);
-    if (rc == 0 && (!o.model || o.n_args < 2))
-        rc = cli_usage_error(&a);
-    rc = rc ? cli_parse_status(rc) : rerank(&o);
+    rerank_options o;
+    int status;
+    if (!pipeline_cli_parse(&o, "rerank", rerank_usage, argc, argv, 2, &status))
+        return status;
+    status = rerank(&o);
     free(o.args);
-    return rc;
+    return status;
 }
