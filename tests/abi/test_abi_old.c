@@ -1,7 +1,8 @@
-/* test_abi_old.c — a program built against 0.1.0's tfenc.h (the copy in
- * tests/abi/0.1.0, the only include directory) running on today's library:
- * every struct it passes is followed by canary bytes, which no call may
- * touch, and every call still works. */
+/* test_abi_old.c — a program built against an earlier release's tfenc.h
+ * (TF_ABI_CALLER: the copy in tests/abi/0.1.0 or tests/abi/0.2.0, the only
+ * include directory) running on today's library: every struct it passes is
+ * followed by canary bytes, which no call may touch, and every call still
+ * works. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #define CANARY 0xA5
 #define CANARY_BYTES 64
 
-/* A 0.1.0 struct with canary bytes after it. */
+/* A struct of the old header with canary bytes after it. */
 #define BOXED(type) struct { type s; unsigned char canary[CANARY_BYTES]; }
 
 static const char *data_dir;
@@ -30,7 +31,7 @@ static void assert_intact(const unsigned char *canary, const char *what)
                       canary[i]);
 }
 
-START_TEST(test_inits_write_only_the_0_1_0_structs)
+START_TEST(test_inits_write_only_the_old_structs)
 {
     BOXED(tf_config) cfg;
     BOXED(tf_forward_args) args;
@@ -49,7 +50,7 @@ START_TEST(test_inits_write_only_the_0_1_0_structs)
     ck_assert_uint_eq(args.s.struct_size, sizeof args.s);
     ck_assert_uint_eq(load.s.struct_size, sizeof load.s);
     ck_assert_uint_eq(tok.s.struct_size, sizeof tok.s);
-    ck_assert_int_eq(cfg.s.d_model, 512); /* the defaults, as 0.1.0 documented them */
+    ck_assert_int_eq(cfg.s.d_model, 512); /* the defaults, as both releases documented them */
     ck_assert_int_eq(cfg.s.n_heads, 8);
     ck_assert_float_eq(cfg.s.layer_norm_eps, 1e-5f);
     ck_assert_int_eq(load.s.activation, -1);
@@ -59,7 +60,7 @@ END_TEST
 
 static void count_events(const tf_trace_event *e, void *user)
 {
-    ck_assert_uint_ge(e->struct_size, sizeof *e); /* every 0.1.0 field is there */
+    ck_assert_uint_ge(e->struct_size, sizeof *e); /* every field of the old header is there */
     ++*(int *)user;
 }
 
@@ -77,7 +78,7 @@ START_TEST(test_create_forward_get_config)
     for (int i = 0; i < T * 16; i++)
         in[i] = (float)(i % 7) * 0.25f - 0.5f;
     int events = 0;
-    /* The bytes after the 0.1.0 args are not the caller's: a library that
+    /* The bytes after the old header's args are not the caller's: a library that
      * read a later field (n_threads) from them would get 0xA5A5A5A5. */
     BOXED(tf_forward_args) args;
     arm(args.canary);
@@ -151,8 +152,8 @@ int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("abi_old");
-    TCase *tc = tcase_create("0.1.0 caller");
-    tcase_add_test(tc, test_inits_write_only_the_0_1_0_structs);
+    TCase *tc = tcase_create(TF_ABI_CALLER " caller");
+    tcase_add_test(tc, test_inits_write_only_the_old_structs);
     tcase_add_test(tc, test_create_forward_get_config);
     tcase_add_test(tc, test_load_inspect_tokenize);
     suite_add_tcase(s, tc);

@@ -1,0 +1,606 @@
+/*
+ * tfenc.h — libtfenc: a Transformer encoder forward pass on the CPU.
+ *
+ * The only installed header. Everything here is the stable C ABI: enum
+ * values are explicit and never renumbered, symbols are never removed, and
+ * structs grow only as "Structs that grow" below says, so a program built
+ * against an older (or newer) tfenc.h keeps working with this library.
+ *
+ * Dimension letters used in the shape comments below:
+ *   B = batch, T = sequence length (padded), D = d_model, H = n_heads,
+ *   d_k = D / H, F = d_ff, L = n_layers, V = vocab_size, P = max_positions,
+ *   N = number of real (non-padding) tokens in a batch.
+ * Brackets and parentheses say which layout a buffer has, here and in the
+ * library's sources: [B, T, D] is padded (a caller's buffer, or one laid
+ * out like it: T slots per sequence, padding included); (N, D) is packed
+ * (the real tokens' rows only, one sequence after another), the layout the
+ * library computes in. Every tensor is float32, row-major, contiguous.
+ *
+ * Errors: every function that can fail returns a tf_status. On failure
+ * tf_last_error() gives a message (thread-local) naming the argument or
+ * tensor and both the expected and the actual shape or value, e.g.
+ *   "layers.0.attn.q.weight: expected [512, 512], got [512, 64]".
+ * A failed call changes nothing: no handle is half-built, no weight is
+ * half-written. The library never prints, exits or aborts.
+ *
+ * Threads: tf_encoder_forward() takes a const handle and may be called on
+ * the same handle from many threads at once (each call with its own
+ * workspace, or none). Functions that modify a handle (tf_encoder_set_tensor)
+ * must not run concurrently with anything else on that handle.
+ *   A forward call runs on up to tf_forward_args.n_threads threads: its
+ * caller's and the library's own, one pool per process (one thread per
+ * online core, at most 32, started by the first call that wants more than
+ * one, asleep between steps). One call at a time has the pool; a call that
+ * finds it busy runs on its caller's thread alone, so concurrent calls
+ * never put more threads on the cores than there are cores. The work is
+ * cut the same way for any thread count (by the number of online cores),
+ * so results are bitwise the same for any n_threads, and whether calls run
+ * alone or concurrently. At most 32 of the library's threads compute at
+ * once (the BLAS has a fixed number of buffers); further calls wait.
+ *   The BLAS's thread count: each of those threads calls the BLAS on one
+ * thread. While any forward call runs, the library holds the BLAS's
+ * process-wide thread count at 1 (openblas_set_num_threads, or BLIS's);
+ * when the last running call returns, it sets back the count it found,
+ * unless that is no longer 1 (the host changed it meanwhile: the host's
+ * value stays). So a host that uses the same BLAS (numpy on the system
+ * OpenBLAS, a Rust program's own products) runs its BLAS calls on one
+ * thread only while a forward call is running, when the library's threads
+ * occupy the cores, and with its own setting at every other time.
+ *   fork(): the pool's threads stop before a fork and start again when
+ * next needed, in parent and child; a child forked while another thread's
+ * call held the pool runs its calls on one thread.
+ */
+#ifndef TFENC_H
+#define TFENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TFENC_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TF_API __attribute__((visibility("default")))
+#else
+#define TF_API
+#endif
+
+/* ---- Structs that grow --------------------------------------------------- *
+ *
+ * tf_config, tf_forward_args, tf_load_options, tf_tokenizer_options and
+ * tf_file_tensor start with `size_t struct_size`: the size of the struct in
+ * the CALLER's tfenc.h. The *_init macros set it (sizeof *ptr, compiled into
+ * the caller) through the *_init_sized functions; always start from them.
+ * The library then reads and writes only min(struct_size, its own size):
+ *  - an older caller (smaller struct): fields it does not have take their
+ *    defaults, and nothing is written past its struct;
+ *  - a newer caller (larger struct): fields this library does not know must
+ *    be 0, which every field added after 0.1.0 takes as its default (the
+ *    _init_sized of an older library zeroes them); a non-zero one is
+ *    TF_ERR_UNSUPPORTED naming the struct, both sizes and the byte.
+ * struct_size below the 0.1.0 size, or above 4096, is
+ * TF_ERR_INVALID_ARGUMENT. Why sizes and not one setter per field (zstd,
+ * libinput): the structs stay plain C, designated initialisers and ctypes /
+ * Rust #[repr(C)] mirrors keep working, and a whole configuration is
+ * checked at once, in one call that can fail. The functions without
+ * "_sized" (tf_config_init, ...) stay exported for programs built against
+ * 0.1.0: they initialise exactly the 0.1.0 struct.
+ *
+ * Structs the library hands out (tf_trace_event) carry the LIBRARY's size
+ * in struct_size: read a field only if it ends within struct_size. */
+
+/* sizeof of the library's struct named `name` ("tf_config",
+ * "tf_forward_args", "tf_load_options", "tf_tokenizer_options",
+ * "tf_file_tensor", "tf_trace_event"), or 0 for another name: for bindings
+ * to check their mirrors of the structs. */
+TF_API size_t tf_struct_size(const char *name);
+
+/* ---- Versions ----------------------------------------------------------- *
+ * The project's one statement of its version: the build reads it from here. */
+
+#define TFENC_VERSION_MAJOR 0
+#define TFENC_VERSION_MINOR 2
+#define TFENC_VERSION_PATCH 0
+#define TFENC_VERSION_NUMBER \
+    (TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH)
+
+/* TFENC_VERSION_NUMBER of the library actually loaded. */
+TF_API unsigned tf_version(void);
+/* "MAJOR.MINOR.PATCH" of the library actually loaded. */
+TF_API const char *tf_version_string(void);
+
+/* ---- Status codes ------------------------------------------------------- */
+
+typedef enum tf_status {
+    TF_OK = 0,
+    TF_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, bad value, bad id */
+    TF_ERR_SHAPE = 2,            /* a tensor or buffer of the wrong shape */
+    TF_ERR_OUT_OF_MEMORY = 3,    /* an allocation failed or a size overflowed */
+    TF_ERR_IO = 4,               /* reading or writing a file failed */
+    TF_ERR_FORMAT = 5,           /* a file's contents are malformed */
+    TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does
+                                    (e.g. a forward pass whose finite values
+                                    overflow float32) */
+    TF_ERR_NOT_FOUND = 7         /* no tensor of that name */
+} tf_status;
+
+/* A static, never-NULL name such as "TF_ERR_SHAPE" ("TF_ERR_UNKNOWN" for
+ * values this version does not know). */
+TF_API const char *tf_status_name(tf_status status);
+
+/* The value of a name such as "TF_ERR_SHAPE", or -1. */
+TF_API int32_t tf_status_from_name(const char *name);
+
+/* The message of the most recent failed call on this thread ("" if none).
+ * Successful calls leave it unchanged. Valid until the next failing call on
+ * this thread. */
+TF_API const char *tf_last_error(void);
+
+/* ---- Configuration ------------------------------------------------------ */
+
+typedef enum tf_position_kind {
+    TF_POSITION_NONE = 0,       /* no positional information is added */
+    TF_POSITION_SINUSOIDAL = 1, /* PE(t,2i) = sin(t / 10000^(2i/D)),
+                                   PE(t,2i+1) = cos(t / 10000^(2i/D));
+                                   computed for any t, so it extrapolates */
+    TF_POSITION_LEARNED = 2     /* a learned [P, D] table; T <= P */
+} tf_position_kind;
+
+typedef enum tf_activation {
+    TF_ACTIVATION_GELU = 0,      /* 0.5 x (1 + erf(x / sqrt 2)) (BERT "gelu") */
+    TF_ACTIVATION_GELU_TANH = 1, /* 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) */
+    TF_ACTIVATION_RELU = 2       /* max(x, 0) */
+} tf_activation;
+
+typedef enum tf_norm_placement {
+    TF_NORM_POST = 0, /* x = LN1(x + MHA(x)); x = LN2(x + FFN(x))  (BERT) */
+    TF_NORM_PRE = 1   /* x = x + MHA(LN1(x)); x = x + FFN(LN2(x)) */
+} tf_norm_placement;
+
+/* Names of the enum values, the ones config files, metadata, the CLI and
+ * the bindings use: activations "gelu", "gelu_tanh", "relu"; positions
+ * "none", "sinusoidal", "learned"; norm placement "post", "pre"; pooling
+ * "cls", "mean". *_name gives a static string, or NULL for a value this
+ * version does not know; *_from_name gives the value, or -1. */
+TF_API const char *tf_activation_name(int32_t activation);
+TF_API int32_t tf_activation_from_name(const char *name);
+TF_API const char *tf_position_name(int32_t position);
+TF_API int32_t tf_position_from_name(const char *name);
+TF_API const char *tf_norm_placement_name(int32_t norm_placement);
+TF_API int32_t tf_norm_placement_from_name(const char *name);
+
+/* The model's hyper-parameters. Always start from tf_config_init(). Every
+ * field is an int32_t (booleans are 0 or 1) so the layout is the same from
+ * C, ctypes and Rust. */
+typedef struct tf_config {
+    size_t struct_size;        /* the caller's sizeof(tf_config), set by tf_config_init */
+    int32_t d_model;           /* D, 1..65536 */
+    int32_t n_heads;           /* H, D % H == 0 */
+    int32_t d_ff;              /* F, 1..1048576 */
+    int32_t n_layers;          /* L, 1..1024 */
+    int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
+    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL
+                                  0 = unbounded, else a bound on T */
+    int32_t position;          /* tf_position_kind */
+    int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
+    int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
+    int32_t norm_placement;    /* tf_norm_placement */
+    int32_t final_norm;        /* a LayerNorm after the last layer */
+    int32_t activation;        /* tf_activation of the feed-forward block */
+    int32_t bias;              /* biases in every Linear and LayerNorm */
+    int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
+    float layer_norm_eps;      /* > 0 */
+    uint64_t seed;             /* seed of the deterministic initialisation */
+} tf_config;
+
+/* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
+ * post-norm, sinusoidal positions (unbounded), vocab_size 0 (vectors in),
+ * no token types, no embedding norm, no final norm, biases on, no pooler,
+ * layer_norm_eps 1e-5, seed 0 (see "Structs that grow"). */
+TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
+TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
+#define tf_config_init(cfg) tf_config_init_sized((cfg), sizeof *(cfg))
+
+/* Largest rank of any tensor shape the API passes. */
+#define TF_MAX_RANK 8
+
+/* ---- The encoder handle ------------------------------------------------- */
+
+typedef struct tf_encoder tf_encoder; /* opaque */
+
+/* Creates an encoder whose weights live in one contiguous block, initialised
+ * deterministically from cfg->seed the way PyTorch initialises the same
+ * modules: Linear weight and bias ~ U(-1/sqrt(in), 1/sqrt(in)); embedding
+ * tables ~ N(0, 1); LayerNorm weight 1, bias 0. On failure *out is NULL. */
+TF_API tf_status tf_encoder_create(const tf_config *cfg, tf_encoder **out);
+
+/* Frees everything the handle owns. NULL is a no-op. */
+TF_API void tf_encoder_destroy(tf_encoder *enc);
+
+/* Copies the handle's configuration into *cfg: cfg->struct_size (set by
+ * tf_config_init) says how many bytes it holds. */
+TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
+
+/* ---- Checkpoints: load, save, inspect -------------------------------------- *
+ *
+ * tf_encoder_load opens, without a conversion step:
+ *  - a Hugging Face BERT checkpoint: a directory holding model.safetensors
+ *    and config.json, or a .safetensors file (then n_heads must be given);
+ *    names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally under
+ *    "bert."; other tensors (embeddings.position_ids, MLM or classifier
+ *    heads) are ignored. config.json gives num_attention_heads, hidden_act
+ *    ("gelu" = erf, "gelu_new" / "gelu_pytorch_tanh" = tanh, "relu") and
+ *    layer_norm_eps (BERT's defaults: "gelu", 1e-12), and is cross-checked
+ *    against the shapes.
+ *  - a PyTorch nn.TransformerEncoder state_dict saved as safetensors
+ *    (layers.{i}.self_attn.in_proj_weight [3D, D] = q, k, v stacked, ...,
+ *    an optional final norm.*), or a single nn.TransformerEncoderLayer (no
+ *    "layers.{i}." prefix). n_heads, activation and norm_first cannot be read
+ *    from the names: they come from the options or from the file's
+ *    __metadata__ (keys "n_heads", "activation" = "gelu" | "gelu_tanh" |
+ *    "relu", "norm_first" = "true" | "false", "layer_norm_eps"; eps defaults to
+ *    PyTorch's 1e-5).
+ *  - the library's own files, written by tf_encoder_save.
+ * Everything the shapes imply (d_model, d_ff, layers, vocabulary, positions,
+ * token types, biases, pooler) is inferred and cross-checked; a tensor of
+ * the wrong shape is TF_ERR_SHAPE naming it and both shapes. Tensors may be
+ * F32, F16 or BF16 (converted to float32 once). A malformed file is
+ * TF_ERR_FORMAT (or TF_ERR_IO) saying what is wrong and where; the loader
+ * never allocates more than the file's own size implies. */
+
+typedef struct tf_load_options {
+    size_t struct_size;        /* the caller's sizeof(tf_load_options), set by init */
+    int32_t n_heads;           /* 0: from the file */
+    int32_t activation;        /* tf_activation, or -1: from the file */
+    int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
+    float layer_norm_eps;      /* 0: from the file */
+} tf_load_options;
+
+/* Sets every option to "from the file". */
+TF_API void tf_load_options_init_sized(tf_load_options *opts, size_t struct_size);
+TF_API void tf_load_options_init(tf_load_options *opts); /* 0.1.0's */
+#define tf_load_options_init(opts) tf_load_options_init_sized((opts), sizeof *(opts))
+
+/* Loads a checkpoint (see above); opts may be NULL. On failure *out is NULL.
+ * Every file it reads (model.safetensors, config.json; tf_tokenizer_load's
+ * vocab.txt likewise) must be a regular file, or a symbolic link to one: a
+ * FIFO, a directory or a device is TF_ERR_IO "<path>: not a regular file:
+ * it is a FIFO" (a directory, a character device, ...), told without
+ * opening a device and without ever blocking. */
+TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
+                                 tf_encoder **out);
+
+/* Writes the handle's weights as float32 safetensors under the library's
+ * tensor names, with the complete config in __metadata__, so that loading
+ * the file gives a bitwise-identical encoder without any option.
+ * The file appears whole or not at all: the bytes go to a new temporary file
+ * in path's directory ("<path>.tmp" and 16 hex digits, created with O_EXCL,
+ * so that nothing that exists, a planted link included, is written
+ * through), every write is checked, the file is fsync'ed and renamed over
+ * path, then the directory is fsync'ed. The new file's mode is 0666 less
+ * the umask. An existing path that is not a regular file (a symbolic link,
+ * FIFO, directory, device) is refused and left as it is: TF_ERR_IO "<path>:
+ * not a regular file: it is a FIFO; only a regular file is replaced". Any
+ * failure before the rename is TF_ERR_IO naming path and the cause ("cannot
+ * create: Permission denied", "cannot write: File too large", ...); the
+ * temporary file is removed and a file already at path is untouched. Only a
+ * failure to sync the directory is reported with the new file in place.
+ * Concurrent saves to one path, from threads or processes, each write their
+ * own temporary file: each succeeds whole, and path holds exactly one of
+ * the saved models. */
+TF_API tf_status tf_encoder_save(const tf_encoder *enc, const char *path);
+
+/* What a checkpoint holds and how it would load, without loading it. */
+typedef struct tf_model_info tf_model_info; /* opaque */
+
+/* One tensor of the file. */
+typedef struct tf_file_tensor {
+    size_t struct_size;        /* the caller's sizeof(tf_file_tensor) */
+    const char *name;          /* as in the file */
+    const char *dtype;         /* "F32", "F16", "BF16", "I64", ... */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *maps_to;       /* the library's tensor it fills, or NULL: ignored */
+    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's) */
+} tf_file_tensor;
+
+/* Opens and checks a checkpoint exactly as tf_encoder_load would. */
+TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
+                                  tf_model_info **out);
+/* NULL is a no-op. */
+TF_API void tf_model_info_destroy(tf_model_info *info);
+/* "huggingface-bert", "pytorch-transformer-encoder" or "tfenc". */
+TF_API const char *tf_model_info_format(const tf_model_info *info);
+/* The configuration the file implies (cfg->struct_size must be set). */
+TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);
+TF_API size_t tf_model_info_tensor_count(const tf_model_info *info);
+/* Tensor `index` of the file into *out (struct_size bytes, the caller's
+ * sizeof, set by the macro); pointers are valid while info lives. */
+TF_API tf_status tf_model_info_tensor_sized(const tf_model_info *info, size_t index,
+                                            tf_file_tensor *out, size_t struct_size);
+/* 0.1.0's: fills tf_file_tensor as 0.1.0 had it. */
+TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
+                                      tf_file_tensor *out);
+#define tf_model_info_tensor(info, index, out) \
+    tf_model_info_tensor_sized((info), (index), (out), sizeof *(out))
+
+/* ---- Weights by name ---------------------------------------------------- *
+ *
+ * Tensors of a handle (only those its config has; "[bias]" ones exist when
+ * cfg.bias is 1; linear weights are [out, in] as in PyTorch):
+ *   embed.token.weight         [V, D]   when V > 0
+ *   embed.position.weight      [P, D]   when position is LEARNED
+ *   embed.token_type.weight    [n_token_types, D]  when n_token_types > 0
+ *   embed.norm.weight, .bias   [D]      when embedding_norm
+ *   layers.{l}.attn.q.weight   [D, D]   and .bias [D]        (query)
+ *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
+ *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
+ *   layers.{l}.attn.out.weight [D, D]   and .bias [D]        (W_O)
+ *   layers.{l}.norm1.weight    [D]      and .bias [D]
+ *   layers.{l}.ffn.up.weight   [F, D]   and .bias [F]        (D -> F)
+ *   layers.{l}.ffn.down.weight [D, F]   and .bias [D]        (F -> D)
+ *   layers.{l}.norm2.weight    [D]      and .bias [D]
+ *   final_norm.weight, .bias   [D]      when final_norm
+ *   pooler.weight [D, D], pooler.bias [D]  when pooler
+ * The q, k and v weights of a layer are stored adjacently, forming one
+ * [3D, D] matrix, so the three projections are a single matrix product.
+ */
+
+/* Number of tensors in the handle; names are enumerated by index. */
+TF_API size_t tf_encoder_tensor_count(const tf_encoder *enc);
+/* Name of tensor `index` (0 <= index < count), or NULL. Owned by the handle. */
+TF_API const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index);
+/* Rank and dims of a tensor; dims must hold TF_MAX_RANK values. */
+TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name,
+                                         int32_t *rank, int64_t *dims);
+/* Copies a tensor out into dst; (rank, dims) is the shape of dst and must be
+ * the tensor's shape. */
+TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name,
+                                       float *dst, int32_t rank, const int64_t *dims);
+/* Replaces a tensor's values with src; (rank, dims) is the shape of src and
+ * must be the tensor's shape; every value must be finite (NaN and infinities
+ * are TF_ERR_INVALID_ARGUMENT, as they are TF_ERR_FORMAT in a checkpoint).
+ * A finite value of any size is taken: whether it overflows depends on the
+ * inputs, so a forward pass it overflows says so (TF_ERR_UNSUPPORTED, naming
+ * the first tensor, see tf_encoder_forward). */
+TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name,
+                                       const float *src, int32_t rank,
+                                       const int64_t *dims);
+
+/* ---- Workspace ---------------------------------------------------------- *
+ * Scratch memory for forward calls. A workspace grows to the largest call it
+ * has seen and is then reused: a forward call with a workspace that is large
+ * enough allocates nothing. One workspace serves one call at a time. */
+
+typedef struct tf_workspace tf_workspace; /* opaque */
+
+TF_API tf_status tf_workspace_create(tf_workspace **out);
+/* Frees the workspace. NULL is a no-op. */
+TF_API void tf_workspace_destroy(tf_workspace *ws);
+/* Grows ws so that forward calls on enc with at most `batch` sequences of
+ * at most `seq_len` tokens (and no trace callback) need no allocation. */
+TF_API tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc,
+                                      int32_t batch, int32_t seq_len);
+/* Bytes currently held by ws. */
+TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
+
+/* ---- Tracing: every intermediate tensor, as it is computed ---------------- *
+ *
+ * When tf_forward_args.trace is set, it is called once per intermediate, in
+ * the order of computation, with data laid out [B, T, ...] (padded positions
+ * hold 0) and valid only during the call. Events (l = layer index):
+ *   embed.token         [B, T, D]      token vectors (looked up, or the input)
+ *   embed.position      [T, D]         positional encodings (if any)
+ *   embed.token_type    [B, T, D]      token-type vectors (if any)
+ *   embed.sum           [B, T, D]      their sum
+ *   embed.norm          [B, T, D]      after the embedding LayerNorm (if any)
+ *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
+ *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
+ *   layers.l.attn.scores  [B, H, T, T] Q K^T / sqrt(d_k) + masks (-inf where
+ *                                      masked; rows of padded queries 0)
+ *   layers.l.attn.weights [B, H, T, T] softmax of each row of the scores
+ *   layers.l.attn.context [B, T, D]    heads' weights . V, concatenated
+ *   layers.l.attn.out   [B, T, D]      context . W_O^T + b_O
+ *   layers.l.add_norm1  [B, T, D]      post-norm: LN1(x + attn.out);
+ *                                      pre-norm: x + attn.out
+ *   layers.l.norm2      [B, T, D]      LN2(x), pre-norm only
+ *   layers.l.ffn.hidden [B, T, F]      act(x W_up^T + b_up)
+ *   layers.l.ffn.out    [B, T, D]      hidden W_down^T + b_down
+ *   layers.l.add_norm2  [B, T, D]      post-norm: LN2(x + ffn.out);
+ *                                      pre-norm: x + ffn.out
+ *   final_norm          [B, T, D]      (if any)
+ *   pooler              [B, D]         (if any)
+ * Tracing allocates per call; without a trace callback nothing is gathered.
+ */
+typedef struct tf_trace_event {
+    size_t struct_size;      /* sizeof(tf_trace_event) of the library: read a
+                                field only if it ends within struct_size */
+    const char *name;        /* e.g. "layers.0.attn.q" */
+    int32_t layer;           /* layer index, or -1 */
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    const char *dim_names;   /* e.g. "B,H,T,d_k" */
+    const float *data;       /* row-major, valid only during the call */
+} tf_trace_event;
+
+typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
+
+/* ---- Forward ------------------------------------------------------------ */
+
+typedef struct tf_forward_args {
+    size_t struct_size;            /* the caller's sizeof(tf_forward_args), set by init */
+    int32_t batch;                 /* B >= 1 */
+    int32_t seq_len;               /* T >= 1 */
+
+    /* Input: exactly one of these two. */
+    const int32_t *input_ids;      /* [B, T] ids in [0, V) (padding ignored) */
+    const float *input_embeds;     /* [B, T, D] vectors, used as embed.token */
+    const int32_t *token_type_ids; /* [B, T] in [0, n_token_types), or NULL = 0 */
+
+    /* Padding (right-padded sequences): at most one of these; neither means
+     * every sequence has T real tokens. */
+    const int32_t *lengths;        /* [B] real tokens per sequence, 0..T */
+    const int32_t *attention_mask; /* [B, T] 1 = real token, 0 = padding; each
+                                      row must be 1...1 0...0 */
+
+    int32_t causal;                /* 1: token t attends to tokens <= t only */
+    const float *additive_mask;    /* added to the scaled scores: [T, T], or
+                                      [B, T, T] when additive_mask_batched is
+                                      1. Finite values, or -INFINITY to block
+                                      the key; +inf and NaN in an entry a real
+                                      token reads are TF_ERR_INVALID_ARGUMENT
+                                      naming it */
+    int32_t additive_mask_batched;
+
+    /* Outputs (caller-owned). Padded positions are written as 0. */
+    float *output;                 /* [B, T, D] required */
+    float *hidden_states;          /* [L+1, B, T, D] or NULL: embeddings, then
+                                      each layer's output (before final_norm) */
+    float *attentions;             /* [L, B, H, T, T] or NULL: softmax weights */
+    float *pooled_output;          /* [B, D] or NULL; needs cfg.pooler. A
+                                      sequence of length 0 gives zeros */
+
+    tf_workspace *workspace;       /* NULL: allocate scratch for this call */
+    tf_trace_fn trace;             /* NULL: no tracing */
+    void *trace_user_data;
+
+    /* Since 0.2.0. */
+    int32_t n_threads;             /* threads this call may use: 0 = one per
+                                      online core, 1 = the caller's only, N =
+                                      at most N (see "Threads" above) */
+} tf_forward_args;
+
+/* Zeroes *args and sets struct_size. */
+TF_API void tf_forward_args_init_sized(tf_forward_args *args, size_t struct_size);
+TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
+#define tf_forward_args_init(args) tf_forward_args_init_sized((args), sizeof *(args))
+
+/* Runs the encoder. Validates everything first; on failure no output is
+ * written (but see overflow below for hidden_states and attentions). A query
+ * that can see no key at all (e.g. an additive-mask row of -INFINITY) gets
+ * attention weights of 0, so its context is 0, not NaN.
+ *
+ * Never a silent NaN. A NaN or infinity in input_embeds is the caller's: it
+ * carries on (as NaN) into the outputs of its own sequence, not the others',
+ * and the call succeeds; it is never hidden. Any other non-finite value is a
+ * float32 overflow of finite inputs and weights (e.g. inputs of 1e20, whose
+ * scores exceed 3.4e38, or a weight of 3e38): the pass looks for one after
+ * the embeddings, in each layer's attention scores and output, after the
+ * final norm and in the pooler (per layer, a vectorised scan of the hidden
+ * state and a bound on the scores from the norms of Q's and K's rows), and
+ * on finding one fails with TF_ERR_UNSUPPORTED naming the first
+ * traced tensor (see Tracing) that holds it, its position and value, e.g.
+ *   "layers.0.attn.scores: a non-finite value (inf) at [0, 3, 1, 2]
+ *    (B,H,T,T) from finite inputs and weights (float32 overflow)"
+ * (an attn.scores entry of -inf that no mask put there counts: it would act
+ * as a masked key). To name it the pass is run again with tracing, which
+ * allocates even with a workspace. Then output and pooled_output are not
+ * written; hidden_states and attentions may hold values of the layers up to
+ * it, and the trace callback has seen the events up to it. */
+TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
+
+/* ---- WordPiece tokenizer: BERT's, exactly ---------------------------------- *
+ *
+ * Text to ids the way Hugging Face's BertTokenizerFast does it (its
+ * BertNormalizer, then BertPreTokenizer): the special tokens ([CLS], [SEP],
+ * [PAD], [UNK], [MASK]) written in the text are kept whole; the rest is, in
+ * this order, cleaned (control and format characters and U+FFFD dropped,
+ * unassigned code points kept; Unicode whitespace made spaces), CJK
+ * ideographs made words of their own, optionally stripped of accents (NFD,
+ * nonspacing marks removed: a CJK compatibility ideograph becomes its unified
+ * one), optionally lower-cased (Unicode's full mapping: U+0130, I with a dot,
+ * becomes i and U+0307); words are split on whitespace and on punctuation
+ * (ASCII punctuation and Unicode P*), then split greedily into the longest
+ * vocabulary pieces, "##" marking a continuation; a word with no such split,
+ * or longer than max_chars_per_word characters, is [UNK]. Unicode data comes
+ * from utf8proc (tokenizers' category tables are of Unicode 9: a character
+ * assigned later as punctuation, a format character or a nonspacing mark may
+ * split or vanish here where BertTokenizerFast keeps it in its word).
+ * Invalid UTF-8 is TF_ERR_INVALID_ARGUMENT naming the byte. A tokenizer is
+ * immutable once loaded: use it from many threads at once. */
+
+typedef struct tf_tokenizer tf_tokenizer; /* opaque */
+
+typedef struct tf_tokenizer_options {
+    size_t struct_size;          /* the caller's sizeof(tf_tokenizer_options), set by init */
+    int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
+    int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
+    int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
+    int32_t max_chars_per_word;  /* 100 (default): longer words become [UNK] */
+    int32_t max_length;          /* 0 (default): no limit; else at most this many ids
+                                    per text (pair), specials included, >= 3 */
+    const char *unk_token;       /* NULL: "[UNK]" (these four must be in the vocabulary) */
+    const char *cls_token;       /* NULL: "[CLS]" */
+    const char *sep_token;       /* NULL: "[SEP]" */
+    const char *pad_token;       /* NULL: "[PAD]" */
+} tf_tokenizer_options;
+
+TF_API void tf_tokenizer_options_init_sized(tf_tokenizer_options *opts, size_t struct_size);
+TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
+#define tf_tokenizer_options_init(opts) tf_tokenizer_options_init_sized((opts), sizeof *(opts))
+
+/* Loads a BERT vocab.txt: one token per line, id = line number. opts may be
+ * NULL (the defaults). */
+TF_API tf_status tf_tokenizer_load(const char *vocab_path, const tf_tokenizer_options *opts,
+                                   tf_tokenizer **out);
+/* NULL is a no-op. */
+TF_API void tf_tokenizer_destroy(tf_tokenizer *tok);
+TF_API int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok);
+/* The token of an id (owned by tok), or NULL when out of range. */
+TF_API const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id);
+/* The id of a token, or -1. */
+TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token);
+
+/* The result of encoding: B texts (or pairs), padded with [PAD] to the
+ * longest, T ids each. Arrays are [B, T], row-major, owned by the encoding,
+ * and fit tf_forward_args directly (input_ids, token_type_ids,
+ * attention_mask). */
+typedef struct tf_encoding tf_encoding; /* opaque */
+
+/* Encodes one UTF-8 text of len bytes as [CLS] text [SEP], or a pair as
+ * [CLS] text [SEP] pair [SEP] (token types 0 then 1); pair may be NULL. */
+TF_API tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,
+                                     const char *pair, size_t pair_len, tf_encoding **out);
+/* Encodes n texts (lens[i] bytes each, or NUL-terminated when lens is NULL),
+ * optionally with n pairs, into one padded batch. */
+TF_API tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n,
+                                           const char *const *texts, const size_t *lens,
+                                           const char *const *pairs, const size_t *pair_lens,
+                                           tf_encoding **out);
+/* NULL is a no-op. */
+TF_API void tf_encoding_destroy(tf_encoding *enc);
+TF_API int32_t tf_encoding_batch(const tf_encoding *enc);          /* B */
+TF_API int32_t tf_encoding_seq_len(const tf_encoding *enc);        /* T */
+TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real ids */
+TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
+TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
+TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
+/* [B, T, 2]: each token's byte range [begin, end) in the text (type 0) or
+ * the pair (type 1) it came from; [0, 0] for [CLS], [SEP] and padding. */
+TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
+
+/* ---- Sentence vectors ------------------------------------------------------ */
+
+typedef enum tf_pooling {
+    TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
+    TF_POOLING_MEAN = 1  /* the mean over the real tokens */
+} tf_pooling;
+
+/* "cls", "mean" (see tf_activation_name). */
+TF_API const char *tf_pooling_name(int32_t pooling);
+TF_API int32_t tf_pooling_from_name(const char *name);
+
+/* out [B, D] = one vector per sequence of hidden [B, T, D] (e.g. a forward
+ * call's output), pooled as `pooling` says over the first lengths[b] tokens
+ * (lengths NULL: all T); with normalize = 1 each vector is scaled to unit L2
+ * norm (a zero vector stays zero). A sequence of length 0 gives zeros. */
+TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch,
+                         int32_t seq_len, int32_t d_model, int32_t pooling, int32_t normalize,
+                         float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFENC_H */
