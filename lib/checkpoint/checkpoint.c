@@ -18,6 +18,7 @@
 #include "error.h"
 #include "hf_arch.h"
 #include "hf_config.h"
+#include "json_file.h"
 #include "metadata.h"
 #include "names.h"
 
@@ -542,23 +543,15 @@ static tf_status resolve_paths(const char *path, char **weights, char **json)
     *weights = *json = NULL;
     if (stat(path, &st) != 0)
         return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    const size_t n = strlen(path) + 32;
-    *weights = tf_malloc(n);
-    if (!*weights)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    if (!S_ISDIR(st.st_mode)) {
-        snprintf(*weights, n, "%s", path);
-        return TF_OK;
-    }
-    snprintf(*weights, n, "%s/model.safetensors", path);
-    *json = tf_malloc(n);
-    if (!*json) {
-        tf_free(*weights);
-        *weights = NULL;
+    const int dir = S_ISDIR(st.st_mode);
+    *weights = tf_path_join(path, dir ? "model.safetensors" : "");
+    *json = dir ? tf_path_join(path, "config.json") : NULL;
+    if (!*weights || (dir && !*json)) {
+        tf_free(*weights), tf_free(*json);
+        *weights = *json = NULL;
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
     }
-    snprintf(*json, n, "%s/config.json", path);
-    if (stat(*json, &st) != 0) { /* config.json is optional */
+    if (*json && stat(*json, &st) != 0) { /* config.json is optional */
         tf_free(*json);
         *json = NULL;
     }
