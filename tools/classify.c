@@ -65,8 +65,14 @@ static int classify(const classify_options *o)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = o->n_args, a.texts = o->args, a.out = probs, a.truncated = &truncated;
-    tf_status s = probs && order ? tf_pipeline_classify(p, &a) : TF_ERR_OUT_OF_MEMORY;
-    const int rc = s ? pipeline_cli_fail("classify", s) : 0;
+    int rc = 0;
+    if (!probs || !order) {
+        cli_error("classify", "out of memory"); /* not the library's: no message of its own */
+        rc = CLI_FAILED;
+    } else {
+        const tf_status s = tf_pipeline_classify(p, &a);
+        rc = s ? pipeline_cli_fail("classify", s) : 0;
+    }
     if (rc == 0) {
         pipeline_cli_truncated("classify", truncated, p);
         if (o->json)
