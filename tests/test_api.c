@@ -24,7 +24,7 @@ START_TEST(test_version)
     ck_assert_uint_eq(tf_version(), TFENC_VERSION_NUMBER);
     ck_assert_uint_eq(TFENC_VERSION_NUMBER,
                       TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH);
-    ck_assert_str_eq(tf_version_string(), "0.3.0");
+    ck_assert_str_eq(tf_version_string(), "0.4.0");
 }
 END_TEST
 
