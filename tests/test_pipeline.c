@@ -348,12 +348,15 @@ START_TEST(test_inconsistent_folders)
                         "labels in config.json id2label, hidden_size 16), got [3, 16]");
 
     /* architectures this library does not have */
-    prepare("classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
-            "\"architectures\": [\"RobertaForSequenceClassification\"]}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"roberta\" (architectures "
-                        "RobertaForSequenceClassification) is not supported; supported: "
-                        "model_type \"bert\" with architectures BertModel, "
-                        "BertForSequenceClassification");
+    prepare("classifier", "{\"model_type\": \"gpt2\", \"num_attention_heads\": 2, "
+            "\"architectures\": [\"GPT2ForSequenceClassification\"]}");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"gpt2\" (architectures "
+                        "GPT2ForSequenceClassification) is not supported; supported: "
+                        "model_type \"bert\" with architectures Bert*");
+    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+            "\"architectures\": [\"BertModel\", \"T5EncoderModel\"]}");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"bert\" (architectures "
+                        "BertModel, T5EncoderModel) is not supported; supported: ");
     prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"auto_map\": {\"AutoModel\": \"x--modeling.JinaBert\"}}");
     expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map {\"AutoModel\":"

@@ -1,4 +1,4 @@
-/* checkpoint.c — recognising Hugging Face BERT, PyTorch
+/* checkpoint.c — recognising Hugging Face (a family of hf_family.h), PyTorch
  * nn.TransformerEncoder and libtfenc files by their tensor names, mapping
  * the names onto the library's, inferring and cross-checking the config. */
 #define _POSIX_C_SOURCE 200809L
@@ -18,58 +18,21 @@
 #include "error.h"
 #include "hf_arch.h"
 #include "hf_config.h"
+#include "hf_family.h"
 #include "json_file.h"
 #include "metadata.h"
 #include "names.h"
 
 /* ---- Name rules: theirs -> ours ------------------------------------------ */
 
-typedef struct name_rule {
-    const char *theirs, *ours;
-    int32_t parts;
-} name_rule;
+/* Hugging Face families' rules are in families/ (hf_family.h); PyTorch's: */
 
-static const name_rule hf_top[] = {
-    {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
-    {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
-    {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
-    {"embeddings.LayerNorm.weight", "embed.norm.weight", 1},
-    {"embeddings.LayerNorm.bias", "embed.norm.bias", 1},
-    {"embeddings.LayerNorm.gamma", "embed.norm.weight", 1}, /* older checkpoints */
-    {"embeddings.LayerNorm.beta", "embed.norm.bias", 1},
-    {"pooler.dense.weight", "pooler.weight", 1},
-    {"pooler.dense.bias", "pooler.bias", 1},
-    {NULL, NULL, 0}};
-
-static const name_rule hf_layer[] = { /* after "encoder.layer.{i}." */
-    {"attention.self.query.weight", "attn.q.weight", 1},
-    {"attention.self.query.bias", "attn.q.bias", 1},
-    {"attention.self.key.weight", "attn.k.weight", 1},
-    {"attention.self.key.bias", "attn.k.bias", 1},
-    {"attention.self.value.weight", "attn.v.weight", 1},
-    {"attention.self.value.bias", "attn.v.bias", 1},
-    {"attention.output.dense.weight", "attn.out.weight", 1},
-    {"attention.output.dense.bias", "attn.out.bias", 1},
-    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
-    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
-    {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
-    {"attention.output.LayerNorm.beta", "norm1.bias", 1},
-    {"intermediate.dense.weight", "ffn.up.weight", 1},
-    {"intermediate.dense.bias", "ffn.up.bias", 1},
-    {"output.dense.weight", "ffn.down.weight", 1},
-    {"output.dense.bias", "ffn.down.bias", 1},
-    {"output.LayerNorm.weight", "norm2.weight", 1},
-    {"output.LayerNorm.bias", "norm2.bias", 1},
-    {"output.LayerNorm.gamma", "norm2.weight", 1},
-    {"output.LayerNorm.beta", "norm2.bias", 1},
-    {NULL, NULL, 0}};
-
-static const name_rule pt_top[] = {
+static const tf_name_rule pt_top[] = {
     {"norm.weight", "final_norm.weight", 1},
     {"norm.bias", "final_norm.bias", 1},
     {NULL, NULL, 0}};
 
-static const name_rule pt_layer[] = { /* after "layers.{i}." */
+static const tf_name_rule pt_layer[] = { /* after "layers.{i}." */
     {"self_attn.in_proj_weight", "attn.q.weight", 3},
     {"self_attn.in_proj_bias", "attn.q.bias", 3},
     {"self_attn.out_proj.weight", "attn.out.weight", 1},
@@ -84,7 +47,7 @@ static const name_rule pt_layer[] = { /* after "layers.{i}." */
     {"norm2.bias", "norm2.bias", 1},
     {NULL, NULL, 0}};
 
-static const name_rule *find_rule(const name_rule *rules, const char *theirs)
+static const tf_name_rule *find_rule(const tf_name_rule *rules, const char *theirs)
 {
     for (; rules->theirs; rules++)
         if (strcmp(rules->theirs, theirs) == 0)
@@ -116,7 +79,7 @@ static int split_layer(const char *name, const char *prefix, int *layer, const c
     return 1;
 }
 
-static void set_dest(tf_mapping *m, const name_rule *rule, int layer)
+static void set_dest(tf_mapping *m, const tf_name_rule *rule, int layer)
 {
     if (layer >= 0)
         snprintf(m->dest, sizeof m->dest, "layers.%d.%s", layer, rule->ours);
@@ -133,22 +96,24 @@ static tf_status layer_limit_error(const char *name)
 
 static tf_status map_hf(tf_checkpoint *ck, const char *name, tf_mapping *m)
 {
+    const tf_hf_family *f = ck->family;
     const char *bare = name;
-    if (strncmp(name, "bert.", 5) == 0) {
-        bare = name + 5;
-        ck->prefix = "bert.";
+    const size_t n_prefix = strlen(f->base_prefix);
+    if (strncmp(name, f->base_prefix, n_prefix) == 0) {
+        bare = name + n_prefix;
+        ck->prefix = f->base_prefix;
     }
-    const name_rule *rule = find_rule(hf_top, bare);
+    const tf_name_rule *rule = find_rule(f->top, bare);
     int layer;
     const char *rest;
     if (rule) {
         set_dest(m, rule, -1);
         return TF_OK;
     }
-    const int split = split_layer(bare, "encoder.layer.", &layer, &rest);
+    const int split = split_layer(bare, f->layer_prefix, &layer, &rest);
     if (split < 0)
         return layer_limit_error(name);
-    if (split > 0 && (rule = find_rule(hf_layer, rest)))
+    if (split > 0 && (rule = find_rule(f->layer, rest)))
         set_dest(m, rule, layer);
     return TF_OK;
 }
@@ -157,7 +122,7 @@ static tf_status map_pytorch(tf_checkpoint *ck, const char *name, tf_mapping *m)
 {
     int layer;
     const char *rest;
-    const name_rule *rule;
+    const tf_name_rule *rule;
     const int split = split_layer(name, "layers.", &layer, &rest);
     if (split < 0)
         return layer_limit_error(name);
@@ -177,7 +142,8 @@ static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, siz
     int layer;
     const char *rest;
     const int in_layer = split_layer(ours, "layers.", &layer, &rest) > 0;
-    const name_rule *rules = ck->format == TF_FORMAT_HF_BERT ? (in_layer ? hf_layer : hf_top)
+    const tf_name_rule *rules = ck->format == TF_FORMAT_HF ? (in_layer ? ck->family->layer
+                                                                        : ck->family->top)
                              : ck->format == TF_FORMAT_PYTORCH ? (in_layer ? pt_layer : pt_top)
                                                                : NULL;
     for (; rules && rules->theirs; rules++) {
@@ -185,8 +151,9 @@ static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, siz
             continue;
         if (!in_layer)
             snprintf(buf, size, "%s%s", ck->prefix, rules->theirs);
-        else if (ck->format == TF_FORMAT_HF_BERT)
-            snprintf(buf, size, "%sencoder.layer.%d.%s", ck->prefix, layer, rules->theirs);
+        else if (ck->format == TF_FORMAT_HF)
+            snprintf(buf, size, "%s%s%d.%s", ck->prefix, ck->family->layer_prefix, layer,
+                     rules->theirs);
         else if (ck->single_layer)
             snprintf(buf, size, "%s", rules->theirs);
         else
@@ -198,32 +165,35 @@ static void their_name(const tf_checkpoint *ck, const char *ours, char *buf, siz
 
 /* ---- Format detection ----------------------------------------------------- */
 
-const char *tf_format_name(tf_format format)
+const char *tf_checkpoint_format_name(const tf_checkpoint *ck)
 {
-    switch (format) {
+    switch (ck->format) {
     case TF_FORMAT_TFENC: return "tfenc";
-    case TF_FORMAT_HF_BERT: return "huggingface-bert";
+    case TF_FORMAT_HF: return ck->family->format;
     case TF_FORMAT_PYTORCH: return "pytorch-transformer-encoder";
     }
     return "?";
 }
 
-static tf_status detect_format(tf_checkpoint *ck)
+/* The format from the names; a Hugging Face family from config.json's
+ * model_type when it has one (RoBERTa's names are BERT's), else from the
+ * names. */
+static tf_status detect_format(tf_checkpoint *ck, const tf_hf_family *json_family)
 {
     const char *format = tf_st_metadata(&ck->file, "format");
     if (format && strcmp(format, "tfenc") == 0) {
         ck->format = TF_FORMAT_TFENC;
         return TF_OK;
     }
+    const tf_hf_family *by_names = tf_hf_family_detect(&ck->file);
+    if (by_names) {
+        ck->format = TF_FORMAT_HF;
+        ck->family = json_family ? json_family : by_names;
+        return TF_OK;
+    }
     for (size_t i = 0; i < ck->file.n_tensors; i++) {
         const char *name = ck->file.tensors[i].name;
-        const char *bare = strncmp(name, "bert.", 5) == 0 ? name + 5 : name;
         const char *in_proj = strstr(name, "self_attn.in_proj_weight");
-        if (strncmp(bare, "encoder.layer.", 14) == 0 ||
-            strcmp(bare, "embeddings.word_embeddings.weight") == 0) {
-            ck->format = TF_FORMAT_HF_BERT;
-            return TF_OK;
-        }
         if (in_proj && (in_proj == name || strncmp(name, "layers.", 7) == 0)) {
             ck->format = TF_FORMAT_PYTORCH;
             return TF_OK;
@@ -324,7 +294,8 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
         return s;
     c->n_layers = count_layers(ck);
     if (c->n_layers == 0)
-        return tf_fail(TF_ERR_FORMAT, "no encoder layers (encoder.layer.N.*) in the file");
+        return tf_fail(TF_ERR_FORMAT, "no encoder layers (%s%sN.*) in the file", ck->prefix,
+                       ck->family->layer_prefix);
     if ((s = dim_of(ck, "layers.0.ffn.up.weight", "d_ff", 0, &c->d_ff)))
         return s;
     c->position = TF_POSITION_NONE;
@@ -411,7 +382,7 @@ static tf_status apply_options(tf_config *c, const tf_load_options *opts, tf_for
         if (opts->layer_norm_eps > 0)
             c->layer_norm_eps = opts->layer_norm_eps;
     }
-    const char *why = format == TF_FORMAT_HF_BERT
+    const char *why = format == TF_FORMAT_HF
                           ? "no config.json gives num_attention_heads"
                           : "a PyTorch state_dict does not record it";
     if (c->n_heads <= 0)
@@ -568,7 +539,7 @@ static tf_status map_names(tf_checkpoint *ck)
         const char *name = ck->file.tensors[i].name;
         tf_mapping *m = &ck->map[i];
         tf_status s = TF_OK;
-        if (ck->format == TF_FORMAT_HF_BERT)
+        if (ck->format == TF_FORMAT_HF)
             s = map_hf(ck, name, m);
         else if (ck->format == TF_FORMAT_PYTORCH)
             s = map_pytorch(ck, name, m);
@@ -590,7 +561,7 @@ static tf_status infer_config(tf_checkpoint *ck, const tf_hf_config *json,
     tf_config c;
     tf_config_init(&c);
     tf_status s = TF_OK;
-    if (ck->format == TF_FORMAT_HF_BERT) {
+    if (ck->format == TF_FORMAT_HF) {
         tf_hf_config none;
         tf_hf_config_init(&none);
         s = infer_hf(ck, json ? json : &none, &c);
@@ -610,7 +581,7 @@ tf_status tf_checkpoint_understand(tf_checkpoint *ck, const tf_hf_config *json,
                                    const tf_load_options *opts)
 {
     ck->prefix = "";
-    tf_status s = detect_format(ck);
+    tf_status s = detect_format(ck, json ? json->family : NULL);
     if (s == TF_OK)
         s = map_names(ck);
     if (s == TF_OK)

@@ -10,11 +10,10 @@
 
 typedef enum tf_format {
     TF_FORMAT_TFENC,       /* written by tf_encoder_save */
-    TF_FORMAT_HF_BERT,     /* Hugging Face BertModel (optionally under "bert.") */
+    TF_FORMAT_HF,          /* Hugging Face, of a family of hf_family.h */
     TF_FORMAT_PYTORCH      /* nn.TransformerEncoder(Layer) state_dict */
 } tf_format;
 
-const char *tf_format_name(tf_format format);
 
 /* Every load option at "from the file" (load.c). */
 extern const tf_load_options tf_load_options_defaults;
@@ -25,12 +24,16 @@ typedef struct tf_mapping {
     int32_t parts;                 /* 1, or 3: q, k and v stacked along dim 0 */
 } tf_mapping;
 
+struct tf_hf_family;
+
 typedef struct tf_checkpoint {
     tf_format format;
+    const struct tf_hf_family *family; /* TF_FORMAT_HF: which one */
     tf_st_file file;
     tf_mapping *map;           /* [file.n_tensors] */
     tf_config cfg;             /* inferred and validated */
-    const char *prefix;        /* "bert." when the HF names carry it, else "" */
+    const char *prefix;        /* the family's base_prefix ("bert.") when the names
+                                  carry it, else "" */
     int single_layer;          /* a PyTorch layer without "layers.{i}." */
 } tf_checkpoint;
 
@@ -50,6 +53,9 @@ tf_status tf_checkpoint_understand(tf_checkpoint *ck, const struct tf_hf_config 
                                    const tf_load_options *opts);
 
 void tf_checkpoint_close(tf_checkpoint *ck);
+
+/* "huggingface-bert" (the family's), "pytorch-transformer-encoder" or "tfenc". */
+const char *tf_checkpoint_format_name(const tf_checkpoint *ck);
 
 /* Copies (converting to float32) every mapped tensor into w, laid out and
  * allocated for ck->cfg. */

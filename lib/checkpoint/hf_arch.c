@@ -1,5 +1,6 @@
-/* hf_arch.c — the architecture a config.json names, checked before its
- * fields are read (hf_config.c), and a classification head's labels. */
+/* hf_arch.c — the architecture a config.json names (its family, from the
+ * registry of families/registry.c), checked before its fields are read
+ * (hf_config.c), and a classification head's labels. */
 #define _POSIX_C_SOURCE 200809L
 #include "hf_arch.h"
 
@@ -8,14 +9,10 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "hf_family.h"
 #include "json_file.h"
 
 #define TF_MAX_LABELS 65536
-
-static const char supported[] =
-    "supported: model_type \"bert\" with architectures BertModel, "
-    "BertForSequenceClassification or another Bert* model whose encoder is BertModel's "
-    "(its head ignored)";
 
 /* architectures as one string ("A, B"), for messages. */
 static void list_architectures(const cJSON *archs, char *buf, size_t size)
@@ -31,9 +28,15 @@ static void list_architectures(const cJSON *archs, char *buf, size_t size)
         snprintf(buf, size, "none");
 }
 
+static int ends_with(const char *s, const char *end)
+{
+    const size_t n = strlen(s), m = strlen(end);
+    return n >= m && strcmp(s + n - m, end) == 0;
+}
+
 static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_arch *a)
 {
-    const char *model_type = "bert";
+    const char *model_type = "bert"; /* transformers' AutoConfig needs it; older files lack it */
     tf_status s = tf_json_get_string(root, "model_type", label, &model_type);
     if (s)
         return s;
@@ -42,21 +45,23 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
         return tf_fail(TF_ERR_FORMAT, "%s: architectures must be a list of names", label);
     char names[256];
     list_architectures(archs, names, sizeof names);
-    int all_bert = 1;
+    a->family = tf_hf_family_find(model_type);
+    int all_known = a->family != NULL;
     const cJSON *item;
     cJSON_ArrayForEach(item, archs) {
         const int is_string = cJSON_IsString(item);
-        all_bert &= is_string && strncmp(item->valuestring, "Bert", 4) == 0;
-        if (is_string && strcmp(item->valuestring, "BertForSequenceClassification") == 0)
+        all_known &= is_string && a->family && tf_hf_family_has_class(a->family,
+                                                                      item->valuestring);
+        if (is_string && ends_with(item->valuestring, "ForSequenceClassification"))
             a->seq_cls = 1;
     }
-    if (strcmp(model_type, "bert") != 0 || !all_bert)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: model_type \"%s\" (architectures %s) is not "
-                       "supported; %s", label, model_type, names, supported);
+    if (!all_known)
+        return tf_hf_family_unsupported(label, model_type, names);
     const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
     if (auto_map && !cJSON_IsNull(auto_map)) {
-        char value[96];
+        char value[96], supported[1024];
         tf_json_describe(auto_map, value, sizeof value);
+        tf_hf_family_list(supported, sizeof supported);
         return tf_fail(TF_ERR_UNSUPPORTED, "%s: auto_map %s points at remote code (architectures "
                        "%s), which this library does not run; %s", label, value, names,
                        supported);

@@ -16,7 +16,8 @@ typedef enum tf_problem {
 } tf_problem;
 
 typedef struct tf_hf_arch {
-    int32_t seq_cls;       /* architectures names BertForSequenceClassification */
+    const struct tf_hf_family *family; /* model_type's (hf_family.h) */
+    int32_t seq_cls;       /* architectures names a *ForSequenceClassification */
     int32_t cross_encoder; /* config.json holds the "sentence_transformers" object */
     int32_t n_labels;      /* id2label's size (num_labels, else 2, without it) */
     char **labels;         /* [n_labels], owned */
@@ -24,7 +25,7 @@ typedef struct tf_hf_arch {
 } tf_hf_arch;
 
 /* Reads the config.json at path; label names it in messages. A model_type
- * other than "bert", an architecture that is not BERT's, or an auto_map
+ * of no family, an architecture that is not its family's, or an auto_map
  * (remote code) is TF_ERR_UNSUPPORTED naming them and the supported ones. */
 tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label);
 void tf_hf_arch_free(tf_hf_arch *a);

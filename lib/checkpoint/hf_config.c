@@ -1,5 +1,7 @@
 /* hf_config.c — reading config.json: one table of the fields that change what
- * BertModel computes, each honoured, cross-checked or refused by name. */
+ * BertModel computes, each honoured, cross-checked or refused by name. The
+ * table spells the keys as BERT does; model_type picks the family
+ * (hf_family.h), which says how it spells the keys it renames. */
 #define _POSIX_C_SOURCE 200809L
 #include "hf_config.h"
 
@@ -12,6 +14,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "file.h"
+#include "hf_family.h"
 #include "json.h"
 
 #define TF_HF_CONFIG_MAX_BYTES (16u << 20)
@@ -46,8 +49,7 @@ typedef struct hf_field {
 #define SIZE_FIELD(key, lo, note) {#key, SIZE, offsetof(tf_hf_config, key), lo, note}
 
 static const hf_field fields[] = {
-    /* honoured */
-    {"model_type", ONLY, 0, 0, "bert"},
+    /* honoured (model_type, which picks the family, is read first) */
     SIZE_FIELD(num_attention_heads, 1, "the number of heads"),
     {"hidden_act", ACTIVATION, 0, 0, "the feed-forward block's activation"},
     {"layer_norm_eps", EPS, 0, 0, "every LayerNorm's epsilon"},
@@ -102,11 +104,11 @@ static const struct {
 };
 enum { N_ACTIVATIONS = sizeof activations / sizeof activations[0] };
 
-static tf_status read_activation(const cJSON *item, const char *value, int32_t *out,
-                                 const char *path)
+static tf_status read_activation(const cJSON *item, const char *key, const char *value,
+                                 int32_t *out, const char *path)
 {
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: hidden_act must be a string, got %s", path, value);
+        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
     char names[160] = "";
     for (int i = 0; i < N_ACTIVATIONS; i++) {
         if (strcmp(item->valuestring, activations[i].name) == 0) {
@@ -117,7 +119,7 @@ static tf_status read_activation(const cJSON *item, const char *value, int32_t *
         snprintf(names + n, sizeof names - n, "%s%s", i == 0 ? "" : i + 1 < N_ACTIVATIONS ? ", "
                                                                  : " and ", activations[i].name);
     }
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: hidden_act %s is not supported (%s are)", path, value,
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s are)", path, key, value,
                    names);
 }
 
@@ -134,14 +136,14 @@ static tf_status read_eps(const cJSON *item, const char *value, double *out, con
 }
 
 /* A value of f that changes the computation in a way this library does not. */
-static tf_status refuse(const hf_field *f, const char *value, const char *path)
+static tf_status refuse(const hf_field *f, const char *key, const char *value, const char *path)
 {
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s)", path, f->key, value,
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s)", path, key, value,
                    f->note);
 }
 
-static tf_status read_field(const hf_field *f, const cJSON *item, tf_hf_config *c,
-                            const char *path)
+static tf_status read_field(const hf_field *f, const char *key, const cJSON *item,
+                            tf_hf_config *c, const char *path)
 {
     char value[96];
     tf_json_describe(item, value, sizeof value);
@@ -152,37 +154,54 @@ static tf_status read_field(const hf_field *f, const cJSON *item, tf_hf_config *
         uint64_t v;
         if (!tf_json_uint(item, 2147483647.0, &v) || (int64_t)v < lo)
             return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..2147483647, got %s",
-                           path, f->key, (long long)lo, value);
+                           path, key, (long long)lo, value);
         if (f->rule == SIZE)
             *(int64_t *)(void *)((char *)c + f->offset) = (int64_t)v;
         return TF_OK;
     }
-    case ACTIVATION: return read_activation(item, value, &c->activation, path);
+    case ACTIVATION: return read_activation(item, key, value, &c->activation, path);
     case EPS: return read_eps(item, value, &c->layer_norm_eps, path);
     case ONLY:
         if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, f->key, value);
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
         if (strcmp(item->valuestring, f->note) != 0)
             return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path,
-                           f->key, value, f->note);
+                           key, value, f->note);
         return TF_OK;
     case FALSE:
         if (!cJSON_IsBool(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, f->key,
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
                            value);
-        return cJSON_IsTrue(item) ? refuse(f, value, path) : TF_OK;
+        return cJSON_IsTrue(item) ? refuse(f, key, value, path) : TF_OK;
     case EMPTY:
         return (cJSON_IsObject(item) || cJSON_IsArray(item)) && !item->child
                    ? TF_OK
-                   : refuse(f, value, path);
+                   : refuse(f, key, value, path);
     case IGNORED: return TF_OK;
     }
     return TF_OK;
 }
 
+/* model_type: the family (absent or null: none, the tensor names decide). */
+static tf_status read_family(const cJSON *root, tf_hf_config *c, const char *path)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (!item || cJSON_IsNull(item))
+        return TF_OK;
+    char value[96];
+    tf_json_describe(item, value, sizeof value);
+    if (!cJSON_IsString(item))
+        return tf_fail(TF_ERR_FORMAT, "%s: model_type must be a string, got %s", path, value);
+    c->family = tf_hf_family_find(item->valuestring);
+    return c->family ? TF_OK : tf_hf_family_unsupported(path, item->valuestring, NULL);
+}
+
 void tf_hf_config_init(tf_hf_config *c)
 {
-    *c = (tf_hf_config){-1, -1, -1, -1, -1, -1, -1, -1, -1.0};
+    *c = (tf_hf_config){.hidden_size = -1, .num_attention_heads = -1, .intermediate_size = -1,
+                        .num_hidden_layers = -1, .vocab_size = -1, .max_position_embeddings = -1,
+                        .type_vocab_size = -1, .activation = -1, .layer_norm_eps = -1.0,
+                        .family = NULL};
 }
 
 tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *path)
@@ -192,10 +211,13 @@ tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, cons
     tf_status s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
     if (s == TF_OK && !cJSON_IsObject(root))
         s = tf_fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
+    if (s == TF_OK)
+        s = read_family(root, c, path);
     for (size_t i = 0; s == TF_OK && i < sizeof fields / sizeof fields[0]; i++) {
-        const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, fields[i].key);
+        const char *key = c->family ? tf_hf_family_key(c->family, fields[i].key) : fields[i].key;
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
         if (item && !cJSON_IsNull(item))
-            s = read_field(&fields[i], item, c, path);
+            s = read_field(&fields[i], key, item, c, path);
     }
     cJSON_Delete(root);
     return s;

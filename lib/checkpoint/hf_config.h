@@ -1,4 +1,4 @@
-/* hf_config.h — the fields of a Hugging Face BERT config.json the loader
+/* hf_config.h — the fields of a Hugging Face config.json the loader
  * uses (absent ones are -1); hf_config.c's table lists every field it reads,
  * refuses or ignores. */
 #ifndef TF_HF_CONFIG_H
@@ -13,6 +13,7 @@ typedef struct tf_hf_config {
     int64_t vocab_size, max_position_embeddings, type_vocab_size;
     int32_t activation;      /* tf_activation from hidden_act */
     double layer_norm_eps;
+    const struct tf_hf_family *family; /* model_type's, or NULL without one */
 } tf_hf_config;
 
 /* Marks every field absent. */

@@ -75,7 +75,7 @@ void tf_model_info_destroy(tf_model_info *info)
 
 const char *tf_model_info_format(const tf_model_info *info)
 {
-    return info ? tf_format_name(info->ck.format) : "";
+    return info ? tf_checkpoint_format_name(&info->ck) : "";
 }
 
 tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg)

@@ -1,0 +1,53 @@
+/* bert.c — BERT (transformers' models/bert/modeling_bert.py: BertModel,
+ * its embeddings, BertLayer and BertPooler), under "bert." in task models.
+ * Older checkpoints call LayerNorm's weight and bias gamma and beta. */
+#include "hf_family.h"
+
+static const char *const model_types[] = {"bert", NULL};
+static const char *const class_prefixes[] = {"Bert", NULL};
+
+static const tf_name_rule top[] = {
+    {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
+    {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
+    {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
+    {"embeddings.LayerNorm.weight", "embed.norm.weight", 1},
+    {"embeddings.LayerNorm.bias", "embed.norm.bias", 1},
+    {"embeddings.LayerNorm.gamma", "embed.norm.weight", 1},
+    {"embeddings.LayerNorm.beta", "embed.norm.bias", 1},
+    {"pooler.dense.weight", "pooler.weight", 1},
+    {"pooler.dense.bias", "pooler.bias", 1},
+    {NULL, NULL, 0}};
+
+static const tf_name_rule layer[] = {
+    {"attention.self.query.weight", "attn.q.weight", 1},
+    {"attention.self.query.bias", "attn.q.bias", 1},
+    {"attention.self.key.weight", "attn.k.weight", 1},
+    {"attention.self.key.bias", "attn.k.bias", 1},
+    {"attention.self.value.weight", "attn.v.weight", 1},
+    {"attention.self.value.bias", "attn.v.bias", 1},
+    {"attention.output.dense.weight", "attn.out.weight", 1},
+    {"attention.output.dense.bias", "attn.out.bias", 1},
+    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
+    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
+    {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
+    {"attention.output.LayerNorm.beta", "norm1.bias", 1},
+    {"intermediate.dense.weight", "ffn.up.weight", 1},
+    {"intermediate.dense.bias", "ffn.up.bias", 1},
+    {"output.dense.weight", "ffn.down.weight", 1},
+    {"output.dense.bias", "ffn.down.bias", 1},
+    {"output.LayerNorm.weight", "norm2.weight", 1},
+    {"output.LayerNorm.bias", "norm2.bias", 1},
+    {"output.LayerNorm.gamma", "norm2.weight", 1},
+    {"output.LayerNorm.beta", "norm2.bias", 1},
+    {NULL, NULL, 0}};
+
+const tf_hf_family tf_family_bert = {
+    .format = "huggingface-bert",
+    .model_types = model_types,
+    .class_prefixes = class_prefixes,
+    .base_prefix = "bert.",
+    .layer_prefix = "encoder.layer.",
+    .top = top,
+    .layer = layer,
+    .keys = NULL,
+};

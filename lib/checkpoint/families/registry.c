@@ -1,0 +1,127 @@
+/* registry.c — the one table of Hugging Face architecture families the
+ * loader knows, and lookups over it.
+ *
+ * Adding a family (say "foo", FooModel, tensors under "foo."):
+ *  1. write families/foo.c defining `const tf_hf_family tf_family_foo`
+ *     (hf_family.h says what each field is): its model_type values, the
+ *     class-name prefixes of its architectures, its base-model prefix,
+ *     its layers' prefix, a tf_name_rule table for the tensors outside the
+ *     layers and one for those inside a layer (theirs -> the library's
+ *     names, model/weights.c), and the config.json keys it renames (its
+ *     `dim` for BERT's `hidden_size`: hf_config.c reads fields by BERT's
+ *     key names);
+ *  2. declare it below and add it to `families`, and add the file to
+ *     checkpoint/meson.build;
+ *  3. a folder of it in tests/data (generated against the upstream
+ *     modeling file) and the tests that load it.
+ * Order matters only for files without config.json (tf_hf_family_detect):
+ * a family whose names are another's (RoBERTa's are BERT's) goes after it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "hf_family.h"
+
+extern const tf_hf_family tf_family_bert;
+
+static const tf_hf_family *const families[] = {
+    &tf_family_bert,
+};
+enum { N_FAMILIES = sizeof families / sizeof families[0] };
+
+static int in_list(const char *const *list, const char *s)
+{
+    for (; *list; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
+    return 0;
+}
+
+const tf_hf_family *tf_hf_family_find(const char *model_type)
+{
+    for (int i = 0; i < N_FAMILIES; i++)
+        if (in_list(families[i]->model_types, model_type))
+            return families[i];
+    return NULL;
+}
+
+int tf_hf_family_has_class(const tf_hf_family *f, const char *architecture)
+{
+    for (const char *const *p = f->class_prefixes; *p; p++)
+        if (strncmp(architecture, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
+const char *tf_hf_family_key(const tf_hf_family *f, const char *ours)
+{
+    for (const tf_hf_key *k = f->keys; k && k->ours; k++)
+        if (strcmp(k->ours, ours) == 0)
+            return k->theirs;
+    return ours;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int has_top_name(const tf_hf_family *f, const char *name)
+{
+    for (const tf_name_rule *r = f->top; r->theirs; r++)
+        if (strcmp(r->theirs, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether a tensor name is f's by the test of pass (0: base prefix, 1:
+ * layers' prefix, 2: a top name), the prefix stripped for 1 and 2. */
+static int matches(const tf_hf_family *f, const char *name, int pass)
+{
+    const char *bare = starts_with(name, f->base_prefix) ? name + strlen(f->base_prefix) : name;
+    return pass == 0   ? bare != name
+           : pass == 1 ? starts_with(bare, f->layer_prefix)
+                       : has_top_name(f, bare);
+}
+
+const tf_hf_family *tf_hf_family_detect(const tf_st_file *file)
+{
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < N_FAMILIES; i++)
+            for (size_t t = 0; t < file->n_tensors; t++)
+                if (matches(families[i], file->tensors[t].name, pass))
+                    return families[i];
+    return NULL;
+}
+
+/* "a, b or c" of list into buf at *n. */
+static void append_list(char *buf, size_t size, size_t *n, const char *const *list,
+                        const char *quote, const char *suffix)
+{
+    for (const char *const *p = list; *p && *n < size; p++) {
+        const char *sep = p == list ? "" : p[1] ? ", " : " or ";
+        *n += (size_t)snprintf(buf + *n, size - *n, "%s%s%s%s%s", sep, quote, *p, quote, suffix);
+    }
+}
+
+void tf_hf_family_list(char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "supported: ");
+    for (int i = 0; i < N_FAMILIES && n < size; i++) {
+        n += (size_t)snprintf(buf + n, size - n, "%smodel_type ", i ? "; " : "");
+        append_list(buf, size, &n, families[i]->model_types, "\"", "");
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, " with architectures ");
+        append_list(buf, size, &n, families[i]->class_prefixes, "", "*");
+    }
+}
+
+tf_status tf_hf_family_unsupported(const char *label, const char *model_type,
+                                   const char *architectures)
+{
+    char supported[1024];
+    tf_hf_family_list(supported, sizeof supported);
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: model_type \"%s\"%s%s%s is not supported; %s",
+                   label, model_type, architectures ? " (architectures " : "",
+                   architectures ? architectures : "", architectures ? ")" : "", supported);
+}

@@ -1,0 +1,67 @@
+/* hf_family.h — the Hugging Face architecture families the loader knows:
+ * what config.json calls each one (model_type, architectures), where its
+ * tensors live (the base model's prefix inside a task model, its layers'
+ * prefix, its tensor names mapped onto the library's) and the config.json
+ * keys it spells its own way. One family a file (families/<name>.c); the
+ * one table of them is families/registry.c, whose top comment says how to
+ * add one. */
+#ifndef TF_HF_FAMILY_H
+#define TF_HF_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "safetensors.h"
+#include "tfenc.h"
+
+/* One tensor name of theirs and the library's name for it. */
+typedef struct tf_name_rule {
+    const char *theirs, *ours;
+    int32_t parts; /* 1, or 3: q, k and v stacked along dim 0 */
+} tf_name_rule;
+
+/* A config.json key the family spells its own way: hf_config.c's field
+ * `ours` (BERT's spelling) is read from key `theirs`. */
+typedef struct tf_hf_key {
+    const char *ours, *theirs;
+} tf_hf_key;
+
+typedef struct tf_hf_family {
+    const char *format;               /* "huggingface-bert": tf_model_info_format's */
+    const char *const *model_types;   /* config.json model_type values, NULL-ended */
+    const char *const *class_prefixes;/* every name in architectures starts with one
+                                         ("Bert": BertModel, BertForMaskedLM...), NULL-ended */
+    const char *base_prefix;          /* "bert.": the encoder's tensors in a task model */
+    const char *layer_prefix;         /* "encoder.layer.": before "{i}." of layer i */
+    const tf_name_rule *top;          /* names outside the layers, {NULL}-ended */
+    const tf_name_rule *layer;        /* names after "<layer_prefix>{i}.", {NULL}-ended */
+    const tf_hf_key *keys;            /* renamed config.json keys, {NULL}-ended, or NULL */
+} tf_hf_family;
+
+/* The family whose model_types hold model_type, or NULL. */
+const tf_hf_family *tf_hf_family_find(const char *model_type);
+
+/* The family of a safetensors file without config.json, from its tensor
+ * names: the first family whose base_prefix starts one of them, else the
+ * first whose layer_prefix does, else the first with one of its top names;
+ * NULL if none. */
+const tf_hf_family *tf_hf_family_detect(const tf_st_file *file);
+
+/* Whether architecture (a class name) belongs to f. */
+int tf_hf_family_has_class(const tf_hf_family *f, const char *architecture);
+
+/* The key f spells hf_config.c's field `ours` with (ours itself if f does
+ * not rename it). */
+const char *tf_hf_family_key(const tf_hf_family *f, const char *ours);
+
+/* TF_ERR_UNSUPPORTED "<label>: model_type "<model_type>" (architectures
+ * <architectures>) is not supported; supported: ..." listing every family
+ * (architectures NULL: without the parenthesis). */
+tf_status tf_hf_family_unsupported(const char *label, const char *model_type,
+                                   const char *architectures);
+
+/* "supported: model_type ..." (every family's model types and class
+ * prefixes), into buf. */
+void tf_hf_family_list(char *buf, size_t size);
+
+#endif
