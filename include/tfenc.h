@@ -222,6 +222,15 @@ typedef struct tf_config {
     int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
     float layer_norm_eps;      /* > 0 */
     uint64_t seed;             /* seed of the deterministic initialisation */
+    /* Since 0.4.0. */
+    int32_t position_offset;   /* 0: token t has position t. O > 0 (RoBERTa:
+                                  padding_idx + 1, from config.json's
+                                  pad_token_id): positions count from O over
+                                  the tokens whose id is not O - 1, which take
+                                  position O - 1 (transformers'
+                                  create_position_ids_from_input_ids); vectors
+                                  in: token t has O + t. Learned positions
+                                  only; then T + O <= P */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
@@ -255,11 +264,19 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
 /* ---- Checkpoints: load, save, inspect -------------------------------------- *
  *
  * tf_encoder_load opens, without a conversion step:
- *  - a Hugging Face BERT checkpoint: a directory holding model.safetensors
+ *  - a Hugging Face checkpoint: a directory holding model.safetensors
  *    and config.json, or a .safetensors file (then n_heads must be given);
- *    names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally under
- *    "bert."; other tensors (embeddings.position_ids, MLM or classifier
- *    heads) are ignored. config.json gives num_attention_heads, hidden_act
+ *    config.json's model_type picks the family (without it, the names do):
+ *    "bert" (names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally
+ *    under "bert."); "roberta", "xlm-roberta", "camembert" (BERT's names,
+ *    optionally under "roberta."; positions start after pad_token_id:
+ *    tf_config.position_offset); "distilbert" (embeddings.*,
+ *    transformer.layer.{i}.attention.q_lin ... output_layer_norm, optionally
+ *    under "distilbert."; config keys dim, hidden_dim, n_layers, n_heads,
+ *    activation; no token types, no pooler). Other tensors
+ *    (embeddings.position_ids, MLM or classifier heads) are ignored. An
+ *    unknown model_type, or an architecture outside its family, is
+ *    TF_ERR_UNSUPPORTED listing the supported ones. config.json gives num_attention_heads, hidden_act
  *    ("gelu" / "gelu_python" = erf, "gelu_new" / "gelu_pytorch_tanh" /
  *    "gelu_fast" = tanh, "relu") and layer_norm_eps (BERT's defaults: "gelu",
  *    1e-12; an eps that is 0 as a float32, such as 1e-50, is refused), and is
@@ -355,7 +372,8 @@ TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
                                   tf_model_info **out);
 /* NULL is a no-op. */
 TF_API void tf_model_info_destroy(tf_model_info *info);
-/* "huggingface-bert", "pytorch-transformer-encoder" or "tfenc". */
+/* "huggingface-<family>" ("huggingface-bert", "huggingface-roberta",
+ * "huggingface-distilbert"), "pytorch-transformer-encoder" or "tfenc". */
 TF_API const char *tf_model_info_format(const tf_model_info *info);
 /* The configuration the file implies (cfg->struct_size must be set). */
 TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);

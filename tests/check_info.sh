@@ -2,7 +2,7 @@
 # check_info.sh TFENC DATA_DIR GOLDEN_DIR — `tfenc info` alone names the
 # BLAS, the kernels it runs (the environment's OPENBLAS_CORETYPE when set),
 # the vector loops and the threads; with a file it describes the Hugging
-# Face fixture and a PyTorch checkpoint, and on every malformed file prints
+# Face fixture, a RoBERTa and a DistilBERT folder and a PyTorch checkpoint, and on every malformed file prints
 # the expected error to stderr, nothing to stdout, and exits 1.
 set -eu
 tfenc=$1 data=$2 golden=$3
@@ -28,6 +28,14 @@ expect "format: huggingface-bert"
 expect "config: d_model 128, n_heads 4 (d_k 32), d_ff 512, n_layers 2"
 expect "tensors: 39 (39 used, 0 ignored)"
 expect_re "encoder\.layer\.1\.intermediate\.dense\.weight +F32 +\[512, 128\] +layers\.1\.ffn\.up\.weight$"
+
+"$tfenc" info "$data/families/roberta" >"$out"
+expect "format: huggingface-roberta"
+expect "positions learned (max 34) from 2, skipping id 1, token types 1"
+expect_re "^ *roberta\.encoder\.layer\.0\.attention\.self\.query\.weight +F32 +\[16, 16\] +layers\.0\.attn\.q\.weight$"
+"$tfenc" info "$data/families/distilbert" >"$out"
+expect "format: huggingface-distilbert"
+expect_re "^ *transformer\.layer\.1\.ffn\.lin1\.weight +F32 +\[32, 16\] +layers\.1\.ffn\.up\.weight$"
 
 "$tfenc" info --n-heads 2 "$data/variants/prefixed_old_names_extras.safetensors" >"$out"
 expect "tensors: 40 (37 used, 3 ignored)"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/expect.h"
+#include "common/json_fixture.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
@@ -31,22 +32,7 @@ static path_buf folder(const char *name)
 
 static cJSON *expected(const char *name)
 {
-    FILE *f = fopen(join(folder(name).s, "expected.json").s, "rb");
-    ck_assert_ptr_nonnull(f);
-    static char text[1 << 20];
-    const size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    cJSON *root = cJSON_Parse(text);
-    ck_assert_ptr_nonnull(root);
-    return root;
-}
-
-static const cJSON *at(const cJSON *obj, const char *key)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    ck_assert_msg(item != NULL, "expected.json lacks %s", key);
-    return item;
+    return read_json(join(folder(name).s, "expected.json").s);
 }
 
 /* got [rows, width] against the JSON list of rows want. */
@@ -101,22 +87,22 @@ START_TEST(test_mean_normalize_prompts_truncation)
     ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
     ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
     ck_assert_ptr_null(tf_pipeline_label(p, 0));
-    const char **texts = strings(at(exp, "texts"), 0);
+    const char **texts = strings(json_at(exp, "texts"), 0);
     float out[5 * 16];
     size_t truncated = 99;
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 5, a.texts = texts, a.out = out, a.truncated = &truncated;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, at(at(exp, "plain"), "embeddings"), 16, "plain");
+    expect_rows(out, json_at(json_at(exp, "plain"), "embeddings"), 16, "plain");
     ck_assert_uint_eq(truncated, 1);
     a.prompt_name = "query", a.batch_size = 2; /* three batches */
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, at(at(exp, "query"), "embeddings"), 16, "query");
+    expect_rows(out, json_at(json_at(exp, "query"), "embeddings"), 16, "query");
     ck_assert_uint_eq(truncated, 1);
     a.prompt_name = NULL, a.dimensions = 8;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, at(exp, "dims8"), 8, "dimensions 8");
+    expect_rows(out, json_at(exp, "dims8"), 8, "dimensions 8");
     a.dimensions = 17;
     expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
                    "args.dimensions 17: the model's vectors have 16 dimensions");
@@ -153,8 +139,8 @@ START_TEST(test_token_ids_match_the_reference)
     tf_tokenizer *tok;
     ck_assert_int_eq(tf_tokenizer_load(join(folder("st_mean_norm").s, "vocab.txt").s, &to, &tok),
                      TF_OK);
-    const char **texts = strings(at(exp, "texts"), 0);
-    const cJSON *ids = at(at(exp, "plain"), "ids");
+    const char **texts = strings(json_at(exp, "texts"), 0);
+    const cJSON *ids = json_at(json_at(exp, "plain"), "ids");
     for (int i = 0; i < 5; i++) {
         tf_encoding *e;
         ck_assert_int_eq(tf_tokenizer_encode(tok, texts[i], strlen(texts[i]), NULL, 0, &e), TF_OK);
@@ -173,17 +159,17 @@ END_TEST
 START_TEST(test_every_pooling_mode)
 {
     cJSON *exp = expected("st_mean_norm");
-    const cJSON *hidden = at(exp, "hidden");
-    const int T = at(hidden, "T")->valueint, B = 5, D = 16;
+    const cJSON *hidden = json_at(exp, "hidden");
+    const int T = json_at(hidden, "T")->valueint, B = 5, D = 16;
     float *h = malloc(sizeof(float) * B * T * D), out[5 * 16];
     int32_t lengths[5];
     for (int i = 0; i < B * T * D; i++)
-        h[i] = (float)cJSON_GetArrayItem(at(hidden, "values"), i)->valuedouble;
+        h[i] = (float)cJSON_GetArrayItem(json_at(hidden, "values"), i)->valuedouble;
     for (int b = 0; b < B; b++)
-        lengths[b] = cJSON_GetArrayItem(at(hidden, "lengths"), b)->valueint;
+        lengths[b] = cJSON_GetArrayItem(json_at(hidden, "lengths"), b)->valueint;
     for (int mode = TF_POOLING_CLS; mode <= TF_POOLING_LAST_TOKEN; mode++) {
         ck_assert_int_eq(tf_pool(h, lengths, B, T, D, mode, 0, out), TF_OK);
-        expect_rows(out, at(at(exp, "modes"), tf_pooling_name(mode)), D, tf_pooling_name(mode));
+        expect_rows(out, json_at(json_at(exp, "modes"), tf_pooling_name(mode)), D, tf_pooling_name(mode));
         ck_assert_int_eq(tf_pooling_from_name(tf_pooling_name(mode)), mode);
     }
     free(h);
@@ -201,12 +187,12 @@ START_TEST(test_dense_modules_and_default_prompt)
     float out[4 * 6];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = 4, a.texts = strings(at(exp, "texts"), 0), a.out = out;
+    a.n = 4, a.texts = strings(json_at(exp, "texts"), 0), a.out = out;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, at(exp, "default"), 6, "default prompt");
+    expect_rows(out, json_at(exp, "default"), 6, "default prompt");
     a.prompt_name = "";
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, at(exp, "none"), 6, "no prompt");
+    expect_rows(out, json_at(exp, "none"), 6, "no prompt");
     /* normalize 1: the same vectors at unit length */
     a.normalize = 1;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
@@ -231,10 +217,10 @@ START_TEST(test_cross_encoder_scores)
     float out[4];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = 4, a.texts = strings(at(exp, "inputs"), 0), a.pairs = strings(at(exp, "inputs"), 1);
+    a.n = 4, a.texts = strings(json_at(exp, "inputs"), 0), a.pairs = strings(json_at(exp, "inputs"), 1);
     a.out = out, a.batch_size = 3;
     ck_assert_int_eq(tf_pipeline_score(p, &a), TF_OK);
-    expect_rows(out, at(exp, "out"), 1, "scores");
+    expect_rows(out, json_at(exp, "out"), 1, "scores");
     expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
                    "the pipeline is a cross-encoder; use tf_pipeline_score");
     tf_pipeline_destroy(p);
@@ -253,23 +239,15 @@ START_TEST(test_classifier_probabilities)
     float out[3 * 3];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = 3, a.texts = strings(at(exp, "inputs"), 0), a.out = out;
+    a.n = 3, a.texts = strings(json_at(exp, "inputs"), 0), a.out = out;
     ck_assert_int_eq(tf_pipeline_classify(p, &a), TF_OK);
-    expect_rows(out, at(exp, "out"), 3, "probabilities");
+    expect_rows(out, json_at(exp, "out"), 3, "probabilities");
     tf_pipeline_destroy(p);
     cJSON_Delete(exp);
 }
 END_TEST
 
 /* ---- Inconsistent folders -------------------------------------------------------------- */
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
 
 /* tmp_dir as the folder `base` with its model, vocabulary and config linked
  * in (config.json written instead when config is not NULL). */

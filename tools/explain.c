@@ -148,8 +148,8 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
             printf("  PE(t, 2i) = sin(t / 10000^(2i/%d)),  PE(t, 2i+1) = cos(t / 10000^(2i/%d))\n",
                    D, D);
         else
-            printf("  learned: rows 0..%d of a (%d, %d) table\n", T - 1, (int)w->cfg.max_positions,
-                   D);
+            printf("  learned: rows %d..%d of a (%d, %d) table\n", (int)w->cfg.position_offset,
+                   (int)w->cfg.position_offset + T - 1, (int)w->cfg.max_positions, D);
         tensor_line(ev, w->cfg.position == TF_POSITION_SINUSOIDAL
                             ? "computed for any length: it extrapolates"
                             : "bounded by max_positions");

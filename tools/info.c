@@ -74,6 +74,8 @@ static void print_config(const tf_config *c)
     printf("        vocab_size %d, positions %s", (int)c->vocab_size, tf_position_name(c->position));
     if (c->max_positions)
         printf(" (max %d)", (int)c->max_positions);
+    if (c->position_offset)
+        printf(" from %d, skipping id %d", (int)c->position_offset, (int)c->position_offset - 1);
     printf(", token types %d, embedding norm %s\n", (int)c->n_token_types,
            c->embedding_norm ? "yes" : "no");
     printf("        %s-norm, final norm %s, activation %s, biases %s, pooler %s, "

@@ -267,12 +267,14 @@ static int32_t count_layers(const tf_checkpoint *ck)
     return n;
 }
 
-/* config.json's value must agree with what the shapes say. */
+/* config.json's value must agree with what the shapes say; key is BERT's
+ * spelling, the message the family's. */
 static tf_status agree(const char *key, int64_t json_value, int32_t shape_value, const char *dest,
                        const tf_checkpoint *ck)
 {
     if (json_value < 0 || json_value == shape_value)
         return TF_OK;
+    key = tf_hf_family_key(ck->family, key);
     const tf_st_tensor *t = source_of(ck, dest);
     char theirs[160];
     if (!t) {
@@ -304,6 +306,16 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
         if ((s = dim_of(ck, "embed.position.weight", "max_positions", 0, &c->max_positions)))
             return s;
     }
+    if (ck->family->padded_positions && c->position == TF_POSITION_LEARNED) {
+        const int64_t pad = json->pad_token_id >= 0 ? json->pad_token_id
+                                                    : ck->family->default_pad_token_id;
+        if (pad + 1 >= c->max_positions)
+            return tf_fail(TF_ERR_FORMAT, "config.json: pad_token_id %lld leaves no positions "
+                           "of the %d that %s%s has (they start at pad_token_id + 1)",
+                           (long long)pad, (int)c->max_positions, ck->prefix,
+                           "embeddings.position_embeddings.weight");
+        c->position_offset = (int32_t)pad + 1;
+    }
     if (source_of(ck, "embed.token_type.weight") &&
         (s = dim_of(ck, "embed.token_type.weight", "n_token_types", 0, &c->n_token_types)))
         return s;
@@ -324,8 +336,9 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
                    "embed.token_type.weight", ck)))
         return s;
     if (json->num_hidden_layers >= 0 && json->num_hidden_layers != c->n_layers)
-        return tf_fail(TF_ERR_FORMAT, "config.json: num_hidden_layers %lld, but the file has "
-                       "layers 0..%d", (long long)json->num_hidden_layers, (int)c->n_layers - 1);
+        return tf_fail(TF_ERR_FORMAT, "config.json: %s %lld, but the file has layers 0..%d",
+                       tf_hf_family_key(ck->family, "num_hidden_layers"),
+                       (long long)json->num_hidden_layers, (int)c->n_layers - 1);
     return TF_OK;
 }
 

@@ -61,6 +61,9 @@ static const hf_field fields[] = {
     SIZE_FIELD(vocab_size, 0, "word_embeddings' height"),
     SIZE_FIELD(max_position_embeddings, 0, "position_embeddings' height"),
     SIZE_FIELD(type_vocab_size, 0, "token_type_embeddings' height"),
+    /* honoured by families whose positions skip padding (RoBERTa's); for
+       BERT's, word_embeddings' padding_idx only stops its gradient */
+    SIZE_FIELD(pad_token_id, 0, "the padding id"),
     /* honoured trivially */
     {"chunk_size_feed_forward", NO_EFFECT, 0, 0,
      "the feed-forward block is computed for each token alone, so computing it in chunks of "
@@ -78,7 +81,6 @@ static const hf_field fields[] = {
     {"classifier_dropout", IGNORED, 0, 0, "a task head's, which is not loaded"},
     {"architectures", IGNORED, 0, 0, "the task heads around BertModel, which are not loaded"},
     {"initializer_range", IGNORED, 0, 0, "initialisation only"},
-    {"pad_token_id", IGNORED, 0, 0, "word_embeddings' padding_idx only stops its gradient"},
     {"tie_word_embeddings", IGNORED, 0, 0, "ties the MLM head, which is not loaded"},
     {"torchscript", IGNORED, 0, 0, "how weights are tied for export"},
     {"torch_dtype", IGNORED, 0, 0, "weights are converted to float32, which everything runs in"},
@@ -200,7 +202,7 @@ void tf_hf_config_init(tf_hf_config *c)
 {
     *c = (tf_hf_config){.hidden_size = -1, .num_attention_heads = -1, .intermediate_size = -1,
                         .num_hidden_layers = -1, .vocab_size = -1, .max_position_embeddings = -1,
-                        .type_vocab_size = -1, .activation = -1, .layer_norm_eps = -1.0,
+                        .type_vocab_size = -1, .pad_token_id = -1, .activation = -1, .layer_norm_eps = -1.0,
                         .family = NULL};
 }
 

@@ -10,7 +10,7 @@
 
 typedef struct tf_hf_config {
     int64_t hidden_size, num_attention_heads, intermediate_size, num_hidden_layers;
-    int64_t vocab_size, max_position_embeddings, type_vocab_size;
+    int64_t vocab_size, max_position_embeddings, type_vocab_size, pad_token_id;
     int32_t activation;      /* tf_activation from hidden_act */
     double layer_norm_eps;
     const struct tf_hf_family *family; /* model_type's, or NULL without one */

@@ -36,7 +36,14 @@ typedef struct tf_hf_family {
     const tf_name_rule *top;          /* names outside the layers, {NULL}-ended */
     const tf_name_rule *layer;        /* names after "<layer_prefix>{i}.", {NULL}-ended */
     const tf_hf_key *keys;            /* renamed config.json keys, {NULL}-ended, or NULL */
+    int32_t padded_positions;         /* 1: positions start after config.json's
+                                         pad_token_id (tf_config.position_offset,
+                                         RoBERTa's) */
+    int32_t default_pad_token_id;     /* its config class's pad_token_id default */
 } tf_hf_family;
+
+/* BERT's names (families/bert.c), which RoBERTa's are too. */
+extern const tf_name_rule tf_bert_top[], tf_bert_layer[];
 
 /* The family whose model_types hold model_type, or NULL. */
 const tf_hf_family *tf_hf_family_find(const char *model_type);

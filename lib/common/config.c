@@ -26,6 +26,7 @@ static const tf_config defaults = {
     .pooler = 0,
     .layer_norm_eps = 1e-5f,
     .seed = 0,
+    .position_offset = 0,
 };
 
 void tf_config_init_sized(tf_config *cfg, size_t struct_size)
@@ -77,6 +78,12 @@ tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
     if (cfg->position == TF_POSITION_LEARNED && cfg->max_positions == 0)
         return tf_fail(TF_ERR_INVALID_ARGUMENT,
                        "config.max_positions: learned positions need a table size > 0, got 0");
+    if (cfg->position_offset != 0 && (cfg->position != TF_POSITION_LEARNED ||
+                                      cfg->position_offset < 0 ||
+                                      cfg->position_offset >= cfg->max_positions))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.position_offset: expected 0, or with "
+                       "learned positions 1..%d (max_positions - 1), got %d",
+                       (int)cfg->max_positions - 1, (int)cfg->position_offset);
     if (!(cfg->layer_norm_eps > 0.0f) || !isfinite(cfg->layer_norm_eps))
         return tf_fail(TF_ERR_INVALID_ARGUMENT,
                        "config.layer_norm_eps: expected a finite value > 0, got %g",

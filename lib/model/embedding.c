@@ -32,10 +32,33 @@ static void gather_tokens(float *x, const tf_weights *w, const tf_forward_args *
     }
 }
 
+/* x (N, D) += the learned row of each token's position, counted from
+ * cfg->position_offset over the tokens that are not its padding id
+ * (create_position_ids_from_input_ids in transformers' modeling_roberta.py);
+ * vectors in: offset + t (its create_position_ids_from_inputs_embeds). */
+static void add_offset_positions(float *x, const tf_config *cfg, const tf_weights *w,
+                                 const tf_forward_args *a, const tf_batch *batch, size_t D)
+{
+    const int32_t offset = cfg->position_offset, padding_idx = offset - 1;
+    for (int32_t b = 0; b < batch->B; b++) {
+        const int32_t *ids = a->input_ids ? a->input_ids + (size_t)b * (size_t)batch->T : NULL;
+        int32_t next = offset; /* the position of the next token that is not padding */
+        for (int32_t t = 0; t < batch->lengths[b]; t++) {
+            const int32_t position = ids && ids[t] == padding_idx ? padding_idx : next++;
+            tf_add(x + (batch->row_start[b] + (size_t)t) * D, w->position + (size_t)position * D,
+                   D);
+        }
+    }
+}
+
 /* x (N, D) += the encoding of each token's position. */
 static void add_positions(float *x, float *pos_row, const tf_config *cfg, const tf_weights *w,
-                          const tf_batch *batch, size_t D)
+                          const tf_forward_args *a, const tf_batch *batch, size_t D)
 {
+    if (cfg->position_offset > 0) {
+        add_offset_positions(x, cfg, w, a, batch, D);
+        return;
+    }
     for (int32_t t = 0; t < batch->max_len; t++) {
         const float *pe = pos_row; /* (D) */
         if (cfg->position == TF_POSITION_SINUSOIDAL)
@@ -48,13 +71,14 @@ static void add_positions(float *x, float *pos_row, const tf_config *cfg, const 
     }
 }
 
-/* Emits the positional encodings of positions 0..T-1 as [T, D]. */
+/* Emits the positional encodings of positions 0..T-1 (position_offset..
+ * +T-1 with an offset: those of tokens that are not padding) as [T, D]. */
 static void trace_positions(tf_tracer *tr, const tf_config *cfg, const tf_weights *w,
                             const tf_batch *batch, size_t D)
 {
     const size_t T = (size_t)batch->T;
     if (cfg->position == TF_POSITION_LEARNED)
-        memcpy(tr->buf, w->position, T * D * sizeof(float));
+        memcpy(tr->buf, w->position + (size_t)cfg->position_offset * D, T * D * sizeof(float));
     else
         for (size_t t = 0; t < T; t++)
             tf_sinusoidal_row(tr->buf + t * D, (int64_t)t, D);
@@ -86,7 +110,7 @@ void tf_embed(float *x, float *tmp, float *pos_row, const tf_config *cfg, const 
     if (cfg->position != TF_POSITION_NONE) {
         if (tf_tracing(tr))
             trace_positions(tr, cfg, w, batch, D);
-        add_positions(x, pos_row, cfg, w, batch, D);
+        add_positions(x, pos_row, cfg, w, a, batch, D);
     }
     if (cfg->n_token_types > 0) {
         gather_token_types(tmp, w, a, batch, D);

@@ -38,9 +38,10 @@ static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
     const size_t tokens = (size_t)a->batch * (size_t)a->seq_len;
     if (cfg->position == TF_POSITION_LEARNED ||
         (cfg->position == TF_POSITION_SINUSOIDAL && cfg->max_positions > 0)) {
-        if (a->seq_len > cfg->max_positions)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "sequence length %d exceeds max_positions %d",
-                           (int)a->seq_len, (int)cfg->max_positions);
+        if (a->seq_len > cfg->max_positions - cfg->position_offset)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "sequence length %d exceeds max_positions %d"
+                           "%s", (int)a->seq_len, (int)cfg->max_positions,
+                           cfg->position_offset ? " less position_offset" : "");
     }
     size_t n;
     if (a->attentions &&

@@ -27,7 +27,8 @@ class Config(ctypes.Structure):
                 ("max_positions", c_int32), ("position", c_int32), ("n_token_types", c_int32),
                 ("embedding_norm", c_int32), ("norm_placement", c_int32),
                 ("final_norm", c_int32), ("activation", c_int32), ("bias", c_int32),
-                ("pooler", c_int32), ("layer_norm_eps", c_float), ("seed", ctypes.c_uint64)]
+                ("pooler", c_int32), ("layer_norm_eps", c_float), ("seed", ctypes.c_uint64),
+                ("position_offset", c_int32)]
 
 
 class TraceEvent(ctypes.Structure):

@@ -87,11 +87,12 @@ class Encoder(Owner):
     def __init__(self, d_model=512, n_heads=8, d_ff=2048, n_layers=1, vocab_size=0, *,
                  max_positions=0, position="sinusoidal", n_token_types=0, embedding_norm=False,
                  norm_first=False, final_norm=False, activation="gelu", layer_norm_eps=1e-5,
-                 bias=True, pooler=False, seed=0):
+                 bias=True, pooler=False, seed=0, position_offset=0):
         c = _lib.new(_lib.Config)
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
                             ("n_layers", n_layers), ("vocab_size", vocab_size),
-                            ("max_positions", max_positions), ("n_token_types", n_token_types)):
+                            ("max_positions", max_positions), ("n_token_types", n_token_types),
+                            ("position_offset", position_offset)):
             setattr(c, name, integer(value, name))
         for name, value in (("embedding_norm", embedding_norm), ("final_norm", final_norm),
                             ("bias", bias), ("pooler", pooler)):
@@ -139,7 +140,8 @@ class Encoder(Owner):
                 "final_norm": bool(c.final_norm),
                 "activation": enum_name("activation", c.activation),
                 "layer_norm_eps": float(str(np.float32(c.layer_norm_eps))),  # shortest form
-                "bias": bool(c.bias), "pooler": bool(c.pooler), "seed": c.seed}
+                "bias": bool(c.bias), "pooler": bool(c.pooler), "seed": c.seed,
+                "position_offset": c.position_offset}
 
     def save(self, path):
         """Writes a safetensors file that from_file() reads back bitwise."""

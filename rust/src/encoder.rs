@@ -35,6 +35,9 @@ pub struct Config {
     pub pooler: bool,
     pub layer_norm_eps: f32,
     pub seed: u64,
+    /// Learned positions counted from this over the tokens that are not
+    /// id `position_offset - 1` (RoBERTa: padding_idx + 1); 0: from 0.
+    pub position_offset: usize,
 }
 
 impl Default for Config {
@@ -70,6 +73,7 @@ impl Config {
             pooler: c.pooler != 0,
             layer_norm_eps: c.layer_norm_eps,
             seed: c.seed,
+            position_offset: from_c(c.position_offset),
         }
     }
 
@@ -91,6 +95,7 @@ impl Config {
         c.pooler = self.pooler as i32;
         c.layer_norm_eps = self.layer_norm_eps;
         c.seed = self.seed;
+        c.position_offset = to_c("position_offset", self.position_offset)?;
         Ok(c)
     }
 }

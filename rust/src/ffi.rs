@@ -63,6 +63,7 @@ pub struct tf_config {
     pub pooler: i32,
     pub layer_norm_eps: f32,
     pub seed: u64,
+    pub position_offset: i32,
 }
 
 #[repr(C)]

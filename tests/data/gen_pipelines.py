@@ -141,16 +141,18 @@ def layer_norm(x, w, b, eps):
     return (x - mean) / torch.sqrt(var + eps) * w + b
 
 
-def bert_forward(w, cfg, ids, types, prefix=""):
+def bert_forward(w, cfg, ids, types, prefix="", positions=None):
     """last_hidden_state [T, D] and pooler_output [D] of one unpadded sequence
     (padding is masked out of every real token's attention, so one sequence
-    alone gives the padded batch's real rows)."""
+    alone gives the padded batch's real rows); positions: 0..T-1 unless given
+    (RoBERTa's, gen_families.py)."""
     def W(name):
         return w[prefix + name].double()
     eps, H = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     T = len(ids)
     x = W("embeddings.word_embeddings.weight")[torch.tensor(ids)]
-    x = x + W("embeddings.position_embeddings.weight")[:T]
+    x = x + W("embeddings.position_embeddings.weight")[
+        torch.tensor(positions if positions is not None else list(range(T)))]
     x = x + W("embeddings.token_type_embeddings.weight")[torch.tensor(types)]
     x = layer_norm(x, W("embeddings.LayerNorm.weight"), W("embeddings.LayerNorm.bias"), eps)
     D = x.shape[1]
@@ -172,6 +174,8 @@ def bert_forward(w, cfg, ids, types, prefix=""):
         h = 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))
         x = layer_norm(lin("output.dense", h) + x, W(p + "output.LayerNorm.weight"),
                        W(p + "output.LayerNorm.bias"), eps)
+    if prefix + "pooler.dense.weight" not in w:  # a model without BertPooler
+        return x, None
     pooled = torch.tanh(x[0] @ W("pooler.dense.weight").T + W("pooler.dense.bias"))
     return x, pooled
 

@@ -6,7 +6,7 @@
 static const char *const model_types[] = {"bert", NULL};
 static const char *const class_prefixes[] = {"Bert", NULL};
 
-static const tf_name_rule top[] = {
+const tf_name_rule tf_bert_top[] = {
     {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
     {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
     {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
@@ -18,7 +18,7 @@ static const tf_name_rule top[] = {
     {"pooler.dense.bias", "pooler.bias", 1},
     {NULL, NULL, 0}};
 
-static const tf_name_rule layer[] = {
+const tf_name_rule tf_bert_layer[] = {
     {"attention.self.query.weight", "attn.q.weight", 1},
     {"attention.self.query.bias", "attn.q.bias", 1},
     {"attention.self.key.weight", "attn.k.weight", 1},
@@ -47,7 +47,9 @@ const tf_hf_family tf_family_bert = {
     .class_prefixes = class_prefixes,
     .base_prefix = "bert.",
     .layer_prefix = "encoder.layer.",
-    .top = top,
-    .layer = layer,
+    .top = tf_bert_top,
+    .layer = tf_bert_layer,
     .keys = NULL,
+    .padded_positions = 0,
+    .default_pad_token_id = 0,
 };

@@ -22,10 +22,12 @@
 #include "error.h"
 #include "hf_family.h"
 
-extern const tf_hf_family tf_family_bert;
+extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
+    &tf_family_roberta,
+    &tf_family_distilbert,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 

@@ -1,0 +1,23 @@
+/* roberta.c — RoBERTa, XLM-RoBERTa and CamemBERT (transformers'
+ * models/roberta/modeling_roberta.py, xlm_roberta/, camembert/: the same
+ * RobertaModel), under "roberta." in task models. BERT's tensor names; its
+ * positions start at padding_idx + 1 (RobertaEmbeddings,
+ * create_position_ids_from_input_ids), padding_idx being config.json's
+ * pad_token_id (RobertaConfig's default 1); one token type. */
+#include "hf_family.h"
+
+static const char *const model_types[] = {"roberta", "xlm-roberta", "camembert", NULL};
+static const char *const class_prefixes[] = {"Roberta", "XLMRoberta", "Camembert", NULL};
+
+const tf_hf_family tf_family_roberta = {
+    .format = "huggingface-roberta",
+    .model_types = model_types,
+    .class_prefixes = class_prefixes,
+    .base_prefix = "roberta.",
+    .layer_prefix = "encoder.layer.",
+    .top = tf_bert_top,
+    .layer = tf_bert_layer,
+    .keys = NULL,
+    .padded_positions = 1,
+    .default_pad_token_id = 1,
+};

@@ -1,0 +1,35 @@
+"""Hugging Face families beside BERT through tfenc.Encoder.from_file: the
+folders of tests/data/families against their float64 references
+(tests/data/gen_families.py) within 1e-5 on real tokens."""
+import os
+
+import numpy as np
+import pytest
+
+import tfenc
+from conftest import DATA
+
+
+@pytest.mark.parametrize("name,offset,token_types", [("roberta", 2, 1), ("distilbert", 0, 0)])
+def test_family_matches_reference(name, offset, token_types):
+    path = os.path.join(DATA, "families", name)
+    ids = np.load(os.path.join(path, "input_ids.npy"))
+    mask = np.load(os.path.join(path, "attention_mask.npy"))
+    want = np.load(os.path.join(path, "last_hidden_state.npy"))
+    with tfenc.Encoder.from_file(path) as enc:
+        cfg = enc.config
+        assert (cfg["position_offset"], cfg["n_token_types"]) == (offset, token_types)
+        got = enc(ids, attention_mask=mask).last_hidden_state
+    real = mask.astype(bool)
+    assert np.abs(got[real] - want[real]).max() <= 1e-5
+    assert not got[~real].any()  # padding is written as zeros
+
+
+def test_position_offset_is_checked():
+    with pytest.raises(tfenc.InvalidArgumentError, match="config.position_offset: expected 0, "
+                       "or with learned positions 1..7"):
+        tfenc.Encoder(d_model=8, n_heads=2, d_ff=8, vocab_size=10, position="learned",
+                      max_positions=8, position_offset=8)
+    enc = tfenc.Encoder(d_model=8, n_heads=2, d_ff=8, vocab_size=10, position="learned",
+                        max_positions=8, position_offset=2)
+    assert enc.config["position_offset"] == 2

@@ -1,0 +1,33 @@
+//! Hugging Face families beside BERT through `Encoder::from_file`: the
+//! folders of tests/data/families (RoBERTa, DistilBERT) within 1e-5 of their
+//! float64 references (tests/data/gen_families.py) on real tokens.
+mod common;
+
+use common::{data_dir, npy_f32, npy_i32};
+use tfenc::{Encoder, Inputs, LoadOptions};
+
+fn expect_matches(name: &str, position_offset: usize, n_token_types: usize) {
+    let dir = data_dir().join("families").join(name);
+    let enc = Encoder::from_file(&dir, &LoadOptions::default()).unwrap();
+    let cfg = enc.config();
+    assert_eq!((cfg.position_offset, cfg.n_token_types), (position_offset, n_token_types));
+    let (shape, ids) = npy_i32(dir.join("input_ids.npy"));
+    let (_, mask) = npy_i32(dir.join("attention_mask.npy"));
+    let (_, want) = npy_f32(dir.join("last_hidden_state.npy"));
+    let out = enc.forward(&Inputs::ids(&ids, shape[0], shape[1]).attention_mask(&mask)).unwrap();
+    let d = cfg.d_model;
+    for (k, (&got, &w)) in out.last_hidden_state.iter().zip(&want).enumerate() {
+        let real = mask[k / d] != 0;
+        assert!(!real || (got - w).abs() <= 1e-5, "{}: element {}: got {}, want {}", name, k, got, w);
+    }
+}
+
+#[test]
+fn roberta_matches_reference() {
+    expect_matches("roberta", 2, 1);
+}
+
+#[test]
+fn distilbert_matches_reference() {
+    expect_matches("distilbert", 0, 0);
+}

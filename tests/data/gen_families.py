@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Writes tests/data/families/: one Hugging Face folder (model.safetensors,
+config.json) per architecture family beside BERT, with small random weights
+under the family's real tensor names, and expected.json: token ids and the
+last_hidden_state of each sequence, computed in float64 from exactly the
+float32 weights stored by references that follow the upstream source
+(transformers cannot be installed here):
+  roberta     transformers/models/roberta/modeling_roberta.py: RobertaEmbeddings
+              with create_position_ids_from_input_ids (positions from
+              padding_idx + 1, a padding id inside a sequence keeps
+              padding_idx), one token type; the layers are BertLayer's
+              (gen_pipelines.py bert_forward). Saved under "roberta." as a
+              RobertaForMaskedLM (its lm_head.* ignored).
+  distilbert  transformers/models/distilbert/modeling_distilbert.py: Embeddings
+              (word + position, LayerNorm eps 1e-12), MultiHeadSelfAttention
+              (q / sqrt(dim_per_head), softmax, out_lin), FFN (lin1, gelu,
+              lin2), TransformerBlock (sa_layer_norm(sa + x),
+              output_layer_norm(ffn + sa)); DistilBertConfig's keys dim,
+              hidden_dim, n_layers, n_heads, activation.
+
+    /usr/bin/python3 tests/data/gen_families.py"""
+import math
+import os
+import shutil
+
+import numpy as np
+import torch
+
+from gen_pipelines import bert_forward, dump, floats, layer_norm, make_bert, write_safetensors
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "families")
+torch.set_default_dtype(torch.float64)
+
+V, D, H, F, L = 60, 16, 2, 32, 2
+# ids of the sequences each folder is run on; 1 is RoBERTa's padding id, here
+# once inside a sequence (its position is padding_idx, the next ones go on)
+SEQUENCES = [[0, 5, 17, 33, 2], [0, 40, 41, 1, 42, 9, 2], [0, 2], [0] + list(range(3, 30)) + [2]]
+
+
+def save(name, w, cfg, sequences, hidden):
+    """The folder, expected.json and, for the bindings' tests, the same as
+    one right-padded batch: input_ids.npy, attention_mask.npy [B, T] (int32)
+    and last_hidden_state.npy [B, T, D] (float32, zeros where padded)."""
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: v.numpy().astype(np.float32) for k, v in w.items()})
+    dump(os.path.join(d, "config.json"), cfg)
+    dump(os.path.join(d, "expected.json"), {"ids": sequences, "d_model": D,
+                                            "hidden": [floats(h) for h in hidden]})
+    B, T = len(sequences), max(len(s) for s in sequences)
+    ids, mask = np.zeros((B, T), np.int32), np.zeros((B, T), np.int32)
+    out = np.zeros((B, T, D), np.float32)
+    for b, (seq, h) in enumerate(zip(sequences, hidden)):
+        ids[b, :len(seq)], mask[b, :len(seq)], out[b, :len(seq)] = seq, 1, h.numpy()
+    for file, array in (("input_ids", ids), ("attention_mask", mask), ("last_hidden_state", out)):
+        np.save(os.path.join(d, file + ".npy"), array)
+
+
+def roberta_positions(ids, padding_idx):
+    """create_position_ids_from_input_ids: cumsum(mask) * mask + padding_idx."""
+    mask = [int(i != padding_idx) for i in ids]
+    out, count = [], 0
+    for m in mask:
+        count += m
+        out.append(count * m + padding_idx)
+    return out
+
+
+def roberta():
+    w, cfg, g = make_bert(11, D=D, H=H, F=F, L=L, P=34)
+    w = {k: v for k, v in w.items() if not k.startswith("pooler.")}  # RobertaForMaskedLM has none
+    w["embeddings.token_type_embeddings.weight"] = w["embeddings.token_type_embeddings.weight"][:1]
+    cfg.update({"model_type": "roberta", "architectures": ["RobertaForMaskedLM"],
+                "type_vocab_size": 1, "pad_token_id": 1, "bos_token_id": 0,
+                "eos_token_id": 2, "max_position_embeddings": 34, "layer_norm_eps": 1e-5})
+    hidden = [bert_forward(w, cfg, ids, [0] * len(ids), positions=roberta_positions(ids, 1))[0]
+              for ids in SEQUENCES]
+    saved = {"roberta." + k: v for k, v in w.items()}
+    saved["lm_head.dense.weight"] = (torch.randn(D, D, generator=g) * 0.3).float()
+    save("roberta", saved, cfg, SEQUENCES, hidden)
+
+
+def distilbert():
+    g = torch.Generator().manual_seed(12)
+
+    def r(*shape, scale=0.3):
+        return (torch.randn(*shape, generator=g) * scale).float()
+    P = 32
+    w = {"embeddings.word_embeddings.weight": r(V, D, scale=1.0),
+         "embeddings.position_embeddings.weight": r(P, D, scale=0.5),
+         "embeddings.LayerNorm.weight": 1 + r(D, scale=0.1),
+         "embeddings.LayerNorm.bias": r(D, scale=0.1)}
+    for l in range(L):
+        p = f"transformer.layer.{l}."
+        for name in ("attention.q_lin", "attention.k_lin", "attention.v_lin", "attention.out_lin"):
+            w[p + name + ".weight"], w[p + name + ".bias"] = r(D, D, scale=1 / math.sqrt(D)), r(D)
+        w[p + "ffn.lin1.weight"], w[p + "ffn.lin1.bias"] = r(F, D, scale=1 / math.sqrt(D)), r(F)
+        w[p + "ffn.lin2.weight"], w[p + "ffn.lin2.bias"] = r(D, F, scale=1 / math.sqrt(F)), r(D)
+        for norm in ("sa_layer_norm", "output_layer_norm"):
+            w[p + norm + ".weight"], w[p + norm + ".bias"] = 1 + r(D, scale=0.1), r(D, scale=0.1)
+    cfg = {"model_type": "distilbert", "architectures": ["DistilBertModel"], "vocab_size": V,
+           "dim": D, "hidden_dim": F, "n_layers": L, "n_heads": H, "activation": "gelu",
+           "max_position_embeddings": P, "sinusoidal_pos_embds": False, "dropout": 0.1,
+           "attention_dropout": 0.1, "pad_token_id": 0}
+
+    def W(name):
+        return w[name].double()
+
+    def forward(ids):
+        T, dk = len(ids), D // H
+        x = W("embeddings.word_embeddings.weight")[torch.tensor(ids)]
+        x = x + W("embeddings.position_embeddings.weight")[:T]
+        x = layer_norm(x, W("embeddings.LayerNorm.weight"), W("embeddings.LayerNorm.bias"), 1e-12)
+        for l in range(L):
+            p = f"transformer.layer.{l}."
+
+            def lin(name, v):
+                return v @ W(p + name + ".weight").T + W(p + name + ".bias")
+            q = lin("attention.q_lin", x).view(T, H, dk).transpose(0, 1) / math.sqrt(dk)
+            k = lin("attention.k_lin", x).view(T, H, dk).transpose(0, 1)
+            v = lin("attention.v_lin", x).view(T, H, dk).transpose(0, 1)
+            ctx = (torch.softmax(q @ k.transpose(1, 2), dim=-1) @ v).transpose(0, 1).reshape(T, D)
+            sa = layer_norm(lin("attention.out_lin", ctx) + x, W(p + "sa_layer_norm.weight"),
+                            W(p + "sa_layer_norm.bias"), 1e-12)
+            h = lin("ffn.lin1", sa)
+            h = 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))
+            x = layer_norm(lin("ffn.lin2", h) + sa, W(p + "output_layer_norm.weight"),
+                           W(p + "output_layer_norm.bias"), 1e-12)
+        return x
+    save("distilbert", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    roberta()
+    distilbert()
+
+
+if __name__ == "__main__":
+    main()

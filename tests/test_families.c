@@ -1,0 +1,197 @@
+/* test_families.c — the Hugging Face families beside BERT through
+ * tf_encoder_load: RoBERTa (under "roberta.", positions from pad_token_id
+ * + 1, a padding id inside a sequence) and DistilBERT (its names and
+ * config keys), each padded batch's real rows within 1e-5 of the float64
+ * references of tests/data/gen_families.py; what each folder is inferred
+ * to be; and the family's inconsistencies, each refused by name. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/expect.h"
+#include "common/json_fixture.h"
+#include "common/suite.h"
+#include "common/tmp_dir.h"
+#include "tfenc.h"
+
+#define TOL 1e-5
+#define MAX_B 8
+#define MAX_T 64
+
+static const char *data_dir;
+
+static path_buf folder(const char *name)
+{
+    return join(join(data_dir, "families").s, name);
+}
+
+/* Runs expected.json's sequences as one right-padded batch and compares
+ * every real row with its reference. */
+static void expect_matches(const char *name)
+{
+    cJSON *exp = read_json(join(folder(name).s, "expected.json").s);
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(folder(name).s, NULL, &enc), TF_OK);
+    const cJSON *seqs = json_at(exp, "ids"), *hidden = json_at(exp, "hidden");
+    const int B = cJSON_GetArraySize(seqs), D = json_at(exp, "d_model")->valueint;
+    int T = 0, lengths[MAX_B];
+    ck_assert_int_le(B, MAX_B);
+    for (int b = 0; b < B; b++) {
+        lengths[b] = cJSON_GetArraySize(cJSON_GetArrayItem(seqs, b));
+        T = lengths[b] > T ? lengths[b] : T;
+    }
+    ck_assert_int_le(T, MAX_T);
+    static int32_t ids[MAX_B * MAX_T];
+    static float out[MAX_B * MAX_T * 64];
+    memset(ids, 0, sizeof ids);
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < lengths[b]; t++)
+            ids[b * T + t] = cJSON_GetArrayItem(cJSON_GetArrayItem(seqs, b), t)->valueint;
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_ids = ids, a.lengths = lengths, a.output = out;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    for (int b = 0; b < B; b++) {
+        const cJSON *want = cJSON_GetArrayItem(hidden, b);
+        ck_assert_int_eq(cJSON_GetArraySize(want), lengths[b] * D);
+        for (int i = 0; i < lengths[b] * D; i++) {
+            const double w = cJSON_GetArrayItem(want, i)->valuedouble;
+            const double got = out[(size_t)b * (size_t)T * (size_t)D + (size_t)i];
+            ck_assert_msg(fabs(got - w) <= TOL, "%s: sequence %d, [%d, %d]: got %.9g, want %.9g",
+                          name, b, i / D, i % D, got, w);
+        }
+    }
+    tf_encoder_destroy(enc);
+    cJSON_Delete(exp);
+}
+
+static tf_config inspect(const char *name, const char *format)
+{
+    tf_model_info *info;
+    ck_assert_int_eq(tf_model_inspect(folder(name).s, NULL, &info), TF_OK);
+    ck_assert_str_eq(tf_model_info_format(info), format);
+    tf_config c;
+    tf_config_init(&c);
+    ck_assert_int_eq(tf_model_info_config(info, &c), TF_OK);
+    tf_model_info_destroy(info);
+    return c;
+}
+
+START_TEST(test_roberta)
+{
+    expect_matches("roberta");
+    const tf_config c = inspect("roberta", "huggingface-roberta");
+    ck_assert_int_eq(c.position_offset, 2); /* pad_token_id 1 + 1 */
+    ck_assert_int_eq(c.max_positions, 34);
+    ck_assert_int_eq(c.n_token_types, 1);
+    ck_assert_int_eq(c.pooler, 0); /* RobertaForMaskedLM has none */
+    ck_assert_float_eq(c.layer_norm_eps, 1e-5f);
+}
+END_TEST
+
+START_TEST(test_distilbert)
+{
+    expect_matches("distilbert");
+    const tf_config c = inspect("distilbert", "huggingface-distilbert");
+    ck_assert_int_eq(c.d_model, 16);
+    ck_assert_int_eq(c.n_heads, 2);
+    ck_assert_int_eq(c.d_ff, 32);
+    ck_assert_int_eq(c.n_layers, 2);
+    ck_assert_int_eq(c.n_token_types, 0);
+    ck_assert_int_eq(c.pooler, 0);
+    ck_assert_int_eq(c.position_offset, 0);
+    ck_assert_float_eq(c.layer_norm_eps, 1e-12f);
+}
+END_TEST
+
+/* RoBERTa's last positions: T + position_offset <= max_positions. */
+START_TEST(test_offset_positions_bound_the_length)
+{
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(folder("roberta").s, NULL, &enc), TF_OK);
+    static int32_t ids[33];
+    static float out[33 * 16];
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = 33, a.input_ids = ids, a.output = out;
+    expect_failure(tf_encoder_forward(enc, &a), TF_ERR_INVALID_ARGUMENT,
+                   "sequence length 33 exceeds max_positions 34 less position_offset");
+    a.seq_len = 32;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    tf_encoder_destroy(enc);
+
+    tf_config c;
+    tf_config_init(&c);
+    c.d_model = 8, c.n_heads = 2, c.d_ff = 8, c.vocab_size = 10;
+    c.position_offset = 2; /* sinusoidal positions have no offset */
+    expect_failure(tf_encoder_create(&c, &enc), TF_ERR_INVALID_ARGUMENT,
+                   "config.position_offset: expected 0, or with learned positions");
+    c.position = TF_POSITION_LEARNED, c.max_positions = 2;
+    expect_failure(tf_encoder_create(&c, &enc), TF_ERR_INVALID_ARGUMENT,
+                   "config.position_offset: expected 0, or with learned positions 1..1 "
+                   "(max_positions - 1), got 2");
+    ck_assert_ptr_null(enc);
+}
+END_TEST
+
+/* tmp_dir: the folder's weights with config.json as given. */
+static tf_status load_with_config(const char *name, const char *config)
+{
+    unlink(join(tmp_dir, "model.safetensors").s);
+    ck_assert_int_eq(symlink(join(folder(name).s, "model.safetensors").s,
+                             join(tmp_dir, "model.safetensors").s), 0);
+    write_text(join(tmp_dir, "config.json").s, config);
+    tf_encoder *enc = (tf_encoder *)&enc;
+    const tf_status s = tf_encoder_load(tmp_dir, NULL, &enc);
+    ck_assert_ptr_null(enc);
+    return s;
+}
+
+START_TEST(test_inconsistencies)
+{
+    make_tmp_dir();
+    expect_failure(load_with_config("roberta", "{\"model_type\": \"roberta\", "
+                                    "\"num_attention_heads\": 2, \"pad_token_id\": 33}"),
+                   TF_ERR_FORMAT, "config.json: pad_token_id 33 leaves no positions of the 34 "
+                   "that roberta.embeddings.position_embeddings.weight has");
+    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+                                    "\"n_heads\": 2, \"dim\": 32}"),
+                   TF_ERR_SHAPE, "config.json: dim 32 disagrees with "
+                   "embeddings.word_embeddings.weight [60, 16]");
+    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+                                    "\"n_heads\": 2, \"n_layers\": 3}"),
+                   TF_ERR_FORMAT, "config.json: n_layers 3, but the file has layers 0..1");
+    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+                                    "\"n_heads\": 2, \"activation\": \"swish\"}"),
+                   TF_ERR_UNSUPPORTED, "config.json: activation \"swish\" is not supported");
+    /* DistilBERT's names under another family's model_type */
+    expect_failure(load_with_config("distilbert", "{\"model_type\": \"bert\", "
+                                    "\"num_attention_heads\": 2}"),
+                   TF_ERR_FORMAT, "no encoder layers (encoder.layer.N.*) in the file");
+    expect_failure(load_with_config("roberta", "{\"model_type\": \"roberta\", "
+                                    "\"architectures\": [\"BertModel\"]}"),
+                   TF_ERR_UNSUPPORTED, "config.json: model_type \"roberta\" (architectures "
+                   "BertModel) is not supported; supported: model_type \"bert\" with "
+                   "architectures Bert*; model_type \"roberta\", \"xlm-roberta\" or "
+                   "\"camembert\" with architectures Roberta*, XLMRoberta* or Camembert*; "
+                   "model_type \"distilbert\" with architectures DistilBert*");
+    remove_tmp_dir();
+}
+END_TEST
+
+int main(void)
+{
+    data_dir = test_dir("TFENC_DATA_DIR");
+    Suite *s = suite_create("families");
+    TCase *tc = tcase_create("families");
+    tcase_add_test(tc, test_roberta);
+    tcase_add_test(tc, test_distilbert);
+    tcase_add_test(tc, test_offset_positions_bound_the_length);
+    tcase_add_test(tc, test_inconsistencies);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
