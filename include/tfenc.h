@@ -579,12 +579,19 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * single_word, lstrip, rstrip; normalized ones are found in the normalised
  * text) are matched first, leftmost and longest; then the normalizer
  * (BertNormalizer, NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, Strip,
- * Replace with a string or a regex, Prepend, Sequence), the pre-tokenizer
- * (BertPreTokenizer, ByteLevel with add_prefix_space and GPT-2's regex,
- * Whitespace, WhitespaceSplit, Punctuation, Digits, Split with a string or a
- * regex, every behavior and invert, Sequence), the model (WordPiece with
- * "##"; BPE with merges by rank, continuing_subword_prefix,
- * end_of_word_suffix, byte_fallback, ignore_merges, unk_token, fuse_unk) and
+ * Replace with a string or a regex, Prepend, Precompiled: SentencePiece's
+ * charsmap, as XLM-R's file has it (since 0.4.0), Sequence), the
+ * pre-tokenizer (BertPreTokenizer, ByteLevel with add_prefix_space and
+ * GPT-2's regex, Whitespace, WhitespaceSplit, Punctuation, Digits, Split
+ * with a string or a regex, every behavior and invert, Metaspace with its
+ * replacement, prepend_scheme "always", "first" or "never" (or the older
+ * add_prefix_space) and split (since 0.4.0), Sequence), the model
+ * (WordPiece with "##"; BPE with merges by rank, continuing_subword_prefix,
+ * end_of_word_suffix, byte_fallback, ignore_merges, unk_token, fuse_unk;
+ * Unigram (since 0.4.0): the Viterbi best path over its scored pieces,
+ * unk_id, byte_fallback, unknown characters fused into one unk as
+ * tokenizers does; without unk_id a character that is no piece makes the
+ * encoding fail, TF_ERR_INVALID_ARGUMENT naming the text) and
  * the post-processor (TemplateProcessing, BertProcessing, RobertaProcessing,
  * ByteLevel, Sequence), which adds the special tokens and token types; the
  * file's truncation (LongestFirst, OnlyFirst, OnlySecond; Left or Right)
@@ -592,14 +599,17 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * pad_to_multiple_of). Regexes are PCRE2's in Unicode mode, with limits: a
  * pattern that backtracks catastrophically makes the encoding fail
  * (TF_ERR_UNSUPPORTED naming it), never hang. Another component's type
- * (Unigram, Metaspace, Precompiled, ...) is TF_ERR_UNSUPPORTED naming the
+ * (WordLevel, UnicodeScripts, ...) is TF_ERR_UNSUPPORTED naming the
  * component and its "type"; malformed JSON, a field of the wrong type, an
  * id given twice, a merge of tokens not in the vocabulary are TF_ERR_FORMAT
  * naming the field. The vocabulary's ids must be 0..n-1, each once; an added
  * token in the vocabulary has its id there (as tokenizers gives it). Where
  * ours differ from tokenizers': offsets are bytes of the text, a
  * character that normalisation composes of several spans them all, and a
- * mark moved by canonical reordering keeps its own bytes;
+ * mark moved by canonical reordering keeps its own bytes; a character
+ * Precompiled makes of several, or several of one, spans them all; a
+ * Unigram byte token (byte_fallback) spans its own character, not the whole
+ * unknown run, as SentencePiece's spans have it;
  * ByteLevel's and RobertaProcessing's trim_offsets are not applied (a
  * token's offsets include the space its "Ġ" came from); stride and the
  * overflowing tokens are not kept; padding is on the right only. A batch

@@ -2,8 +2,9 @@
  * Hugging Face's tokenizers (the files of tests/data/tokenizer_json, by
  * tests/tokenizer_json/gen_cases.js): every text and pair of each file
  * gives exactly the reference's ids and type ids; truncation with each
- * strategy; offsets (the reference's for WordPiece and character BPE, and
- * for byte-level BPE the bytes each token holds); the WordPiece fixtures of
+ * strategy; offsets (the reference's for WordPiece and character BPE, for
+ * byte-level BPE the bytes each token holds, for the SentencePiece models
+ * SentencePiece's own spans); the WordPiece fixtures of
  * tests/data/wordpiece from the equivalent tokenizer.json; hostile files. */
 #define _GNU_SOURCE /* memmem, mkdtemp */
 #include <check.h>
@@ -249,17 +250,104 @@ static void check_byte_level_offsets(const tf_tokenizer *tok, const cJSON *c, in
     tf_encoding_destroy(e);
 }
 
+/* ---- SentencePiece's spans ------------------------------------------------------------- */
+
+/* Code point k of text. */
+static int32_t code_point(const char *text, int64_t k)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
+    utf8proc_int32_t cp = -1;
+    for (int64_t i = 0; i <= k && *p; i++)
+        p += utf8proc_iterate(p, -1, &cp);
+    return cp;
+}
+
+/* Whether where a span of ours and SentencePiece's may differ by the code
+ * point: one the normaliser removes or merges into a neighbour (whitespace,
+ * controls, format characters, marks, U+FFFD) or one it expands into several (a
+ * compatibility character such as U+FB01 "ﬁ", whose parts can go to two
+ * tokens: SentencePiece gives it to the first, here both span it). */
+static int may_differ(int32_t cp)
+{
+    const utf8proc_category_t c = utf8proc_category(cp);
+    utf8proc_int32_t parts[32];
+    int boundclass = 0;
+    const utf8proc_ssize_t n =
+        utf8proc_decompose_char(cp, parts, 32, UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, &boundclass);
+    static const utf8proc_category_t removable[] = {
+        UTF8PROC_CATEGORY_ZS, UTF8PROC_CATEGORY_ZL, UTF8PROC_CATEGORY_ZP, UTF8PROC_CATEGORY_CC,
+        UTF8PROC_CATEGORY_CF, UTF8PROC_CATEGORY_CS, UTF8PROC_CATEGORY_CO, UTF8PROC_CATEGORY_CN,
+        UTF8PROC_CATEGORY_MN, UTF8PROC_CATEGORY_MC, UTF8PROC_CATEGORY_ME};
+    for (size_t k = 0; k < sizeof removable / sizeof removable[0]; k++)
+        if (c == removable[k])
+            return 1;
+    return n > 1 || cp == 0xFFFD;
+}
+
+/* The tokens of text c (a single text, whose ids between the template's
+ * specials are SentencePiece's) against SentencePiece's spans: the same,
+ * or (counted in *near) a span SentencePiece leaves empty (the "▁" it puts
+ * first, the first bytes of a character made of byte tokens) that ours
+ * contains, or an overlapping one that differs only by code points
+ * may_differ allows. 0 when neither. */
+static int spm_offsets_agree(const tf_tokenizer *tok, const cJSON *c, int *exact, int *near)
+{
+    const cJSON *want_ids = cJSON_GetObjectItem(c, "spm_ids");
+    const cJSON *want = cJSON_GetObjectItem(c, "spm_offsets");
+    const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+    tf_encoding *e = encode_case(tok, c);
+    const int32_t n = tf_encoding_lengths(e)[0], m = cJSON_GetArraySize(want_ids);
+    const int32_t first = 1; /* the template's <s> */
+    int ok = 1;
+    if (!same_ints(tf_encoding_ids(e) + first, want_ids, m)) { /* ties, <mask>: gen_cases.js */
+        tf_encoding_destroy(e);
+        return 1;
+    }
+    for (int32_t t = 0; t < m && first + t < n; t++) {
+        const int64_t *o = tf_encoding_offsets(e) + 2 * (first + t);
+        const int64_t b = char_offset(text, o[0]), end = char_offset(text, o[1]);
+        const cJSON *w = cJSON_GetArrayItem(want, t);
+        const int64_t wb = cJSON_GetArrayItem(w, 0)->valueint;
+        const int64_t we = cJSON_GetArrayItem(w, 1)->valueint;
+        if (b == wb && end == we) {
+            ++*exact;
+            continue;
+        }
+        const int empty = wb == we;
+        int agree = empty ? b <= wb && wb <= end : b < we && wb < end;
+        for (int64_t k = b < wb ? b : wb; agree && !empty && k < (end > we ? end : we); k++)
+            if ((k >= b && k < end) != (k >= wb && k < we))
+                agree = may_differ(code_point(text, k));
+        if (!agree) {
+            fprintf(stderr, "\"%s\": token %d %s spans [%lld, %lld), SentencePiece's "
+                    "[%lld, %lld)\n", text, (int)t,
+                    tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[first + t]),
+                    (long long)b, (long long)end, (long long)wb, (long long)we);
+            ok = 0;
+        }
+        ++*near;
+    }
+    tf_encoding_destroy(e);
+    return ok;
+}
+
 /* ---- The reference's cases ------------------------------------------------------------ */
 
 typedef struct fixture_file {
     const char *name;
     int byte_level; /* offsets by the byte property instead of the reference's */
     int nfc;
+    int spm;        /* offsets against SentencePiece's spans instead of tokenizers' */
 } fixture_file;
 
+/* tokenizers' offsets for the SentencePiece models are SentencePiece's
+ * except where its Precompiled alignment goes wrong: a character the
+ * charsmap removes at the start of a text moves every later span one code
+ * point back ("\x07\t[MASK]": "▁[" at [0, 2)). */
 static const fixture_file fixtures[] = {
-    {"bert_uncased", 0, 0}, {"bert_cased", 0, 0}, {"qwen3", 1, 1},
-    {"roberta", 1, 0},      {"bpe_chars", 0, 0},  {"bpe_bytes", 0, 0},
+    {"bert_uncased", 0, 0, 0}, {"bert_cased", 0, 0, 0},    {"qwen3", 1, 1, 0},
+    {"roberta", 1, 0, 0},      {"bpe_chars", 0, 0, 0},     {"bpe_bytes", 0, 0, 0},
+    {"unigram", 0, 0, 1},      {"unigram_bytes", 0, 0, 1}, {"spm_bpe", 0, 0, 1},
 };
 
 START_TEST(test_cases_match_hugging_face)
@@ -268,17 +356,22 @@ START_TEST(test_cases_match_hugging_face)
     tf_tokenizer *tok = load(fixture(f->name, "tokenizer.json").s);
     cJSON *cases = read_json(fixture(f->name, "cases.json").s);
     const cJSON *c;
-    int n = 0, failures = 0, checked = 0;
+    int n = 0, failures = 0, checked = 0, exact = 0, near = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases")) {
         n++;
-        failures += !matches(tok, f->name, c, !f->byte_level);
+        failures += !matches(tok, f->name, c, !f->byte_level && !f->spm);
         if (f->byte_level && !cJSON_GetObjectItem(c, "pair")) /* each pair's texts are cases */
             check_byte_level_offsets(tok, c, f->nfc, &checked);
+        if (f->spm && !cJSON_GetObjectItem(c, "pair"))
+            failures += !spm_offsets_agree(tok, c, &exact, &near);
     }
     printf("%s: %d of %d texts and pairs match Hugging Face exactly%s\n", f->name, n - failures, n,
-           f->byte_level ? "" : " (offsets too)");
+           f->byte_level || f->spm ? "" : " (offsets too)");
     if (f->byte_level)
         printf("%s: %d tokens hold exactly the bytes of their offsets\n", f->name, checked);
+    if (f->spm)
+        printf("%s: %d token spans are SentencePiece's, %d differ only where allowed\n", f->name,
+               exact, near);
     ck_assert_int_ge(n, 400);
     ck_assert_int_eq(failures, 0);
     cJSON_Delete(cases);
@@ -469,13 +562,13 @@ static void expect_load_failure(const char *name, void (*edit)(cJSON *), tf_stat
 static void unknown_normalizer(cJSON *j)
 {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "normalizer"), "type",
-                              cJSON_CreateString("Precompiled"));
+                              cJSON_CreateString("NoSuchNormalizer"));
 }
 
 static void unknown_model(cJSON *j)
 {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "type",
-                              cJSON_CreateString("Unigram"));
+                              cJSON_CreateString("WordLevel"));
 }
 
 static void vocab_is_array(cJSON *j)
@@ -525,17 +618,91 @@ static void template_id_out_of_range(cJSON *j)
 static void unknown_pretokenizer(cJSON *j)
 {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "type",
-                              cJSON_CreateString("Metaspace"));
+                              cJSON_CreateString("UnicodeScripts"));
+}
+
+/* unigram's Precompiled normalizer (the first of its Sequence). */
+static cJSON *precompiled(cJSON *j)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "normalizer"),
+                                                  "normalizers"), 0);
+}
+
+static void charsmap_not_base64(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(precompiled(j), "precompiled_charsmap", cJSON_CreateString("a*b="));
+}
+
+static void charsmap_trie_too_long(cJSON *j)
+{
+    /* "/////w==": the bytes ff ff ff ff, a trie of 4294967295 bytes in 4 */
+    cJSON_ReplaceItemInObject(precompiled(j), "precompiled_charsmap",
+                              cJSON_CreateString("/////w=="));
+}
+
+static void charsmap_not_utf8(cJSON *j)
+{
+    /* "AAAAAP8=": a trie of 0 bytes, then the byte ff as replacement text */
+    cJSON_ReplaceItemInObject(precompiled(j), "precompiled_charsmap",
+                              cJSON_CreateString("AAAAAP8="));
+}
+
+static void piece_twice(cJSON *j)
+{
+    cJSON *vocab = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "vocab");
+    cJSON_ReplaceItemInArray(cJSON_GetArrayItem(vocab, 7), 0, cJSON_CreateString("<s>"));
+}
+
+static void piece_without_score(cJSON *j)
+{
+    cJSON *vocab = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "vocab");
+    cJSON_ReplaceItemInArray(cJSON_GetArrayItem(vocab, 5), 1, cJSON_CreateString("high"));
+}
+
+static void unk_id_out_of_range(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "unk_id", cJSON_CreateNumber(1e6));
+}
+
+static void prepend_scheme_unknown(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "prepend_scheme",
+                              cJSON_CreateString("sometimes"));
+}
+
+static void replacement_two_chars(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "replacement",
+                              cJSON_CreateString("__"));
 }
 
 START_TEST(test_hostile_files)
 {
     expect_load_failure("bert_uncased", unknown_normalizer, TF_ERR_UNSUPPORTED,
-                        "normalizer: type \"Precompiled\" is not supported");
+                        "normalizer: type \"NoSuchNormalizer\" is not supported");
     expect_load_failure("bert_uncased", unknown_model, TF_ERR_UNSUPPORTED,
-                        "model: type \"Unigram\" is not supported");
+                        "model: type \"WordLevel\" is not supported");
     expect_load_failure("bert_uncased", unknown_pretokenizer, TF_ERR_UNSUPPORTED,
-                        "pre_tokenizer: type \"Metaspace\" is not supported");
+                        "pre_tokenizer: type \"UnicodeScripts\" is not supported");
+    expect_load_failure("unigram", charsmap_not_base64, TF_ERR_FORMAT,
+                        "normalizer.normalizers[0].precompiled_charsmap: expected base64");
+    expect_load_failure("unigram", charsmap_trie_too_long, TF_ERR_FORMAT,
+                        "normalizer.normalizers[0].precompiled_charsmap: a charsmap of 4 bytes "
+                        "cannot hold a trie of 4294967295 bytes");
+    expect_load_failure("unigram", charsmap_not_utf8, TF_ERR_FORMAT,
+                        "precompiled_charsmap: the replacement text is not valid UTF-8 (at its "
+                        "byte 0)");
+    expect_load_failure("unigram", piece_twice, TF_ERR_FORMAT,
+                        "model.vocab[0]: \"<s>\" is also model.vocab[7] (each piece once)");
+    expect_load_failure("unigram", piece_without_score, TF_ERR_FORMAT,
+                        "model.vocab[5]: expected [piece, score]");
+    expect_load_failure("unigram", unk_id_out_of_range, TF_ERR_FORMAT,
+                        "model.unk_id: expected an integer in 0..1501");
+    expect_load_failure("unigram", prepend_scheme_unknown, TF_ERR_FORMAT,
+                        "pre_tokenizer.prepend_scheme: expected \"always\", \"first\" or "
+                        "\"never\"");
+    expect_load_failure("unigram", replacement_two_chars, TF_ERR_FORMAT,
+                        "pre_tokenizer.replacement: expected one character");
     expect_load_failure("bert_cased", template_id_out_of_range, TF_ERR_FORMAT,
                         "post_processor: id 1000000 is not a token (the vocabulary and added "
                         "tokens have 6841)");
@@ -568,6 +735,37 @@ START_TEST(test_hostile_files)
                    "the file: expected a JSON object");
     remove_tmp_dir();
     free(text);
+}
+END_TEST
+
+/* A Unigram without unk_id: a character no piece has fails the encoding,
+ * naming the text and the byte its word starts at (tokenizers'
+ * MissingUnkId); the others encode. */
+START_TEST(test_unigram_without_unk)
+{
+    cJSON *j = read_json(fixture("unigram", "tokenizer.json").s);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "unk_id", cJSON_CreateNull());
+    make_tmp_dir();
+    tf_tokenizer *tok = load(write_json(j, "tokenizer.json").s);
+    tf_encoding *e = (tf_encoding *)&e;
+    const char *text = "ok \xe2\x98\x83"; /* U+2603, a snowman: no piece */
+    expect_failure(tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e),
+                   TF_ERR_INVALID_ARGUMENT, "text 0: Unigram: the word at byte 2 has a character "
+                   "that is no piece of the vocabulary, and model.unk_id is null");
+    ck_assert_ptr_null(e);
+    tf_tokenizer *with_unk = load(fixture("unigram", "tokenizer.json").s);
+    tf_encoding *want;
+    ck_assert_int_eq(tf_tokenizer_encode(tok, "ok", 2, NULL, 0, &e), TF_OK);
+    ck_assert_int_eq(tf_tokenizer_encode(with_unk, "ok", 2, NULL, 0, &want), TF_OK);
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], tf_encoding_lengths(want)[0]);
+    for (int32_t t = 0; t < tf_encoding_lengths(e)[0]; t++)
+        ck_assert_int_eq(tf_encoding_ids(e)[t], tf_encoding_ids(want)[t]);
+    tf_encoding_destroy(e);
+    tf_encoding_destroy(want);
+    tf_tokenizer_destroy(with_unk);
+    tf_tokenizer_destroy(tok);
+    remove_tmp_dir();
+    cJSON_Delete(j);
 }
 END_TEST
 
@@ -638,6 +836,7 @@ int main(void)
     tcase_add_test(tc, test_directories_and_lookups);
     tcase_add_test(tc, test_hostile_files);
     tcase_add_test(tc, test_catastrophic_regex_fails);
+    tcase_add_test(tc, test_unigram_without_unk);
     tcase_add_test(tc, test_long_word);
     suite_add_tcase(s, tc);
     return run_suite(s);

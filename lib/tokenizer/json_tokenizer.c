@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "alloc.h"
 #include "error.h"
@@ -246,6 +247,16 @@ static tf_status bpe_affix(const loader *l, const cJSON *model, const char *key,
     return st;
 }
 
+/* The ids of the tokens "<0x00>" .. "<0xFF>" (byte_fallback), -1 where missing. */
+static void find_byte_tokens(const tf_vocab *v, int32_t byte_id[256])
+{
+    for (int byte = 0; byte < 256; byte++) {
+        char name[8];
+        name_field(name, sizeof name, "<0x%02X>", byte);
+        byte_id[byte] = tf_vocab_find(v, name, strlen(name));
+    }
+}
+
 static tf_status load_bpe(const loader *l, const cJSON *model)
 {
     tf_bpe *b = &l->tok->bpe;
@@ -277,18 +288,81 @@ static tf_status load_bpe(const loader *l, const cJSON *model)
             break;
         s = load_merge(l, m, k++);
     }
-    for (int byte = 0; byte < 256; byte++) {
-        char name[8];
-        name_field(name, sizeof name, "<0x%02X>", byte);
-        b->byte_id[byte] = tf_vocab_find(&l->tok->vocab, name, strlen(name));
+    find_byte_tokens(&l->tok->vocab, b->byte_id);
+    return s;
+}
+
+/* Unigram's model.vocab: an array of [piece, score], ids in order, each
+ * piece once. */
+static tf_status load_pieces(const loader *l, const cJSON *vocab)
+{
+    tf_unigram *u = &l->tok->unigram;
+    const int n = cJSON_IsArray(vocab) ? cJSON_GetArraySize(vocab) : 0;
+    if (n < 1 || n > TF_VOCAB_MAX_TOKENS)
+        return bad(l, "model.vocab", "an array of 1..16777216 [piece, score]");
+    u->score = tf_malloc((size_t)n * sizeof *u->score);
+    if (!u->score)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %d pieces", l->path, n);
+    size_t bytes = 0;
+    int id = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, vocab) {
+        const cJSON *piece = cJSON_GetArrayItem(t, 0), *score = cJSON_GetArrayItem(t, 1);
+        if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 2 || !cJSON_IsString(piece) ||
+            !cJSON_IsNumber(score)) {
+            char field[48];
+            name_field(field, sizeof field, "model.vocab[%d]", id);
+            return bad(l, field, "[piece, score]");
+        }
+        u->score[id++] = score->valuedouble;
+        bytes += strlen(piece->valuestring) + 1;
+    }
+    char *text = tf_malloc(bytes); /* the pieces by id, NUL after each */
+    if (!text)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of pieces", l->path,
+                       bytes);
+    size_t at = 0;
+    cJSON_ArrayForEach(t, vocab) {
+        strcpy(text + at, cJSON_GetArrayItem(t, 0)->valuestring);
+        at += strlen(text + at) + 1;
+    }
+    tf_status s = tf_vocab_from_tokens(&l->tok->vocab, text, (size_t)n, l->path);
+    for (int32_t k = 0; s == TF_OK && k < n; k++) {
+        const tf_vocab *v = &l->tok->vocab;
+        const int32_t found = tf_vocab_find(v, tf_vocab_token(v, k), v->length[k]);
+        if (found != k)
+            s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab[%d]: \"%.48s\" is also model.vocab[%d] "
+                        "(each piece once)", l->path, (int)k, tf_vocab_token(v, k), (int)found);
     }
     return s;
+}
+
+static tf_status load_unigram(const loader *l, const cJSON *model)
+{
+    tf_unigram *u = &l->tok->unigram;
+    l->tok->model = TF_MODEL_UNIGRAM;
+    tf_status s = load_pieces(l, item(model, "vocab"));
+    const int32_t n = l->tok->vocab.size;
+    if (s == TF_OK)
+        s = get_int(l, item(model, "unk_id"), "model.unk_id", 0, n - 1, -1, &u->unk_id);
+    if (s == TF_OK)
+        s = get_bool(l, model, "byte_fallback", "model.byte_fallback", 0, &u->byte_fallback);
+    if (s)
+        return s;
+    double lowest = u->score[0];
+    for (int32_t k = 1; k < n; k++)
+        lowest = u->score[k] < lowest ? u->score[k] : lowest;
+    u->unk_score = lowest - 10.0;
+    find_byte_tokens(&l->tok->vocab, u->byte_id);
+    return TF_OK;
 }
 
 static tf_status load_model(const loader *l, const cJSON *model)
 {
     const char *type;
     tf_status s = get_type(l, model, "model", &type);
+    if (s == TF_OK && strcmp(type, "Unigram") == 0)
+        return load_unigram(l, model);
     if (s == TF_OK && strcmp(type, "WordPiece") != 0 && strcmp(type, "BPE") != 0)
         return unsupported(l, "model", type);
     if (s == TF_OK)
@@ -392,7 +466,7 @@ static tf_status load_one_normalizer(const loader *l, const cJSON *o, const char
                  {"NFKD", TF_NORM_NFKD}, {"Lowercase", TF_NORM_LOWERCASE},
                  {"StripAccents", TF_NORM_STRIP_ACCENTS}, {"BertNormalizer", TF_NORM_BERT},
                  {"Strip", TF_NORM_STRIP}, {"Replace", TF_NORM_REPLACE},
-                 {"Prepend", TF_NORM_PREPEND}};
+                 {"Prepend", TF_NORM_PREPEND}, {"Precompiled", TF_NORM_PRECOMPILED}};
     size_t k = 0;
     while (k < sizeof plain / sizeof plain[0] && strcmp(plain[k].type, type) != 0)
         k++;
@@ -422,6 +496,14 @@ static tf_status load_one_normalizer(const loader *l, const cJSON *o, const char
     case TF_NORM_PREPEND:
         name_field(f, sizeof f, "%s.prepend", field);
         return content_chars(l, o, "prepend", f, &n->content);
+    case TF_NORM_PRECOMPILED: {
+        const char *charsmap;
+        char what[512];
+        name_field(f, sizeof f, "%s.precompiled_charsmap", field);
+        name_field(what, sizeof what, "%s: %s", l->path, f);
+        s = get_string(l, o, "precompiled_charsmap", f, 0, &charsmap);
+        return s ? s : tf_precompiled_load(&n->charsmap, charsmap, what);
+    }
     default:
         return TF_OK;
     }
@@ -463,6 +545,43 @@ static const char gpt2_pattern[] =
     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 static const char whitespace_pattern[] = "\\w+|[^\\w\\s]+";
 
+/* Metaspace's replacement (one character), prepend_scheme ("always",
+ * "first", "never"; older files: add_prefix_space true or false) and split. */
+static tf_status load_metaspace(const loader *l, const cJSON *o, const char *field,
+                                tf_pretokenizer *p)
+{
+    char f[160];
+    const char *replacement, *scheme;
+    name_field(f, sizeof f, "%s.replacement", field);
+    tf_status s = get_string(l, o, "replacement", f, 0, &replacement);
+    utf8proc_int32_t cp = -1;
+    const utf8proc_ssize_t len = s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)replacement,
+                                                          -1, &cp);
+    if (s == TF_OK && (len <= 0 || replacement[len] != '\0'))
+        s = bad(l, f, "one character");
+    p->replacement = cp;
+    name_field(f, sizeof f, "%s.split", field);
+    if (s == TF_OK)
+        s = get_bool(l, o, "split", f, 1, &p->split);
+    name_field(f, sizeof f, "%s.prepend_scheme", field);
+    if (s == TF_OK)
+        s = get_string(l, o, "prepend_scheme", f, 1, &scheme);
+    if (s || !scheme[0]) {
+        int32_t add_prefix_space = 1;
+        name_field(f, sizeof f, "%s.add_prefix_space", field);
+        s = s ? s : get_bool(l, o, "add_prefix_space", f, 1, &add_prefix_space);
+        p->prepend_scheme = add_prefix_space ? TF_PREPEND_ALWAYS : TF_PREPEND_NEVER;
+        return s;
+    }
+    static const char *schemes[] = {"always", "first", "never"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(scheme, schemes[k]) == 0) {
+            p->prepend_scheme = (tf_prepend_scheme)k;
+            return TF_OK;
+        }
+    return bad(l, f, "\"always\", \"first\" or \"never\"");
+}
+
 static tf_status load_one_pretokenizer(const loader *l, const cJSON *o, const char *field,
                                        const char *type)
 {
@@ -472,7 +591,7 @@ static tf_status load_one_pretokenizer(const loader *l, const cJSON *o, const ch
     } kinds[] = {{"BertPreTokenizer", TF_PRE_BERT}, {"ByteLevel", TF_PRE_BYTE_LEVEL},
                  {"Whitespace", TF_PRE_WHITESPACE}, {"WhitespaceSplit", TF_PRE_WHITESPACE_SPLIT},
                  {"Punctuation", TF_PRE_PUNCTUATION}, {"Digits", TF_PRE_DIGITS},
-                 {"Split", TF_PRE_SPLIT}};
+                 {"Split", TF_PRE_SPLIT}, {"Metaspace", TF_PRE_METASPACE}};
     size_t k = 0;
     while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].type, type) != 0)
         k++;
@@ -514,6 +633,8 @@ static tf_status load_one_pretokenizer(const loader *l, const cJSON *o, const ch
             s = get_bool(l, o, "invert", f, 0, &p->invert);
         name_field(f, sizeof f, "%s.pattern", field);
         return s ? s : load_pattern(l, item(o, "pattern"), f, &p->pattern);
+    case TF_PRE_METASPACE:
+        return load_metaspace(l, o, field, p);
     default:
         return TF_OK;
     }

@@ -1,5 +1,5 @@
 /* model.h — the models that make ids of a pre-tokenized piece: WordPiece
- * (wordpiece.c) and BPE (bpe.c). */
+ * (wordpiece.c), BPE (bpe.c) and Unigram (unigram.c). */
 #ifndef TF_MODEL_H
 #define TF_MODEL_H
 
@@ -56,5 +56,21 @@ void tf_bpe_destroy(tf_bpe *b);
 /* The BPE tokens of the word w[0..n); 0 when out of memory. */
 int tf_bpe_word(tf_token_vec *out, const tf_bpe *b, const tf_vocab *v, const tf_char *w,
                 size_t n);
+
+/* Unigram (tokenizers' models::unigram): scored pieces, the best path. */
+typedef struct tf_unigram {
+    double *score;        /* [vocabulary size] each piece's log probability */
+    double unk_score;     /* the lowest score less 10 (tokenizers' K_UNK_PENALTY) */
+    int32_t unk_id;       /* -1: none (a character no piece has is an error) */
+    int32_t byte_fallback;
+    int32_t byte_id[256]; /* the ids of "<0x00>" .. "<0xFF>" (byte_fallback), -1 */
+} tf_unigram;
+
+/* The Unigram tokens of the word w[0..n) (v's trie holds every piece, each
+ * once): 1, 0 when out of memory, -1 when a character is no piece and
+ * unk_id is -1. */
+int tf_unigram_word(tf_token_vec *out, const tf_unigram *u, const tf_vocab *v, const tf_char *w,
+                    size_t n);
+void tf_unigram_destroy(tf_unigram *u);
 
 #endif

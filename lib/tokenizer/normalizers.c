@@ -299,6 +299,9 @@ tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n
         break;
     case TF_NORM_REPLACE:
         return replace(out, in, n, what);
+    case TF_NORM_PRECOMPILED:
+        ok = tf_precompiled_normalize(out, in, &n->charsmap);
+        break;
     case TF_NORM_PREPEND:
         /* the text put in spans the first character, as tokenizers aligns it */
         ok = in->n == 0 || (push_content(out, &n->content, in->v[0].begin, in->v[0].end) &&
@@ -312,5 +315,6 @@ void tf_normalizer_clear(tf_normalizer *n)
 {
     tf_regex_free(n->pattern);
     tf_free(n->content.v);
+    tf_precompiled_destroy(&n->charsmap);
     memset(n, 0, sizeof *n);
 }

@@ -255,6 +255,36 @@ static tf_status byte_level(tf_chars *out, const tf_chars *in, const tf_pretoken
     return s;
 }
 
+/* Metaspace (tokenizers' pre_tokenizers::metaspace): in each piece ' '
+ * becomes the replacement, which is put before the piece (as the prepend
+ * scheme says, spanning the piece's first character) unless it starts with
+ * one; with split, each replacement starts a piece (MergedWithNext). */
+static int metaspace(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p)
+{
+    for (size_t i = 0; i < in->n;) {
+        size_t j = i + 1;
+        while (j < in->n && !in->v[j].word_start)
+            j++;
+        const tf_char *first = &in->v[i];
+        const int has = first->cp == ' ' || first->cp == p->replacement;
+        const int prepend = !has && (p->prepend_scheme == TF_PREPEND_ALWAYS ||
+                                     (p->prepend_scheme == TF_PREPEND_FIRST && first->begin == 0));
+        if (prepend && !tf_chars_push(out, p->replacement, first->begin, first->end))
+            return 0;
+        if (prepend)
+            out->v[out->n - 1].word_start = 1;
+        for (size_t k = i; k < j; k++) {
+            const int32_t cp = in->v[k].cp == ' ' ? p->replacement : in->v[k].cp;
+            if (!tf_chars_push(out, cp, in->v[k].begin, in->v[k].end))
+                return 0;
+            out->v[out->n - 1].word_start =
+                (k == i && !prepend) || (p->split && cp == p->replacement);
+        }
+        i = j;
+    }
+    return 1;
+}
+
 tf_status tf_pre_tokenize(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p,
                           const char *what)
 {
@@ -280,6 +310,9 @@ tf_status tf_pre_tokenize(tf_chars *out, const tf_chars *in, const tf_pretokeniz
                             p->individual ? TF_SPLIT_ISOLATED : TF_SPLIT_CONTIGUOUS, 0, 0, what);
     case TF_PRE_SPLIT:
         return split_pieces(out, in, p, p->behavior, 0, p->invert, what);
+    case TF_PRE_METASPACE:
+        return metaspace(out, in, p) ? TF_OK
+                                     : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     }
     return TF_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "chars.h"
+#include "precompiled.h"
 #include "regex.h"
 #include "tfenc.h"
 
@@ -22,7 +23,8 @@ typedef enum tf_normalizer_kind {
     TF_NORM_STRIP_ACCENTS, /* marks (M*) removed */
     TF_NORM_STRIP,         /* whitespace removed at the left and/or right */
     TF_NORM_REPLACE,       /* each match of `pattern` becomes `content` */
-    TF_NORM_PREPEND        /* `content` before a non-empty text */
+    TF_NORM_PREPEND,       /* `content` before a non-empty text */
+    TF_NORM_PRECOMPILED    /* SentencePiece's charsmap */
 } tf_normalizer_kind;
 
 typedef struct tf_normalizer {
@@ -32,6 +34,7 @@ typedef struct tf_normalizer {
     int32_t left, right;   /* Strip */
     tf_regex *pattern;     /* Replace */
     tf_chars content;      /* Replace, Prepend: the text put in (empty spans) */
+    tf_precompiled charsmap; /* Precompiled */
 } tf_normalizer;
 
 /* out = in normalised by n (out is appended to; in is not changed). */
@@ -56,8 +59,17 @@ typedef enum tf_pretokenizer_kind {
     TF_PRE_WHITESPACE_SPLIT, /* whitespace removed */
     TF_PRE_PUNCTUATION,      /* punctuation, as `behavior` says */
     TF_PRE_DIGITS,           /* ASCII digits isolated, each or in runs */
-    TF_PRE_SPLIT             /* `pattern`'s matches (or the rest, invert), as `behavior` says */
+    TF_PRE_SPLIT,            /* `pattern`'s matches (or the rest, invert), as `behavior` says */
+    TF_PRE_METASPACE         /* ' ' made `replacement`, put before pieces, split before */
 } tf_pretokenizer_kind;
+
+/* Where Metaspace puts its replacement before a piece that does not start
+ * with it (tokenizers' PrependScheme). */
+typedef enum tf_prepend_scheme {
+    TF_PREPEND_ALWAYS, /* before every piece */
+    TF_PREPEND_FIRST,  /* before the piece that starts the text (its byte 0) */
+    TF_PREPEND_NEVER
+} tf_prepend_scheme;
 
 typedef struct tf_pretokenizer {
     tf_pretokenizer_kind kind;
@@ -66,6 +78,9 @@ typedef struct tf_pretokenizer {
     int32_t individual;       /* Digits: individual_digits */
     int32_t add_prefix_space; /* ByteLevel */
     tf_regex *pattern;        /* Split, Whitespace, ByteLevel's regex (NULL: use_regex false) */
+    int32_t replacement;      /* Metaspace: the character spaces become ("\u2581") */
+    tf_prepend_scheme prepend_scheme; /* Metaspace */
+    int32_t split;            /* Metaspace: each replacement starts a piece */
 } tf_pretokenizer;
 
 /* out = the pieces of in split further by p (out is appended to); in's

@@ -51,11 +51,21 @@ static void swap_chars(tf_chars *a, tf_chars *b)
 }
 
 /* The tokens of one piece by the model. */
-static int model_piece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n)
+static tf_status model_piece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+                             size_t n, const char *what)
 {
+    int ok;
     if (tok->model == TF_MODEL_WORDPIECE)
-        return tf_wordpiece(out, &tok->vocab, tok->unk_id, tok->max_chars_per_word, c, n);
-    return tf_bpe_word(out, &tok->bpe, &tok->vocab, c, n);
+        ok = tf_wordpiece(out, &tok->vocab, tok->unk_id, tok->max_chars_per_word, c, n);
+    else if (tok->model == TF_MODEL_BPE)
+        ok = tf_bpe_word(out, &tok->bpe, &tok->vocab, c, n);
+    else
+        ok = tf_unigram_word(out, &tok->unigram, &tok->vocab, c, n);
+    if (ok < 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: Unigram: the word at byte %lld has a "
+                       "character that is no piece of the vocabulary, and model.unk_id is null",
+                       what, (long long)c[0].begin);
+    return ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
 }
 
 /* Pre-tokenizes normalised characters c[0..n) and runs the model on each
@@ -78,8 +88,9 @@ static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_cha
         size_t j = i + 1;
         while (j < w->cur.n && !w->cur.v[j].word_start)
             j++;
-        if (!model_piece(out, tok, w->cur.v + i, j - i))
-            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
+        const tf_status s = model_piece(out, tok, w->cur.v + i, j - i, what);
+        if (s)
+            return s;
         i = j;
     }
     return TF_OK;
@@ -306,6 +317,7 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
         return;
     tf_vocab_destroy(&tok->vocab);
     tf_bpe_destroy(&tok->bpe);
+    tf_unigram_destroy(&tok->unigram);
     tf_added_tokens_destroy(&tok->added);
     for (size_t k = 0; tok->normalizers && k < tok->n_normalizers; k++)
         tf_normalizer_clear(&tok->normalizers[k]);

@@ -1,5 +1,5 @@
 /* tokenizer.h — the tokenizer behind tf_tokenizer: added tokens, then
- * normalizers, pre-tokenizers, a model (WordPiece or BPE) and the post
+ * normalizers, pre-tokenizers, a model (WordPiece, BPE, Unigram) and the post
  * processing, as Hugging Face's tokenizers runs them. A vocab.txt is the
  * pipeline BertTokenizerFast builds; a tokenizer.json says its own. */
 #ifndef TF_TOKENIZER_H
@@ -15,7 +15,7 @@
 #include "tfenc.h"
 #include "vocab.h"
 
-typedef enum tf_model_kind { TF_MODEL_WORDPIECE, TF_MODEL_BPE } tf_model_kind;
+typedef enum tf_model_kind { TF_MODEL_WORDPIECE, TF_MODEL_BPE, TF_MODEL_UNIGRAM } tf_model_kind;
 
 struct tf_tokenizer {
     tf_vocab vocab;                /* the model's */
@@ -23,6 +23,7 @@ struct tf_tokenizer {
     int32_t unk_id;                /* WordPiece's; -1: none */
     int32_t max_chars_per_word;    /* WordPiece's */
     tf_bpe bpe;
+    tf_unigram unigram;
     tf_added_tokens added;
     int32_t has_normalized_added;  /* some added token is matched after normalising */
     tf_normalizer *normalizers;    /* [n_normalizers], in order */

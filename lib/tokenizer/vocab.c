@@ -44,7 +44,7 @@ static void index_token(tf_vocab *v, int32_t id)
 /* ---- The trie ------------------------------------------------------------ */
 
 /* Children of node, through the direct tables where there are. */
-static int32_t child(const tf_vocab *v, int32_t node, unsigned char byte)
+int32_t tf_vocab_child(const tf_vocab *v, int32_t node, unsigned char byte)
 {
     if (node == 0)
         return v->root_child[byte];
@@ -131,7 +131,8 @@ static int index_edges(tf_vocab *v, const edge_list *edges)
         v->root_child[c] = v->continuation_child[c] = -1;
     for (uint32_t e = v->first_edge[0]; e < v->first_edge[1]; e++)
         v->root_child[v->edge_byte[e]] = v->edge_child[e];
-    const int32_t hash1 = child(v, 0, '#'), hash2 = hash1 < 0 ? -1 : child(v, hash1, '#');
+    const int32_t hash1 = tf_vocab_child(v, 0, '#');
+    const int32_t hash2 = hash1 < 0 ? -1 : tf_vocab_child(v, hash1, '#');
     for (uint32_t e = hash2 < 0 ? 0 : v->first_edge[hash2];
          hash2 >= 0 && e < v->first_edge[hash2 + 1]; e++)
         v->continuation_child[v->edge_byte[e]] = v->edge_child[e];
@@ -172,7 +173,7 @@ int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char 
     int32_t node = continuation ? v->continuation : 0, best = -1;
     const unsigned char *p = (const unsigned char *)s;
     for (size_t k = 0; node >= 0 && k < len; k++) {
-        node = child(v, node, p[k]);
+        node = tf_vocab_child(v, node, p[k]);
         if (node >= 0 && v->node_id[node] >= 0) {
             best = v->node_id[node];
             *match = k + 1;

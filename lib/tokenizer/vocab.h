@@ -47,6 +47,10 @@ int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len);
 int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char *s, size_t len,
                                 size_t *match);
 
+/* The trie node the edge `byte` leads to from `node` (0: the root), or -1;
+ * node_id[] of it is the token that ends there, or -1. */
+int32_t tf_vocab_child(const tf_vocab *v, int32_t node, unsigned char byte);
+
 static inline const char *tf_vocab_token(const tf_vocab *v, int32_t id)
 {
     return v->text + v->offset[id];

@@ -36,6 +36,15 @@
 //  - bpe_bytes/: the same merges with byte_fallback (<0xXX> tokens),
 //    ignore_merges, NFKD + StripAccents, Whitespace, Split (string, every
 //    behavior), no unk; an added token matched in the normalised text.
+//  - unigram/, unigram_bytes/, spm_bpe/: SentencePiece models trained here by
+//    gen_spm.py (see there: Unigram with a Precompiled charsmap as XLM-R's
+//    file has it; Unigram with byte_fallback; BPE with byte_fallback as
+//    Llama's), whose cases also hold SentencePiece's own ids and spans
+//    (spm_ids, spm_offsets). SentencePiece and tokenizers differ on some
+//    texts by design (added tokens such as <mask> are tokenizers' alone;
+//    equal-score ties; the converter's Strip of trailing whitespace): the
+//    script prints each; tokenizers' ids are the reference.
+//  `node gen_cases.js spm` writes only these three.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -345,6 +354,25 @@ function char_bpe_json(texts, bytes) {
   };
 }
 
+// ---- SentencePiece's models (gen_spm.py) ---------------------------------
+
+// The training text: the seed article's sentences, the texts, this
+// project's README (English).
+function spm_corpus(texts) {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  return [...seed_texts(), ...texts, ...readme.split('\n')].filter(t => t.trim());
+}
+
+// Trains the models, writes their tokenizer.json; SentencePiece's ids and
+// spans of every text, by model name.
+function spm_models(texts) {
+  const { execFileSync } = require('child_process');
+  const out = execFileSync('/usr/bin/python3', [path.join(__dirname, 'gen_spm.py'), out_dir],
+                           { input: JSON.stringify({ texts, corpus: spm_corpus(texts) }),
+                             maxBuffer: 1 << 28 });
+  return JSON.parse(out.toString());
+}
+
 // ---- References ------------------------------------------------------------
 
 async function rust_encode(tok, text, pair) {
@@ -359,14 +387,15 @@ function write_json(dir, name, value) {
 
 // The cases of one tokenizer.json: every text (both references agreeing),
 // the pairs, and truncation with each strategy.
-async function make_cases(name, json, texts, pairs, use_js) {
+async function make_cases(name, json, texts, pairs, use_js, spm) {
   const dir = path.join(out_dir, name);
-  write_json(dir, 'tokenizer.json', json);
+  if (json) write_json(dir, 'tokenizer.json', json);
+  else json = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer.json'), 'utf8'));
   const rust = RustTokenizer.fromFile(path.join(dir, 'tokenizer.json'));
   const js = use_js ? new JsTokenizer(json, {}) : null;
   const cases = [];
-  let disagreements = 0;
-  for (const text of texts) {
+  let disagreements = 0, spm_differs = 0;
+  for (const [i, text] of texts.entries()) {
     const r = await rust_encode(rust, text);
     if (js && !json.truncation) {
       const j = js.encode(text).ids;
@@ -375,7 +404,19 @@ async function make_cases(name, json, texts, pairs, use_js) {
         console.error(`${name}: JS and Rust differ on ${JSON.stringify(text)}:\n  js   ${j}\n  rust ${r.ids}`);
       }
     }
-    cases.push({ text, ids: r.ids, type_ids: r.type_ids, offsets: r.offsets });
+    const c = { text, ids: r.ids, type_ids: r.type_ids, offsets: r.offsets };
+    if (spm) { // SentencePiece's ids are the ids between the template's specials
+      const specials = r.type_ids.length - spm[i].ids.length;
+      const body = r.ids.slice(1, r.ids.length - (specials - 1));
+      c.spm_ids = spm[i].ids;
+      c.spm_offsets = spm[i].offsets;
+      if (JSON.stringify(body) !== JSON.stringify(spm[i].ids)) {
+        spm_differs++;
+        console.error(`${name}: SentencePiece and tokenizers differ on ${JSON.stringify(text)}:\n` +
+                      `  spm  ${spm[i].ids}\n  rust ${body}`);
+      }
+    }
+    cases.push(c);
   }
   for (const [a, b] of pairs) {
     const r = await rust_encode(rust, a, b);
@@ -394,15 +435,21 @@ async function make_cases(name, json, texts, pairs, use_js) {
     }
   }
   write_json(dir, 'cases.json', { made_by: 'tests/tokenizer_json/gen_cases.js: tokenizers (Rust, ' +
-    '@anush008/tokenizers 0.6.0) and @huggingface/tokenizers 0.2.0', cases, truncated });
+    '@anush008/tokenizers 0.6.0) and @huggingface/tokenizers 0.2.0' +
+    (spm ? '; spm_ids, spm_offsets: SentencePiece 0.1.97 (gen_spm.py)' : ''), cases, truncated });
   console.log(`${name}: ${cases.length} cases, ${truncated.length} truncated, ` +
-              `JS and Rust differ on ${disagreements}`);
+              `JS and Rust differ on ${disagreements}` +
+              (spm ? `, SentencePiece and Rust on ${spm_differs}` : ''));
   if (disagreements) process.exitCode = 1;
 }
 
 async function main() {
   const texts = all_texts();
   const pairs = pairs_of(texts);
+  const only = process.argv[2]; // "spm": only SentencePiece's models
+  const spm = spm_models(texts);
+  for (const name of Object.keys(spm)) await make_cases(name, null, texts, pairs, true, spm[name]);
+  if (only === 'spm') return;
   await make_cases('bert_uncased', bert_json(true, 'template'), texts, pairs, true);
   await make_cases('bert_cased', bert_json(false, 'bert'), texts, pairs, true);
 

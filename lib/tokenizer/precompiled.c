@@ -1,0 +1,218 @@
+/* precompiled.c — SentencePiece's precompiled_charsmap: decoding it, the
+ * double-array lookup (darts-clone's unit layout, as the crate
+ * spm_precompiled reads it) and the normalizer tokenizers makes of it. */
+#include "precompiled.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "error.h"
+
+#define TF_GRAPHEME_WHOLE 6 /* graphemes of fewer bytes are looked up whole */
+
+/* ---- The charsmap ------------------------------------------------------------ */
+
+static int base64_value(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* The bytes of base64 text (standard alphabet, '=' padding to a multiple
+ * of 4 characters) into *out (tf_malloc'd) and *len; 0 when malformed, -1
+ * when out of memory. */
+static int base64_decode(const char *text, unsigned char **out, size_t *len)
+{
+    const size_t n = strlen(text);
+    if (n % 4)
+        return 0;
+    size_t pad = 0;
+    while (pad < 2 && pad < n && text[n - 1 - pad] == '=')
+        pad++;
+    unsigned char *bytes = tf_malloc(n / 4 * 3 + 1);
+    if (!bytes)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 4) {
+        uint32_t group = 0;
+        for (size_t j = 0; j < 4; j++) {
+            const int last = i + 4 == n;
+            const int padding = last && j >= 4 - pad;
+            const int v = padding ? 0 : base64_value((unsigned char)text[i + j]);
+            if (v < 0) {
+                tf_free(bytes);
+                return 0;
+            }
+            group = group << 6 | (uint32_t)v;
+        }
+        const size_t keep = i + 4 == n ? 3 - pad : 3;
+        for (size_t j = 0; j < keep; j++)
+            bytes[k++] = (unsigned char)(group >> (16 - 8 * j));
+    }
+    *out = bytes;
+    *len = k;
+    return 1;
+}
+
+tf_status tf_precompiled_load(tf_precompiled *p, const char *base64, const char *what)
+{
+    memset(p, 0, sizeof *p);
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    const int decoded = base64_decode(base64, &bytes, &len);
+    if (decoded < 0)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
+    if (!decoded)
+        return tf_fail(TF_ERR_FORMAT, "%s: expected base64 (A-Z a-z 0-9 + /, '=' padding)", what);
+    const uint32_t trie_bytes = len >= 4 ? (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 |
+                                               (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24
+                                         : 0;
+    const size_t units = trie_bytes / 4; /* the rest of a size not a multiple of 4 is text */
+    if (len < 4 || units > (len - 4) / 4) {
+        tf_free(bytes);
+        return tf_fail(TF_ERR_FORMAT, "%s: a charsmap of %zu bytes cannot hold a trie of %lu "
+                       "bytes after its 4-byte size", what, len, (unsigned long)trie_bytes);
+    }
+    const size_t text_at = 4 + 4 * units;
+    p->n_units = units;
+    p->n_normalized = len - text_at;
+    p->trie = tf_malloc((units ? units : 1) * sizeof *p->trie);
+    p->normalized = tf_malloc(p->n_normalized + 1);
+    if (!p->trie || !p->normalized) {
+        tf_free(bytes);
+        tf_precompiled_destroy(p);
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
+    }
+    for (size_t k = 0; k < units; k++) {
+        const unsigned char *u = bytes + 4 + 4 * k;
+        p->trie[k] = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+                     (uint32_t)u[3] << 24;
+    }
+    memcpy(p->normalized, bytes + text_at, p->n_normalized);
+    p->normalized[p->n_normalized] = '\0';
+    tf_free(bytes);
+    utf8proc_int32_t cp;
+    for (size_t at = 0; at < p->n_normalized;) {
+        const utf8proc_ssize_t step = utf8proc_iterate(
+            (const utf8proc_uint8_t *)p->normalized + at, (utf8proc_ssize_t)(p->n_normalized - at),
+            &cp);
+        if (step <= 0) {
+            tf_precompiled_destroy(p);
+            return tf_fail(TF_ERR_FORMAT, "%s: the replacement text is not valid UTF-8 (at its "
+                           "byte %zu)", what, at);
+        }
+        at += (size_t)step;
+    }
+    return TF_OK;
+}
+
+void tf_precompiled_destroy(tf_precompiled *p)
+{
+    tf_free(p->trie);
+    tf_free(p->normalized);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- The lookup ----------------------------------------------------------------- */
+
+/* A darts-clone unit's fields. */
+static int has_leaf(uint32_t unit) { return (unit >> 8) & 1; }
+static uint32_t value(uint32_t unit) { return unit & ((1u << 31) - 1); }
+static uint32_t label(uint32_t unit) { return unit & ((1u << 31) | 0xFF); }
+static size_t offset(uint32_t unit) { return (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6); }
+
+/* The replacement of the shortest key that key[0..len) starts with (stopping
+ * at a NUL byte, as the crate does), or NULL; a trie that leads outside
+ * itself or into the middle of a character has no key there. */
+static const char *first_match(const tf_precompiled *p, const unsigned char *key, size_t len)
+{
+    if (p->n_units == 0)
+        return NULL;
+    size_t pos = offset(p->trie[0]);
+    for (size_t k = 0; k < len && key[k]; k++) {
+        pos ^= key[k];
+        if (pos >= p->n_units || label(p->trie[pos]) != key[k])
+            return NULL;
+        const uint32_t unit = p->trie[pos];
+        pos ^= offset(unit);
+        if (has_leaf(unit)) {
+            if (pos >= p->n_units)
+                return NULL;
+            const uint32_t at = value(p->trie[pos]);
+            const int inside =
+                at < p->n_normalized && ((unsigned char)p->normalized[at] & 0xC0) != 0x80;
+            return inside ? p->normalized + at : at == p->n_normalized ? "" : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* ---- The normalizer ------------------------------------------------------------- */
+
+/* The UTF-8 of c[0..n) into buf (room for `size`); its length, or SIZE_MAX
+ * when it does not fit. */
+static size_t utf8_of(const tf_char *c, size_t n, unsigned char *buf, size_t size)
+{
+    size_t len = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (len + 4 > size)
+            return SIZE_MAX;
+        len += (size_t)utf8proc_encode_char(c[k].cp, buf + len);
+    }
+    return len;
+}
+
+/* The characters of the replacement text, each spanning c[0..n)'s bytes. */
+static int push_replacement(tf_chars *out, const char *text, const tf_char *c, size_t n)
+{
+    uint32_t begin = c[0].begin, end = c[0].end;
+    for (size_t k = 1; k < n; k++) {
+        begin = c[k].begin < begin ? c[k].begin : begin;
+        end = c[k].end > end ? c[k].end : end;
+    }
+    const utf8proc_uint8_t *s = (const utf8proc_uint8_t *)text;
+    for (utf8proc_int32_t cp; *s;) {
+        s += utf8proc_iterate(s, -1, &cp);
+        if (!tf_chars_push(out, cp, begin, end))
+            return 0;
+    }
+    return 1;
+}
+
+/* The characters of c[0..n) one at a time: replaced, or as they are. */
+static int per_char(tf_chars *out, const tf_char *c, size_t n, const tf_precompiled *p)
+{
+    for (size_t k = 0; k < n; k++) {
+        unsigned char key[4];
+        const size_t len = (size_t)utf8proc_encode_char(c[k].cp, key);
+        const char *norm = first_match(p, key, len);
+        if (!(norm ? push_replacement(out, norm, c + k, 1)
+                   : tf_chars_push(out, c[k].cp, c[k].begin, c[k].end)))
+            return 0;
+    }
+    return 1;
+}
+
+int tf_precompiled_normalize(tf_chars *out, const tf_chars *in, const tf_precompiled *p)
+{
+    for (size_t i = 0; i < in->n;) {
+        utf8proc_int32_t state = 0;
+        size_t j = i + 1; /* the grapheme is in->v[i..j) */
+        while (j < in->n && !utf8proc_grapheme_break_stateful(in->v[j - 1].cp, in->v[j].cp, &state))
+            j++;
+        unsigned char key[TF_GRAPHEME_WHOLE + 4];
+        const size_t len = utf8_of(in->v + i, j - i, key, sizeof key);
+        const char *norm = len < TF_GRAPHEME_WHOLE ? first_match(p, key, len) : NULL;
+        if (!(norm ? push_replacement(out, norm, in->v + i, j - i)
+                   : per_char(out, in->v + i, j - i, p)))
+            return 0;
+        i = j;
+    }
+    return 1;
+}
