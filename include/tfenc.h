@@ -754,19 +754,25 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *    linear.bias in its model.safetensors) and Normalize (unit L2 norm);
  *    config_sentence_transformers.json gives prompts ({"query": "query: "}),
  *    default_prompt_name and similarity_fn_name.
- *  - a BertForSequenceClassification folder (config.json's architectures):
- *    the pooler, then classifier.weight [labels, D] and .bias; labels from
+ *  - a *ForSequenceClassification folder (config.json's architectures),
+ *    its family's head on the encoder's output: BERT's pooler, then
+ *    classifier.weight [labels, D] and .bias; RoBERTa's (XLM-R's,
+ *    CamemBERT's) classifier.out_proj(tanh(classifier.dense(h[<s>])));
+ *    DistilBERT's classifier(ReLU(pre_classifier(h[CLS]))). Labels from
  *    id2label; problem_type. With one label, or with the
  *    "sentence_transformers" object a CrossEncoder saves in config.json,
  *    TF_PIPELINE_CROSS_ENCODER, else TF_PIPELINE_CLASSIFIER.
- *  - another BERT folder: TF_PIPELINE_EMBEDDING, mean pooling and no
+ *  - another folder: TF_PIPELINE_EMBEDDING, mean pooling and no
  *    normalisation (sentence-transformers' pipeline for a plain model).
- * Texts are tokenised with the folder's vocab.txt (WordPiece;
- * tokenizer_config.json's do_lower_case, default true, and strip_accents;
- * sentence_bert_config.json's do_lower_case true lower-cases too), at most
- * max_seq_length tokens each (or pair): sentence_bert_config.json's, else
- * tokenizer_config.json's model_max_length when below the model's
- * positions, else max_position_embeddings. A longer input is cut (pairs:
+ * Texts are tokenised with the folder's tokenizer.json (its own pipeline:
+ * RoBERTa's pairs are <s> a </s></s> b </s>), else its vocab.txt
+ * (WordPiece; tokenizer_config.json's do_lower_case, default true, and
+ * strip_accents; sentence_bert_config.json's do_lower_case true
+ * lower-cases too); token types reach the model only when it has more
+ * than one. At most max_seq_length tokens each (or pair):
+ * sentence_bert_config.json's, else tokenizer_config.json's
+ * model_max_length when below the model's positions, else those
+ * (max_position_embeddings less position_offset). A longer input is cut (pairs:
  * the longer segment first) and counted, or refused (options). Every
  * inconsistency names the file and the field with both values, e.g.
  *   "2_Dense/config.json: in_features 32 disagrees with the 64 values the

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_pipelines.sh TFENC DATA_DIR — tfenc embed, rerank and classify on
-# the model folders of tests/data/pipelines against their expected.json
-# (gen_pipelines.py's float64 references) within 1e-5: --json output,
+# the model folders of tests/data/pipelines and the RoBERTa and DistilBERT
+# head folders of tests/data/families against their expected.json
+# (gen_pipelines.py's and gen_families.py's float64 references) within 1e-5: --json output,
 # prompts, --dimensions, truncation notes, scores sorted best first, and
 # the errors of flags a folder decides and of a size it lacks.
 set -eu
@@ -69,6 +70,26 @@ for i, item in enumerate(out):
 best = max(range(3), key=lambda k: cl["out"][0][k])
 assert open(f"{tmp}/classify.txt").read().split("\t")[0] == cl["labels"][best]
 PY
+# RoBERTa (tokenizer.json, </s></s> pairs) and DistilBERT folders of tests/data/families
+fam=$2/families
+$py - "$tfenc" "$fam" <<'PY'
+import json, subprocess, sys
+tfenc, fam = sys.argv[1], sys.argv[2]
+def run(*args):
+    return json.loads(subprocess.run([tfenc, args[0], "--json", *args[1:]],
+                                     check=True, capture_output=True, text=True).stdout)
+ce = json.load(open(f"{fam}/roberta_cross_encoder/expected.json"))
+for (query, doc), want in zip(ce["inputs"], ce["out"]):
+    got = run("rerank", "--model", f"{fam}/roberta_cross_encoder", query, doc)
+    assert len(got) == 1 and abs(got[0]["score"] - want[0]) <= 1e-5, (query, doc, got, want)
+for name in ("roberta_classifier", "distilbert_classifier"):
+    cl = json.load(open(f"{fam}/{name}/expected.json"))
+    out = run("classify", "--model", f"{fam}/{name}", *[t for t, _ in cl["inputs"]])
+    for item, want in zip(out, cl["out"]):
+        scores = {l["label"]: l["score"] for l in item["labels"]}
+        assert all(abs(scores[l] - w) <= 1e-5 for l, w in zip(cl["labels"], want)), (name, item)
+PY
+
 ! "$tfenc" rerank --model "$st" "$q" "a doc" 2>"$tmp/err"
 grep -qF "the pipeline is an embedding model" "$tmp/err"
 echo "pipelines: embed, rerank and classify match the references"

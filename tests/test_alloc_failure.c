@@ -264,10 +264,14 @@ END_TEST
 
 START_TEST(test_pipelines)
 {
-    const char *folders[] = {"st_dense", "st_mean_norm", "cross_encoder", "classifier"};
-    for (int i = 0; i < 4; i++) {
+    /* (RoBERTa's folders are left out: each of the thousands of allocations
+       of their 3745-token tokenizer.json would reload it) */
+    const char *folders[] = {"pipelines/st_dense", "pipelines/st_mean_norm",
+                             "pipelines/cross_encoder", "pipelines/classifier",
+                             "families/distilbert_classifier"};
+    for (int i = 0; i < 5; i++) {
         char dir[512], name[64];
-        snprintf(dir, sizeof dir, "%s/pipelines/%s", data_dir, folders[i]);
+        snprintf(dir, sizeof dir, "%s/%s", data_dir, folders[i]);
         snprintf(name, sizeof name, "pipeline %s", folders[i]);
         ck_assert_int_gt(sweep(name, pipeline_run, dir), 20);
     }

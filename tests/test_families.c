@@ -138,16 +138,35 @@ START_TEST(test_offset_positions_bound_the_length)
 }
 END_TEST
 
-/* tmp_dir: the folder's weights with config.json as given. */
+/* tmp_dir: the folder's weights (and tokenizer.json, when it has one) with
+ * config.json as given. */
+static void prepare(const char *name, const char *config)
+{
+    const char *files[] = {"model.safetensors", "tokenizer.json"};
+    for (int i = 0; i < 2; i++) {
+        unlink(join(tmp_dir, files[i]).s);
+        if (access(join(folder(name).s, files[i]).s, F_OK) == 0)
+            ck_assert_int_eq(symlink(join(folder(name).s, files[i]).s, join(tmp_dir, files[i]).s),
+                             0);
+    }
+    write_text(join(tmp_dir, "config.json").s, config);
+}
+
 static tf_status load_with_config(const char *name, const char *config)
 {
-    unlink(join(tmp_dir, "model.safetensors").s);
-    ck_assert_int_eq(symlink(join(folder(name).s, "model.safetensors").s,
-                             join(tmp_dir, "model.safetensors").s), 0);
-    write_text(join(tmp_dir, "config.json").s, config);
+    prepare(name, config);
     tf_encoder *enc = (tf_encoder *)&enc;
     const tf_status s = tf_encoder_load(tmp_dir, NULL, &enc);
     ck_assert_ptr_null(enc);
+    return s;
+}
+
+static tf_status pipeline_with_config(const char *name, const char *config)
+{
+    prepare(name, config);
+    tf_pipeline *p = (tf_pipeline *)&p;
+    const tf_status s = tf_pipeline_load(tmp_dir, NULL, &p);
+    ck_assert_ptr_null(p);
     return s;
 }
 
@@ -179,6 +198,26 @@ START_TEST(test_inconsistencies)
                    "architectures Bert*; model_type \"roberta\", \"xlm-roberta\" or "
                    "\"camembert\" with architectures Roberta*, XLMRoberta* or Camembert*; "
                    "model_type \"distilbert\" with architectures DistilBert*");
+    /* without tokenizer_config.json: the positions RoBERTa has for tokens, 40 - 2 */
+    prepare("roberta_classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
+            "\"architectures\": [\"RobertaForSequenceClassification\"], \"id2label\": "
+            "{\"0\": \"a\", \"1\": \"b\", \"2\": \"c\"}}");
+    tf_pipeline *p;
+    ck_assert_int_eq(tf_pipeline_load(tmp_dir, NULL, &p), TF_OK);
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 38);
+    tf_pipeline_destroy(p);
+    /* a head's labels against its rows */
+    expect_failure(pipeline_with_config("roberta_classifier", "{\"model_type\": \"roberta\", "
+                                        "\"num_attention_heads\": 2, \"architectures\": "
+                                        "[\"RobertaForSequenceClassification\"], \"id2label\": "
+                                        "{\"0\": \"no\", \"1\": \"yes\"}}"),
+                   TF_ERR_SHAPE, "model.safetensors: classifier.out_proj.weight: expected [2, 8] "
+                   "(2 labels in config.json id2label, hidden_size 8), got [3, 8]");
+    expect_failure(pipeline_with_config("roberta", "{\"model_type\": \"roberta\", "
+                                        "\"num_attention_heads\": 2, \"architectures\": "
+                                        "[\"XLMRobertaForSequenceClassification\"]}"),
+                   TF_ERR_FORMAT, "model.safetensors: missing tensor 'classifier.dense.weight' "
+                   "[16, 16] (hidden_size 16)");
     remove_tmp_dir();
 }
 END_TEST

@@ -1,9 +1,10 @@
 /* test_pipeline.c — model folders through tf_pipeline_*: sentence-
  * transformers pipelines (mean + Normalize with prompts, truncation and
  * Matryoshka dimensions; three pooling modes without the prompt and two
- * Dense), every pooling mode of tf_pool, a BERT cross-encoder and a
- * classifier, each against the float64 references of
- * tests/data/gen_pipelines.py (expected.json) within 1e-5; and the
+ * Dense), every pooling mode of tf_pool, BERT, RoBERTa and DistilBERT
+ * cross-encoders and classifiers, each against the float64 references of
+ * tests/data/gen_pipelines.py and gen_families.py (expected.json) within
+ * 1e-5; and the
  * inconsistencies of a folder, each refused by file and field. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -207,41 +208,69 @@ END_TEST
 
 /* ---- Heads -------------------------------------------------------------------------- */
 
-START_TEST(test_cross_encoder_scores)
-{
-    cJSON *exp = expected("cross_encoder");
-    tf_pipeline *p = load("cross_encoder");
-    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_CROSS_ENCODER);
-    ck_assert_int_eq(tf_pipeline_dim(p), 1);
-    ck_assert_str_eq(tf_pipeline_label(p, 0), "LABEL_0");
-    float out[4];
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    a.n = 4, a.texts = strings(json_at(exp, "inputs"), 0), a.pairs = strings(json_at(exp, "inputs"), 1);
-    a.out = out, a.batch_size = 3;
-    ck_assert_int_eq(tf_pipeline_score(p, &a), TF_OK);
-    expect_rows(out, json_at(exp, "out"), 1, "scores");
-    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
-                   "the pipeline is a cross-encoder; use tf_pipeline_score");
-    tf_pipeline_destroy(p);
-    cJSON_Delete(exp);
-}
-END_TEST
+/* Head folders under tests/data: BERT's (gen_pipelines.py), RoBERTa's with
+ * a byte-level BPE tokenizer.json and DistilBERT's (gen_families.py). */
+static const struct head_case {
+    const char *dir; /* under TFENC_DATA_DIR */
+    tf_pipeline_kind kind;
+    int32_t labels;
+    const char *last_label;
+} head_cases[] = {
+    {"pipelines/cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
+    {"pipelines/classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
+    {"families/roberta_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
+    {"families/roberta_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
+    {"families/distilbert_classifier", TF_PIPELINE_CLASSIFIER, 2, "positive"},
+};
 
-START_TEST(test_classifier_probabilities)
+/* The folder's tokenizer gives expected.json's ids (pairs as pairs). */
+static void expect_ids(const char *dir, const cJSON *exp, const char **texts, const char **pairs)
 {
-    cJSON *exp = expected("classifier");
-    tf_pipeline *p = load("classifier");
-    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_CLASSIFIER);
-    ck_assert_int_eq(tf_pipeline_dim(p), 3);
-    ck_assert_str_eq(tf_pipeline_label(p, 2), "positive");
-    ck_assert_ptr_null(tf_pipeline_label(p, 3));
-    float out[3 * 3];
+    tf_tokenizer *tok;
+    ck_assert_int_eq(tf_tokenizer_load(dir, NULL, &tok), TF_OK);
+    for (int i = 0; i < cJSON_GetArraySize(json_at(exp, "ids")); i++) {
+        tf_encoding *e;
+        const char *pair = pairs[i];
+        ck_assert_int_eq(tf_tokenizer_encode(tok, texts[i], strlen(texts[i]), pair,
+                                             pair ? strlen(pair) : 0, &e), TF_OK);
+        const cJSON *want = cJSON_GetArrayItem(json_at(exp, "ids"), i);
+        ck_assert_int_eq(tf_encoding_lengths(e)[0], cJSON_GetArraySize(want));
+        for (int t = 0; t < cJSON_GetArraySize(want); t++)
+            ck_assert_int_eq(tf_encoding_ids(e)[t], cJSON_GetArrayItem(want, t)->valueint);
+        tf_encoding_destroy(e);
+    }
+    tf_tokenizer_destroy(tok);
+}
+
+/* Scores or probabilities within 1e-5, in batches of 3 (a last one short). */
+START_TEST(test_head)
+{
+    const struct head_case *c = &head_cases[_i];
+    const path_buf dir = join(data_dir, c->dir);
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s: %s", c->dir, tf_last_error());
+    ck_assert_int_eq(tf_pipeline_kind_of(p), c->kind);
+    ck_assert_int_eq(tf_pipeline_dim(p), c->labels);
+    ck_assert_str_eq(tf_pipeline_label(p, c->labels - 1), c->last_label);
+    ck_assert_ptr_null(tf_pipeline_label(p, c->labels));
+    const cJSON *inputs = json_at(exp, "inputs");
+    const int n = cJSON_GetArraySize(inputs);
+    const char **texts = strings(inputs, 0), **pairs = strings(inputs, 1);
+    expect_ids(dir.s, exp, texts, pairs);
+    float out[8 * 3];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = 3, a.texts = strings(json_at(exp, "inputs"), 0), a.out = out;
-    ck_assert_int_eq(tf_pipeline_classify(p, &a), TF_OK);
-    expect_rows(out, json_at(exp, "out"), 3, "probabilities");
+    a.n = (size_t)n, a.texts = texts, a.pairs = pairs[0] ? pairs : NULL, a.out = out;
+    a.batch_size = 3;
+    if (c->kind == TF_PIPELINE_CROSS_ENCODER) {
+        ck_assert_int_eq(tf_pipeline_score(p, &a), TF_OK);
+        expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                       "the pipeline is a cross-encoder; use tf_pipeline_score");
+    } else {
+        ck_assert_int_eq(tf_pipeline_classify(p, &a), TF_OK);
+    }
+    expect_rows(out, json_at(exp, "out"), c->labels, c->dir);
     tf_pipeline_destroy(p);
     cJSON_Delete(exp);
 }
@@ -352,8 +381,7 @@ int main(void)
     tcase_add_test(tc, test_token_ids_match_the_reference);
     tcase_add_test(tc, test_every_pooling_mode);
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
-    tcase_add_test(tc, test_cross_encoder_scores);
-    tcase_add_test(tc, test_classifier_probabilities);
+    tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
     suite_add_tcase(s, tc);
     return run_suite(s);

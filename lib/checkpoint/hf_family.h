@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dense.h"
 #include "safetensors.h"
 #include "tfenc.h"
 
@@ -26,6 +27,15 @@ typedef struct tf_hf_key {
     const char *ours, *theirs;
 } tf_hf_key;
 
+/* A *ForSequenceClassification head (tensors outside the base prefix):
+ * logits = out(act(dense(h[:, 0]))), or out(BERT's pooler output). */
+typedef struct tf_hf_seq_head {
+    const char *dense;            /* "classifier.dense": [D, D] + bias on the first
+                                     token's state; NULL: the encoder's pooler */
+    tf_dense_activation dense_act;/* after dense */
+    const char *out;              /* "classifier.out_proj": [labels, D] + bias */
+} tf_hf_seq_head;
+
 typedef struct tf_hf_family {
     const char *format;               /* "huggingface-bert": tf_model_info_format's */
     const char *const *model_types;   /* config.json model_type values, NULL-ended */
@@ -40,6 +50,7 @@ typedef struct tf_hf_family {
                                          pad_token_id (tf_config.position_offset,
                                          RoBERTa's) */
     int32_t default_pad_token_id;     /* its config class's pad_token_id default */
+    tf_hf_seq_head seq_head;          /* its *ForSequenceClassification's head */
 } tf_hf_family;
 
 /* BERT's names (families/bert.c), which RoBERTa's are too. */

@@ -1,6 +1,7 @@
 /* pipeline.c — tf_pipeline_load: a model folder as one handle (the
- * encoder, its WordPiece tokenizer, then a sentence-transformers pipeline
- * or a classification head), and what the handle tells about itself. */
+ * encoder, its tokenizer: tokenizer.json, else vocab.txt; then a
+ * sentence-transformers pipeline or a classification head), and what the
+ * handle tells about itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -63,11 +64,12 @@ static tf_status read_tokenizer_config(const char *dir, tokenizer_config *c)
 static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
                              const tokenizer_config *tc)
 {
-    const int32_t positions = p->cfg.max_positions;
+    /* RoBERTa's first position_offset rows are not for tokens (514 - 2 = 512) */
+    const int32_t positions = p->cfg.max_positions - p->cfg.position_offset;
     if (o->max_seq_length != 0 && (o->max_seq_length < 3 ||
                                    (positions > 0 && o->max_seq_length > positions)))
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_seq_length: expected 0 (the "
-                       "folder's) or 3..%d (the model's max_position_embeddings), got %d",
+                       "folder's) or 3..%d (the model's positions), got %d",
                        (int)positions, (int)o->max_seq_length);
     int32_t limit = positions > 0 ? positions : TF_PIPELINE_DEFAULT_MAX_LENGTH;
     if (tc->model_max_length > 0 && tc->model_max_length < limit)
@@ -86,33 +88,51 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
     tf_status s = read_tokenizer_config(dir, &tc);
     if (s || (s = token_limit(p, o, &tc)))
         return s;
-    char *vocab = tf_path_join(dir, "vocab.txt");
-    if (!vocab)
+    struct stat st;
+    char *json = tf_path_join(dir, "tokenizer.json");
+    const char *file = json && stat(json, &st) == 0 ? "tokenizer.json" : "vocab.txt";
+    char *path = json ? tf_path_join(dir, file) : NULL;
+    tf_free(json);
+    if (!path)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    tf_tokenizer_options to;
+    tf_tokenizer_options to; /* vocab.txt: tokenizer_config.json's casing; tokenizer.json its own */
     tf_tokenizer_options_init(&to);
     to.lowercase = tc.lowercase || p->st.do_lower_case;
     to.strip_accents = tc.strip_accents >= 0 ? tc.strip_accents : tc.lowercase;
     to.max_length = p->max_len;
-    s = tf_tokenizer_load(vocab, &to, &p->tok);
+    s = tf_tokenizer_load(path, &to, &p->tok);
     to.max_length = p->max_len + 1;
     if (s == TF_OK)
-        s = tf_tokenizer_load(vocab, &to, &p->probe);
-    tf_free(vocab);
+        s = tf_tokenizer_load(path, &to, &p->probe);
+    tf_free(path);
     if (s == TF_OK && tf_tokenizer_vocab_size(p->tok) > p->cfg.vocab_size)
-        s = tf_fail(TF_ERR_SHAPE, "vocab.txt: %d tokens, but the model's word_embeddings has "
-                    "%d rows (config.json vocab_size)", (int)tf_tokenizer_vocab_size(p->tok),
+        s = tf_fail(TF_ERR_SHAPE, "%s: %d tokens, but the model's word_embeddings has %d rows "
+                    "(config.json vocab_size)", file, (int)tf_tokenizer_vocab_size(p->tok),
                     (int)p->cfg.vocab_size);
     return s;
 }
 
 /* ---- The head ------------------------------------------------------------------- */
 
+/* "<name>.weight" (rows, D) and "<name>.bias" (rows) of f. */
+static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows, int64_t D,
+                             const char *why, float **w, float **b)
+{
+    char w_name[96], b_name[96];
+    snprintf(w_name, sizeof w_name, "%s.weight", name);
+    snprintf(b_name, sizeof b_name, "%s.bias", name);
+    const int64_t w_dims[2] = {rows, D}, b_dims[1] = {rows};
+    tf_status s = tf_extra_tensor_read(f, w_name, 2, w_dims, "model.safetensors", why, w);
+    return s ? s : tf_extra_tensor_read(f, b_name, 1, b_dims, "model.safetensors", why, b);
+}
+
 static tf_status load_head(tf_pipeline *p, const char *dir)
 {
-    if (!p->cfg.pooler)
-        return tf_fail(TF_ERR_FORMAT, "model.safetensors: BertForSequenceClassification (config."
-                       "json architectures) needs the pooler (bert.pooler.dense.weight)");
+    p->head = &p->arch.family->seq_head;
+    if (!p->head->dense && !p->cfg.pooler)
+        return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
+                       "model_type \"bert\" (config.json architectures) needs the pooler "
+                       "(bert.pooler.dense.weight)");
     char *path = tf_path_join(dir, "model.safetensors");
     if (!path)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
@@ -122,15 +142,14 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
     if (s)
         return s;
     const int64_t n = p->arch.n_labels, D = p->cfg.d_model;
-    const int64_t w_dims[2] = {n, D}, b_dims[1] = {n};
     char why[160];
+    snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
+    if (p->head->dense)
+        s = read_linear(&f, p->head->dense, D, D, why, &p->dense_w, &p->dense_b);
     snprintf(why, sizeof why, "%lld labels in config.json id2label, hidden_size %lld",
              (long long)n, (long long)D);
-    s = tf_extra_tensor_read(&f, "classifier.weight", 2, w_dims, "model.safetensors", why,
-                             &p->cls_w);
     if (s == TF_OK)
-        s = tf_extra_tensor_read(&f, "classifier.bias", 1, b_dims, "model.safetensors", why,
-                                 &p->cls_b);
+        s = read_linear(&f, p->head->out, n, D, why, &p->cls_w, &p->cls_b);
     tf_st_close(&f);
     p->kind = p->arch.cross_encoder || n == 1 ? TF_PIPELINE_CROSS_ENCODER
                                                : TF_PIPELINE_CLASSIFIER;
@@ -208,6 +227,8 @@ void tf_pipeline_destroy(tf_pipeline *p)
     tf_tokenizer_destroy(p->probe);
     tf_st_pipeline_free(&p->st);
     tf_hf_arch_free(&p->arch);
+    tf_free(p->dense_w);
+    tf_free(p->dense_b);
     tf_free(p->cls_w);
     tf_free(p->cls_b);
     tf_free(p);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "hf_arch.h"
+#include "hf_family.h"
 #include "st_modules.h"
 #include "tfenc.h"
 
@@ -21,8 +22,10 @@ struct tf_pipeline {
     int32_t dim;              /* embedding: the vectors' width; heads: labels */
     tf_st_pipeline st;        /* embedding: pooling, Dense and Normalize, prompts */
     tf_hf_arch arch;          /* heads: labels, problem_type */
-    float *cls_w;             /* heads: classifier.weight (labels, D) */
-    float *cls_b;             /* heads: classifier.bias (labels) */
+    const tf_hf_seq_head *head; /* heads: the family's (hf_family.h) */
+    float *dense_w, *dense_b; /* heads with a dense layer: (D, D), (D) */
+    float *cls_w;             /* heads: the logits' Linear, (labels, D) */
+    float *cls_b;             /* heads: its bias (labels) */
 };
 
 /* One batch of inputs first..first+B tokenised and run through the encoder. */
@@ -30,7 +33,8 @@ typedef struct tf_pipeline_batch {
     tf_encoding *enc;
     int32_t B, T;
     float *hidden;            /* [B, T, D] the encoder's output */
-    float *pooled;            /* [B, D] BERT's pooler, heads only */
+    float *pooled;            /* [B, D] heads only: what the logits' Linear reads (BERT's
+                                 pooler output, or act(dense(hidden[:, 0]))) */
     size_t truncated;         /* inputs of the batch that were cut */
 } tf_pipeline_batch;
 

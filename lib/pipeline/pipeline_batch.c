@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "dense.h"
 #include "error.h"
 #include "pipeline.h"
 
@@ -31,22 +32,41 @@ static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
     return TF_OK;
 }
 
+/* b->pooled (B, D) = act(dense(hidden[:, 0])): the head's input where it
+ * is not BERT's pooler; first (B, D) is scratch. */
+static void head_dense(const tf_pipeline *p, tf_pipeline_batch *b, float *first)
+{
+    const size_t D = (size_t)p->cfg.d_model, T = (size_t)b->T;
+    for (size_t r = 0; r < (size_t)b->B; r++)
+        memcpy(first + r * D, b->hidden + r * T * D, D * sizeof *first);
+    tf_dense_forward(b->pooled, first, p->dense_w, p->dense_b, (size_t)b->B, D, D,
+                     p->head->dense_act);
+}
+
 static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_batch *b)
 {
     const size_t D = (size_t)p->cfg.d_model;
+    const int head = p->kind != TF_PIPELINE_EMBEDDING, dense = head && p->head->dense;
     b->hidden = tf_malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
-    if (p->kind != TF_PIPELINE_EMBEDDING)
+    if (head)
         b->pooled = tf_malloc((size_t)b->B * D * sizeof *b->pooled); /* [B, D] */
-    if (!b->hidden || (p->kind != TF_PIPELINE_EMBEDDING && !b->pooled))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the hidden states of %d x %d "
-                       "tokens", (int)b->B, (int)b->T);
+    float *first = dense ? tf_malloc((size_t)b->B * D * sizeof *first) : NULL; /* [B, D] */
+    tf_status s = TF_OK;
+    if (!b->hidden || (head && !b->pooled) || (dense && !first))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the hidden states of %d x %d "
+                    "tokens", (int)b->B, (int)b->T);
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = b->B, a.seq_len = b->T, a.input_ids = tf_encoding_ids(b->enc);
     a.attention_mask = tf_encoding_attention_mask(b->enc);
-    a.token_type_ids = p->cfg.n_token_types > 0 ? tf_encoding_type_ids(b->enc) : NULL;
-    a.output = b->hidden, a.pooled_output = b->pooled, a.n_threads = n_threads;
-    return tf_encoder_forward(p->enc, &a);
+    /* one token type (RoBERTa's): its tokenizer's type ids are not the model's input */
+    a.token_type_ids = p->cfg.n_token_types > 1 ? tf_encoding_type_ids(b->enc) : NULL;
+    a.output = b->hidden, a.pooled_output = head && !dense ? b->pooled : NULL;
+    a.n_threads = n_threads;
+    if (s == TF_OK && (s = tf_encoder_forward(p->enc, &a)) == TF_OK && dense)
+        head_dense(p, b, first);
+    tf_free(first);
+    return s;
 }
 
 tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,

@@ -79,3 +79,21 @@ def test_wrong_kind_of_folder():
         tfenc.CrossEncoder.from_dir(os.path.join(PIPELINES, "st_dense"))
     with pytest.raises(tfenc.FileError, match="missing/config.json: cannot open"):
         tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "missing"))
+
+
+@pytest.mark.parametrize("name", ["roberta_cross_encoder", "roberta_classifier",
+                                  "distilbert_classifier"])
+def test_other_families_heads(name):
+    """RoBERTa (byte-level BPE tokenizer.json, </s></s> pairs, its classification
+    head) and DistilBERT (pre_classifier) folders of tests/data/families."""
+    path = os.path.join(DATA, "families", name)
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    if name.endswith("cross_encoder"):
+        scores = tfenc.CrossEncoder.from_dir(path).predict(exp["inputs"], batch_size=4)
+        assert np.allclose(scores, [s[0] for s in exp["out"]], atol=1e-5, rtol=0)
+    else:
+        clf = tfenc.Classifier.from_dir(path)
+        assert clf.labels == exp["labels"]
+        got = clf.predict_proba([t for t, _ in exp["inputs"]], batch_size=2)
+        assert np.allclose(got, exp["out"], atol=1e-5, rtol=0)

@@ -1,7 +1,7 @@
 """Model folders as sentence-transformers and transformers use them:
 tfenc.SentenceEncoder (a sentence-transformers folder: modules.json, its
 pooling, Dense and Normalize modules, prompts), tfenc.CrossEncoder (a
-BertForSequenceClassification reranker) and tfenc.Classifier, each over
+*ForSequenceClassification reranker) and tfenc.Classifier, each over
 the C library's tf_pipeline."""
 import ctypes
 

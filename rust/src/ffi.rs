@@ -139,6 +139,39 @@ pub struct tf_runtime_info {
     pub max_threads: i32,
 }
 
+#[repr(C)]
+pub struct tf_pipeline {
+    _private: [u8; 0],
+}
+
+/// Since 0.3.0.
+#[repr(C)]
+pub struct tf_pipeline_options {
+    pub struct_size: usize,
+    pub max_seq_length: i32,
+    pub truncation_error: i32,
+}
+
+/// Since 0.3.0.
+#[repr(C)]
+pub struct tf_pipeline_args {
+    pub struct_size: usize,
+    pub n: usize,
+    pub texts: *const *const c_char,
+    pub pairs: *const *const c_char,
+    pub prompt_name: *const c_char,
+    pub normalize: i32,
+    pub dimensions: i32,
+    pub batch_size: i32,
+    pub n_threads: i32,
+    pub out: *mut f32,
+    pub truncated: *mut usize,
+}
+
+pub const TF_PIPELINE_EMBEDDING: i32 = 0;
+pub const TF_PIPELINE_CROSS_ENCODER: i32 = 1;
+pub const TF_PIPELINE_CLASSIFIER: i32 = 2;
+
 extern "C" {
     pub fn tf_struct_size(name: *const c_char) -> usize;
     pub fn tf_runtime_info_get_sized(info: *mut tf_runtime_info, struct_size: usize) -> tf_status;
@@ -213,6 +246,27 @@ extern "C" {
     pub fn tf_encoding_ids(enc: *const tf_encoding) -> *const i32;
     pub fn tf_encoding_type_ids(enc: *const tf_encoding) -> *const i32;
     pub fn tf_encoding_attention_mask(enc: *const tf_encoding) -> *const i32;
+    pub fn tf_pipeline_options_init_sized(opts: *mut tf_pipeline_options, struct_size: usize);
+    pub fn tf_pipeline_args_init_sized(args: *mut tf_pipeline_args, struct_size: usize);
+    pub fn tf_pipeline_load(
+        dir: *const c_char,
+        opts: *const tf_pipeline_options,
+        out: *mut *mut tf_pipeline,
+    ) -> tf_status;
+    pub fn tf_pipeline_destroy(p: *mut tf_pipeline);
+    pub fn tf_pipeline_kind_of(p: *const tf_pipeline) -> i32;
+    pub fn tf_pipeline_kind_name(kind: i32) -> *const c_char;
+    pub fn tf_pipeline_dim(p: *const tf_pipeline) -> i32;
+    pub fn tf_pipeline_max_seq_length(p: *const tf_pipeline) -> i32;
+    pub fn tf_pipeline_label(p: *const tf_pipeline, index: i32) -> *const c_char;
+    pub fn tf_pipeline_similarity(p: *const tf_pipeline) -> *const c_char;
+    pub fn tf_pipeline_prompt_count(p: *const tf_pipeline) -> usize;
+    pub fn tf_pipeline_prompt_name(p: *const tf_pipeline, index: usize) -> *const c_char;
+    pub fn tf_pipeline_prompt(p: *const tf_pipeline, name: *const c_char) -> *const c_char;
+    pub fn tf_pipeline_default_prompt_name(p: *const tf_pipeline) -> *const c_char;
+    pub fn tf_pipeline_embed(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
+    pub fn tf_pipeline_score(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
+    pub fn tf_pipeline_classify(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
     pub fn tf_pool(
         hidden: *const f32,
         lengths: *const i32,

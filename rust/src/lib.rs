@@ -14,6 +14,7 @@ mod error;
 pub mod ffi;
 mod forward;
 mod layout;
+mod pipeline;
 mod runtime;
 mod sizes;
 mod tokenizer;
@@ -22,6 +23,9 @@ pub use encoder::{Config, Encoder, LoadOptions, Tensor};
 pub use enums::{Activation, Pooling, Position};
 pub use error::{Error, Result, Status};
 pub use forward::{Inputs, Output};
+pub use pipeline::{
+    Classifier, CrossEncoder, EncodeOptions, Embeddings, PipelineOptions, SentenceEncoder,
+};
 pub use runtime::{runtime_info, RuntimeInfo};
 pub use tokenizer::{Encoding, Tokenizer};
 

@@ -17,8 +17,26 @@ float32 weights stored by references that follow the upstream source
               lin2), TransformerBlock (sa_layer_norm(sa + x),
               output_layer_norm(ffn + sa)); DistilBertConfig's keys dim,
               hidden_dim, n_layers, n_heads, activation.
+and model folders for tf_pipeline_load (tokenizer and head included), with
+the ids and scores expected:
+  roberta_classifier, roberta_cross_encoder
+              RobertaForSequenceClassification: RobertaClassificationHead
+              (modeling_roberta.py: out_proj(tanh(dense(h[:, 0]))), dropout
+              off), softmax (TextClassificationPipeline.postprocess) or, one
+              label, sigmoid (sentence-transformers CrossEncoder.predict).
+              Tokenizer: tests/data/tokenizer_json/roberta's byte-level BPE
+              tokenizer.json (RobertaProcessing: <s> a </s></s> b </s>) with
+              its ids renumbered as RoBERTa's (<s> 0, <pad> 1, </s> 2, <unk> 3,
+              the rest in order); the ids expected are that file's reference
+              ids (its cases.json, from the Rust tokenizers library) mapped the
+              same way.
+  distilbert_classifier
+              DistilBertForSequenceClassification.forward (modeling_distilbert.py:
+              classifier(ReLU(pre_classifier(h[:, 0]))), dropout off); vocab.txt
+              WordPiece as in gen_pipelines.py.
 
     /usr/bin/python3 tests/data/gen_families.py"""
+import json
 import math
 import os
 import shutil
@@ -26,13 +44,15 @@ import shutil
 import numpy as np
 import torch
 
-from gen_pipelines import bert_forward, dump, floats, layer_norm, make_bert, write_safetensors
+from gen_pipelines import (VOCAB, bert_forward, dump, dump_for_rust, encode, floats, layer_norm,
+                           make_bert, write_safetensors)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
 torch.set_default_dtype(torch.float64)
 
 V, D, H, F, L = 60, 16, 2, 32, 2
+HEAD_D = 8  # the RoBERTa head folders' width: their 3745-token vocabulary is most of their size
 # ids of the sequences each folder is run on; 1 is RoBERTa's padding id, here
 # once inside a sequence (its position is padding_idx, the next ones go on)
 SEQUENCES = [[0, 5, 17, 33, 2], [0, 40, 41, 1, 42, 9, 2], [0, 2], [0] + list(range(3, 30)) + [2]]
@@ -82,8 +102,10 @@ def roberta():
     save("roberta", saved, cfg, SEQUENCES, hidden)
 
 
-def distilbert():
-    g = torch.Generator().manual_seed(12)
+def make_distilbert(seed, V, prefix=""):
+    """Weights under DistilBERT's names, its config.json, and forward(ids) ->
+    last_hidden_state [T, D] (float64)."""
+    g = torch.Generator().manual_seed(seed)
 
     def r(*shape, scale=0.3):
         return (torch.randn(*shape, generator=g) * scale).float()
@@ -129,13 +151,143 @@ def distilbert():
             x = layer_norm(lin("ffn.lin2", h) + sa, W(p + "output_layer_norm.weight"),
                            W(p + "output_layer_norm.bias"), 1e-12)
         return x
+    return {prefix + k: v for k, v in w.items()}, cfg, g, forward
+
+
+def distilbert():
+    w, cfg, _, forward = make_distilbert(12, V)
     save("distilbert", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+# ---- Folders for tf_pipeline_load ---------------------------------------------------
+
+ROBERTA_TOKENIZER = os.path.join(HERE, "tokenizer_json", "roberta")
+
+
+def roberta_tokenizer():
+    """tokenizer.json renumbered as RoBERTa's (<s> <pad> </s> <unk> first, the
+    added tokens in model.vocab too), the renumbering, and its reference
+    cases."""
+    with open(os.path.join(ROBERTA_TOKENIZER, "tokenizer.json")) as f:
+        tok = json.load(f)
+    with open(os.path.join(ROBERTA_TOKENIZER, "cases.json")) as f:
+        cases = json.load(f)["cases"]
+    added = {t["content"]: t["id"] for t in tok["added_tokens"]}
+    first = [added[t] for t in ("<s>", "<pad>", "</s>", "<unk>")]
+    n = max(max(tok["model"]["vocab"].values()), max(added.values())) + 1
+    order = first + [i for i in range(n) if i not in first]
+    new = {old: i for i, old in enumerate(order)}
+    tok["model"]["vocab"] = {t: new[i] for t, i in tok["model"]["vocab"].items()}
+    for t in tok["added_tokens"]:  # in the vocabulary too, as RoBERTa's vocab.json has them
+        t["id"] = new[t["id"]]
+        tok["model"]["vocab"][t["content"]] = t["id"]
+    for key in ("sep", "cls"):
+        tok["post_processor"][key][1] = new[tok["post_processor"][key][1]]
+    tok["padding"]["pad_id"] = new[tok["padding"]["pad_id"]]
+    tok["truncation"] = None  # tf_pipeline_load truncates to the model's length
+    return tok, new, cases, n
+
+
+def roberta_head_folder(name, seed, labels, st_object, inputs):
+    """inputs: (text, pair or None, reference ids) from cases.json."""
+    tok, new, _, n_tokens = roberta_tokenizer()
+    w, cfg, g = make_bert(seed, D=HEAD_D, H=H, F=F, L=L, P=40, V=n_tokens)
+    w = {k: v for k, v in w.items() if not k.startswith("pooler.")}
+    w["embeddings.token_type_embeddings.weight"] = w["embeddings.token_type_embeddings.weight"][:1]
+    n = len(labels)
+    E = HEAD_D
+    head = {"classifier.dense.weight": (torch.randn(E, E, generator=g) / math.sqrt(E)).float(),
+            "classifier.dense.bias": (torch.randn(E, generator=g) * 0.2).float(),
+            "classifier.out_proj.weight": (torch.randn(n, E, generator=g) * 0.8).float(),
+            "classifier.out_proj.bias": (torch.randn(n, generator=g) * 0.3).float()}
+    cfg.update({"model_type": "roberta", "architectures": ["RobertaForSequenceClassification"],
+                "type_vocab_size": 1, "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2,
+                "max_position_embeddings": 40, "layer_norm_eps": 1e-5,
+                "id2label": {str(i): l for i, l in enumerate(labels)},
+                "label2id": {l: i for i, l in enumerate(labels)}})
+    if st_object:
+        cfg["sentence_transformers"] = {"activation_fn": "torch.nn.modules.activation.Sigmoid"}
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    saved = {"roberta." + k: v for k, v in w.items()}
+    saved.update(head)
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: v.numpy().astype(np.float32) for k, v in saved.items()})
+    dump(os.path.join(d, "config.json"), cfg)
+    with open(os.path.join(d, "tokenizer.json"), "w") as f:  # compact: it is the largest file
+        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "RobertaTokenizer", "model_max_length": 38})
+    out, ids = [], []
+    for text, pair, ref in inputs:
+        i = [new[t] for t in ref]
+        x, _ = bert_forward(w, cfg, i, [0] * len(i), positions=roberta_positions(i, 1))
+        hd = {k: v.double() for k, v in head.items()}
+        h = torch.tanh(x[0] @ hd["classifier.dense.weight"].T + hd["classifier.dense.bias"])
+        logits = h @ hd["classifier.out_proj.weight"].T + hd["classifier.out_proj.bias"]
+        out.append(torch.sigmoid(logits) if n == 1 else torch.softmax(logits, 0))
+        ids.append(i)
+    dump(os.path.join(d, "expected.json"),
+         {"inputs": [[t, p] for t, p, _ in inputs], "labels": labels, "ids": ids,
+          "out": [floats(v) for v in out]})
+    dump_for_rust(d, [[t, p] for t, p, _ in inputs], [floats(v) for v in out])
+
+
+def roberta_cases():
+    """Short single texts and pairs of cases.json (at most 20 ids)."""
+    _, _, cases, _ = roberta_tokenizer()
+    singles = [(c["text"], None, c["ids"]) for c in cases
+               if "pair" not in c and 4 < len(c["ids"]) <= 20 and c["text"].isascii()]
+    pairs = [(c["text"], c["pair"], c["ids"]) for c in cases
+             if "pair" in c and len(c["ids"]) <= 20]
+    return singles, pairs
+
+
+def distilbert_classifier():
+    labels = ["negative", "positive"]
+    w, cfg, g, forward = make_distilbert(13, len(VOCAB), prefix="distilbert.")
+    n = len(labels)
+    head = {"pre_classifier.weight": (torch.randn(D, D, generator=g) / math.sqrt(D)).float(),
+            "pre_classifier.bias": (torch.randn(D, generator=g) * 0.2).float(),
+            "classifier.weight": (torch.randn(n, D, generator=g) * 0.8).float(),
+            "classifier.bias": (torch.randn(n, generator=g) * 0.3).float()}
+    cfg.update({"architectures": ["DistilBertForSequenceClassification"],
+                "id2label": {str(i): l for i, l in enumerate(labels)},
+                "label2id": {l: i for i, l in enumerate(labels)}})
+    d = os.path.join(OUT, "distilbert_classifier")
+    os.makedirs(d)
+    w.update(head)
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: v.numpy().astype(np.float32) for k, v in w.items()})
+    dump(os.path.join(d, "config.json"), cfg)
+    with open(os.path.join(d, "vocab.txt"), "w") as f:
+        f.write("\n".join(VOCAB) + "\n")
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"do_lower_case": True, "tokenizer_class": "DistilBertTokenizer"})
+    texts = ["i liked the movie.", "the movie was bad.", "it was not good."]
+    hd = {k: v.double() for k, v in head.items()}
+    out, ids = [], []
+    for text in texts:
+        i, _, _ = encode(text)
+        x = forward(i)
+        h = torch.relu(x[0] @ hd["pre_classifier.weight"].T + hd["pre_classifier.bias"])
+        out.append(torch.softmax(h @ hd["classifier.weight"].T + hd["classifier.bias"], 0))
+        ids.append(i)
+    dump(os.path.join(d, "expected.json"),
+         {"inputs": [[t, None] for t in texts], "labels": labels, "ids": ids,
+          "out": [floats(v) for v in out]})
+    dump_for_rust(d, texts, [floats(v) for v in out])
 
 
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     roberta()
     distilbert()
+    singles, pairs = roberta_cases()
+    roberta_head_folder("roberta_classifier", 21, ["negative", "neutral", "positive"], False,
+                        singles[:6])
+    roberta_head_folder("roberta_cross_encoder", 22, ["LABEL_0"], True, pairs[:6])
+    distilbert_classifier()
 
 
 if __name__ == "__main__":

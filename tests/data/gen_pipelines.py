@@ -100,13 +100,12 @@ def encode(text, pair=None, max_len=None):
 
 # ---- BERT (modeling_bert.py), float64 --------------------------------------------------
 
-def make_bert(seed, D=16, H=2, F=32, L=2, P=32, prefix=""):
+def make_bert(seed, D=16, H=2, F=32, L=2, P=32, prefix="", V=len(VOCAB)):
     g = torch.Generator().manual_seed(seed)
 
     def r(*shape, scale=0.3):
         return (torch.randn(*shape, generator=g) * scale).float()
     w = {}
-    V = len(VOCAB)
     w["embeddings.word_embeddings.weight"] = r(V, D, scale=1.0)
     w["embeddings.position_embeddings.weight"] = r(P, D, scale=0.5)
     w["embeddings.token_type_embeddings.weight"] = r(2, D, scale=0.5)
@@ -230,6 +229,18 @@ def dump(path, obj):
         f.write("\n")
 
 
+def dump_for_rust(d, texts, out):
+    """What rust/tests/pipelines.rs reads (the crate has no JSON reader):
+    expected_texts.bin, the inputs NUL-terminated one after another (a pair:
+    its text, then its second segment), and expected_out.npy, the outputs
+    [inputs, width] as float32."""
+    with open(os.path.join(d, "expected_texts.bin"), "wb") as f:
+        for t in texts:
+            for part in ([t] if isinstance(t, str) else [p for p in t if p is not None]):
+                f.write(part.encode() + b"\0")
+    np.save(os.path.join(d, "expected_out.npy"), np.array(out, dtype=np.float32))
+
+
 def save_bert(d, w, cfg):
     write_safetensors(os.path.join(d, "model.safetensors"),
                       {k: v.numpy().astype(np.float32) for k, v in w.items()})
@@ -279,6 +290,7 @@ def st_mean_norm():
             cut += c
         exp[key] = {"ids": ids, "embeddings": [floats(v) for v in vecs], "truncated": cut}
     exp["dims8"] = [floats(normalize(torch.tensor(v[:8]))) for v in exp["plain"]["embeddings"]]
+    dump_for_rust(d, TEXTS, exp["plain"]["embeddings"])
     # every pooling mode over the hidden states of the plain texts (tf_pool)
     hidden, lengths = [], []
     T = max(len(i) for i in exp["plain"]["ids"])
@@ -362,6 +374,7 @@ def head_folder(name, seed, labels, problem, prefix, st_object, inputs):
         ids.append(i)
     dump(os.path.join(d, "expected.json"),
          {"inputs": inputs, "labels": labels, "ids": ids, "out": [floats(v) for v in out]})
+    dump_for_rust(d, inputs, [floats(v) for v in out])
 
 
 def main():

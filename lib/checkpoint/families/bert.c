@@ -1,6 +1,7 @@
 /* bert.c — BERT (transformers' models/bert/modeling_bert.py: BertModel,
  * its embeddings, BertLayer and BertPooler), under "bert." in task models.
- * Older checkpoints call LayerNorm's weight and bias gamma and beta. */
+ * Older checkpoints call LayerNorm's weight and bias gamma and beta.
+ * BertForSequenceClassification's head: classifier(pooler_output). */
 #include "hf_family.h"
 
 static const char *const model_types[] = {"bert", NULL};
@@ -51,5 +52,6 @@ const tf_hf_family tf_family_bert = {
     .layer = tf_bert_layer,
     .keys = NULL,
     .padded_positions = 0,
+    .seq_head = {.dense = NULL, .dense_act = TF_DENSE_IDENTITY, .out = "classifier"},
     .default_pad_token_id = 0,
 };

@@ -4,7 +4,8 @@
  * embeddings then LayerNorm (no token types), post-norm blocks, no pooler;
  * its LayerNorms' eps is 1e-12 (not in its config); DistilBertConfig names
  * the sizes dim, hidden_dim, n_layers, n_heads and the activation
- * "activation". */
+ * "activation". DistilBertForSequenceClassification's head:
+ * classifier(ReLU(pre_classifier(h[:, 0]))), dropout being off. */
 #include "hf_family.h"
 
 static const char *const model_types[] = {"distilbert", NULL};
@@ -54,5 +55,7 @@ const tf_hf_family tf_family_distilbert = {
     .layer = layer,
     .keys = keys,
     .padded_positions = 0,
+    .seq_head = {.dense = "pre_classifier", .dense_act = TF_DENSE_RELU,
+                 .out = "classifier"},
     .default_pad_token_id = 0,
 };

@@ -3,7 +3,9 @@
  * RobertaModel), under "roberta." in task models. BERT's tensor names; its
  * positions start at padding_idx + 1 (RobertaEmbeddings,
  * create_position_ids_from_input_ids), padding_idx being config.json's
- * pad_token_id (RobertaConfig's default 1); one token type. */
+ * pad_token_id (RobertaConfig's default 1); one token type.
+ * RobertaForSequenceClassification's head is RobertaClassificationHead:
+ * out_proj(tanh(dense(h[:, 0]))), dropout being off. */
 #include "hf_family.h"
 
 static const char *const model_types[] = {"roberta", "xlm-roberta", "camembert", NULL};
@@ -19,5 +21,7 @@ const tf_hf_family tf_family_roberta = {
     .layer = tf_bert_layer,
     .keys = NULL,
     .padded_positions = 1,
+    .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_TANH,
+                 .out = "classifier.out_proj"},
     .default_pad_token_id = 1,
 };

@@ -1,0 +1,320 @@
+//! Model folders as sentence-transformers and transformers use them, over
+//! the C library's tf_pipeline: `SentenceEncoder` (a sentence-transformers
+//! folder: its pooling, Dense and Normalize modules, prompts),
+//! `CrossEncoder` (a *ForSequenceClassification reranker) and `Classifier`.
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
+use std::path::Path;
+use std::ptr::{self, NonNull};
+
+use crate::error::{check, Error, Result};
+use crate::ffi;
+use crate::layout;
+use crate::sizes::{from_c, to_c};
+
+/// How a folder is loaded: `max_seq_length` 0 is the folder's; with
+/// `truncation_error` a longer input is an error instead of being cut.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineOptions {
+    pub max_seq_length: usize,
+    pub truncation_error: bool,
+}
+
+/// A loaded folder, immutable: shared between threads freely.
+struct Pipeline {
+    ptr: NonNull<ffi::tf_pipeline>,
+}
+
+// SAFETY: a loaded pipeline is immutable; the C library documents its calls
+// as safe from many threads at once.
+unsafe impl Send for Pipeline {}
+unsafe impl Sync for Pipeline {}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        // SAFETY: the handle is valid and owned.
+        unsafe { ffi::tf_pipeline_destroy(self.ptr.as_ptr()) };
+    }
+}
+
+fn c_string(what: &str, s: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| Error::invalid(format!("{}: contains a NUL byte", what)))
+}
+
+/// The string at p (static or owned by a live pipeline), or None for NULL.
+fn string(p: *const c_char) -> Option<String> {
+    // SAFETY: NULL or a NUL-terminated string that outlives this call.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+/// texts as C strings, and their pointers (valid while the first lives).
+fn c_strings(what: &str, texts: &[&str]) -> Result<(Vec<CString>, Vec<*const c_char>)> {
+    let owned = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| c_string(&format!("{}[{}]", what, i), t))
+        .collect::<Result<Vec<_>>>()?;
+    let ptrs = owned.iter().map(|c| c.as_ptr()).collect();
+    Ok((owned, ptrs))
+}
+
+/// One call's inputs besides the texts (tf_pipeline_args' fields).
+struct Call<'a> {
+    pairs: Option<&'a [&'a str]>,
+    prompt_name: Option<&'a str>,
+    normalize: i32,
+    dimensions: usize,
+    batch_size: usize,
+}
+
+impl<'a> Call<'a> {
+    fn new(pairs: Option<&'a [&'a str]>, batch_size: usize) -> Call<'a> {
+        Call { pairs, prompt_name: None, normalize: -1, dimensions: 0, batch_size }
+    }
+}
+
+type RunFn = unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_pipeline_args) -> ffi::tf_status;
+
+impl Pipeline {
+    fn load(dir: &Path, opts: &PipelineOptions, want: i32, type_name: &str) -> Result<Pipeline> {
+        layout::check()?;
+        let path = c_string("dir", &dir.to_string_lossy())?;
+        let mut o = layout::init(ffi::tf_pipeline_options_init_sized);
+        o.max_seq_length = to_c("max_seq_length", opts.max_seq_length)?;
+        o.truncation_error = opts.truncation_error as i32;
+        let mut out = ptr::null_mut();
+        // SAFETY: valid path and options; out receives the handle.
+        check(unsafe { ffi::tf_pipeline_load(path.as_ptr(), &o, &mut out) })?;
+        let p = Pipeline { ptr: NonNull::new(out).expect("TF_OK and a handle") };
+        // SAFETY: valid handle.
+        let kind = unsafe { ffi::tf_pipeline_kind_of(p.ptr.as_ptr()) };
+        if kind != want {
+            // SAFETY: kind names are static strings.
+            let name = |k| string(unsafe { ffi::tf_pipeline_kind_name(k) }).unwrap_or_default();
+            return Err(Error::invalid(format!(
+                "{}: the folder's kind is {}; {} reads {} folders",
+                dir.display(),
+                name(kind),
+                type_name,
+                name(want)
+            )));
+        }
+        Ok(p)
+    }
+
+    fn raw(&self) -> *const ffi::tf_pipeline {
+        self.ptr.as_ptr()
+    }
+
+    fn dim(&self) -> usize {
+        // SAFETY: valid handle.
+        from_c(unsafe { ffi::tf_pipeline_dim(self.raw()) })
+    }
+
+    fn max_seq_length(&self) -> usize {
+        // SAFETY: valid handle.
+        from_c(unsafe { ffi::tf_pipeline_max_seq_length(self.raw()) })
+    }
+
+    /// (rows [n, width] row-major, inputs cut) of `run` over texts.
+    fn run(&self, run: RunFn, texts: &[&str], width: usize, call: &Call<'_>) -> Result<(Vec<f32>, usize)> {
+        if texts.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
+        if let Some(pairs) = call.pairs {
+            if pairs.len() != texts.len() {
+                return Err(Error::invalid(format!(
+                    "pairs: {} for {} texts",
+                    pairs.len(),
+                    texts.len()
+                )));
+            }
+        }
+        let (_texts, text_ptrs) = c_strings("texts", texts)?;
+        let (_pairs, pair_ptrs) = c_strings("pairs", call.pairs.unwrap_or(&[]))?;
+        let prompt = call.prompt_name.map(|n| c_string("prompt_name", n)).transpose()?;
+        let mut out = vec![0f32; texts.len() * width];
+        let mut truncated = 0usize;
+        let mut a = layout::init(ffi::tf_pipeline_args_init_sized);
+        a.n = texts.len();
+        a.texts = text_ptrs.as_ptr();
+        a.pairs = if call.pairs.is_some() { pair_ptrs.as_ptr() } else { ptr::null() };
+        a.prompt_name = prompt.as_ref().map_or(ptr::null(), |p| p.as_ptr());
+        a.normalize = call.normalize;
+        a.dimensions = to_c("dimensions", call.dimensions)?;
+        a.batch_size = to_c("batch_size", call.batch_size)?;
+        a.out = out.as_mut_ptr();
+        a.truncated = &mut truncated;
+        // SAFETY: every pointer in a is valid for the call (the strings above
+        // live until it returns; out holds n x width floats, the most any
+        // pipeline call writes for this width).
+        check(unsafe { run(self.raw(), &a) })?;
+        Ok((out, truncated))
+    }
+}
+
+/// Vectors of one `SentenceEncoder::encode` call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Embeddings {
+    /// The width of each vector.
+    pub dim: usize,
+    /// [texts, dim], row-major.
+    pub values: Vec<f32>,
+    /// Inputs cut to max_seq_length.
+    pub truncated: usize,
+}
+
+impl Embeddings {
+    pub fn row(&self, i: usize) -> &[f32] {
+        &self.values[i * self.dim..(i + 1) * self.dim]
+    }
+}
+
+/// `SentenceTransformer.encode`'s options: the prompt by name (None: the
+/// folder's default_prompt_name; Some(""): none), normalisation (None: as
+/// the modules say), Matryoshka `dimensions` (0: all), texts per batch (0: 32).
+#[derive(Clone, Debug, Default)]
+pub struct EncodeOptions<'a> {
+    pub prompt_name: Option<&'a str>,
+    pub normalize: Option<bool>,
+    pub dimensions: usize,
+    pub batch_size: usize,
+}
+
+/// A sentence-transformers folder (or a plain model: mean pooling).
+pub struct SentenceEncoder(Pipeline);
+
+impl SentenceEncoder {
+    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<SentenceEncoder> {
+        SentenceEncoder::with_options(dir, &PipelineOptions::default())
+    }
+
+    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<SentenceEncoder> {
+        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_EMBEDDING, "SentenceEncoder")
+            .map(SentenceEncoder)
+    }
+
+    /// The vectors' width (after any Dense).
+    pub fn dim(&self) -> usize {
+        self.0.dim()
+    }
+
+    pub fn max_seq_length(&self) -> usize {
+        self.0.max_seq_length()
+    }
+
+    /// similarity_fn_name: "cosine", "dot", "euclidean" or "manhattan".
+    pub fn similarity_fn_name(&self) -> String {
+        // SAFETY: valid handle.
+        string(unsafe { ffi::tf_pipeline_similarity(self.0.raw()) }).unwrap_or_default()
+    }
+
+    /// (name, text) of each prompt of config_sentence_transformers.json.
+    pub fn prompts(&self) -> Vec<(String, String)> {
+        // SAFETY: valid handle; indices below the count; names it gives back.
+        unsafe {
+            (0..ffi::tf_pipeline_prompt_count(self.0.raw()))
+                .filter_map(|i| {
+                    let name = ffi::tf_pipeline_prompt_name(self.0.raw(), i);
+                    Some((string(name)?, string(ffi::tf_pipeline_prompt(self.0.raw(), name))?))
+                })
+                .collect()
+        }
+    }
+
+    pub fn default_prompt_name(&self) -> Option<String> {
+        // SAFETY: valid handle.
+        string(unsafe { ffi::tf_pipeline_default_prompt_name(self.0.raw()) })
+    }
+
+    pub fn encode(&self, texts: &[&str], opts: &EncodeOptions<'_>) -> Result<Embeddings> {
+        // a dimensions above dim is refused by the library before it writes
+        let dim = if (1..=self.dim()).contains(&opts.dimensions) { opts.dimensions } else { self.dim() };
+        let mut call = Call::new(None, opts.batch_size);
+        call.prompt_name = opts.prompt_name;
+        call.normalize = opts.normalize.map_or(-1, |n| n as i32);
+        call.dimensions = opts.dimensions;
+        let (values, truncated) = self.0.run(ffi::tf_pipeline_embed, texts, dim, &call)?;
+        Ok(Embeddings { dim, values, truncated })
+    }
+}
+
+/// A cross-encoder: one score per (query, passage) pair, as
+/// sentence-transformers' `CrossEncoder.predict` (sigmoid for one label).
+pub struct CrossEncoder(Pipeline);
+
+impl CrossEncoder {
+    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<CrossEncoder> {
+        CrossEncoder::with_options(dir, &PipelineOptions::default())
+    }
+
+    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<CrossEncoder> {
+        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CROSS_ENCODER, "CrossEncoder")
+            .map(CrossEncoder)
+    }
+
+    pub fn max_seq_length(&self) -> usize {
+        self.0.max_seq_length()
+    }
+
+    /// The first label's score of each pair (batch_size 0: 32 a batch).
+    pub fn predict(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
+        let queries: Vec<&str> = pairs.iter().map(|p| p.0).collect();
+        let passages: Vec<&str> = pairs.iter().map(|p| p.1).collect();
+        let width = self.0.dim();
+        let call = Call::new(Some(&passages), batch_size);
+        let (rows, _) = self.0.run(ffi::tf_pipeline_score, &queries, width, &call)?;
+        Ok(rows.chunks(width.max(1)).map(|r| r[0]).collect())
+    }
+
+    /// (index into docs, score) of every document, best first.
+    pub fn rank(&self, query: &str, docs: &[&str]) -> Result<Vec<(usize, f32)>> {
+        let pairs: Vec<(&str, &str)> = docs.iter().map(|d| (query, *d)).collect();
+        let mut ranked: Vec<(usize, f32)> = self.predict(&pairs, 0)?.into_iter().enumerate().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Ok(ranked)
+    }
+}
+
+/// A sequence classifier: label probabilities as transformers'
+/// text-classification pipeline (softmax, sigmoid or logits by problem_type).
+pub struct Classifier(Pipeline);
+
+impl Classifier {
+    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<Classifier> {
+        Classifier::with_options(dir, &PipelineOptions::default())
+    }
+
+    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<Classifier> {
+        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier").map(Classifier)
+    }
+
+    /// id2label, in id order.
+    pub fn labels(&self) -> Vec<String> {
+        (0..self.0.dim())
+            // SAFETY: valid handle; indices below the label count.
+            .filter_map(|i| string(unsafe { ffi::tf_pipeline_label(self.0.raw(), i as i32) }))
+            .collect()
+    }
+
+    /// [texts][labels] probabilities (batch_size 0: 32 a batch).
+    pub fn predict_proba(&self, texts: &[&str], batch_size: usize) -> Result<Vec<Vec<f32>>> {
+        let width = self.0.dim();
+        let (rows, _) = self.0.run(ffi::tf_pipeline_classify, texts, width, &Call::new(None, batch_size))?;
+        Ok(rows.chunks(width.max(1)).map(|r| r.to_vec()).collect())
+    }
+
+    /// Each text's (label, score) pairs, best first.
+    pub fn classify(&self, texts: &[&str]) -> Result<Vec<Vec<(String, f32)>>> {
+        let labels = self.labels();
+        Ok(self
+            .predict_proba(texts, 0)?
+            .into_iter()
+            .map(|row| {
+                let mut scored: Vec<(String, f32)> = labels.iter().cloned().zip(row).collect();
+                scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+                scored
+            })
+            .collect())
+    }
+}

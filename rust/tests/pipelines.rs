@@ -1,0 +1,100 @@
+//! Model folders through the pipeline types: the sentence-transformers,
+//! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
+//! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json,
+//! DistilBERT) within 1e-5 of the float64 references of their generators
+//! (expected_texts.bin and expected_out.npy, written beside expected.json).
+mod common;
+
+use std::path::PathBuf;
+
+use common::{data_dir, npy_f32};
+use tfenc::{Classifier, CrossEncoder, EncodeOptions, PipelineOptions, SentenceEncoder, Status};
+
+/// (the folder, its inputs, the expected rows and their width).
+fn fixture(dir: &str) -> (PathBuf, Vec<String>, Vec<f32>, usize) {
+    let dir = data_dir().join(dir);
+    let bytes = std::fs::read(dir.join("expected_texts.bin")).unwrap();
+    let mut texts: Vec<String> =
+        bytes.split(|&b| b == 0).map(|t| String::from_utf8(t.to_vec()).unwrap()).collect();
+    texts.pop(); // after the last NUL
+    let (shape, out) = npy_f32(dir.join("expected_out.npy"));
+    (dir, texts, out, shape[1])
+}
+
+fn assert_close(got: &[f32], want: &[f32], what: &str) {
+    assert_eq!(got.len(), want.len(), "{}", what);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= 1e-5, "{} [{}]: got {}, want {}", what, i, g, w);
+    }
+}
+
+#[test]
+fn sentence_encoder_mean_normalize_dimensions() {
+    let (dir, texts, want, dim) = fixture("pipelines/st_mean_norm");
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    assert_eq!((enc.dim(), enc.max_seq_length(), dim), (16, 12, 16));
+    assert_eq!(enc.similarity_fn_name(), "cosine");
+    assert_eq!(enc.default_prompt_name(), None);
+    assert!(enc.prompts().contains(&("query".to_string(), "query: ".to_string())));
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let out = enc.encode(&texts, &EncodeOptions { batch_size: 2, ..Default::default() }).unwrap();
+    assert_eq!((out.dim, out.truncated), (16, 1));
+    assert_close(&out.values, &want, "embeddings");
+    let cut = enc.encode(&texts[..1], &EncodeOptions { dimensions: 8, ..Default::default() }).unwrap();
+    let norm: f32 = cut.row(0).iter().map(|v| v * v).sum();
+    assert!(cut.dim == 8 && (norm - 1.0).abs() <= 1e-5);
+    let e = enc.encode(&texts[..1], &EncodeOptions { dimensions: 17, ..Default::default() }).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+    assert!(e.message.contains("args.dimensions 17: the model's vectors have 16 dimensions"));
+    let e = enc.encode(&texts[..1], &EncodeOptions { prompt_name: Some("doc"), ..Default::default() });
+    assert!(e.unwrap_err().message.contains("args.prompt_name \"doc\""));
+    let strict = PipelineOptions { truncation_error: true, ..Default::default() };
+    let e = SentenceEncoder::with_options(&dir, &strict).unwrap().encode(&texts, &EncodeOptions::default());
+    assert!(e.unwrap_err().message.contains("input 4 has more than 12 tokens"));
+}
+
+#[test]
+fn cross_encoders_score_and_rank() {
+    for name in ["pipelines/cross_encoder", "families/roberta_cross_encoder"] {
+        let (dir, texts, want, width) = fixture(name);
+        assert_eq!(width, 1);
+        let ce = CrossEncoder::from_dir(&dir).unwrap();
+        let pairs: Vec<(&str, &str)> = texts.chunks(2).map(|p| (p[0].as_str(), p[1].as_str())).collect();
+        assert_close(&ce.predict(&pairs, 3).unwrap(), &want, name);
+    }
+    let (dir, texts, want, _) = fixture("pipelines/cross_encoder");
+    let docs: Vec<&str> = texts.chunks(2).map(|p| p[1].as_str()).collect();
+    let ranked = CrossEncoder::from_dir(&dir).unwrap().rank(&texts[0], &docs).unwrap();
+    let mut order: Vec<usize> = (0..docs.len()).collect();
+    order.sort_by(|&a, &b| want[b].total_cmp(&want[a]));
+    assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), order);
+}
+
+#[test]
+fn classifiers_give_label_probabilities() {
+    for (name, labels) in [
+        ("pipelines/classifier", vec!["negative", "neutral", "positive"]),
+        ("families/roberta_classifier", vec!["negative", "neutral", "positive"]),
+        ("families/distilbert_classifier", vec!["negative", "positive"]),
+    ] {
+        let (dir, texts, want, width) = fixture(name);
+        let clf = Classifier::from_dir(&dir).unwrap();
+        assert_eq!(clf.labels(), labels);
+        assert_eq!(width, labels.len());
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let rows = clf.predict_proba(&texts, 2).unwrap();
+        assert_close(&rows.concat(), &want, name);
+        let best = &clf.classify(&texts[..1]).unwrap()[0];
+        assert!(best.windows(2).all(|w| w[0].1 >= w[1].1));
+    }
+}
+
+#[test]
+fn a_folder_of_another_kind_is_refused() {
+    let dir = data_dir().join("pipelines").join("st_dense");
+    let e = CrossEncoder::from_dir(&dir).err().unwrap();
+    assert_eq!(e.status, Status::InvalidArgument);
+    assert!(e.message.ends_with("st_dense: the folder's kind is embedding; CrossEncoder reads cross-encoder folders"));
+    let e = Classifier::from_dir(data_dir().join("pipelines").join("missing")).err().unwrap();
+    assert_eq!(e.status, Status::Io);
+}
