@@ -861,6 +861,27 @@ TF_API tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args 
  * the logits (regression). pairs may be NULL. */
 TF_API tf_status tf_pipeline_classify(const tf_pipeline *p, const tf_pipeline_args *args);
 
+/* Since 0.4.0: for a caller that batches inputs itself (a server), what it
+ * needs to know of an input before running it. */
+
+/* The tokenizer the pipeline's calls use (owned by p; NULL for NULL): it
+ * cuts each input (or pair) to tf_pipeline_max_seq_length tokens, [CLS]
+ * and [SEP] included. */
+TF_API const tf_tokenizer *tf_pipeline_tokenizer(const tf_pipeline *p);
+/* *tokens = the tokens of one input uncut: text (with the prompt that
+ * prompt_name chooses before it, as tf_pipeline_args.prompt_name: NULL the
+ * default, "" none; heads have no prompts and ignore it) and pair (NULL for
+ * none), [CLS] and [SEP] included. An input with more than
+ * tf_pipeline_max_seq_length tokens is one a call cuts (or refuses). An
+ * unknown prompt_name is TF_ERR_INVALID_ARGUMENT naming it; invalid UTF-8
+ * as tf_tokenizer_encode. */
+TF_API tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text,
+                                          const char *pair, const char *prompt_name,
+                                          int32_t *tokens);
+/* A head's logits [n, labels] (pairs may be NULL), before the activation
+ * tf_pipeline_score or _classify applies: TEI's raw_scores. */
+TF_API tf_status tf_pipeline_logits(const tf_pipeline *p, const tf_pipeline_args *args);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,10 @@ int tfenc_rerank(int argc, char **argv);
 /* tfenc classify --model DIR TEXT...: a classifier's label probabilities. */
 int tfenc_classify(int argc, char **argv);
 
+/* tfenc serve --model DIR: an HTTP server of embeddings, reranking and
+ * classification (tools/serve/). */
+int tfenc_serve(int argc, char **argv);
+
 /* tfenc create OUT.safetensors [sizes]: a randomly initialised model file. */
 int tfenc_create(int argc, char **argv);
 

@@ -101,7 +101,7 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
     to.strip_accents = tc.strip_accents >= 0 ? tc.strip_accents : tc.lowercase;
     to.max_length = p->max_len;
     s = tf_tokenizer_load(path, &to, &p->tok);
-    to.max_length = p->max_len + 1;
+    to.max_length = INT32_MAX; /* the probe: never cut, for counts and cuts */
     if (s == TF_OK)
         s = tf_tokenizer_load(path, &to, &p->probe);
     tf_free(path);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "classifier_head.h"
 #include "hf_arch.h"
 #include "hf_family.h"
 #include "st_modules.h"
@@ -16,7 +17,7 @@ struct tf_pipeline {
     tf_encoder *enc;
     tf_config cfg;
     tf_tokenizer *tok;        /* cuts each input to max_len tokens */
-    tf_tokenizer *probe;      /* to max_len + 1: an input that reaches it was cut */
+    tf_tokenizer *probe;      /* uncut: an input longer than max_len there was cut */
     int32_t max_len;
     int32_t truncation_error; /* tf_pipeline_options' */
     int32_t dim;              /* embedding: the vectors' width; heads: labels */
@@ -46,5 +47,12 @@ tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
                                 const char *const *pairs, size_t n, size_t first,
                                 int32_t n_threads, tf_pipeline_batch *b);
 void tf_pipeline_batch_free(tf_pipeline_batch *b);
+
+/* A head's call (score, classify, logits): batches of inputs, the logits
+ * of the pooled vectors, then activation(p) on them; call names it in
+ * messages. need_pairs: args.pairs is required. */
+tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
+                               const char *call,
+                               tf_head_activation (*activation)(const tf_pipeline *));
 
 #endif

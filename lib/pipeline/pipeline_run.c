@@ -269,8 +269,9 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
 
 /* ---- Heads ----------------------------------------------------------------------------- */
 
-static tf_status run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
-                          const char *call, tf_head_activation (*activation)(const tf_pipeline *))
+tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
+                               const char *call,
+                               tf_head_activation (*activation)(const tf_pipeline *))
 {
     tf_pipeline_args a;
     tf_status s = read_args(&a, p, args, need_pairs);
@@ -324,10 +325,10 @@ static tf_head_activation classify_activation(const tf_pipeline *p)
 
 tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args)
 {
-    return run_head(p, args, 1, "tf_pipeline_score", score_activation);
+    return tf_pipeline_run_head(p, args, 1, "tf_pipeline_score", score_activation);
 }
 
 tf_status tf_pipeline_classify(const tf_pipeline *p, const tf_pipeline_args *args)
 {
-    return run_head(p, args, 0, "tf_pipeline_classify", classify_activation);
+    return tf_pipeline_run_head(p, args, 0, "tf_pipeline_classify", classify_activation);
 }

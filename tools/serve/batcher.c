@@ -1,0 +1,255 @@
+/* batcher.c — the queue of jobs and the compute thread that packs their
+ * inputs into forward calls. */
+#define _POSIX_C_SOURCE 200809L
+#include "batcher.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+
+/* A call's rows are padded to its longest input in the hidden states
+ * ([B, T, D]) though only the real tokens are computed: B x T is kept
+ * within this many times max_batch_tokens, which bounds the memory. */
+#define SERVE_PADDING_FACTOR 4
+
+/* Input `index` of job, in a forward call. */
+typedef struct batch_item {
+    serve_job *job;
+    size_t index;
+} batch_item;
+
+struct serve_batcher {
+    const tf_pipeline *p;
+    serve_batcher_options o;
+    pthread_mutex_t lock;
+    pthread_cond_t work;      /* a job was queued, or stopping began */
+    pthread_cond_t done;      /* a call returned */
+    serve_job *head, *tail;   /* jobs with inputs not yet taken, oldest first */
+    size_t admitted;          /* jobs queued or running */
+    int stopping;
+    pthread_t thread;
+    /* The compute thread's, for one call: */
+    size_t capacity;          /* items a call can hold */
+    batch_item *items;        /* [capacity] */
+    const char **texts;       /* [capacity] */
+    const char **pairs;       /* [capacity] */
+};
+
+/* Jobs whose inputs can share one call. */
+static int compatible(const serve_job *a, const serve_job *b)
+{
+    return a->task == b->task && a->normalize == b->normalize &&
+           a->dimensions == b->dimensions && !a->pairs == !b->pairs &&
+           !a->prompt_name == !b->prompt_name &&
+           (!a->prompt_name || strcmp(a->prompt_name, b->prompt_name) == 0);
+}
+
+/* Takes inputs for one call, the oldest job's first (under the lock),
+ * until the next one would pass the token budget or the padding bound;
+ * the first input is always taken. Jobs whose inputs are all taken leave
+ * the queue. Returns the number of items. */
+static size_t gather(serve_batcher *b)
+{
+    const serve_job *first = b->head;
+    size_t B = 0, tokens = 0, longest = 0;
+    const size_t budget = b->o.max_batch_tokens;
+    int full = 0;
+    serve_job *prev = NULL;
+    for (serve_job *job = b->head, *next; job && !full; job = next) {
+        next = job->next;
+        if (!compatible(job, first)) {
+            prev = job;
+            continue;
+        }
+        while (job->taken < job->n) {
+            const size_t t = (size_t)job->tokens[job->taken];
+            const size_t wider = t > longest ? t : longest;
+            if (B > 0 && (B == b->capacity || tokens + t > budget ||
+                          (B + 1) * wider > SERVE_PADDING_FACTOR * budget)) {
+                full = 1;
+                break;
+            }
+            if (job->taken == 0)
+                job->started_at = serve_clock();
+            b->items[B++] = (batch_item){job, job->taken++};
+            tokens += t, longest = wider;
+        }
+        if (job->taken < job->n) {
+            prev = job;
+            continue;
+        }
+        if (prev) /* every input taken: out of the queue */
+            prev->next = next;
+        else
+            b->head = next;
+        if (b->tail == job)
+            b->tail = prev;
+    }
+    return B;
+}
+
+/* One forward call of items[0..B): results [B, width] into out. */
+static tf_status run_call(serve_batcher *b, size_t B, float *out)
+{
+    const serve_job *job = b->items[0].job;
+    for (size_t i = 0; i < B; i++) {
+        const batch_item *it = &b->items[i];
+        b->texts[i] = it->job->texts[it->index];
+        b->pairs[i] = it->job->pairs ? it->job->pairs[it->index] : NULL;
+    }
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = B, a.texts = b->texts, a.pairs = job->pairs ? b->pairs : NULL;
+    a.prompt_name = job->prompt_name, a.normalize = job->normalize;
+    a.dimensions = job->dimensions, a.batch_size = (int32_t)B;
+    a.n_threads = b->o.n_threads, a.out = out;
+    switch (job->task) {
+    case SERVE_TASK_EMBED: return tf_pipeline_embed(b->p, &a);
+    case SERVE_TASK_SCORE: return tf_pipeline_score(b->p, &a);
+    case SERVE_TASK_CLASSIFY: return tf_pipeline_classify(b->p, &a);
+    case SERVE_TASK_LOGITS: return tf_pipeline_logits(b->p, &a);
+    }
+    return TF_ERR_INVALID_ARGUMENT;
+}
+
+/* The call's results into their jobs (under the lock); a job whose inputs
+ * are all back is finished. */
+static void deliver(serve_batcher *b, size_t B, const float *out, tf_status s,
+                    const char *message)
+{
+    const double now = serve_clock();
+    for (size_t i = 0; i < B; i++) {
+        serve_job *job = b->items[i].job;
+        if (s == TF_OK)
+            memcpy(job->out + b->items[i].index * job->width, out + i * job->width,
+                   job->width * sizeof *out);
+        else if (job->status == TF_OK) {
+            job->status = s;
+            strncpy(job->message, message, sizeof job->message - 1);
+        }
+        if (++job->finished == job->n) {
+            job->done_at = now;
+            b->admitted--;
+        }
+    }
+    pthread_cond_broadcast(&b->done);
+}
+
+static void *compute(void *arg)
+{
+    serve_batcher *b = arg;
+    pthread_mutex_lock(&b->lock);
+    for (;;) {
+        while (!b->head && !b->stopping)
+            pthread_cond_wait(&b->work, &b->lock);
+        if (!b->head)
+            break; /* stopping, and every admitted job taken */
+        const size_t B = gather(b);
+        size_t tokens = 0;
+        for (size_t i = 0; i < B; i++)
+            tokens += (size_t)b->items[i].job->tokens[b->items[i].index];
+        const size_t width = b->items[0].job->width;
+        pthread_mutex_unlock(&b->lock);
+
+        const double start = serve_clock();
+        float *out = malloc(B * width * sizeof *out); /* [B, width] */
+        tf_status s = out ? run_call(b, B, out) : TF_ERR_OUT_OF_MEMORY;
+        const char *message = out ? tf_last_error() : "out of memory for a batch's results";
+        if (b->o.on_batch)
+            b->o.on_batch(b->o.user, B, tokens, serve_clock() - start);
+
+        pthread_mutex_lock(&b->lock);
+        deliver(b, B, out, s, message);
+        free(out);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_options *o)
+{
+    serve_batcher *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->p = p, b->o = *o;
+    /* every input has at least [CLS] and [SEP]; and one over the budget runs alone */
+    b->capacity = o->max_batch_tokens / 2 + 1;
+    b->items = calloc(b->capacity, sizeof *b->items);
+    b->texts = calloc(b->capacity, sizeof *b->texts);
+    b->pairs = calloc(b->capacity, sizeof *b->pairs);
+    int err = !b->items || !b->texts || !b->pairs ? ENOMEM : 0;
+    if (!err) {
+        pthread_mutex_init(&b->lock, NULL);
+        pthread_cond_init(&b->work, NULL);
+        pthread_cond_init(&b->done, NULL);
+        if ((err = pthread_create(&b->thread, NULL, compute, b)) != 0) {
+            pthread_mutex_destroy(&b->lock);
+            pthread_cond_destroy(&b->work);
+            pthread_cond_destroy(&b->done);
+        }
+    }
+    if (err) {
+        free(b->items);
+        free(b->texts);
+        free(b->pairs);
+        free(b);
+        errno = err;
+        return NULL;
+    }
+    return b;
+}
+
+int serve_batcher_submit(serve_batcher *b, serve_job *job)
+{
+    job->taken = job->finished = 0, job->status = TF_OK, job->message[0] = '\0';
+    job->next = NULL;
+    job->queued_at = job->started_at = job->done_at = serve_clock();
+    pthread_mutex_lock(&b->lock);
+    const int rc = b->stopping ? -2 : b->admitted >= b->o.max_jobs ? -1 : 0;
+    if (rc == 0) {
+        if (b->tail)
+            b->tail->next = job;
+        else
+            b->head = job;
+        b->tail = job;
+        b->admitted++;
+        pthread_cond_signal(&b->work);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return rc;
+}
+
+void serve_batcher_wait(serve_batcher *b, serve_job *job)
+{
+    pthread_mutex_lock(&b->lock);
+    while (job->finished < job->n)
+        pthread_cond_wait(&b->done, &b->lock);
+    pthread_mutex_unlock(&b->lock);
+}
+
+size_t serve_batcher_depth(serve_batcher *b)
+{
+    pthread_mutex_lock(&b->lock);
+    const size_t n = b->admitted;
+    pthread_mutex_unlock(&b->lock);
+    return n;
+}
+
+void serve_batcher_stop(serve_batcher *b)
+{
+    pthread_mutex_lock(&b->lock);
+    b->stopping = 1;
+    pthread_cond_broadcast(&b->work);
+    pthread_mutex_unlock(&b->lock);
+    pthread_join(b->thread, NULL);
+    pthread_mutex_destroy(&b->lock);
+    pthread_cond_destroy(&b->work);
+    pthread_cond_destroy(&b->done);
+    free(b->items);
+    free(b->texts);
+    free(b->pairs);
+    free(b);
+}

@@ -1,0 +1,71 @@
+/* batcher.h — the queue and the one compute thread: requests (jobs) wait
+ * in arrival order; the thread packs the inputs of jobs that can share a
+ * forward call (the same task and parameters) into one call of at most
+ * max_batch_tokens real tokens (tf_pipeline_embed and the heads pack rows
+ * padding-free: a call costs its real tokens), taking the oldest job's
+ * inputs first so that no input waits behind later ones for ever. At most
+ * max_jobs jobs are admitted at once (queued or running): beyond that
+ * serve_batcher_submit refuses, and the client gets 429. */
+#ifndef SERVE_BATCHER_H
+#define SERVE_BATCHER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfenc.h"
+
+typedef enum serve_task {
+    SERVE_TASK_EMBED,    /* tf_pipeline_embed */
+    SERVE_TASK_SCORE,    /* tf_pipeline_score */
+    SERVE_TASK_CLASSIFY, /* tf_pipeline_classify */
+    SERVE_TASK_LOGITS    /* tf_pipeline_logits */
+} serve_task;
+
+/* One request's inputs and results. The submitter fills the first block
+ * and keeps every array alive until serve_batcher_wait returns. */
+typedef struct serve_job {
+    serve_task task;
+    const char *prompt_name;  /* embed: as tf_pipeline_args' */
+    int32_t normalize, dimensions;
+    size_t n;                 /* inputs */
+    const char *const *texts; /* [n] */
+    const char *const *pairs; /* [n] or NULL */
+    const int32_t *tokens;    /* [n] each input's tokens as the forward runs it */
+    float *out;               /* [n, width]: the results */
+    size_t width;
+
+    /* The batcher's. */
+    size_t taken;             /* inputs handed to a forward call */
+    size_t finished;          /* inputs whose call has returned */
+    tf_status status;         /* the first failed call's */
+    char message[256];        /* its tf_last_error */
+    double queued_at, started_at, done_at; /* seconds (CLOCK_MONOTONIC) */
+    struct serve_job *next;   /* the queue's */
+} serve_job;
+
+/* What one forward call was, for the metrics. */
+typedef void serve_batch_fn(void *user, size_t inputs, size_t tokens, double seconds);
+
+typedef struct serve_batcher_options {
+    size_t max_batch_tokens; /* an input of more tokens runs alone */
+    size_t max_jobs;         /* --max-concurrent */
+    int32_t n_threads;       /* the forward's threads (tf_forward_args.n_threads) */
+    serve_batch_fn *on_batch;
+    void *user;
+} serve_batcher_options;
+
+typedef struct serve_batcher serve_batcher;
+
+/* Starts the compute thread; NULL (with errno) on failure. */
+serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_options *o);
+/* Queues job: 0; -1 when max_jobs are admitted; -2 once stopping. */
+int serve_batcher_submit(serve_batcher *b, serve_job *job);
+/* Blocks until every input of job has its result (or its call failed). */
+void serve_batcher_wait(serve_batcher *b, serve_job *job);
+/* Jobs admitted and not yet finished. */
+size_t serve_batcher_depth(serve_batcher *b);
+/* Refuses new jobs, finishes those admitted, joins the thread, frees b. */
+void serve_batcher_stop(serve_batcher *b);
+
+#endif

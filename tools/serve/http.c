@@ -1,0 +1,223 @@
+/* http.c — libmicrohttpd's callbacks: each request from its headers to its
+ * response. */
+#define _POSIX_C_SOURCE 200809L
+#include "http.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "routes.h"
+
+/* Connections beyond --max-concurrent (their requests get 429, not a
+ * refused connection), the seconds an idle one is kept, and each
+ * connection thread's stack. */
+enum { SPARE_CONNECTIONS = 256, IDLE_SECONDS = 60, THREAD_STACK = 1 << 20 };
+
+/* One request's state between libmicrohttpd's calls. */
+typedef struct request_ctx {
+    int route;             /* routes_table's index, or -1 */
+    char *body;            /* [len] bytes read so far (malloc'ed) */
+    size_t len, cap;
+    int too_large;         /* the body passed --payload-limit while being read */
+    int answered;          /* a response is queued */
+    double start;
+} request_ctx;
+
+static void log_request(const char *method, const char *url, const serve_response *r,
+                        double seconds)
+{
+    if (r->queue_s >= 0)
+        fprintf(stderr, "%s %s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f\n",
+                method, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
+                1e3 * seconds);
+    else
+        fprintf(stderr, "%s %s %d tokens=%zu total_ms=%.2f\n", method, url, r->status, r->tokens,
+                1e3 * seconds);
+}
+
+static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
+                                     request_ctx *ctx, const char *method, const char *url,
+                                     serve_response *r)
+{
+    const double seconds = serve_clock() - ctx->start;
+    log_request(method, url, r, seconds);
+    serve_metrics_request(&s->metrics, ctx->route >= 0 ? (size_t)ctx->route : routes_count,
+                          r->status, seconds, r->queue_s, r->compute_s);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body,
+                                                                MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        free(r->body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+    if (r->status == 405)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, routes_table[ctx->route].method);
+    if (r->status == 401)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    if (atomic_load(&s->stopping))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    const enum MHD_Result rc = MHD_queue_response(c, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    ctx->answered = 1;
+    return rc;
+}
+
+/* "Bearer KEY" with the server's key (compared in constant time). */
+static int authorised(const serve_server *s, struct MHD_Connection *c)
+{
+    const char *key = s->limits.api_key;
+    if (!key)
+        return 1;
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (!h || strncmp(h, "Bearer ", 7) != 0)
+        return 0;
+    h += 7;
+    const size_t n = strlen(key);
+    if (strlen(h) != n)
+        return 0;
+    unsigned char diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(h[i] ^ key[i]);
+    return diff == 0;
+}
+
+/* What is known from the headers alone: 0 to read on, else the status of
+ * the error set in *e. */
+static int check_headers(serve_server *s, struct MHD_Connection *c, const request_ctx *ctx,
+                         const char *method, const char *url, serve_error *e)
+{
+    if (ctx->route < 0)
+        return serve_error_set(e, 404, "", "no route %.64s; the routes are /v1/embeddings, "
+                               "/embed, /rerank, /predict, /tokenize, /info, /health, /metrics",
+                               url);
+    const serve_route *r = &routes_table[ctx->route];
+    if (strcmp(method, r->method) != 0)
+        return serve_error_set(e, 405, "", "%s takes %s, not %.16s", r->path, r->method, method);
+    if (ctx->route != routes_find("/health") && !authorised(s, c))
+        return serve_error_set(e, 401, "", "a missing or wrong API key: send the header "
+                               "\"Authorization: Bearer KEY\" with the server's --api-key");
+    if (atomic_load(&s->stopping))
+        return serve_error_set(e, 503, "", "the server is shutting down");
+    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+    char *end;
+    const unsigned long long n = length ? strtoull(length, &end, 10) : 0;
+    if (length && n > s->limits.payload_limit)
+        return serve_error_set(e, 413, "", "the body's %llu bytes (Content-Length) are more "
+                               "than the server's limit of %zu (--payload-limit)", n,
+                               s->limits.payload_limit);
+    return 0;
+}
+
+/* Appends a piece of the body, or marks it too large. */
+static void take_body(serve_server *s, request_ctx *ctx, const char *data, size_t n)
+{
+    if (ctx->too_large || n > s->limits.payload_limit - ctx->len) {
+        ctx->too_large = 1;
+        return;
+    }
+    if (ctx->cap - ctx->len < n) {
+        size_t cap = ctx->cap ? ctx->cap : 4096;
+        while (cap - ctx->len < n)
+            cap *= 2;
+        char *body = realloc(ctx->body, cap);
+        if (!body) {
+            ctx->too_large = 1; /* answered 413 as well: nothing held is lost */
+            return;
+        }
+        ctx->body = body, ctx->cap = cap;
+    }
+    memcpy(ctx->body + ctx->len, data, n);
+    ctx->len += n;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **con_cls)
+{
+    serve_server *s = cls;
+    request_ctx *ctx = *con_cls;
+    serve_error e;
+    serve_response r;
+    (void)version;
+    if (!ctx) {
+        if (!(ctx = calloc(1, sizeof *ctx)))
+            return MHD_NO;
+        ctx->start = serve_clock();
+        ctx->route = routes_find(url);
+        *con_cls = ctx;
+        atomic_fetch_add(&s->active, 1);
+        if (check_headers(s, c, ctx, method, url, &e)) {
+            routes_error(ctx->route, &e, &r);
+            return send_response(s, c, ctx, method, url, &r);
+        }
+        return MHD_YES;
+    }
+    if (ctx->answered) { /* answered from the headers: the rest is dropped */
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        take_body(s, ctx, upload, *upload_size);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (ctx->too_large) {
+        serve_error_set(&e, 413, "", "the body is more than the server's limit of %zu bytes "
+                        "(--payload-limit)", s->limits.payload_limit);
+        routes_error(ctx->route, &e, &r);
+    } else {
+        routes_run(s, ctx->route, ctx->body, ctx->len, &r);
+    }
+    return send_response(s, c, ctx, method, url, &r);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode code)
+{
+    serve_server *s = cls;
+    request_ctx *ctx = *con_cls;
+    (void)c, (void)code;
+    if (!ctx)
+        return;
+    free(ctx->body);
+    free(ctx);
+    *con_cls = NULL;
+    atomic_fetch_sub(&s->active, 1);
+}
+
+struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr, int ipv6)
+{
+    const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                           MHD_USE_POLL | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
+    return MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+                            MHD_OPTION_SOCK_ADDR, addr,
+                            MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned)(s->limits.max_concurrent + SPARE_CONNECTIONS),
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_SECONDS,
+                            MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
+                            MHD_OPTION_END);
+}
+
+uint16_t serve_http_port(struct MHD_Daemon *d)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+void serve_http_quiesce(struct MHD_Daemon *d)
+{
+    const MHD_socket fd = MHD_quiesce_daemon(d);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+}
+
+void serve_http_stop(struct MHD_Daemon *d)
+{
+    MHD_stop_daemon(d);
+}

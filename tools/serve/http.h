@@ -1,0 +1,23 @@
+/* http.h — the HTTP side of `tfenc serve`, on GNU libmicrohttpd: a thread
+ * per connection (keep-alive), the body read up to --payload-limit (a
+ * larger Content-Length is refused before it is read), the API key, the
+ * route, one log line per request on stderr. */
+#ifndef SERVE_HTTP_H
+#define SERVE_HTTP_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "server.h"
+
+struct MHD_Daemon;
+
+/* Listens on addr (port 0: any free one) and serves s; NULL on failure. */
+struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr, int ipv6);
+/* The port it listens on. */
+uint16_t serve_http_port(struct MHD_Daemon *d);
+/* Stops accepting connections (those open are served on). */
+void serve_http_quiesce(struct MHD_Daemon *d);
+void serve_http_stop(struct MHD_Daemon *d);
+
+#endif

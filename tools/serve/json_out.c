@@ -1,0 +1,156 @@
+/* json_out.c — JSON text for response bodies, written into a growing buffer. */
+#include "json_out.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for n more bytes and the NUL; marks o failed when there is none. */
+static int reserve(json_out *o, size_t n)
+{
+    if (o->failed)
+        return 0;
+    if (o->cap - o->len > n)
+        return 1;
+    size_t cap = o->cap ? o->cap : 256;
+    while (cap - o->len <= n) {
+        if (cap > SIZE_MAX / 2)
+            goto fail;
+        cap *= 2;
+    }
+    char *data = realloc(o->data, cap);
+    if (!data)
+        goto fail;
+    o->data = data, o->cap = cap;
+    return 1;
+fail:
+    json_out_free(o);
+    o->failed = 1;
+    return 0;
+}
+
+void json_out_raw(json_out *o, const char *s, size_t n)
+{
+    if (!reserve(o, n))
+        return;
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = '\0';
+}
+
+void json_out_str(json_out *o, const char *s)
+{
+    json_out_raw(o, s, strlen(s));
+}
+
+void json_out_printf(json_out *o, const char *format, ...)
+{
+    char piece[128];
+    va_list ap;
+    va_start(ap, format);
+    const int n = vsnprintf(piece, sizeof piece, format, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof piece) { /* a longer piece: written in place */
+        if (n < 0 || !reserve(o, (size_t)n))
+            return;
+        va_start(ap, format);
+        vsnprintf(o->data + o->len, (size_t)n + 1, format, ap);
+        va_end(ap);
+        o->len += (size_t)n;
+        return;
+    }
+    json_out_raw(o, piece, (size_t)n);
+}
+
+void json_out_string_n(json_out *o, const char *s, size_t n)
+{
+    json_out_raw(o, "\"", 1);
+    size_t run = 0; /* bytes s[run..i) written as they are */
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        json_out_raw(o, s + run, i - run);
+        if (c == '"' || c == '\\') {
+            const char esc[2] = {'\\', (char)c};
+            json_out_raw(o, esc, 2);
+        } else {
+            json_out_printf(o, "\\u%04x", c);
+        }
+        run = i + 1;
+    }
+    json_out_raw(o, s + run, n - run);
+    json_out_raw(o, "\"", 1);
+}
+
+void json_out_string(json_out *o, const char *s)
+{
+    json_out_string_n(o, s, strlen(s));
+}
+
+void json_out_float(json_out *o, float v)
+{
+    if (isfinite(v))
+        json_out_printf(o, "%.9g", (double)v);
+    else
+        json_out_str(o, "null");
+}
+
+void json_out_floats(json_out *o, const float *v, size_t n)
+{
+    json_out_raw(o, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            json_out_raw(o, ",", 1);
+        json_out_float(o, v[i]);
+    }
+    json_out_raw(o, "]", 1);
+}
+
+void json_out_base64_floats(json_out *o, const float *v, size_t n)
+{
+    static const char digits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const size_t bytes = n * sizeof *v;
+    unsigned char *raw = malloc(bytes ? bytes : 1); /* [bytes] little-endian float32 */
+    if (!raw) {
+        json_out_free(o);
+        o->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], sizeof u);
+        for (int k = 0; k < 4; k++)
+            raw[4 * i + (size_t)k] = (unsigned char)(u >> (8 * k));
+    }
+    json_out_raw(o, "\"", 1);
+    for (size_t i = 0; i < bytes; i += 3) {
+        const size_t left = bytes - i;
+        const uint32_t w = (uint32_t)raw[i] << 16 | (left > 1 ? (uint32_t)raw[i + 1] << 8 : 0) |
+                           (left > 2 ? raw[i + 2] : 0);
+        const char quad[4] = {digits[w >> 18], digits[(w >> 12) & 63],
+                              left > 1 ? digits[(w >> 6) & 63] : '=',
+                              left > 2 ? digits[w & 63] : '='};
+        json_out_raw(o, quad, 4);
+    }
+    json_out_raw(o, "\"", 1);
+    free(raw);
+}
+
+char *json_out_take(json_out *o, size_t *len)
+{
+    char *data = o->failed ? NULL : o->data;
+    *len = o->failed ? 0 : o->len;
+    *o = (json_out){0};
+    return data;
+}
+
+void json_out_free(json_out *o)
+{
+    free(o->data);
+    *o = (json_out){0};
+}

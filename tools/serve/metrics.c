@@ -1,0 +1,122 @@
+/* metrics.c — counters and histograms behind GET /metrics. */
+#include "metrics.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The statuses the server answers with, one row each. */
+static const int statuses[SERVE_METRIC_STATUSES] = {200, 400, 401, 404, 405, 413, 429, 500, 503, 0};
+
+static const double token_bounds[] = {16, 64, 256, 1024, 4096, 16384, 65536};
+static const double input_bounds[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const double second_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+                                       2.5};
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+_Static_assert(COUNT(input_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
+_Static_assert(COUNT(second_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
+
+static serve_histogram histogram(const double *bounds, size_t n)
+{
+    return (serve_histogram){.bounds = bounds, .n_bounds = n};
+}
+
+void serve_metrics_init(serve_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    pthread_mutex_init(&m->lock, NULL);
+    m->batch_tokens = histogram(token_bounds, COUNT(token_bounds));
+    m->batch_inputs = histogram(input_bounds, COUNT(input_bounds));
+    m->request_seconds = histogram(second_bounds, COUNT(second_bounds));
+    m->queue_seconds = histogram(second_bounds, COUNT(second_bounds));
+    m->compute_seconds = histogram(second_bounds, COUNT(second_bounds));
+}
+
+void serve_metrics_destroy(serve_metrics *m)
+{
+    pthread_mutex_destroy(&m->lock);
+}
+
+static void observe(serve_histogram *h, double v)
+{
+    size_t i = 0;
+    while (i < h->n_bounds && v > h->bounds[i])
+        i++;
+    h->counts[i]++;
+    h->sum += v;
+    h->total++;
+}
+
+static size_t status_row(int status)
+{
+    size_t i = 0;
+    while (i + 1 < SERVE_METRIC_STATUSES && statuses[i] != status)
+        i++;
+    return i;
+}
+
+void serve_metrics_request(serve_metrics *m, size_t route, int status, double seconds,
+                           double queue_seconds, double compute_seconds)
+{
+    pthread_mutex_lock(&m->lock);
+    m->requests[route][status_row(status)]++;
+    observe(&m->request_seconds, seconds);
+    if (queue_seconds >= 0) {
+        observe(&m->queue_seconds, queue_seconds);
+        observe(&m->compute_seconds, compute_seconds);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+void serve_metrics_batch(void *user, size_t inputs, size_t tokens, double seconds)
+{
+    serve_metrics *m = user;
+    (void)seconds; /* each request's compute seconds are counted with it */
+    pthread_mutex_lock(&m->lock);
+    observe(&m->batch_tokens, (double)tokens);
+    observe(&m->batch_inputs, (double)inputs);
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void write_histogram(json_out *o, const char *name, const char *help,
+                            const serve_histogram *h)
+{
+    json_out_printf(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    unsigned long long cumulative = 0;
+    for (size_t i = 0; i <= h->n_bounds; i++) {
+        cumulative += h->counts[i];
+        if (i < h->n_bounds)
+            json_out_printf(o, "%s_bucket{le=\"%g\"} %llu\n", name, h->bounds[i], cumulative);
+        else
+            json_out_printf(o, "%s_bucket{le=\"+Inf\"} %llu\n", name, cumulative);
+    }
+    json_out_printf(o, "%s_sum %.9g\n%s_count %llu\n", name, h->sum, name, h->total);
+}
+
+void serve_metrics_write(serve_metrics *m, json_out *o, const char *const *route_paths,
+                         size_t n_routes, size_t queue_depth)
+{
+    pthread_mutex_lock(&m->lock);
+    json_out_str(o, "# HELP tfenc_requests_total Requests answered, by route and status.\n"
+                    "# TYPE tfenc_requests_total counter\n");
+    for (size_t r = 0; r < n_routes && r < SERVE_METRIC_ROUTES; r++)
+        for (size_t s = 0; s < SERVE_METRIC_STATUSES; s++)
+            if (m->requests[r][s]) {
+                char status[16] = "other";
+                if (statuses[s])
+                    snprintf(status, sizeof status, "%d", statuses[s]);
+                json_out_printf(o, "tfenc_requests_total{route=\"%s\",status=\"%s\"} %llu\n",
+                                route_paths[r], status, m->requests[r][s]);
+            }
+    json_out_printf(o, "# HELP tfenc_queue_depth Requests admitted and not yet answered.\n"
+                       "# TYPE tfenc_queue_depth gauge\ntfenc_queue_depth %zu\n", queue_depth);
+    write_histogram(o, "tfenc_batch_tokens", "Real tokens of each forward call.",
+                    &m->batch_tokens);
+    write_histogram(o, "tfenc_batch_inputs", "Inputs of each forward call.", &m->batch_inputs);
+    write_histogram(o, "tfenc_request_duration_seconds", "Seconds from a request's body to its "
+                    "response.", &m->request_seconds);
+    write_histogram(o, "tfenc_queue_duration_seconds", "Seconds a request waited for its first "
+                    "forward call.", &m->queue_seconds);
+    write_histogram(o, "tfenc_compute_duration_seconds", "Seconds from a request's first "
+                    "forward call to its last result.", &m->compute_seconds);
+    pthread_mutex_unlock(&m->lock);
+}

@@ -1,0 +1,217 @@
+/* serve.c — `tfenc serve --model DIR`: the command line, the model, the
+ * batcher and the HTTP server started; SIGTERM or SIGINT stop accepting,
+ * finish what was admitted, and exit 0. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "file.h"
+#include "file_message.h"
+#include "http.h"
+#include "options.h"
+#include "pipeline_cli.h"
+#include "server.h"
+
+/* Seconds a stop waits for the responses of admitted requests to be sent. */
+#define SERVE_DRAIN_SECONDS 30
+
+typedef struct serve_options {
+    const char *model, *host, *port_file, *model_id;
+    int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
+    int auto_truncate;
+    const char *api_key;
+} serve_options;
+
+static void serve_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tfenc serve --model DIR [--host 127.0.0.1] [--port 8080] [--threads N]\n"
+            "                   [--max-batch-tokens 16384] [--max-client-batch 64]\n"
+            "                   [--max-concurrent 512] [--payload-limit 2000000]\n"
+            "                   [--auto-truncate] [--api-key KEY] [--model-id NAME]\n"
+            "                   [--port-file FILE]\n"
+            "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
+            "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
+            "and text-embeddings-inference's POST /embed, /rerank (a cross-encoder),\n"
+            "/predict (a classifier), /tokenize and GET /info, /health, /metrics.\n"
+            "Requests wait in one queue (at most --max-concurrent, beyond which 429); one\n"
+            "compute thread packs their inputs into forward calls of at most\n"
+            "--max-batch-tokens real tokens (an input of more runs alone), the oldest\n"
+            "first. An input longer than the model's max_seq_length is 413 unless the\n"
+            "request says \"truncate\": true or the server runs with --auto-truncate. A\n"
+            "request has at most --max-client-batch inputs and --payload-limit bytes.\n"
+            "--threads: the forward's threads (0, the default: one per core). --port 0\n"
+            "takes a free port; the port is printed on stderr and written to --port-file.\n"
+            "--api-key: every route but /health needs \"Authorization: Bearer KEY\".\n"
+            "One line per request on stderr: method, path, status, tokens, queue and\n"
+            "compute milliseconds. SIGTERM or SIGINT: stop accepting, finish what is\n"
+            "queued, exit 0.\n");
+}
+
+static int take_serve(cli_args *a, const char *arg, void *user)
+{
+    serve_options *o = user;
+    const cli_string_flag strings[] = {
+        {"--model", "a model folder", &o->model},
+        {"--host", "an IP address", &o->host},
+        {"--port-file", "a file", &o->port_file},
+        {"--model-id", "a name", &o->model_id},
+        {"--api-key", "a key", &o->api_key},
+    };
+    const cli_int_flag ints[] = {
+        {"--port", 0, 65535, &o->port},
+        {"--threads", 0, 4096, &o->threads},
+        {"--max-batch-tokens", 1, 1 << 24, &o->max_batch_tokens},
+        {"--max-client-batch", 1, 1 << 16, &o->max_client_batch},
+        {"--max-concurrent", 1, 1 << 16, &o->max_concurrent},
+        {"--payload-limit", 1, 1 << 30, &o->payload_limit},
+    };
+    if (!strcmp(arg, "--auto-truncate")) {
+        o->auto_truncate = 1;
+        return 1;
+    }
+    const int rc = cli_string_table(a, arg, CLI_TABLE(strings));
+    return rc ? rc : cli_int_table(a, arg, CLI_TABLE(ints));
+}
+
+/* host:port as a socket address (a numeric IPv4 or IPv6 address). */
+static int resolve(const serve_options *o, struct sockaddr_storage *addr, int *ipv6)
+{
+    char port[8];
+    snprintf(port, sizeof port, "%d", (int)o->port);
+    struct addrinfo hints = {.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+                             .ai_socktype = SOCK_STREAM}, *res;
+    const int rc = getaddrinfo(o->host, port, &hints, &res);
+    if (rc) {
+        cli_error("serve", "--host: expected an IP address, got '%s' (%s)", o->host,
+                  gai_strerror(rc));
+        return -1;
+    }
+    memcpy(addr, res->ai_addr, res->ai_addrlen);
+    *ipv6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    return 0;
+}
+
+static int write_port_file(const char *path, unsigned port)
+{
+    char text[16];
+    const int n = snprintf(text, sizeof text, "%u\n", port);
+    tf_file_writer w;
+    if (tf_file_create(&w, path) || tf_file_write(&w, text, (size_t)n) ||
+        tf_file_commit(&w)) {
+        cli_error("serve", "--port-file: %s", file_message());
+        return -1;
+    }
+    return 0;
+}
+
+/* The folder's last name, for /info and responses. */
+static const char *folder_name(const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    static char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(n - start), dir + start);
+    return name;
+}
+
+/* Waits for SIGTERM or SIGINT (blocked in every thread). */
+static int wait_for_stop(const sigset_t *stop)
+{
+    int sig = 0;
+    while (sigwait(stop, &sig) != 0)
+        ;
+    return sig;
+}
+
+/* Until the requests admitted have been answered, at most SERVE_DRAIN_SECONDS. */
+static void drain(serve_server *s)
+{
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 100 * SERVE_DRAIN_SECONDS && atomic_load(&s->active) > 0; i++)
+        nanosleep(&tick, NULL);
+}
+
+static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
+{
+    struct sockaddr_storage addr;
+    int ipv6;
+    if (resolve(o, &addr, &ipv6))
+        return CLI_USAGE;
+    const serve_batcher_options bo = {
+        .max_batch_tokens = s->limits.max_batch_tokens, .max_jobs = s->limits.max_concurrent,
+        .n_threads = o->threads, .on_batch = serve_metrics_batch, .user = &s->metrics};
+    if (!(s->batcher = serve_batcher_start(s->p, &bo))) {
+        cli_error("serve", "cannot start the compute thread: %s", strerror(errno));
+        return CLI_FAILED;
+    }
+    struct MHD_Daemon *d = serve_http_start(s, (const struct sockaddr *)&addr, ipv6);
+    if (!d) {
+        cli_error("serve", "cannot listen on %s port %d: %s", o->host, (int)o->port,
+                  strerror(errno));
+        serve_batcher_stop(s->batcher);
+        return CLI_FAILED;
+    }
+    const unsigned port = serve_http_port(d);
+    int rc = o->port_file && write_port_file(o->port_file, port) ? CLI_FAILED : 0;
+    if (rc == 0) {
+        fprintf(stderr, "tfenc serve: %s (%s) on http://%s%s%s:%u\n", s->model_id,
+                tf_pipeline_kind_name(tf_pipeline_kind_of(s->p)), ipv6 ? "[" : "", o->host,
+                ipv6 ? "]" : "", port);
+        const int sig = wait_for_stop(stop);
+        fprintf(stderr, "tfenc serve: %s: finishing %zu queued requests\n",
+                sig == SIGINT ? "SIGINT" : "SIGTERM", serve_batcher_depth(s->batcher));
+    }
+    atomic_store(&s->stopping, 1);
+    serve_http_quiesce(d);
+    serve_batcher_stop(s->batcher); /* every admitted job computed */
+    drain(s);                       /* and answered */
+    serve_http_stop(d);
+    return rc;
+}
+
+int tfenc_serve(int argc, char **argv)
+{
+    serve_options o = {.host = "127.0.0.1", .port = 8080, .max_batch_tokens = 16384,
+                       .max_client_batch = 64, .max_concurrent = 512,
+                       .payload_limit = 2000000};
+    cli_args a = cli_args_start("serve", serve_usage, argc, argv);
+    int rc = cli_parse(&a, take_serve, &o);
+    if (rc == 0 && !o.model)
+        rc = cli_usage_error(&a);
+    if (rc)
+        return cli_parse_status(rc);
+    /* SIGTERM and SIGINT are waited for by the main thread only: blocked
+     * before any thread starts, so every thread inherits the mask. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    tf_pipeline *p = pipeline_cli_load("serve", o.model, 0);
+    if (!p)
+        return CLI_FAILED;
+    serve_server s = {
+        .p = p, .model_id = o.model_id ? o.model_id : folder_name(o.model),
+        .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
+                   .max_client_batch = (size_t)o.max_client_batch,
+                   .max_concurrent = (size_t)o.max_concurrent,
+                   .payload_limit = (size_t)o.payload_limit,
+                   .auto_truncate = o.auto_truncate, .api_key = o.api_key}};
+    serve_metrics_init(&s.metrics);
+    rc = run(&s, &o, &stop);
+    serve_metrics_destroy(&s.metrics);
+    tf_pipeline_destroy(p);
+    return rc;
+}
