@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer) for
+# run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
+# serve_request) for
 # SECONDS with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
@@ -15,13 +16,22 @@ jobs=${3:-1}
 max_len=""
 [ "$target" != loader ] || max_len=-max_len=4096
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
-sources=$(ls lib/*.c | grep -v alloc_hook.c)
+if [ "$target" = serve_request ]; then # the tool's parser, not the library
+    # shellcheck disable=SC2046
+    clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        -Iinclude -Ilib/common -Itools -Itools/serve $(pkg-config --cflags libcjson) \
+        tools/serve/request.c lib/common/json.c tools/file_message.c fuzz/fuzz_serve_request.c \
+        -o fuzz/build/fuzz_serve_request $(pkg-config --libs libcjson)
+else
+sources=$(find lib -name '*.c' ! -name alloc_hook.c | sort)
 # shellcheck disable=SC2046,SC2086
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -DTFENC_BUILDING_LIBRARY -DTFENC_FUZZ_VOCAB="\"$PWD/tests/data/wordpiece/vocab.txt\"" \
-    -Iinclude -Ilib $(pkg-config --cflags openblas libcjson libutf8proc) \
+    -Iinclude $(find lib -mindepth 1 -type d | sed 's/^/-I/') \
+    $(pkg-config --cflags openblas libcjson libutf8proc libpcre2-8) \
     $sources "fuzz/fuzz_$target.c" -o "fuzz/build/fuzz_$target" \
-    $(pkg-config --libs openblas libcjson libutf8proc) -lm
+    $(pkg-config --libs openblas libcjson libutf8proc libpcre2-8) -lm
+fi
 cp -n "fuzz/corpus/$target/"* "fuzz/work/$target/" 2>/dev/null || true
 root=$PWD
 log="$root/fuzz/build/$target.log"

@@ -13,9 +13,11 @@
 #   binutils (nm, readelf for the exported-symbols test), abigail-tools (the
 #   ABI check), valgrind (CI's memcheck run), libblis-openmp-dev (CI's build
 #   with -Dblas=blis), chromium (headless, renders tfenc explain --html's
-#   page in the explain-html-browser test and docs/screenshot_walkthrough.sh).
+#   page in the explain-html-browser test and docs/screenshot_walkthrough.sh),
+#   libmicrohttpd-dev (tfenc serve's HTTP) and curl (the serve test's client).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
+          libmicrohttpd-dev curl
           python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
 missing=""
 for p in $packages; do

@@ -110,7 +110,7 @@ static int list_size(const cJSON *list, const char *name, size_t max, size_t *n,
 }
 
 /* `name`: a string or a list of strings, into r->texts. OpenAI's token-id
- * inputs are named here and refused. */
+ * inputs (a list of ids, or of lists) are named here and refused. */
 static int get_texts(serve_request *r, const char *name, size_t max, serve_error *e)
 {
     const cJSON *v = field(r, name);
@@ -137,7 +137,8 @@ static int get_texts(serve_request *r, const char *name, size_t max, serve_error
         }
         char where[48];
         snprintf(where, sizeof where, "%s[%zu]", name, i);
-        if (cJSON_IsNumber(item) || cJSON_IsArray(item))
+        if (r->kind == SERVE_BODY_OPENAI_EMBEDDINGS && (cJSON_IsNumber(item) ||
+                                                         cJSON_IsArray(item)))
             return serve_error_set(e, 400, name, "%s: token ids are not supported as inputs; "
                                    "send the text", where);
         return wrong_type(e, where, "a string", item);
@@ -173,21 +174,22 @@ static int get_predict_inputs(serve_request *r, size_t max, serve_error *e)
                                "[text, text] or a list of them");
     const int pair = cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 &&
                      cJSON_IsString(v->child) && cJSON_IsString(v->child->next);
+    size_t n = 1;
     if (cJSON_IsString(v) || pair) {
         r->single = 1;
-        if (alloc_inputs(r, 1, 1, e))
+        if (alloc_inputs(r, 1, 1, e) || predict_input(r, v, 0, e))
             return -1;
-        return predict_input(r, v, 0, e);
+    } else {
+        if (!cJSON_IsArray(v))
+            return wrong_type(e, "inputs", "a string, a pair [text, text] or a list of them", v);
+        if (list_size(v, "inputs", max, &n, e) || alloc_inputs(r, n, 1, e))
+            return -1;
+        size_t i = 0;
+        for (const cJSON *item = v->child; item; item = item->next, i++)
+            if (predict_input(r, item, i, e))
+                return -1;
     }
-    size_t n;
-    if (!cJSON_IsArray(v))
-        return wrong_type(e, "inputs", "a string, a pair [text, text] or a list of them", v);
-    if (list_size(v, "inputs", max, &n, e) || alloc_inputs(r, n, 1, e))
-        return -1;
-    size_t i = 0;
-    for (const cJSON *item = v->child; item; item = item->next, i++)
-        if (predict_input(r, item, i, e))
-            return -1;
+    size_t i;
     for (i = 0; i < n && !r->pairs[i]; i++)
         ;
     if (i == n) { /* no pair among them */

@@ -72,6 +72,7 @@ static const char *openai_error_type(int status)
 void routes_error(int r, const serve_error *e, serve_response *out)
 {
     json_out o = {0};
+    *out = (serve_response){0};
     if (r >= 0 && routes_table[r].openai) {
         json_out_str(&o, "{\"error\":{\"message\":");
         json_out_string(&o, e->message);
