@@ -604,7 +604,9 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * id given twice, a merge of tokens not in the vocabulary are TF_ERR_FORMAT
  * naming the field. The vocabulary's ids must be 0..n-1, each once; an added
  * token in the vocabulary has its id there (as tokenizers gives it). Where
- * ours differ from tokenizers': offsets are bytes of the text, a
+ * ours differ from tokenizers': offsets are bytes of the text
+ * (tf_encoding_offsets; code points, as tokenizers counts them, in
+ * tf_encoding_char_offsets), a
  * character that normalisation composes of several spans them all, and a
  * mark moved by canonical reordering keeps its own bytes; a character
  * Precompiled makes of several, or several of one, spans them all; a
@@ -678,6 +680,22 @@ TF_API const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id)
 /* The id of a token, or -1. */
 TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token);
 
+/* Since 0.4.0. The text of the ids ids[0..n) as the tokenizer's decoder
+ * makes it (tokenizers' Tokenizer::decode: ByteLevel, WordPiece,
+ * Metaspace, BPEDecoder, Replace, ByteFallback, Fuse, Strip, Sequence;
+ * without a decoder the tokens joined by spaces; a vocab.txt's is
+ * WordPiece's with its cleanup of spaces), the special added tokens left
+ * out when skip_special_tokens is 1. Writes the UTF-8 text and a NUL into
+ * buf (size bytes) and its length (without the NUL) into *len; buf NULL
+ * and size 0 only asks the length. An id that is no token is
+ * TF_ERR_INVALID_ARGUMENT naming it (tokenizers skips it); a buf too small
+ * is TF_ERR_INVALID_ARGUMENT with *len set and buf untouched; a decoder
+ * type this library lacks is TF_ERR_UNSUPPORTED naming it (loading the
+ * file still succeeds). */
+TF_API tf_status tf_tokenizer_decode(const tf_tokenizer *tok, const int32_t *ids, size_t n,
+                                     int32_t skip_special_tokens, char *buf, size_t size,
+                                     size_t *len);
+
 /* The result of encoding: B texts (or pairs), padded to the longest (with
  * [PAD], or as the tokenizer.json says), T ids each. Arrays are [B, T], row-major, owned by the encoding,
  * and fit tf_forward_args directly (input_ids, token_type_ids,
@@ -708,6 +726,10 @@ TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B,
  * it came from (the bytes it was made of, through normalisation); [0, 0]
  * for the specials the template adds and for padding. */
 TF_API const int64_t *tf_encoding_offsets(const tf_encoding *enc);
+/* Since 0.4.0. [B, T, 2]: the same ranges in Unicode code points of the
+ * text or pair (as Python indexes a str, and Hugging Face's
+ * offset_mapping counts them); [0, 0] likewise. */
+TF_API const int64_t *tf_encoding_char_offsets(const tf_encoding *enc);
 
 /* ---- Sentence vectors ------------------------------------------------------ */
 

@@ -89,6 +89,15 @@ static int64_t char_offset(const char *text, int64_t b)
     return n;
 }
 
+/* Token t's code point offset (begin, or end when `end`) in row 0 of e,
+ * which must be its byte offset in src counted in code points. */
+static int64_t char_span(const tf_encoding *e, int32_t t, const char *src, int end)
+{
+    const int64_t chars = tf_encoding_char_offsets(e)[2 * t + end];
+    ck_assert_int_eq(chars, char_offset(src, tf_encoding_offsets(e)[2 * t + end]));
+    return chars;
+}
+
 static int same_ints(const int32_t *got, const cJSON *want, int32_t n)
 {
     if (cJSON_GetArraySize(want) != n)
@@ -126,10 +135,9 @@ static int same_offsets(const tf_encoding *e, const cJSON *c)
     const cJSON *pair = cJSON_GetObjectItem(c, "pair");
     const int32_t n = tf_encoding_lengths(e)[0];
     for (int32_t t = 0; t < n; t++) {
-        const int64_t *o = tf_encoding_offsets(e) + 2 * t;
         const char *src = tf_encoding_type_ids(e)[t] && pair ? pair->valuestring : text;
         const cJSON *w = cJSON_GetArrayItem(want, t);
-        const int64_t begin = char_offset(src, o[0]), end = char_offset(src, o[1]);
+        const int64_t begin = char_span(e, t, src, 0), end = char_span(e, t, src, 1);
         const int64_t want_begin = cJSON_GetArrayItem(w, 0)->valueint;
         const int64_t want_end = cJSON_GetArrayItem(w, 1)->valueint;
         const int composed = begin == want_begin && end > want_end &&
@@ -171,6 +179,28 @@ static tf_encoding *encode_case(const tf_tokenizer *tok, const cJSON *c)
     return e;
 }
 
+/* Whether decoding c's ids (skipping the special tokens or not) gives the
+ * reference's text. */
+static int decodes_as(const tf_tokenizer *tok, const cJSON *c, int skip, const char *key)
+{
+    const cJSON *want = cJSON_GetObjectItem(c, key), *id;
+    int32_t *ids = malloc(((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(c, "ids")) + 1) *
+                          sizeof *ids);
+    size_t n = 0, len = 0;
+    cJSON_ArrayForEach(id, cJSON_GetObjectItem(c, "ids")) ids[n++] = id->valueint;
+    ck_assert_int_eq(tf_tokenizer_decode(tok, ids, n, skip, NULL, 0, &len), TF_OK);
+    char *text = malloc(len + 1);
+    ck_assert_int_eq(tf_tokenizer_decode(tok, ids, n, skip, text, len + 1, &len), TF_OK);
+    const int same = strcmp(text, want->valuestring) == 0;
+    if (!same)
+        fprintf(stderr, "decoding \"%s\"%s gives \"%s\", not \"%s\"\n",
+                cJSON_GetObjectItem(c, "text")->valuestring, skip ? " (skipping specials)" : "",
+                text, want->valuestring);
+    free(text);
+    free(ids);
+    return same;
+}
+
 /* Whether c's ids and type ids (and offsets when asked) are the reference's. */
 static int matches(const tf_tokenizer *tok, const char *name, const cJSON *c, int offsets)
 {
@@ -185,6 +215,9 @@ static int matches(const tf_tokenizer *tok, const char *name, const cJSON *c, in
                 cJSON_GetObjectItem(c, "text")->valuestring);
         same = 0;
     }
+    if (same && cJSON_GetObjectItem(c, "decoded"))
+        same = decodes_as(tok, c, 0, "decoded") &&
+               decodes_as(tok, c, 1, "decoded_skipping_specials");
     tf_encoding_destroy(e);
     return same;
 }
@@ -304,8 +337,7 @@ static int spm_offsets_agree(const tf_tokenizer *tok, const cJSON *c, int *exact
         return 1;
     }
     for (int32_t t = 0; t < m && first + t < n; t++) {
-        const int64_t *o = tf_encoding_offsets(e) + 2 * (first + t);
-        const int64_t b = char_offset(text, o[0]), end = char_offset(text, o[1]);
+        const int64_t b = char_span(e, first + t, text, 0), end = char_span(e, first + t, text, 1);
         const cJSON *w = cJSON_GetArrayItem(want, t);
         const int64_t wb = cJSON_GetArrayItem(w, 0)->valueint;
         const int64_t we = cJSON_GetArrayItem(w, 1)->valueint;
@@ -365,8 +397,8 @@ START_TEST(test_cases_match_hugging_face)
         if (f->spm && !cJSON_GetObjectItem(c, "pair"))
             failures += !spm_offsets_agree(tok, c, &exact, &near);
     }
-    printf("%s: %d of %d texts and pairs match Hugging Face exactly%s\n", f->name, n - failures, n,
-           f->byte_level || f->spm ? "" : " (offsets too)");
+    printf("%s: %d of %d texts and pairs match Hugging Face exactly%s, texts decoded too\n",
+           f->name, n - failures, n, f->byte_level || f->spm ? "" : " (offsets too)");
     if (f->byte_level)
         printf("%s: %d tokens hold exactly the bytes of their offsets\n", f->name, checked);
     if (f->spm)
@@ -769,6 +801,56 @@ START_TEST(test_unigram_without_unk)
 }
 END_TEST
 
+/* Decoding: a vocab.txt decodes as its tokenizer.json does (BertTokenizerFast's
+ * WordPiece decoder); an id that is no token, a buffer too small, a decoder
+ * this library lacks are refused by name, the buffer untouched. */
+START_TEST(test_decode)
+{
+    tf_tokenizer *vocab = load(join(data_dir, "wordpiece/vocab.txt").s);
+    tf_tokenizer *json = load(fixture("bert_uncased", "tokenizer.json").s);
+    const char *text = "Hello, world! It's unbelievable: tokenizers don't.";
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode(vocab, text, strlen(text), NULL, 0, &e), TF_OK);
+    const int32_t *ids = tf_encoding_ids(e), n = tf_encoding_lengths(e)[0];
+    char a[256], b[256];
+    size_t la, lb;
+    ck_assert_int_eq(tf_tokenizer_decode(vocab, ids, (size_t)n, 1, a, sizeof a, &la), TF_OK);
+    ck_assert_int_eq(tf_tokenizer_decode(json, ids, (size_t)n, 1, b, sizeof b, &lb), TF_OK);
+    ck_assert_str_eq(a, b);
+    ck_assert_str_eq(a, "hello, world! it ' s unbelievable : tokenizers don ' t."); /* as tokenizers */
+    ck_assert_int_eq(tf_tokenizer_decode(vocab, ids, (size_t)n, 0, a, sizeof a, &la), TF_OK);
+    ck_assert_str_eq(a, "[CLS] hello, world! it ' s unbelievable : tokenizers don ' t. [SEP]");
+
+    memset(b, 'x', sizeof b);
+    expect_failure(tf_tokenizer_decode(vocab, ids, (size_t)n, 0, b, 10, &lb),
+                   TF_ERR_INVALID_ARGUMENT, "size: the text needs 67 bytes and a NUL, got 10");
+    ck_assert_int_eq(lb, 67);
+    ck_assert_int_eq(b[0], 'x');
+    const int32_t bad[2] = {ids[1], 1 << 20};
+    expect_failure(tf_tokenizer_decode(vocab, bad, 2, 0, b, sizeof b, &lb),
+                   TF_ERR_INVALID_ARGUMENT, "ids[1]: 1048576 is not a token (the vocabulary and "
+                   "added tokens have 6841)");
+    expect_failure(tf_tokenizer_decode(vocab, ids, (size_t)n, 2, b, sizeof b, &lb),
+                   TF_ERR_INVALID_ARGUMENT, "skip_special_tokens: expected 0 or 1, got 2");
+    tf_encoding_destroy(e);
+    tf_tokenizer_destroy(vocab);
+    tf_tokenizer_destroy(json);
+
+    cJSON *j = read_json(fixture("bert_uncased", "tokenizer.json").s);
+    cJSON *ctc = cJSON_CreateObject();
+    cJSON_AddStringToObject(ctc, "type", "CTC");
+    cJSON_ReplaceItemInObject(j, "decoder", ctc);
+    make_tmp_dir();
+    tf_tokenizer *tok = load(write_json(j, "tokenizer.json").s); /* it encodes */
+    const int32_t one = 5;
+    expect_failure(tf_tokenizer_decode(tok, &one, 1, 0, b, sizeof b, &lb), TF_ERR_UNSUPPORTED,
+                   "decoder: type \"CTC\" is not supported");
+    tf_tokenizer_destroy(tok);
+    remove_tmp_dir();
+    cJSON_Delete(j);
+}
+END_TEST
+
 /* A pattern that backtracks catastrophically fails the encoding, in
  * bounded time, instead of hanging. */
 START_TEST(test_catastrophic_regex_fails)
@@ -837,6 +919,7 @@ int main(void)
     tcase_add_test(tc, test_hostile_files);
     tcase_add_test(tc, test_catastrophic_regex_fails);
     tcase_add_test(tc, test_unigram_without_unk);
+    tcase_add_test(tc, test_decode);
     tcase_add_test(tc, test_long_word);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -649,6 +649,97 @@ static tf_status load_pretokenizer(const loader *l, const cJSON *o, const char *
     return load_sequence(l, o, field, "pretokenizers", depth, load_pretokenizer);
 }
 
+/* ---- Decoders -------------------------------------------------------------------- */
+
+/* A string field of a decoder, copied into *out. */
+static tf_status decoder_text(const loader *l, const cJSON *o, const char *key, const char *field,
+                              const char *dflt, char **out)
+{
+    char f[160];
+    const char *text;
+    name_field(f, sizeof f, "%s.%s", field, key);
+    tf_status s = get_string(l, o, key, f, dflt != NULL, &text);
+    if (s)
+        return s;
+    text = absent(item(o, key)) ? dflt : text;
+    *out = tf_malloc(strlen(text) + 1);
+    if (!*out)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the decoder", l->path);
+    strcpy(*out, text);
+    return TF_OK;
+}
+
+static tf_status load_one_decoder(const loader *l, const cJSON *o, const char *field,
+                                  const char *type)
+{
+    static const struct {
+        const char *type;
+        tf_decoder_kind kind;
+    } kinds[] = {{"ByteLevel", TF_DEC_BYTE_LEVEL},   {"WordPiece", TF_DEC_WORDPIECE},
+                 {"Metaspace", TF_DEC_METASPACE},    {"BPEDecoder", TF_DEC_BPE},
+                 {"Replace", TF_DEC_REPLACE},        {"ByteFallback", TF_DEC_BYTE_FALLBACK},
+                 {"Fuse", TF_DEC_FUSE},              {"Strip", TF_DEC_STRIP}};
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].type, type) != 0)
+        k++;
+    tf_tokenizer *tok = l->tok;
+    if (k == sizeof kinds / sizeof kinds[0]) { /* refused when decoding, not loading */
+        if (!tok->unsupported_decoder[0])
+            name_field(tok->unsupported_decoder, sizeof tok->unsupported_decoder, "%s", type);
+        return TF_OK;
+    }
+    tf_status s = TF_OK;
+    tf_decoder *d = more_stage(l, (void **)&tok->decoders, &tok->n_decoders, sizeof *d, field, &s);
+    if (!d)
+        return s;
+    d->kind = kinds[k].kind;
+    char f[160];
+    switch (d->kind) {
+    case TF_DEC_WORDPIECE:
+        s = decoder_text(l, o, "prefix", field, "##", &d->text);
+        name_field(f, sizeof f, "%s.cleanup", field);
+        return s ? s : get_bool(l, o, "cleanup", f, 1, &d->cleanup);
+    case TF_DEC_METASPACE: {
+        tf_pretokenizer p = {0};
+        s = load_metaspace(l, o, field, &p);
+        d->replacement = p.replacement;
+        d->prepend_scheme = p.prepend_scheme;
+        return s;
+    }
+    case TF_DEC_BPE:
+        return decoder_text(l, o, "suffix", field, "</w>", &d->text);
+    case TF_DEC_REPLACE:
+        name_field(f, sizeof f, "%s.pattern", field);
+        s = load_pattern(l, item(o, "pattern"), f, &d->pattern);
+        return s ? s : decoder_text(l, o, "content", field, NULL, &d->text);
+    case TF_DEC_STRIP: {
+        s = decoder_text(l, o, "content", field, NULL, &d->text);
+        utf8proc_int32_t cp;
+        const utf8proc_ssize_t width =
+            s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)d->text, -1, &cp);
+        name_field(f, sizeof f, "%s.content", field);
+        if (s == TF_OK && (width <= 0 || d->text[width]))
+            s = bad(l, f, "one character");
+        name_field(f, sizeof f, "%s.start", field);
+        if (s == TF_OK)
+            s = get_int(l, item(o, "start"), f, 0, INT32_MAX, 0, &d->start);
+        name_field(f, sizeof f, "%s.stop", field);
+        return s ? s : get_int(l, item(o, "stop"), f, 0, INT32_MAX, 0, &d->stop);
+    }
+    default:
+        return TF_OK;
+    }
+}
+
+static tf_status load_decoder(const loader *l, const cJSON *o, const char *field, int depth)
+{
+    const char *type;
+    tf_status s = get_type(l, o, field, &type);
+    if (s || strcmp(type, "Sequence") != 0)
+        return s ? s : load_one_decoder(l, o, field, type);
+    return load_sequence(l, o, field, "decoders", depth, load_decoder);
+}
+
 /* ---- Added tokens ---------------------------------------------------------------- */
 
 /* The content of a normalized added token as the normalizers make it. */
@@ -944,6 +1035,8 @@ static tf_status load_root(const loader *l, const cJSON *root, const tf_tokenize
         s = load_normalizer(l, normalizer, "normalizer", 0);
     if (s == TF_OK && !absent(pre))
         s = load_pretokenizer(l, pre, "pre_tokenizer", 0);
+    if (s == TF_OK && !absent(item(root, "decoder")))
+        s = load_decoder(l, item(root, "decoder"), "decoder", 0);
     if (s == TF_OK)
         s = load_added_tokens(l, item(root, "added_tokens"));
     if (s == TF_OK)

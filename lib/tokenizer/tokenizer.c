@@ -245,6 +245,15 @@ static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_to
     tok->n_normalizers = 1;
     tok->pretokenizers[0] = (tf_pretokenizer){.kind = TF_PRE_BERT};
     tok->n_pretokenizers = 1;
+    tok->decoders = tf_calloc(1, sizeof *tok->decoders);
+    if (tok->decoders)
+        tok->decoders[0].text = tf_malloc(3);
+    if (!tok->decoders || !tok->decoders[0].text)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the pipeline", path);
+    tok->decoders[0].kind = TF_DEC_WORDPIECE; /* BertTokenizerFast's: "##", cleanup */
+    tok->decoders[0].cleanup = 1;
+    strcpy(tok->decoders[0].text, "##");
+    tok->n_decoders = 1;
     return TF_OK;
 }
 
@@ -323,8 +332,11 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
         tf_normalizer_clear(&tok->normalizers[k]);
     for (size_t k = 0; tok->pretokenizers && k < tok->n_pretokenizers; k++)
         tf_pretokenizer_clear(&tok->pretokenizers[k]);
+    for (size_t k = 0; tok->decoders && k < tok->n_decoders; k++)
+        tf_decoder_clear(&tok->decoders[k]);
     tf_free(tok->normalizers);
     tf_free(tok->pretokenizers);
+    tf_free(tok->decoders);
     tf_template_destroy(&tok->single);
     tf_template_destroy(&tok->pair);
     tf_free(tok);
@@ -358,4 +370,61 @@ int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token)
         return -1;
     const tf_added_token *t = tf_added_find(&tok->added, token, strlen(token));
     return t ? t->id : tf_vocab_find(&tok->vocab, token, strlen(token));
+}
+
+/* ---- Decoding ---------------------------------------------------------------------- */
+
+/* The token strings of ids[0..n) into tokens (room for n; *count of them),
+ * the special added tokens left out when skip_special. */
+static tf_status id_tokens(const tf_tokenizer *tok, const int32_t *ids, size_t n,
+                           int32_t skip_special, const char **tokens, size_t *count)
+{
+    *count = 0;
+    for (size_t k = 0; k < n; k++) {
+        const tf_added_token *t = tf_added_find_id(&tok->added, ids[k]);
+        if (t && t->special && skip_special)
+            continue;
+        const char *token = tf_tokenizer_id_to_token(tok, ids[k]);
+        if (!token)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "ids[%zu]: %d is not a token (the vocabulary "
+                           "and added tokens have %d)", k, (int)ids[k],
+                           (int)tf_tokenizer_vocab_size(tok));
+        tokens[(*count)++] = token;
+    }
+    return TF_OK;
+}
+
+tf_status tf_tokenizer_decode(const tf_tokenizer *tok, const int32_t *ids, size_t n,
+                              int32_t skip_special_tokens, char *buf, size_t size, size_t *len)
+{
+    if (!tok || !len || (!ids && n) || (!buf && size))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok   ? "tokenizer is NULL"
+                                                   : !len ? "len is NULL"
+                                                   : !buf ? "buf is NULL but size is not 0"
+                                                          : "ids is NULL but n is not 0");
+    if (skip_special_tokens != 0 && skip_special_tokens != 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "skip_special_tokens: expected 0 or 1, got %d",
+                       (int)skip_special_tokens);
+    if (tok->unsupported_decoder[0])
+        return tf_fail(TF_ERR_UNSUPPORTED, "decoder: type \"%s\" is not supported",
+                       tok->unsupported_decoder);
+    const char **tokens = tf_malloc((n ? n : 1) * sizeof *tokens); /* [n] */
+    if (!tokens)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "decode: cannot allocate %zu tokens", n);
+    size_t count = 0, text_len = 0;
+    char *text = NULL;
+    tf_status s = id_tokens(tok, ids, n, skip_special_tokens, tokens, &count);
+    if (s == TF_OK)
+        s = tf_decode_tokens(&text, &text_len, tokens, count, tok->decoders, tok->n_decoders);
+    tf_free(tokens);
+    if (s == TF_OK) {
+        *len = text_len;
+        if (buf && size <= text_len)
+            s = tf_fail(TF_ERR_INVALID_ARGUMENT, "size: the text needs %zu bytes and a NUL, "
+                        "got %zu", text_len, size);
+        else if (buf)
+            memcpy(buf, text, text_len + 1);
+    }
+    tf_free(text);
+    return s;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "added_tokens.h"
+#include "decoders.h"
 #include "model.h"
 #include "post_process.h"
 #include "stages.h"
@@ -30,6 +31,9 @@ struct tf_tokenizer {
     size_t n_normalizers;
     tf_pretokenizer *pretokenizers; /* [n_pretokenizers], in order */
     size_t n_pretokenizers;
+    tf_decoder *decoders;          /* [n_decoders], in order */
+    size_t n_decoders;
+    char unsupported_decoder[64];  /* the "type" of a decoder this library lacks, or "" */
     tf_template single, pair;
     tf_truncation truncation;
     int32_t pad_id, pad_type_id;

@@ -404,7 +404,9 @@ async function make_cases(name, json, texts, pairs, use_js, spm) {
         console.error(`${name}: JS and Rust differ on ${JSON.stringify(text)}:\n  js   ${j}\n  rust ${r.ids}`);
       }
     }
-    const c = { text, ids: r.ids, type_ids: r.type_ids, offsets: r.offsets };
+    const c = { text, ids: r.ids, type_ids: r.type_ids, offsets: r.offsets,
+                decoded: await rust.decode(r.ids, false),
+                decoded_skipping_specials: await rust.decode(r.ids, true) };
     if (spm) { // SentencePiece's ids are the ids between the template's specials
       const specials = r.type_ids.length - spm[i].ids.length;
       const body = r.ids.slice(1, r.ids.length - (specials - 1));
