@@ -174,13 +174,24 @@ typedef enum tf_position_kind {
     TF_POSITION_SINUSOIDAL = 1, /* PE(t,2i) = sin(t / 10000^(2i/D)),
                                    PE(t,2i+1) = cos(t / 10000^(2i/D));
                                    computed for any t, so it extrapolates */
-    TF_POSITION_LEARNED = 2     /* a learned [P, D] table; T <= P */
+    TF_POSITION_LEARNED = 2,    /* a learned [P, D] table; T <= P */
+    /* Since 0.4.0: positions inside attention, nothing added to the embeddings. */
+    TF_POSITION_ROTARY = 3,     /* rotary embedding (RoPE) of each head's Q and K:
+                                   pair (a, b) of position t, frequency
+                                   w_i = theta^(-2i / r), becomes
+                                   (a cos(t w_i) - b sin(t w_i), b cos(t w_i) + a sin(t w_i));
+                                   see tf_config.rotary_* */
+    TF_POSITION_ALIBI = 4       /* ALiBi: score(i, j) -= m_h |i - j| (symmetric, as
+                                   JinaBERT uses it), m_h = 2^(-8 (h + 1) / H) for a
+                                   power-of-two H (Press et al.'s slopes otherwise);
+                                   computed on the fly, never a [T, T] table */
 } tf_position_kind;
 
 typedef enum tf_activation {
     TF_ACTIVATION_GELU = 0,      /* 0.5 x (1 + erf(x / sqrt 2)) (BERT "gelu") */
     TF_ACTIVATION_GELU_TANH = 1, /* 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) */
-    TF_ACTIVATION_RELU = 2       /* max(x, 0) */
+    TF_ACTIVATION_RELU = 2,      /* max(x, 0) */
+    TF_ACTIVATION_SILU = 3       /* x / (1 + e^-x) (SwiGLU's gate); since 0.4.0 */
 } tf_activation;
 
 typedef enum tf_norm_placement {
@@ -189,8 +200,8 @@ typedef enum tf_norm_placement {
 } tf_norm_placement;
 
 /* Names of the enum values, the ones config files, metadata, the CLI and
- * the bindings use: activations "gelu", "gelu_tanh", "relu"; positions
- * "none", "sinusoidal", "learned"; norm placement "post", "pre"; pooling
+ * the bindings use: activations "gelu", "gelu_tanh", "relu", "silu";
+ * positions "none", "sinusoidal", "learned", "rotary", "alibi"; norm placement "post", "pre"; pooling
  * "cls", "mean". *_name gives a static string, or NULL for a value this
  * version does not know; *_from_name gives the value, or -1. */
 TF_API const char *tf_activation_name(int32_t activation);
@@ -210,8 +221,9 @@ typedef struct tf_config {
     int32_t d_ff;              /* F, 1..1048576 */
     int32_t n_layers;          /* L, 1..1024 */
     int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
-    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL
-                                  0 = unbounded, else a bound on T */
+    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL,
+                                  ROTARY and ALIBI 0 = unbounded, else a
+                                  bound on T */
     int32_t position;          /* tf_position_kind */
     int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
     int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
@@ -222,7 +234,7 @@ typedef struct tf_config {
     int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
     float layer_norm_eps;      /* > 0 */
     uint64_t seed;             /* seed of the deterministic initialisation */
-    /* Since 0.4.0. */
+    /* Since 0.4.0. Each one's default, 0, is the model as 0.3.0 computed it. */
     int32_t position_offset;   /* 0: token t has position t. O > 0 (RoBERTa:
                                   padding_idx + 1, from config.json's
                                   pad_token_id): positions count from O over
@@ -231,12 +243,45 @@ typedef struct tf_config {
                                   create_position_ids_from_input_ids); vectors
                                   in: token t has O + t. Learned positions
                                   only; then T + O <= P */
+    int32_t ffn_gated;         /* 1: a gated feed-forward block, hidden =
+                                  act(x W_gate^T + b_gate) * (x W_up^T + b_up),
+                                  up and gate each (F, D): GeGLU with GELU,
+                                  SwiGLU with SiLU */
+    int32_t norm_bias;         /* 1: LayerNorms have biases even when bias is 0
+                                  (Linear layers without, LayerNorms with) */
+    int32_t skip_first_norm1;  /* 1 (pre-norm only): layer 0's attention reads x
+                                  itself, with no norm1 (ModernBERT) */
+    int32_t rotary_dim;        /* ROTARY: r, the rotated dimensions of each head
+                                  (even, 2..d_k; the rest pass unchanged);
+                                  0 = d_k. Must be 0 for other positions */
+    int32_t rotary_interleaved; /* ROTARY: 1 = pairs (2i, 2i+1) (GPT-J,
+                                  "interleaved"); 0 = pairs (i, i + r/2)
+                                  (GPT-NeoX, "rotate_half") */
+    float rotary_base;         /* ROTARY: theta, > 1; 0 = 10000 */
+    float rotary_base_local;   /* ROTARY: theta of local-window layers; 0 =
+                                  rotary_base */
+    float rotary_ntk_factor;   /* ROTARY: NTK-aware scaling factor a >= 1 (0 = none):
+                                  theta' = theta a^(r / (r - 2)) */
+    int32_t rotary_ntk_positions; /* with rotary_ntk_factor: 0 = static (theta'
+                                  always); P0 > 0 = dynamic: a call whose longest
+                                  sequence L exceeds P0 uses theta'' = theta
+                                  (a L / P0 - (a - 1))^(r / (r - 2)), theta below */
+    int32_t attn_window;       /* W: 0 = every layer attends globally; W > 0 (even):
+                                  local layers' query i sees keys |i - j| <= W/2,
+                                  computed in O(T W), not O(T^2) */
+    int32_t global_every;      /* with attn_window: layer l is global when l %
+                                  global_every == 0 (ModernBERT: 3); 0 = every
+                                  layer local */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
  * post-norm, sinusoidal positions (unbounded), vocab_size 0 (vectors in),
  * no token types, no embedding norm, no final norm, biases on, no pooler,
- * layer_norm_eps 1e-5, seed 0 (see "Structs that grow"). */
+ * layer_norm_eps 1e-5, seed 0, and every 0.4.0 field 0 (see "Structs that
+ * grow"). tf_encoder_create refuses a field out of its range, or one that
+ * does not fit the others (rotary_* without ROTARY positions, global_every
+ * without attn_window, skip_first_norm1 with post-norm), naming it and its
+ * value (TF_ERR_INVALID_ARGUMENT). */
 TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
 TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
 #define tf_config_init(cfg) tf_config_init_sized((cfg), sizeof *(cfg))
@@ -390,8 +435,9 @@ TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
 
 /* ---- Weights by name ---------------------------------------------------- *
  *
- * Tensors of a handle (only those its config has; "[bias]" ones exist when
- * cfg.bias is 1; linear weights are [out, in] as in PyTorch):
+ * Tensors of a handle (only those its config has; a Linear's bias exists
+ * when cfg.bias is 1, a LayerNorm's when cfg.bias or cfg.norm_bias is;
+ * linear weights are [out, in] as in PyTorch):
  *   embed.token.weight         [V, D]   when V > 0
  *   embed.position.weight      [P, D]   when position is LEARNED
  *   embed.token_type.weight    [n_token_types, D]  when n_token_types > 0
@@ -400,14 +446,18 @@ TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
  *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
  *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
  *   layers.{l}.attn.out.weight [D, D]   and .bias [D]        (W_O)
- *   layers.{l}.norm1.weight    [D]      and .bias [D]
+ *   layers.{l}.norm1.weight    [D]      and .bias [D]  (not layer 0's with
+ *                                       skip_first_norm1)
  *   layers.{l}.ffn.up.weight   [F, D]   and .bias [F]        (D -> F)
+ *   layers.{l}.ffn.gate.weight [F, D]   and .bias [F]        (with ffn_gated)
  *   layers.{l}.ffn.down.weight [D, F]   and .bias [D]        (F -> D)
  *   layers.{l}.norm2.weight    [D]      and .bias [D]
  *   final_norm.weight, .bias   [D]      when final_norm
  *   pooler.weight [D, D], pooler.bias [D]  when pooler
  * The q, k and v weights of a layer are stored adjacently, forming one
- * [3D, D] matrix, so the three projections are a single matrix product.
+ * [3D, D] matrix, so the three projections are a single matrix product
+ * (a checkpoint's fused [3D, D] Wqkv is that matrix); likewise up and gate
+ * form one [2F, D] matrix.
  */
 
 /* Number of tensors in the handle; names are enumerated by index. */
@@ -460,15 +510,23 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  *   embed.norm          [B, T, D]      after the embedding LayerNorm (if any)
  *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
  *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
+ *   layers.l.attn.q_rotated [B, H, T, d_k] ROTARY: the queries rotated (also
+ *                                      .k_rotated), which the scores use
+ *   layers.l.attn.alibi_slopes [H]     ALIBI: m_h of each head; the scores
+ *                                      hold -m_h |i - j| added
  *   layers.l.attn.scores  [B, H, T, T] Q K^T / sqrt(d_k) + masks (-inf where
- *                                      masked; rows of padded queries 0)
+ *                                      masked or outside a local layer's
+ *                                      window; rows of padded queries 0)
  *   layers.l.attn.weights [B, H, T, T] softmax of each row of the scores
  *   layers.l.attn.context [B, T, D]    heads' weights . V, concatenated
  *   layers.l.attn.out   [B, T, D]      context . W_O^T + b_O
  *   layers.l.add_norm1  [B, T, D]      post-norm: LN1(x + attn.out);
  *                                      pre-norm: x + attn.out
  *   layers.l.norm2      [B, T, D]      LN2(x), pre-norm only
- *   layers.l.ffn.hidden [B, T, F]      act(x W_up^T + b_up)
+ *   layers.l.ffn.up     [B, T, F]      ffn_gated: x W_up^T + b_up
+ *   layers.l.ffn.gate   [B, T, F]      ffn_gated: x W_gate^T + b_gate
+ *   layers.l.ffn.hidden [B, T, F]      act(x W_up^T + b_up); ffn_gated:
+ *                                      act(ffn.gate) * ffn.up
  *   layers.l.ffn.out    [B, T, D]      hidden W_down^T + b_down
  *   layers.l.add_norm2  [B, T, D]      post-norm: LN2(x + ffn.out);
  *                                      pre-norm: x + ffn.out

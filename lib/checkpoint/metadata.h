@@ -6,13 +6,14 @@
 #include "safetensors.h"
 #include "tfenc.h"
 
-enum { TF_METADATA_FIELDS = 18, TF_METADATA_VALUE_MAX = 32 };
+enum { TF_METADATA_FIELDS = 29, TF_METADATA_VALUE_MAX = 32 };
 
 /* keys[i] -> values[i] for every field (and "format" = "tfenc"). */
 void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
                              char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX]);
 
-/* Every field of a libtfenc file's metadata into c; all must be present. */
+/* Every field of a libtfenc file's metadata into c; all must be present,
+ * except those 0.4.0 added (absent: 0). */
 tf_status tf_metadata_read_config(const tf_st_file *f, tf_config *c);
 
 /* The fields a PyTorch checkpoint may carry (n_heads, activation,

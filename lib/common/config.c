@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "abi.h"
@@ -47,6 +48,78 @@ static tf_status check_range(const char *field, int32_t value, int32_t lo, int32
     return TF_OK;
 }
 
+/* A float field that is 0 (its default) or finite and above lo (at lo
+ * too when `or_equal`). */
+static tf_status check_float(const char *field, float value, float lo, int or_equal)
+{
+    if (value != 0.0f && !(isfinite(value) && (value > lo || (or_equal && value == lo))))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.%s: expected 0 or a finite value %s %g, "
+                       "got %g", field, or_equal ? ">=" : ">", (double)lo, (double)value);
+    return TF_OK;
+}
+
+/* A field that only means something beside another one, set (to value)
+ * where that one is not (`needs` says what is missing). */
+static tf_status check_needs(const char *field, double value, int present, const char *needs)
+{
+    if (value != 0.0 && !present)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.%s: %g needs %s", field, value, needs);
+    return TF_OK;
+}
+
+/* The fields 0.4.0 added: each alone, then how they fit the others. */
+static tf_status validate_0_4(const tf_config *c)
+{
+    const int32_t d_k = c->d_model / c->n_heads;
+    const int rotary = c->position == TF_POSITION_ROTARY;
+    char no_rotary[64];
+    snprintf(no_rotary, sizeof no_rotary, "position \"rotary\" (it is \"%s\")",
+             tf_position_name(c->position));
+    tf_status s;
+    if ((s = check_range("ffn_gated", c->ffn_gated, 0, 1)) ||
+        (s = check_range("norm_bias", c->norm_bias, 0, 1)) ||
+        (s = check_range("skip_first_norm1", c->skip_first_norm1, 0, 1)) ||
+        (s = check_range("rotary_dim", c->rotary_dim, 0, d_k)) ||
+        (s = check_range("rotary_interleaved", c->rotary_interleaved, 0, 1)) ||
+        (s = check_float("rotary_base", c->rotary_base, 1.0f, 0)) ||
+        (s = check_float("rotary_base_local", c->rotary_base_local, 1.0f, 0)) ||
+        (s = check_float("rotary_ntk_factor", c->rotary_ntk_factor, 1.0f, 1)) ||
+        (s = check_range("rotary_ntk_positions", c->rotary_ntk_positions, 0, TF_MAX_POSITIONS)) ||
+        (s = check_range("attn_window", c->attn_window, 0, TF_MAX_POSITIONS)) ||
+        (s = check_range("global_every", c->global_every, 0, TF_MAX_LAYERS)))
+        return s;
+    if (c->rotary_dim % 2 != 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.rotary_dim: expected an even number (dimensions rotate in pairs), "
+                       "got %d", (int)c->rotary_dim);
+    if (rotary && c->rotary_dim == 0 && d_k % 2 != 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.rotary_dim: 0 rotates all d_k = %d dimensions, which is odd; set "
+                       "an even rotary_dim", (int)d_k);
+    if (rotary && c->rotary_ntk_factor != 0.0f && tf_rotary_dim_of(c) <= 2)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.rotary_ntk_factor: %g needs a rotary_dim > 2 (it is %d): NTK "
+                       "scaling raises theta to the power r / (r - 2)",
+                       (double)c->rotary_ntk_factor, (int)tf_rotary_dim_of(c));
+    if (c->attn_window % 2 != 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.attn_window: expected an even number (W/2 keys each side), got %d",
+                       (int)c->attn_window);
+    if ((s = check_needs("skip_first_norm1", c->skip_first_norm1,
+                         c->norm_placement == TF_NORM_PRE, "norm_placement \"pre\" (it is \"post\")")) ||
+        (s = check_needs("rotary_dim", c->rotary_dim, rotary, no_rotary)) ||
+        (s = check_needs("rotary_interleaved", c->rotary_interleaved, rotary, no_rotary)) ||
+        (s = check_needs("rotary_base", c->rotary_base, rotary, no_rotary)) ||
+        (s = check_needs("rotary_base_local", c->rotary_base_local, rotary, no_rotary)) ||
+        (s = check_needs("rotary_ntk_factor", c->rotary_ntk_factor, rotary, no_rotary)) ||
+        (s = check_needs("rotary_ntk_positions", c->rotary_ntk_positions,
+                         c->rotary_ntk_factor != 0.0f, "a rotary_ntk_factor")) ||
+        (s = check_needs("global_every", c->global_every, c->attn_window != 0,
+                         "an attn_window")))
+        return s;
+    return TF_OK;
+}
+
 tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
 {
     if (!cfg)
@@ -88,6 +161,8 @@ tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
         return tf_fail(TF_ERR_INVALID_ARGUMENT,
                        "config.layer_norm_eps: expected a finite value > 0, got %g",
                        (double)cfg->layer_norm_eps);
+    if ((s = validate_0_4(cfg)))
+        return s;
     *out = *cfg;
     return TF_OK;
 }

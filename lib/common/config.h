@@ -13,6 +13,19 @@
 #define TF_MAX_POSITIONS (1 << 24)
 #define TF_MAX_TOKEN_TYPES 65536
 
+/* Whether layer l of a validated config attends locally (attn_window). */
+static inline int tf_layer_is_local(const tf_config *cfg, int32_t l)
+{
+    return cfg->attn_window > 0 && (cfg->global_every == 0 || l % cfg->global_every != 0);
+}
+
+/* r, the rotated dimensions of each head of a rotary config: rotary_dim,
+ * or d_k when it is 0. */
+static inline int32_t tf_rotary_dim_of(const tf_config *cfg)
+{
+    return cfg->rotary_dim ? cfg->rotary_dim : cfg->d_model / cfg->n_heads;
+}
+
 /* Checks a caller's config and copies it into *out (with this library's
  * struct_size). On failure *out is untouched and the message names the
  * field and its value. */

@@ -8,6 +8,7 @@ static const char *const activation_names[] = {
     [TF_ACTIVATION_GELU] = "gelu",
     [TF_ACTIVATION_GELU_TANH] = "gelu_tanh",
     [TF_ACTIVATION_RELU] = "relu",
+    [TF_ACTIVATION_SILU] = "silu",
 };
 _Static_assert(sizeof activation_names / sizeof *activation_names == TF_ACTIVATION_COUNT,
                "a name for every tf_activation");
@@ -16,6 +17,8 @@ static const char *const position_names[] = {
     [TF_POSITION_NONE] = "none",
     [TF_POSITION_SINUSOIDAL] = "sinusoidal",
     [TF_POSITION_LEARNED] = "learned",
+    [TF_POSITION_ROTARY] = "rotary",
+    [TF_POSITION_ALIBI] = "alibi",
 };
 _Static_assert(sizeof position_names / sizeof *position_names == TF_POSITION_COUNT,
                "a name for every tf_position_kind");

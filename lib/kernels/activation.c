@@ -1,4 +1,4 @@
-/* activation.c — GELU (erf and tanh forms) and ReLU over whole rows, on
+/* activation.c — GELU (erf and tanh forms), ReLU and SiLU over whole rows, on
  * vectors (compiled once per kernel build: see kernels.h). */
 #include "kernels.h"
 #include "tfenc.h"
@@ -26,6 +26,9 @@ void TF_KERNEL(tf_activation_apply)(float *x, size_t n, int act)
         break;
     case TF_ACTIVATION_RELU:
         apply(x, n, tf_vf_relu);
+        break;
+    case TF_ACTIVATION_SILU:
+        apply(x, n, tf_vf_silu);
         break;
     }
 }

@@ -66,6 +66,9 @@ void tf_add_layernorm_rows(float *x, const float *delta, const float *w, const f
 /* x += delta over n values. */
 void tf_add(float *x, const float *delta, size_t n);
 
+/* x *= factor over n values, element by element. */
+void tf_mul(float *x, const float *factor, size_t n);
+
 /* x = act(x) over n values; act is a tf_activation. */
 void tf_activation_apply(float *x, size_t n, int act);
 

@@ -70,6 +70,17 @@ static inline tf_vf tf_vf_gelu_tanh(tf_vf x)
     return tf_vf_select(overflow, x * 0.0f, x / (1.0f + e));
 }
 
+/* x / (1 + e^-x) (SiLU, "swish"). Where e^-x would overflow (x below
+ * -88) the value is x e^x, under 1e-36: 0 (of x's sign). */
+static inline tf_vf tf_vf_silu(tf_vf x)
+{
+    const tf_vf m = -x;
+    const tf_vf limit = tf_vf_splat(88.0f);
+    const tf_vi overflow = m > limit;
+    const tf_vf e = tf_vf_exp(tf_vf_select(overflow, limit, m));
+    return tf_vf_select(overflow, x * 0.0f, x / (1.0f + e));
+}
+
 /* max(x, 0); NaN stays NaN. */
 static inline tf_vf tf_vf_relu(tf_vf x)
 {

@@ -9,37 +9,67 @@
 #include "kernels.h"
 #include "workspace.h"
 
-/* Adds the causal and additive masks to scores s (nq, nk) of query rows
- * q0 .. q0+nq-1 of sequence b. */
-static void apply_masks(float *s, size_t q0, size_t nq, size_t nk, int32_t b, size_t T,
-                        const tf_attn_mask *m)
+/* The keys [*k0, *k1) that query rows q0 .. q0+nq-1 of a sequence of len
+ * tokens can see: all, those up to the last query when causal, those
+ * within half_window of some query in a local layer. */
+static void key_range(size_t *k0, size_t *k1, size_t q0, size_t nq, size_t len,
+                      const tf_attn_mask *m)
 {
-    for (size_t i = 0; i < nq; i++) {
-        float *row = s + i * nk; /* (nk) */
-        const size_t q = q0 + i;
-        if (m->additive) {
-            const float *add = m->additive + (m->additive_batched ? (size_t)b * T * T : 0) + q * T;
-            tf_add(row, add, nk);
-        }
-        if (m->causal)
-            for (size_t j = q + 1; j < nk; j++)
-                row[j] = -INFINITY;
+    *k0 = 0;
+    *k1 = m->causal ? q0 + nq : len;
+    if (m->half_window) {
+        const size_t hw = m->half_window, last = q0 + nq - 1 + hw + 1;
+        *k0 = q0 > hw ? q0 - hw : 0;
+        *k1 = last < *k1 ? last : *k1;
     }
 }
 
-/* Copies rows (nq, nk) to out rows of width T, filling columns nk..T-1. */
-static void store_rows(float *out, const float *s, size_t nq, size_t nk, size_t T, float fill)
+/* Adds the masks and biases to scores s (nq, nk) of query rows q0 ..
+ * q0+nq-1 of sequence b and head h, keys k0 .. k0+nk-1: the additive mask,
+ * ALiBi's -m_h |q - k|, -inf past a causal query or outside the window. */
+static void apply_masks(float *s, size_t q0, size_t nq, size_t k0, size_t nk, int32_t b,
+                        size_t h, size_t T, const tf_attn_mask *m)
+{
+    const float slope = m->alibi_slopes ? m->alibi_slopes[h] : 0.0f;
+    for (size_t i = 0; i < nq; i++) {
+        float *row = s + i * nk; /* (nk) keys k0 .. */
+        const size_t q = q0 + i;
+        if (m->additive) {
+            const float *add = m->additive + (m->additive_batched ? (size_t)b * T * T : 0) + q * T;
+            tf_add(row, add + k0, nk);
+        }
+        if (m->alibi_slopes)
+            for (size_t j = 0; j < nk; j++) {
+                const size_t k = k0 + j, distance = k > q ? k - q : q - k;
+                row[j] -= slope * (float)distance;
+            }
+        for (size_t j = 0; j < nk; j++) {
+            const size_t k = k0 + j, distance = k > q ? k - q : q - k;
+            if ((m->causal && k > q) || (m->half_window && distance > m->half_window))
+                row[j] = -INFINITY;
+        }
+    }
+}
+
+/* Copies rows (nq, nk) of keys k0 .. into out rows of width T, filling the
+ * columns outside them. */
+static void store_rows(float *out, const float *s, size_t nq, size_t k0, size_t nk, size_t T,
+                       float fill)
 {
     for (size_t i = 0; i < nq; i++) {
-        memcpy(out + i * T, s + i * nk, nk * sizeof *out);
-        for (size_t j = nk; j < T; j++)
-            out[i * T + j] = fill;
+        float *row = out + i * T; /* (T) */
+        for (size_t j = 0; j < k0; j++)
+            row[j] = fill;
+        memcpy(row + k0, s + i * nk, nk * sizeof *out);
+        for (size_t j = k0 + nk; j < T; j++)
+            row[j] = fill;
     }
 }
 
 /* Query rows q0 .. q0+nq-1 of one head of one sequence (rows r0 ..
  * r0+len-1 of qkv and ctx): QK^T, masks, softmax and .V on one block of
- * scores s (nq, nk), which stays in cache between the steps. */
+ * scores s (nq, nk) over the keys the block sees, which stays in cache
+ * between the steps. */
 static void attend_block(float *ctx, float *weights, float *scores, float *s, const float *qkv,
                          size_t len, int32_t b, size_t T, size_t h, size_t D, size_t H,
                          const tf_attn_mask *m, size_t q0, size_t nq)
@@ -49,20 +79,28 @@ static void attend_block(float *ctx, float *weights, float *scores, float *s, co
     const float *Q = qkv + h * dk;         /* (len, d_k), lda 3D */
     const float *K = qkv + D + h * dk;     /* (len, d_k), lda 3D */
     const float *V = qkv + 2 * D + h * dk; /* (len, d_k), lda 3D */
-    /* A causal block sees no key after its last query. */
-    const size_t nk = m->causal ? q0 + nq : len;
-    /* s (nq, nk) = Q_blk . K^T / sqrt(d_k) */
+    size_t k0, k1;
+    key_range(&k0, &k1, q0, nq, len, m);
+    const size_t nk = k1 - k0;
+    /* s (nq, nk) = Q_blk . K[k0 : k1]^T / sqrt(d_k) */
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nq, (int)nk, (int)dk, scale,
-                Q + q0 * ld, (int)ld, K, (int)ld, 0.0f, s, (int)nk);
-    apply_masks(s, q0, nq, nk, b, T, m);
+                Q + q0 * ld, (int)ld, K + k0 * ld, (int)ld, 0.0f, s, (int)nk);
+    apply_masks(s, q0, nq, k0, nk, b, h, T, m);
     if (scores)
-        store_rows(scores + q0 * T, s, nq, nk, T, -INFINITY);
+        store_rows(scores + q0 * T, s, nq, k0, nk, T, -INFINITY);
     tf_softmax_rows(s, nq, nk);
     if (weights)
-        store_rows(weights + q0 * T, s, nq, nk, T, 0.0f);
-    /* ctx[q0 .. q0+nq, h*d_k ..] (nq, d_k) = s (nq, nk) . V (nk, d_k) */
+        store_rows(weights + q0 * T, s, nq, k0, nk, T, 0.0f);
+    /* ctx[q0 .. q0+nq, h*d_k ..] (nq, d_k) = s (nq, nk) . V[k0 : k1] (nk, d_k) */
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nq, (int)dk, (int)nk, 1.0f, s,
-                (int)nk, V, (int)ld, 0.0f, ctx + q0 * D + h * dk, (int)D);
+                (int)nk, V + k0 * ld, (int)ld, 0.0f, ctx + q0 * D + h * dk, (int)D);
+}
+
+/* Query rows per block for a sequence of len tokens in this layer. */
+static size_t block_rows(size_t len, const tf_attn_mask *m)
+{
+    const size_t rows = tf_attention_block_rows(len);
+    return m->half_window && rows > TF_LOCAL_BLOCK_ROWS ? TF_LOCAL_BLOCK_ROWS : rows;
 }
 
 typedef struct attention_job {
@@ -82,7 +120,7 @@ static void attention_task(void *ctx, size_t t, int thread)
     const attention_job *j = ctx;
     const size_t k = t % j->blocks, h = t / j->blocks % j->H;
     const int32_t b = (int32_t)(t / j->blocks / j->H);
-    const size_t len = (size_t)j->batch->lengths[b], rows = tf_attention_block_rows(len);
+    const size_t len = (size_t)j->batch->lengths[b], rows = block_rows(len, j->mask);
     const size_t q0 = k * rows;
     if (q0 >= len)
         return;
@@ -106,7 +144,7 @@ void tf_attention_split(const tf_schedule *s, float *ctx, float *weights_out, fl
         memset(scores_out, 0, per_call * sizeof(float));
     if (L == 0)
         return;
-    const size_t rows = tf_attention_block_rows(L);
+    const size_t rows = block_rows(L, mask);
     attention_job job = {ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H,
                          (L + rows - 1) / rows, rows * L};
     tf_schedule_run(s, attention_task, &job, (size_t)batch->B * H * job.blocks);

@@ -5,18 +5,27 @@
 #include "batch.h"
 #include "schedule.h"
 
+/* What the scores get besides Q K^T / sqrt(d_k). */
 typedef struct tf_attn_mask {
     int causal;               /* query t sees keys 0..t */
     const float *additive;    /* (T, T), or (B, T, T) when batched; or NULL */
     int additive_batched;
+    size_t half_window;       /* > 0: a local layer's; query i sees keys |i - j| <=
+                                 half_window only, and only those are computed */
+    const float *alibi_slopes; /* (H), or NULL: score (i, j) of head h -= m_h |i - j| */
 } tf_attn_mask;
+
+/* Query rows per block of a local layer: with the window's keys, a block
+ * computes (64, 64 + 2 half_window) scores, so a local layer costs
+ * O(len (64 + 2 half_window)), not O(len^2). */
+#define TF_LOCAL_BLOCK_ROWS 64
 
 /* For each sequence b and head h (d_k = D / H):
  *   ctx[rows_b, h*d_k : (h+1)*d_k] = softmax(Q_h K_h^T / sqrt(d_k) + mask) V_h
  * with Q_h, K_h, V_h read in place from qkv (N, 3D) (lda = 3D), query rows
- * taken tf_attention_block_rows(len) at a time so that the scores are
- * (block, len), on the caller's thread. scratch: (tf_attention_block_rows(
- * max_len), max_len).
+ * taken tf_attention_block_rows(len) at a time (TF_LOCAL_BLOCK_ROWS for a
+ * local layer) so that the scores are (block, keys the block sees), on the
+ * caller's thread. scratch: (tf_attention_block_rows(max_len), max_len).
  * weights_out (B, H, T, T) or NULL: the softmax weights (0 where padded).
  * scores_out (B, H, T, T) or NULL: the scaled, masked scores (-inf where a
  * key is masked or padded; 0 in rows of padded queries). */

@@ -107,7 +107,8 @@ void tf_embed(float *x, float *tmp, float *pos_row, const tf_config *cfg, const 
     gather_tokens(x, w, a, batch, D);
     if (tf_tracing(tr))
         tf_trace_rows(tr, "embed.token", -1, x, D, "B,T,D");
-    if (cfg->position != TF_POSITION_NONE) {
+    /* rotary and ALiBi positions act inside attention (layer.c) */
+    if (cfg->position == TF_POSITION_SINUSOIDAL || cfg->position == TF_POSITION_LEARNED) {
         if (tf_tracing(tr))
             trace_positions(tr, cfg, w, batch, D);
         add_positions(x, pos_row, cfg, w, a, batch, D);

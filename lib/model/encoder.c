@@ -251,6 +251,7 @@ tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *calle
                            .lengths = run.s.lengths, .row_start = run.s.row_start};
     run.mask = (tf_attn_mask){.causal = a->causal, .additive = a->additive_mask,
                               .additive_batched = a->additive_mask_batched};
+    tf_layer_prepare(&run);
     s = tf_tracer_init(&run.tracer, a, &enc->cfg, &run.batch);
     if (!s) {
         tf_schedule_begin(&run.sched, a->n_threads);

@@ -1,17 +1,61 @@
-/* ffn.c — D -> F -> D with an activation between, chunked over rows; each
- * projection in column blocks on the call's threads. */
+/* ffn.c — D -> F -> D with an activation (or a gate) between, chunked over
+ * rows; each projection in column blocks on the call's threads. */
 #include "ffn.h"
 
+#include "kernels.h"
 #include "linear.h"
 
+/* Values a gating task gets at least (as layer.c's row-wise steps). */
+#define GATE_TASK_VALUES ((size_t)1 << 16)
+
+void tf_ffn_in(const tf_schedule *s, float *hidden, const float *x, const tf_layer_weights *lw,
+               size_t rows, const tf_ffn_shape *f)
+{
+    /* (rows, F) = act(x . W_up^T + b_up), the activation inside each block;
+     * gated: (rows, 2F) = x . [W_up | W_gate]^T + [b_up | b_gate] */
+    tf_linear_split(s, hidden, x, lw->up_w, lw->up_b, rows, tf_ffn_hidden_width(f), f->D,
+                    f->gated ? TF_LINEAR_NO_ACTIVATION : f->activation);
+}
+
+typedef struct gate_job {
+    float *hidden; /* (rows, 2F) */
+    size_t F;
+    int activation;
+} gate_job;
+
+static void gate_task(void *ctx, size_t first, size_t count)
+{
+    const gate_job *j = ctx;
+    for (size_t r = first; r < first + count; r++) {
+        float *up = j->hidden + r * 2 * j->F, *gate = up + j->F; /* (F) each */
+        tf_activation_apply(gate, j->F, j->activation);
+        tf_mul(up, gate, j->F);
+    }
+}
+
+void tf_ffn_gate(const tf_schedule *s, float *hidden, size_t rows, const tf_ffn_shape *f)
+{
+    if (!f->gated)
+        return;
+    gate_job job = {hidden, f->F, f->activation};
+    tf_schedule_rows(s, gate_task, &job, rows, 2 * f->F, GATE_TASK_VALUES);
+}
+
+void tf_ffn_out(const tf_schedule *s, float *y, const float *hidden, const tf_layer_weights *lw,
+                size_t rows, const tf_ffn_shape *f)
+{
+    /* (rows, D) = hidden[:, :F] (row stride F or 2F) . W_down^T + b_down */
+    tf_linear_split_strided(s, y, hidden, tf_ffn_hidden_width(f), lw->down_w, lw->down_b, rows,
+                            f->D, f->F, TF_LINEAR_NO_ACTIVATION);
+}
+
 void tf_ffn(const tf_schedule *s, float *y, float *hidden, size_t chunk, const float *x,
-            const tf_layer_weights *lw, size_t N, size_t D, size_t F, int activation)
+            const tf_layer_weights *lw, size_t N, const tf_ffn_shape *f)
 {
     for (size_t r0 = 0; r0 < N; r0 += chunk) {
         const size_t rows = N - r0 < chunk ? N - r0 : chunk;
-        /* hidden (rows, F) = act(x . W_up^T + b_up), the activation inside each block */
-        tf_linear_split(s, hidden, x + r0 * D, lw->up_w, lw->up_b, rows, F, D, activation);
-        tf_linear_split(s, y + r0 * D, hidden, lw->down_w, lw->down_b, rows, D, F,
-                        TF_LINEAR_NO_ACTIVATION); /* (rows, D) */
+        tf_ffn_in(s, hidden, x + r0 * f->D, lw, rows, f);
+        tf_ffn_gate(s, hidden, rows, f);
+        tf_ffn_out(s, y + r0 * f->D, hidden, lw, rows, f);
     }
 }

@@ -3,21 +3,55 @@
  *   pre-norm:  x = x + MHA(LN1(x));   x = x + FFN(LN2(x))           */
 #include "layer.h"
 
+#include "alibi.h"
+#include "config.h"
 #include "ffn.h"
 #include "kernels.h"
 #include "linear.h"
+#include "rotary.h"
 
 /* Values a row-wise task gets at least: below this, waking another thread
  * costs more than the loop. */
 #define ROW_TASK_VALUES ((size_t)1 << 16)
 
+void tf_layer_prepare(tf_run *run)
+{
+    const tf_config *cfg = run->cfg;
+    tf_scratch *s = &run->s;
+    const int32_t L = run->batch.max_len;
+    if (cfg->position == TF_POSITION_ROTARY) {
+        const size_t r = tf_rotary_dim(cfg);
+        for (int local = 0; local < (cfg->attn_window ? 2 : 1); local++)
+            tf_rotary_table(s->rotary + (size_t)local * (size_t)L * r,
+                            tf_rotary_theta(cfg, local, L), r, L);
+    }
+    if (cfg->position == TF_POSITION_ALIBI) {
+        tf_alibi_slopes(s->alibi, (size_t)cfg->n_heads);
+        run->mask.alibi_slopes = s->alibi;
+    }
+}
+
+/* Rotates Q and K in s.qkv (N, 3D) with the table of layer l's kind. */
+static void rotate_qk(tf_run *run, int32_t l)
+{
+    const tf_config *cfg = run->cfg;
+    const size_t table = (size_t)run->batch.max_len * tf_rotary_dim(cfg); /* floats */
+    const float *angles = run->s.rotary + (tf_layer_is_local(cfg, l) ? table : 0);
+    tf_rotary_apply(&run->sched, run->s.qkv, angles, &run->batch, cfg);
+    if (tf_tracing(&run->tracer)) {
+        tf_trace_heads(&run->tracer, "attn.q_rotated", l, run->s.qkv, 0);
+        tf_trace_heads(&run->tracer, "attn.k_rotated", l, run->s.qkv, 1);
+    }
+}
+
 /* s.tmp (N, D) = MHA(in), in (N, D). */
 static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
 {
+    const tf_config *cfg = run->cfg;
     const tf_layer_weights *lw = &run->w->layers[l];
     tf_scratch *s = &run->s;
     tf_tracer *tr = &run->tracer;
-    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model, H = (size_t)run->cfg->n_heads;
+    const size_t N = run->batch.N, D = (size_t)cfg->d_model, H = (size_t)cfg->n_heads;
 
     tf_linear_split(&run->sched, s->qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
                     TF_LINEAR_NO_ACTIVATION); /* (N, 3D) = Q | K | V */
@@ -30,8 +64,16 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
         if (!attn_weights)
             attn_weights = tr->weights;
     }
+    if (cfg->position == TF_POSITION_ROTARY)
+        rotate_qk(run, l);
+    if (tf_tracing(tr) && run->mask.alibi_slopes) {
+        const int64_t dims[1] = {(int64_t)H};
+        tf_trace_emit(tr, "attn.alibi_slopes", l, 1, dims, "H", run->mask.alibi_slopes);
+    }
+    tf_attn_mask mask = run->mask;
+    mask.half_window = tf_layer_is_local(cfg, l) ? (size_t)cfg->attn_window / 2 : 0;
     tf_attention_split(&run->sched, s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch,
-                       &run->mask, D, H); /* (N, D) */
+                       &mask, D, H); /* (N, D) */
     if (tf_tracing(tr)) {
         const int64_t dims[4] = {run->batch.B, (int64_t)H, run->batch.T, run->batch.T};
         tf_trace_emit(tr, "attn.scores", l, 4, dims, "B,H,T,T", scores);
@@ -48,17 +90,26 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
 static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
 {
     const tf_config *cfg = run->cfg;
+    const tf_layer_weights *lw = &run->w->layers[l];
     tf_tracer *tr = &run->tracer;
-    const size_t N = run->batch.N, D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
-    if (tf_tracing(tr)) { /* the whole (N, F) hidden layer at once, to show it */
-        tf_ffn(&run->sched, out, tr->ffn_hidden, N ? N : 1, in, &run->w->layers[l], N, D, F,
-               cfg->activation);
-        tf_trace_rows(tr, "ffn.hidden", l, tr->ffn_hidden, F, "B,T,F");
-        tf_trace_rows(tr, "ffn.out", l, out, D, "B,T,D");
+    const size_t N = run->batch.N, F = (size_t)cfg->d_ff;
+    const tf_ffn_shape shape = {(size_t)cfg->d_model, F, cfg->activation, cfg->ffn_gated};
+    if (!tf_tracing(tr)) {
+        tf_ffn(&run->sched, out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, lw, N, &shape);
         return;
     }
-    tf_ffn(&run->sched, out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, &run->w->layers[l], N, D,
-           F, cfg->activation);
+    /* the whole hidden layer at once, (N, F) or (N, 2F), to show it */
+    float *hidden = tr->ffn_hidden;
+    const size_t ld = tf_ffn_hidden_width(&shape);
+    tf_ffn_in(&run->sched, hidden, in, lw, N, &shape);
+    if (shape.gated) {
+        tf_trace_columns(tr, "ffn.up", l, hidden, ld, F, "B,T,F");
+        tf_trace_columns(tr, "ffn.gate", l, hidden + F, ld, F, "B,T,F");
+    }
+    tf_ffn_gate(&run->sched, hidden, N, &shape);
+    tf_trace_columns(tr, "ffn.hidden", l, hidden, ld, F, "B,T,F");
+    tf_ffn_out(&run->sched, out, hidden, lw, N, &shape);
+    tf_trace_rows(tr, "ffn.out", l, out, shape.D, "B,T,D");
 }
 
 /* A row-wise step: out (N, D) from x (N, D) and delta (N, D) (either may
@@ -127,7 +178,9 @@ void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
     tf_scratch *s = &run->s;
     const int pre = run->cfg->norm_placement == TF_NORM_PRE;
 
-    const float *attn_in = pre ? pre_norm(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "norm1") : s->x;
+    const int norm1 = pre && lw->norm1_w; /* none in layer 0 with skip_first_norm1 */
+    const float *attn_in = norm1 ? pre_norm(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "norm1")
+                                 : s->x;
     attention_block(run, l, attn_in, attn_weights); /* s->tmp = MHA(attn_in) */
     residual(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "add_norm1");
 

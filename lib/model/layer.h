@@ -21,6 +21,10 @@ typedef struct tf_run {
     tf_schedule sched; /* the call's threads (tf_schedule_begin) */
 } tf_run;
 
+/* What every layer of a call shares, computed once: the rotary tables and
+ * the ALiBi slopes (into run->s, the slopes also into run->mask). */
+void tf_layer_prepare(tf_run *run);
+
 /* run->s.x (N, D) = layer l applied to run->s.x. attn_weights (B, H, T, T)
  * receives the softmax weights, or is NULL. */
 void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights);

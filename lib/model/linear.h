@@ -23,6 +23,12 @@ void tf_linear(float *y, const float *x, const float *w, const float *b, size_t 
 void tf_linear_split(const tf_schedule *s, float *y, const float *x, const float *w,
                      const float *b, size_t n, size_t out, size_t in, int activation);
 
+/* The same with x's rows ldx >= in floats apart (x a column slice of a
+ * wider matrix, read in place). */
+void tf_linear_split_strided(const tf_schedule *s, float *y, const float *x, size_t ldx,
+                             const float *w, const float *b, size_t n, size_t out, size_t in,
+                             int activation);
+
 /* Column blocks of a projection with `out` columns on a machine of `width`
  * threads: one per thread, each at least TF_LINEAR_MIN_COLUMNS wide (a
  * narrower block packs x once more for little work). */

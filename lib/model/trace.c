@@ -16,8 +16,10 @@ static int tracer_sizes(const tf_config *cfg, const tf_batch *batch, size_t *buf
 {
     const size_t B = (size_t)batch->B, T = (size_t)batch->T, H = (size_t)cfg->n_heads;
     const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
+    const size_t hidden_width = cfg->ffn_gated ? 2 * F : F;
     size_t total;
-    return tf_mul_size(B * T, D > F ? D : F, buf_n) && tf_mul_size(batch->N, F, hidden_n) &&
+    return tf_mul_size(B * T, D > F ? D : F, buf_n) &&
+           tf_mul_size(batch->N, hidden_width, hidden_n) &&
            tf_mul_size(B * H, T, attn_n) && tf_mul_size(*attn_n, T, attn_n) &&
            tf_add_size(*buf_n, *hidden_n, &total) && tf_add_size(total, *attn_n, &total) &&
            tf_add_size(total, *attn_n, &total) && tf_mul_size(total, sizeof(float), bytes);
@@ -80,13 +82,26 @@ void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
     tr->fn(&ev, tr->user_data);
 }
 
+void tf_trace_columns(tf_tracer *tr, const char *name, int32_t layer, const float *rows,
+                      size_t ld, size_t W, const char *dim_names)
+{
+    const tf_batch *bt = tr->batch;
+    const size_t T = (size_t)bt->T;
+    for (int32_t b = 0; b < bt->B; b++) {
+        const size_t len = (size_t)bt->lengths[b];
+        float *seq = tr->buf + (size_t)b * T * W; /* [T, W] */
+        for (size_t t = 0; t < len; t++)
+            memcpy(seq + t * W, rows + (bt->row_start[b] + t) * ld, W * sizeof *seq);
+        memset(seq + len * W, 0, (T - len) * W * sizeof *seq);
+    }
+    const int64_t dims[3] = {bt->B, (int64_t)T, (int64_t)W};
+    tf_trace_emit(tr, name, layer, 3, dims, dim_names, tr->buf);
+}
+
 void tf_trace_rows(tf_tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
                    const char *dim_names)
 {
-    const tf_batch *bt = tr->batch;
-    tf_scatter_rows(tr->buf, rows, bt, W);
-    const int64_t dims[3] = {bt->B, bt->T, (int64_t)W};
-    tf_trace_emit(tr, name, layer, 3, dims, dim_names, tr->buf);
+    tf_trace_columns(tr, name, layer, rows, W, W, dim_names);
 }
 
 void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float *qkv, int which)

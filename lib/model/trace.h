@@ -13,7 +13,8 @@ typedef struct tf_tracer {
     int32_t D, H;
     float *buf;              /* [B, T, max(D, F)] where events are laid out;
                                 the one allocation the three below live in */
-    float *ffn_hidden;       /* (N, F) the whole FFN hidden layer at once */
+    float *ffn_hidden;       /* (N, F), or (N, 2F) when gated: the whole FFN
+                                hidden layer at once */
     float *scores;           /* [B, H, T, T] */
     float *weights;          /* [B, H, T, T] */
 } tf_tracer;
@@ -51,6 +52,10 @@ void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
 /* Emits packed rows (N, W) as [B, T, W]. */
 void tf_trace_rows(tf_tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
                    const char *dim_names);
+
+/* Emits the first W columns of packed rows (N, ld) as [B, T, W]. */
+void tf_trace_columns(tf_tracer *tr, const char *name, int32_t layer, const float *rows,
+                      size_t ld, size_t W, const char *dim_names);
 
 /* Emits part `which` (0 = Q, 1 = K, 2 = V) of qkv (N, 3D) as [B, H, T, d_k]. */
 void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float *qkv, int which);

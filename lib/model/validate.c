@@ -37,7 +37,7 @@ static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
         return s;
     const size_t tokens = (size_t)a->batch * (size_t)a->seq_len;
     if (cfg->position == TF_POSITION_LEARNED ||
-        (cfg->position == TF_POSITION_SINUSOIDAL && cfg->max_positions > 0)) {
+        (cfg->position != TF_POSITION_NONE && cfg->max_positions > 0)) {
         if (a->seq_len > cfg->max_positions - cfg->position_offset)
             return tf_fail(TF_ERR_INVALID_ARGUMENT, "sequence length %d exceeds max_positions %d"
                            "%s", (int)a->seq_len, (int)cfg->max_positions,

@@ -43,14 +43,15 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
     b->slots[b->n++] = slot;
 }
 
-/* A LayerNorm's weight (ones) and, with biases, its bias (zeros). */
+/* A LayerNorm's weight (ones) and, with biases (cfg.bias or cfg.norm_bias),
+ * its bias (zeros). */
 static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
                      const float **w_slot, const float **b_slot)
 {
     char name[TF_TENSOR_NAME_MAX + 8];
     snprintf(name, sizeof name, "%s.weight", prefix);
     add_tensor(b, w_slot, name, 1, cfg->d_model, 0, TF_INIT_ONES, 0);
-    if (cfg->bias) {
+    if (cfg->bias || cfg->norm_bias) {
         snprintf(name, sizeof name, "%s.bias", prefix);
         add_tensor(b, b_slot, name, 1, cfg->d_model, 0, TF_INIT_ZEROS, 0);
     }
@@ -68,6 +69,26 @@ static void add_linear(table_builder *b, const tf_config *cfg, const char *prefi
     if (cfg->bias) {
         snprintf(name, sizeof name, "%s.bias", prefix);
         add_tensor(b, b_slot, name, 1, out, 0, TF_INIT_UNIFORM, bound);
+    }
+}
+
+/* The feed-forward block's D -> F projection: up (F, D), and for a gated
+ * block gate (F, D) right after it, one (2F, D) matrix; then their biases,
+ * (F) or (2F). */
+static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf_layer_weights *lw)
+{
+    static const char *const parts[2] = {"up", "gate"};
+    const int n = cfg->ffn_gated ? 2 : 1;
+    const double bound = 1.0 / sqrt((double)cfg->d_model);
+    char name[TF_TENSOR_NAME_MAX];
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "layers.%d.ffn.%s.weight", (int)l, parts[i]);
+        add_tensor(b, i == 0 ? &lw->up_w : NULL, name, 2, cfg->d_ff, cfg->d_model,
+                   TF_INIT_UNIFORM, bound);
+    }
+    for (int i = 0; cfg->bias && i < n; i++) {
+        snprintf(name, sizeof name, "layers.%d.ffn.%s.bias", (int)l, parts[i]);
+        add_tensor(b, i == 0 ? &lw->up_b : NULL, name, 1, cfg->d_ff, 0, TF_INIT_UNIFORM, bound);
     }
 }
 
@@ -90,9 +111,9 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
     snprintf(prefix, sizeof prefix, "layers.%d.attn.out", (int)l);
     add_linear(b, cfg, prefix, D, D, &lw->out_w, &lw->out_b);
     snprintf(prefix, sizeof prefix, "layers.%d.norm1", (int)l);
-    add_norm(b, cfg, prefix, &lw->norm1_w, &lw->norm1_b);
-    snprintf(prefix, sizeof prefix, "layers.%d.ffn.up", (int)l);
-    add_linear(b, cfg, prefix, F, D, &lw->up_w, &lw->up_b);
+    if (!(l == 0 && cfg->skip_first_norm1))
+        add_norm(b, cfg, prefix, &lw->norm1_w, &lw->norm1_b);
+    add_ffn_in(b, cfg, l, lw);
     snprintf(prefix, sizeof prefix, "layers.%d.ffn.down", (int)l);
     add_linear(b, cfg, prefix, D, F, &lw->down_w, &lw->down_b);
     snprintf(prefix, sizeof prefix, "layers.%d.norm2", (int)l);
@@ -142,8 +163,8 @@ void tf_weights_init_random(tf_weights *w, uint64_t seed)
 tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
-    /* Upper bound on the tensor count: 9 outside the layers, 16 per layer. */
-    table_builder b = {.cap = 9 + 16 * (size_t)cfg->n_layers};
+    /* Upper bound on the tensor count: 9 outside the layers, 18 per layer. */
+    table_builder b = {.cap = 9 + 18 * (size_t)cfg->n_layers};
     b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
     b.slots = tf_calloc(b.cap, sizeof *b.slots);
     w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);

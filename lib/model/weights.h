@@ -24,7 +24,9 @@ typedef struct tf_tensor {
     double init_bound;
 } tf_tensor;
 
-/* Views into the block for one layer. Biases are NULL when cfg.bias is 0. */
+/* Views into the block for one layer. Biases are NULL when cfg.bias is 0
+ * (a LayerNorm's when cfg.norm_bias is 0 too); norm1 is NULL for layer 0
+ * with cfg.skip_first_norm1. */
 typedef struct tf_layer_weights {
     const float *qkv_w;   /* (3D, D): q, k, v weights stacked */
     const float *qkv_b;   /* (3D) */
@@ -32,8 +34,8 @@ typedef struct tf_layer_weights {
     const float *out_b;   /* (D) */
     const float *norm1_w; /* (D) */
     const float *norm1_b; /* (D) */
-    const float *up_w;    /* (F, D) */
-    const float *up_b;    /* (F) */
+    const float *up_w;    /* (F, D); with cfg.ffn_gated (2F, D): up, then gate */
+    const float *up_b;    /* (F); with cfg.ffn_gated (2F) */
     const float *down_w;  /* (D, F) */
     const float *down_b;  /* (D) */
     const float *norm2_w; /* (D) */

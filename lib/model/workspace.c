@@ -9,12 +9,13 @@
 #include "checked.h"
 #include "encoder.h"
 #include "error.h"
+#include "rotary.h"
 #include "threadpool.h"
 
 #define TF_SCRATCH_ALIGN 64
 
 enum { R_LENGTHS, R_ROW_START, R_X, R_TMP, R_CTX, R_QKV, R_FFN, R_SCORES, R_POS, R_POOL_IN,
-       R_POOL_OUT, R_COUNT };
+       R_POOL_OUT, R_ROTARY, R_ALIBI, R_COUNT };
 
 /* Byte offset of each region and the total; 0 total on overflow. */
 static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, int32_t max_len,
@@ -25,12 +26,17 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
     const size_t blocks = tf_attention_block_rows(L) * (size_t)tf_pool_width(); /* one a thread */
     const size_t pool = cfg->pooler ? Bz : 0;
+    const size_t ffn_width = cfg->ffn_gated ? 2 * F : F;
+    const size_t rotary = cfg->position == TF_POSITION_ROTARY ? 2 * L : 0; /* rows of r */
+    const size_t slopes = cfg->position == TF_POSITION_ALIBI ? (size_t)cfg->n_heads : 0;
     const size_t f = sizeof(float);
     const size_t shape[R_COUNT][3] = { /* rows, columns, bytes per element */
         [R_LENGTHS] = {Bz, 1, sizeof(int32_t)}, [R_ROW_START] = {Bz, 1, sizeof(size_t)},
         [R_X] = {N, D, f},          [R_TMP] = {N, D, f},         [R_CTX] = {N, D, f},
-        [R_QKV] = {N, 3 * D, f},    [R_FFN] = {chunk, F, f},     [R_SCORES] = {blocks, L, f},
-        [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},  [R_POOL_OUT] = {pool, D, f},
+        [R_QKV] = {N, 3 * D, f},    [R_FFN] = {chunk, ffn_width, f},
+        [R_SCORES] = {blocks, L, f}, [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},
+        [R_POOL_OUT] = {pool, D, f}, [R_ROTARY] = {rotary, tf_rotary_dim(cfg), f},
+        [R_ALIBI] = {slopes, 1, f},
     };
     size_t total = 0;
     for (int r = 0; r < R_COUNT; r++) {
@@ -70,6 +76,8 @@ void tf_scratch_carve(tf_scratch *s, void *mem, const tf_config *cfg, int32_t B,
     s->pos_row = (float *)(void *)(base + o[R_POS]);
     s->pool_in = (float *)(void *)(base + o[R_POOL_IN]);
     s->pool_out = (float *)(void *)(base + o[R_POOL_OUT]);
+    s->rotary = (float *)(void *)(base + o[R_ROTARY]);
+    s->alibi = (float *)(void *)(base + o[R_ALIBI]);
 }
 
 tf_status tf_workspace_grow(tf_workspace *ws, size_t bytes)

@@ -33,12 +33,15 @@ typedef struct tf_scratch {
     float *tmp;         /* (N, D) a sub-layer's output, or LN(x) for pre-norm */
     float *ctx;         /* (N, D) attention context (heads concatenated) */
     float *qkv;         /* (N, 3D) Q | K | V side by side */
-    float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F) */
+    float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F), or 2F when gated */
     float *scores;      /* (width, tf_attention_block_rows(max_len), max_len): one
                            block per thread, width = tf_pool_width() */
     float *pos_row;     /* (D) one positional-encoding row */
     float *pool_in;     /* (B, D) CLS rows, with a pooler */
     float *pool_out;    /* (B, D) */
+    float *rotary;      /* (2, max_len, r) with rotary positions: the cos | sin tables
+                           of global, then local layers (rotary.h) */
+    float *alibi;       /* (H) with ALiBi positions: each head's slope */
 } tf_scratch;
 
 /* Bytes of scratch a call needs; returns 0 if the size overflows. */

@@ -1,0 +1,372 @@
+#!/usr/bin/python3
+"""Writes the fixtures of tests/modern/<case>/: the pieces of the modern
+encoders (rotary positions, ALiBi, gated feed-forward blocks, bias-free
+layers, local attention) each against a float64 PyTorch reference written
+from the upstream modeling code that defines it:
+
+  rotary (half-split)   transformers/models/modernbert/modeling_modernbert.py:
+                        ModernBertRotaryEmbedding, rotate_half, apply_rotary_pos_emb
+  rotary (interleaved,  nomic-ai/contrastors modeling_hf_nomic_bert.py:
+   partial dimension)   rotate_half(x, interleaved), apply_rotary_emb,
+                        NomicBertRotaryEmbedding._compute_inv_freq
+  NTK scaling, dynamic  modeling_hf_nomic_bert.py:
+                        NomicBertDynamicNTKRotaryEmbedding._update_cos_sin_cache
+  NTK scaling, static   Alibaba-NLP/new-impl modeling.py: NTKScalingRotaryEmbedding
+  ALiBi                 jinaai/jina-bert-implementation modeling_bert.py:
+                        _get_alibi_head_slopes, JinaBertModel.rebuild_alibi_tensor
+  local attention       modeling_modernbert.py: ModernBertModel._update_attention_mask
+                        (sliding_window_mask), ModernBertAttention (which layers)
+  gated feed-forward    modeling_modernbert.py: ModernBertMLP (input, gate = chunk(2));
+                        modeling_hf_nomic_bert.py: NomciBertGatedMLP (fc11 up, fc12
+                        gate); new-impl modeling.py: NewGatedMLP; Jina's JinaBertGLUMLP
+  pre-norm layer,       modeling_modernbert.py: ModernBertEncoderLayer (attn_norm is
+   no norm1 in layer 0  Identity for layer_id 0), ModernBertModel (final_norm)
+  post-norm layer       modeling_hf_nomic_bert.py: NomicBertBlock (prenorm=False)
+
+Each case holds model.safetensors in libtfenc's own format (its tensor names,
+the whole tf_config in __metadata__, as tf_encoder_save writes it), x.npy
+[B, T, D] float32 vectors in (vocab_size 0), lengths.npy [B], and out.npy
+[B, T, D] and hidden.npy [L + 1, B, T, D] computed in float64 from exactly
+the stored float32 weights. The tests read these without torch.
+
+    /usr/bin/python3 tests/modern/gen_modern.py   # rewrites tests/modern/*/
+"""
+import math
+import os
+import shutil
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "golden"))
+from safetensors_writer import write as write_safetensors  # noqa: E402
+
+# tf_config as __metadata__ holds it: every key, with tf_config_init's defaults.
+DEFAULTS = {
+    "d_model": 32, "n_heads": 4, "d_ff": 48, "n_layers": 2, "vocab_size": 0,
+    "max_positions": 0, "position": "none", "n_token_types": 0, "embedding_norm": False,
+    "norm_first": False, "final_norm": False, "activation": "gelu", "bias": True,
+    "pooler": False, "layer_norm_eps": 1e-5, "seed": 0,
+    "ffn_gated": False, "norm_bias": False, "skip_first_norm1": False, "rotary_dim": 0,
+    "rotary_interleaved": False, "rotary_base": 0.0, "rotary_base_local": 0.0,
+    "rotary_ntk_factor": 0.0, "rotary_ntk_positions": 0, "attn_window": 0, "global_every": 0,
+}
+
+CASES = [
+    # ModernBERT's layout: bias-free, pre-norm without layer 0's norm1, GeGLU, half-split
+    # rotary with a global and a local theta, a window of 4 with every third layer global
+    ("modernbert_like", dict(n_layers=4, position="rotary", embedding_norm=True,
+                             norm_first=True, final_norm=True, bias=False, ffn_gated=True,
+                             skip_first_norm1=True, rotary_base=160000.0,
+                             rotary_base_local=10000.0, attn_window=4, global_every=3),
+     [13, 9, 1]),
+    # NomicBERT's: post-norm, Linear layers without biases but LayerNorms with, SwiGLU,
+    # interleaved rotary on half of each head, dynamic NTK past 8 positions
+    ("nomic_like", dict(position="rotary", embedding_norm=True, bias=False, norm_bias=True,
+                        activation="silu", ffn_gated=True, rotary_dim=4,
+                        rotary_interleaved=True, rotary_base=1000.0, rotary_ntk_factor=2.0,
+                        rotary_ntk_positions=8), [12, 7]),
+    # GTE's: biases, GeGLU, static NTK scaling of a half-split rotary
+    ("gte_like", dict(position="rotary", embedding_norm=True, ffn_gated=True,
+                      rotary_base=500.0, rotary_ntk_factor=2.0, layer_norm_eps=1e-12),
+     [10, 6, 3]),
+    # JinaBERT v2's: ALiBi with 6 heads (not a power of two), GeGLU
+    ("alibi_six_heads", dict(d_model=48, n_heads=6, position="alibi", embedding_norm=True,
+                             ffn_gated=True, activation="gelu"), [11, 8]),
+    # local attention over more than one block of query rows (64), a window of 40, with
+    # ALiBi and no gate
+    ("local_window_blocks", dict(d_model=16, n_heads=2, d_ff=24, n_layers=3, position="alibi",
+                                 norm_first=True, attn_window=40, global_every=2,
+                                 activation="gelu_tanh"), [150, 97]),
+]
+
+
+# ---- the reference, in float64, one function per upstream piece ---------------
+
+def layer_norm(x, w, b, eps):
+    """nn.LayerNorm(bias=...) as every family uses it"""
+    return F.layer_norm(x, (x.shape[-1],), w, b, eps)
+
+
+def activation(name):
+    return {"gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+            "relu": F.relu, "silu": F.silu}[name]
+
+
+def rotary_theta(c, local, seqlen):
+    """theta of a layer: ModernBertAttention picks local_rope_theta for local layers;
+    NTKScalingRotaryEmbedding (static) or NomicBertDynamicNTKRotaryEmbedding
+    (dynamic, past max_position_embeddings, with seqlen the padded length)"""
+    theta = c["rotary_base"] or 10000.0
+    if local and c["rotary_base_local"]:
+        theta = c["rotary_base_local"]
+    a, dim = c["rotary_ntk_factor"], rotary_dim(c)
+    if not a:
+        return theta
+    trained = c["rotary_ntk_positions"]
+    if trained == 0:
+        return theta * a ** (dim / (dim - 2))
+    if seqlen > trained:
+        return theta * (a * seqlen / trained - (a - 1)) ** (dim / (dim - 2))
+    return theta
+
+
+def rotary_dim(c):
+    return c["rotary_dim"] or c["d_model"] // c["n_heads"]
+
+
+def rotary_cos_sin(dim, theta, T):
+    """NomicBertRotaryEmbedding._compute_inv_freq / ModernBertRotaryEmbedding:
+    inv_freq = 1 / theta^(arange(0, dim, 2) / dim); freqs = t (x) inv_freq"""
+    inv_freq = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)  # (T, dim/2)
+    return freqs.cos(), freqs.sin()
+
+
+def rotate_half(x, interleaved):
+    """modeling_hf_nomic_bert.rotate_half (ModernBERT's is the non-interleaved one)"""
+    if not interleaved:
+        x1, x2 = x.chunk(2, dim=-1)
+        return torch.cat((-x2, x1), dim=-1)
+    x1, x2 = x[..., ::2], x[..., 1::2]
+    return torch.stack((-x2, x1), dim=-1).flatten(-2)
+
+
+def apply_rotary(x, cos, sin, interleaved):
+    """modeling_hf_nomic_bert.apply_rotary_emb: x (B, T, H, d_k); the first
+    2 * cos.shape[-1] dimensions of each head rotate"""
+    ro_dim = cos.shape[-1] * 2
+    if interleaved:
+        cos, sin = cos.repeat_interleave(2, dim=-1), sin.repeat_interleave(2, dim=-1)
+    else:
+        cos, sin = torch.cat((cos, cos), dim=-1), torch.cat((sin, sin), dim=-1)
+    cos, sin = cos[None, :, None, :], sin[None, :, None, :]
+    rot = x[..., :ro_dim] * cos + rotate_half(x[..., :ro_dim], interleaved) * sin
+    return torch.cat((rot, x[..., ro_dim:]), dim=-1)
+
+
+def alibi_slopes(n):
+    """modeling_bert._get_alibi_head_slopes (JinaBERT)"""
+    def power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start ** i for i in range(n)]
+    if math.log2(n).is_integer():
+        return power_of_2(n)
+    closest = 2 ** math.floor(math.log2(n))
+    return power_of_2(closest) + alibi_slopes(2 * closest)[0::2][: n - closest]
+
+
+def alibi_bias(H, T):
+    """JinaBertModel.rebuild_alibi_tensor: -slope * |j - i|, (H, T, T)"""
+    pos = torch.arange(T)
+    distance = (pos[None, :] - pos[:, None]).abs().double()
+    return -torch.tensor(alibi_slopes(H), dtype=torch.float64)[:, None, None] * distance
+
+
+def is_local(c, l):
+    """ModernBertAttention: local unless layer_id % global_attn_every_n_layers == 0"""
+    return c["attn_window"] > 0 and (c["global_every"] == 0 or l % c["global_every"] != 0)
+
+
+def attention_bias(c, l, lengths, T):
+    """(B, H, T, T) added to the scaled scores: padding (the global attention
+    mask), ALiBi, and ModernBertModel._update_attention_mask's window
+    |i - j| <= local_attention // 2 in local layers"""
+    B, H = len(lengths), c["n_heads"]
+    bias = torch.zeros(B, H, T, T, dtype=torch.float64)
+    keys = torch.arange(T)
+    for b, n in enumerate(lengths):
+        bias[b, :, :, keys >= n] = -math.inf
+    if c["position"] == "alibi":
+        bias = bias + alibi_bias(H, T)[None]
+    if is_local(c, l):
+        distance = (keys[None, :] - keys[:, None]).abs()
+        bias = bias.masked_fill((distance > c["attn_window"] // 2)[None, None], -math.inf)
+    return bias
+
+
+def attention(c, W, p, l, x, lengths):
+    """Wqkv as one (3D, D) product split q | k | v (ModernBertAttention,
+    NomicBertAttention), rotary on q and k, softmax(q k^T / sqrt(d_k) + bias) v,
+    then the output projection"""
+    B, T, D = x.shape
+    H = c["n_heads"]
+    dk = D // H
+    qkv = linear(x, W, p + "attn.qkv")  # (B, T, 3D)
+    q, k, v = (t.view(B, T, H, dk) for t in qkv.split(D, dim=-1))
+    if c["position"] == "rotary":
+        theta = rotary_theta(c, is_local(c, l), T)
+        cos, sin = rotary_cos_sin(rotary_dim(c), theta, T)
+        q = apply_rotary(q, cos, sin, c["rotary_interleaved"])
+        k = apply_rotary(k, cos, sin, c["rotary_interleaved"])
+    q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # (B, H, T, d_k)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(dk) + attention_bias(c, l, lengths, T)
+    # a padded query whose window holds only padding sees no key: weights 0, not NaN
+    # (whose 0 * NaN would reach real tokens through v)
+    weights = scores.softmax(-1).nan_to_num(0.0)
+    ctx = (weights @ v).transpose(1, 2).reshape(B, T, D)
+    return linear(ctx, W, p + "attn.out")
+
+
+def linear(x, W, name):
+    """x W^T + b; attn.qkv stands for the q, k, v weights stacked, (3D, D)"""
+    if name.endswith("attn.qkv"):
+        base = name[: -len("qkv")]
+        w = torch.cat([W[base + n + ".weight"] for n in "qkv"])
+        b = [W.get(base + n + ".bias") for n in "qkv"]
+        b = None if b[0] is None else torch.cat(b)
+    else:
+        w, b = W[name + ".weight"], W.get(name + ".bias")
+    return F.linear(x, w, b)
+
+
+def ffn(c, W, p, x):
+    """plain: act(up(x)); gated: act(gate(x)) * up(x) as ModernBertMLP
+    (act(input) * gate), NomciBertGatedMLP (fc11(x) * act(fc12(x))), NewGatedMLP
+    and JinaBertGLUMLP name the halves"""
+    act = activation(c["activation"])
+    if c["ffn_gated"]:
+        hidden = act(linear(x, W, p + "ffn.gate")) * linear(x, W, p + "ffn.up")
+    else:
+        hidden = act(linear(x, W, p + "ffn.up"))
+    return linear(hidden, W, p + "ffn.down")
+
+
+def norm(c, W, name, x):
+    return layer_norm(x, W[name + ".weight"], W.get(name + ".bias"), c["layer_norm_eps"])
+
+
+def layer(c, W, l, x, lengths):
+    """NomicBertBlock (post-norm); ModernBertEncoderLayer (pre-norm, attn_norm
+    Identity in layer 0)"""
+    p = f"layers.{l}."
+    if not c["norm_first"]:
+        x = norm(c, W, p + "norm1", x + attention(c, W, p, l, x, lengths))
+        return norm(c, W, p + "norm2", x + ffn(c, W, p, x))
+    attn_in = x if (l == 0 and c["skip_first_norm1"]) else norm(c, W, p + "norm1", x)
+    x = x + attention(c, W, p, l, attn_in, lengths)
+    return x + ffn(c, W, p, norm(c, W, p + "norm2", x))
+
+
+def encoder(c, W, x, lengths):
+    """the stack: embedding norm (ModernBertEmbeddings.norm, NomicBertModel.emb_ln),
+    the layers, ModernBertModel.final_norm"""
+    if c["embedding_norm"]:
+        x = norm(c, W, "embed.norm", x)
+    hidden = [x]
+    for l in range(c["n_layers"]):
+        x = layer(c, W, l, x, lengths)
+        hidden.append(x)
+    if c["final_norm"]:
+        x = norm(c, W, "final_norm", x)
+    return x, torch.stack(hidden)
+
+
+# ---- weights, in libtfenc's names ------------------------------------------------
+
+def tensor_names(c):
+    """(name, shape, kind) in the order of the library's block (weights.c)"""
+    D, F_, L = c["d_model"], c["d_ff"], c["n_layers"]
+    norm_bias = c["bias"] or c["norm_bias"]
+    out = []
+
+    def add_norm(p):
+        out.append((p + ".weight", (D,), "norm"))
+        if norm_bias:
+            out.append((p + ".bias", (D,), "norm_bias"))
+
+    def add_linear(p, o, i):
+        out.append((p + ".weight", (o, i), "linear"))
+        if c["bias"]:
+            out.append((p + ".bias", (o,), "linear"))
+
+    if c["embedding_norm"]:
+        add_norm("embed.norm")
+    for l in range(L):
+        p = f"layers.{l}."
+        for n in "qkv":
+            out.append((f"{p}attn.{n}.weight", (D, D), "linear"))
+        if c["bias"]:
+            for n in "qkv":
+                out.append((f"{p}attn.{n}.bias", (D,), "linear"))
+        add_linear(p + "attn.out", D, D)
+        if not (l == 0 and c["skip_first_norm1"]):
+            add_norm(p + "norm1")
+        halves = ["up", "gate"] if c["ffn_gated"] else ["up"]
+        for n in halves:
+            out.append((f"{p}ffn.{n}.weight", (F_, D), "linear"))
+        if c["bias"]:
+            for n in halves:
+                out.append((f"{p}ffn.{n}.bias", (F_,), "linear"))
+        add_linear(p + "ffn.down", D, F_)
+        add_norm(p + "norm2")
+    if c["final_norm"]:
+        add_norm("final_norm")
+    return out
+
+
+def random_weights(c, gen):
+    """float32 weights: Linear ~ U(-1/sqrt(in), 1/sqrt(in)) (nn.Linear), LayerNorm
+    weights 1 + 0.1 N(0, 1) and biases 0.1 N(0, 1), so that a norm left out shows"""
+    W = {}
+    for name, shape, kind in tensor_names(c):
+        if kind == "linear":
+            bound = 1.0 / math.sqrt(c["d_ff"] if ".ffn.down." in name else c["d_model"])
+            t = (torch.rand(shape, generator=gen) * 2 - 1) * bound
+        elif kind == "norm":
+            t = 1.0 + 0.1 * torch.randn(shape, generator=gen)
+        else:
+            t = 0.1 * torch.randn(shape, generator=gen)
+        W[name] = t.float()
+    return W
+
+
+def metadata(c):
+    def text(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return repr(float(v)) if isinstance(v, float) else str(v)
+    m = {"format": "tfenc", "format_version": "1"}
+    m.update({k: text(v) for k, v in c.items()})
+    return m
+
+
+def make_case(seed, name, changes, lengths):
+    c = dict(DEFAULTS)
+    c.update(changes)
+    gen = torch.Generator().manual_seed(seed)
+    W = random_weights(c, gen)
+    B, T, D = len(lengths), max(lengths), c["d_model"]
+    x = torch.randn(B, T, D, generator=gen)
+    for b, n in enumerate(lengths):
+        x[b, n:] = 0.0  # padding; its values must not matter
+    W64 = {k: v.double() for k, v in W.items()}
+    with torch.no_grad():
+        out, hidden = encoder(c, W64, x.double(), lengths)
+    for b, n in enumerate(lengths):  # the library writes 0 at padded positions
+        out[b, n:] = 0.0
+        hidden[:, b, n:] = 0.0
+
+    d = os.path.join(HERE, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: np.ascontiguousarray(v.numpy()) for k, v in W.items()}, metadata(c))
+    np.save(os.path.join(d, "x.npy"), x.numpy())
+    np.save(os.path.join(d, "lengths.npy"), np.array(lengths, dtype=np.int32))
+    np.save(os.path.join(d, "out.npy"), out.float().numpy())
+    np.save(os.path.join(d, "hidden.npy"), hidden.float().numpy())
+    return name
+
+
+def main():
+    names = [make_case(100 + i, *case) for i, case in enumerate(CASES)]
+    with open(os.path.join(HERE, "cases.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+/* test_modern.c — the pieces of modern encoders (rotary positions, ALiBi,
+ * gated feed-forward blocks, bias-free layers, local attention) against
+ * float64 PyTorch references written from each family's modeling code
+ * (tests/modern/gen_modern.py names the upstream function of each piece):
+ * the output and every layer's hidden state within 1e-5 on real tokens,
+ * the same bits on one thread and on all, the same result when a local
+ * layer's window covers the whole sequence as when it is global; and the
+ * validation of every tf_config field 0.4.0 added. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy.h"
+#include "common/suite.h"
+#include "common/util.h"
+#include "tfenc.h"
+
+#define TOL 1e-5
+
+static char modern_dir[512];
+static char case_names[16][64];
+static int n_cases;
+
+static void load_npy(const char *case_dir, const char *file, npy_array *a)
+{
+    char path[1024], err[256];
+    ck_assert(snprintf(path, sizeof path, "%s/%s", case_dir, file) < (int)sizeof path);
+    ck_assert_msg(npy_read(path, a, err, sizeof err) == 0, "%s", err);
+}
+
+/* The largest error over real tokens of got [B, T, D] against want. */
+static double error_of(const float *got, const float *want, int B, int T, int D,
+                       const int32_t *lengths)
+{
+    const size_t n = (size_t)B * T * D;
+    double *want64 = malloc(n * sizeof *want64);
+    ck_assert(want64 != NULL);
+    for (size_t i = 0; i < n; i++)
+        want64[i] = want[i];
+    const double e = max_abs_err_real(got, want64, B, T, (size_t)D, lengths);
+    free(want64);
+    return e;
+}
+
+/* out [B, T, D] and hidden [L + 1, B, T, D] of enc on x, on n_threads. */
+static void forward(const tf_encoder *enc, const npy_array *x, const npy_array *lengths,
+                    int32_t n_threads, float *out, float *hidden)
+{
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = (int32_t)x->dims[0], a.seq_len = (int32_t)x->dims[1];
+    a.input_embeds = x->data, a.lengths = lengths->data, a.n_threads = n_threads;
+    a.output = out, a.hidden_states = hidden;
+    ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+}
+
+START_TEST(test_modern_case)
+{
+    const char *name = case_names[_i];
+    char dir[1024], path[1100];
+    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, name) < (int)sizeof dir);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    tf_config cfg;
+    tf_config_init(&cfg);
+    ck_assert_int_eq(tf_encoder_get_config(enc, &cfg), TF_OK);
+
+    npy_array x, lengths, want_out, want_hidden;
+    load_npy(dir, "x.npy", &x);
+    load_npy(dir, "lengths.npy", &lengths);
+    load_npy(dir, "out.npy", &want_out);
+    load_npy(dir, "hidden.npy", &want_hidden);
+    const int B = (int)x.dims[0], T = (int)x.dims[1], D = cfg.d_model, L = cfg.n_layers;
+    const size_t BTD = (size_t)B * T * D;
+    ck_assert_int_eq((int)want_hidden.dims[0], L + 1);
+    float *out = malloc(BTD * sizeof *out), *hidden = malloc((L + 1) * BTD * sizeof *hidden);
+    float *out1 = malloc(BTD * sizeof *out1), *hidden1 = malloc((L + 1) * BTD * sizeof *hidden1);
+    ck_assert(out && hidden && out1 && hidden1);
+    forward(enc, &x, &lengths, 0, out, hidden);
+
+    const double e_out = error_of(out, want_out.data, B, T, D, lengths.data);
+    double e_hidden = 0;
+    for (int l = 0; l <= L; l++) {
+        const float *want = (const float *)want_hidden.data + (size_t)l * BTD;
+        const double e = error_of(hidden + (size_t)l * BTD, want, B, T, D, lengths.data);
+        e_hidden = e > e_hidden ? e : e_hidden;
+    }
+    printf("%-22s max abs error: output %.2e hidden %.2e\n", name, e_out, e_hidden);
+    ck_assert_msg(e_out <= TOL, "%s: output error %g > %g", name, e_out, TOL);
+    ck_assert_msg(e_hidden <= TOL, "%s: hidden error %g > %g", name, e_hidden, TOL);
+    ck_assert(padding_is_zero(out, B, T, (size_t)D, lengths.data));
+
+    forward(enc, &x, &lengths, 1, out1, hidden1); /* the caller's thread alone */
+    ck_assert_mem_eq(out1, out, BTD * sizeof *out);
+    ck_assert_mem_eq(hidden1, hidden, (L + 1) * BTD * sizeof *out);
+
+    free(out), free(hidden), free(out1), free(hidden1);
+    npy_free(&x), npy_free(&lengths), npy_free(&want_out), npy_free(&want_hidden);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* A model whose layers are all local with a window wider than the longest
+ * sequence computes what the same model with global layers does (the
+ * window leaves every key in; only the query blocks differ, so within
+ * float32 rounding). */
+START_TEST(test_wide_window_is_global)
+{
+    enum { B = 2, T = 150, D = 16 };
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 2, cfg.d_ff = 32, cfg.n_layers = 2, cfg.seed = 7;
+    cfg.position = TF_POSITION_ROTARY, cfg.norm_placement = TF_NORM_PRE;
+    tf_encoder *global, *local;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &global), TF_OK);
+    cfg.attn_window = 2 * T;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &local), TF_OK);
+    static float x[B * T * D], want[B * T * D], got[B * T * D];
+    fill_uniform(x, B * T * D, 3, -1.0f, 1.0f);
+    const int32_t lengths[B] = {T, 77};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = want;
+    ck_assert_int_eq(tf_encoder_forward(global, &a), TF_OK);
+    a.output = got;
+    ck_assert_int_eq(tf_encoder_forward(local, &a), TF_OK);
+    double worst = 0;
+    for (size_t i = 0; i < B * T * D; i++)
+        worst = fmax(worst, fabs((double)got[i] - want[i]));
+    ck_assert_double_le(worst, 1e-5);
+    tf_encoder_destroy(global);
+    tf_encoder_destroy(local);
+}
+END_TEST
+
+/* A window of 2 in a local layer: query i sees keys i - 1 .. i + 1 only,
+ * which the traced weights show (0 elsewhere), and the rotated queries are
+ * traced beside the projections. */
+START_TEST(test_window_in_trace)
+{
+    enum { T = 6, D = 8, H = 2 };
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = H, cfg.d_ff = 16, cfg.n_layers = 1;
+    cfg.position = TF_POSITION_ROTARY, cfg.attn_window = 2;
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    float x[T * D], out[T * D], attn[H * T * T];
+    fill_uniform(x, T * D, 5, -1.0f, 1.0f);
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out, a.attentions = attn;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++) {
+            double sum = 0;
+            for (int j = 0; j < T; j++) {
+                const float w = attn[(h * T + i) * T + j];
+                sum += w;
+                if (abs(i - j) > 1)
+                    ck_assert_float_eq(w, 0.0f);
+                else
+                    ck_assert_float_gt(w, 0.0f);
+            }
+            ck_assert_double_eq_tol(sum, 1.0, 1e-6);
+        }
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* ---- Validation of the fields 0.4.0 added ------------------------------------- */
+
+typedef struct bad_field {
+    const char *message; /* a piece of the message */
+    void (*set)(tf_config *c);
+} bad_field;
+
+static void gated_2(tf_config *c) { c->ffn_gated = 2; }
+static void norm_bias_neg(tf_config *c) { c->norm_bias = -1; }
+static void skip_2(tf_config *c) { c->skip_first_norm1 = 2; }
+static void skip_post(tf_config *c) { c->skip_first_norm1 = 1; }
+static void rotary_dim_odd(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 3; }
+static void rotary_dim_big(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 66; }
+static void rotary_dim_alone(tf_config *c) { c->rotary_dim = 8; }
+static void odd_head_rotary(tf_config *c) { c->d_model = 6, c->n_heads = 2, c->d_ff = 4, c->position = TF_POSITION_ROTARY; }
+static void interleaved_2(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_interleaved = 2; }
+static void interleaved_alone(tf_config *c) { c->rotary_interleaved = 1; }
+static void base_one(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base = 1.0f; }
+static void base_nan(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base = NAN; }
+static void base_alone(tf_config *c) { c->position = TF_POSITION_ALIBI, c->rotary_base = 500.0f; }
+static void local_base_neg(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base_local = -3.0f; }
+static void local_base_alone(tf_config *c) { c->rotary_base_local = 10000.0f; }
+static void ntk_half(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 0.5f; }
+static void ntk_inf(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = INFINITY; }
+static void ntk_alone(tf_config *c) { c->rotary_ntk_factor = 2.0f; }
+static void ntk_dim_2(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 2, c->rotary_ntk_factor = 2.0f; }
+static void ntk_positions_neg(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 2.0f, c->rotary_ntk_positions = -1; }
+static void ntk_positions_alone(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_positions = 2048; }
+static void window_odd(tf_config *c) { c->attn_window = 127; }
+static void window_neg(tf_config *c) { c->attn_window = -2; }
+static void every_neg(tf_config *c) { c->attn_window = 8, c->global_every = -1; }
+static void every_alone(tf_config *c) { c->global_every = 3; }
+static void position_5(tf_config *c) { c->position = 5; }
+static void activation_4(tf_config *c) { c->activation = 4; }
+
+static const bad_field bad_fields[] = {
+    {"config.ffn_gated: expected 0..1, got 2", gated_2},
+    {"config.norm_bias: expected 0..1, got -1", norm_bias_neg},
+    {"config.skip_first_norm1: expected 0..1, got 2", skip_2},
+    {"config.skip_first_norm1: 1 needs norm_placement \"pre\" (it is \"post\")", skip_post},
+    {"config.rotary_dim: expected an even number (dimensions rotate in pairs), got 3",
+     rotary_dim_odd},
+    {"config.rotary_dim: expected 0..64, got 66", rotary_dim_big},
+    {"config.rotary_dim: 8 needs position \"rotary\" (it is \"sinusoidal\")", rotary_dim_alone},
+    {"config.rotary_dim: 0 rotates all d_k = 3 dimensions, which is odd", odd_head_rotary},
+    {"config.rotary_interleaved: expected 0..1, got 2", interleaved_2},
+    {"config.rotary_interleaved: 1 needs position \"rotary\"", interleaved_alone},
+    {"config.rotary_base: expected 0 or a finite value > 1, got 1", base_one},
+    {"config.rotary_base: expected 0 or a finite value > 1, got nan", base_nan},
+    {"config.rotary_base: 500 needs position \"rotary\" (it is \"alibi\")", base_alone},
+    {"config.rotary_base_local: expected 0 or a finite value > 1, got -3", local_base_neg},
+    {"config.rotary_base_local: 10000 needs position \"rotary\"", local_base_alone},
+    {"config.rotary_ntk_factor: expected 0 or a finite value >= 1, got 0.5", ntk_half},
+    {"config.rotary_ntk_factor: expected 0 or a finite value >= 1, got inf", ntk_inf},
+    {"config.rotary_ntk_factor: 2 needs position \"rotary\"", ntk_alone},
+    {"config.rotary_ntk_factor: 2 needs a rotary_dim > 2 (it is 2)", ntk_dim_2},
+    {"config.rotary_ntk_positions: expected 0..16777216, got -1", ntk_positions_neg},
+    {"config.rotary_ntk_positions: 2048 needs a rotary_ntk_factor", ntk_positions_alone},
+    {"config.attn_window: expected an even number (W/2 keys each side), got 127", window_odd},
+    {"config.attn_window: expected 0..16777216, got -2", window_neg},
+    {"config.global_every: expected 0..1024, got -1", every_neg},
+    {"config.global_every: 3 needs an attn_window", every_alone},
+    {"config.position: expected 0..4, got 5", position_5},
+    {"config.activation: expected 0..3, got 4", activation_4},
+};
+enum { N_BAD = sizeof bad_fields / sizeof bad_fields[0] };
+
+START_TEST(test_bad_field)
+{
+    const bad_field *bad = &bad_fields[_i];
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = 128, cfg.n_heads = 2, cfg.d_ff = 16;
+    bad->set(&cfg);
+    tf_encoder *enc = (tf_encoder *)&cfg; /* set to NULL on failure */
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_ERR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(enc);
+    ck_assert_msg(strstr(tf_last_error(), bad->message) != NULL, "expected \"%s\" in \"%s\"",
+                  bad->message, tf_last_error());
+}
+END_TEST
+
+/* The 0.4.0 fields survive tf_encoder_save and tf_encoder_load; a file
+ * without them (as 0.3.0 wrote) loads with each 0. */
+START_TEST(test_fields_saved)
+{
+    char dir[1024], path[1100];
+    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, "modernbert_like") < (int)sizeof dir);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    tf_config c;
+    tf_config_init(&c);
+    ck_assert_int_eq(tf_encoder_get_config(enc, &c), TF_OK);
+    ck_assert_int_eq(c.position, TF_POSITION_ROTARY);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.skip_first_norm1, 1);
+    ck_assert_int_eq(c.attn_window, 4);
+    ck_assert_int_eq(c.global_every, 3);
+    ck_assert_float_eq(c.rotary_base, 160000.0f);
+    ck_assert_float_eq(c.rotary_base_local, 10000.0f);
+    ck_assert_ptr_null(strstr(tf_encoder_tensor_name(enc, 1), "layers.0.norm1"));
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+int main(void)
+{
+    const char *dir = getenv("TFENC_MODERN_DIR");
+    if (!dir) {
+        fprintf(stderr, "TFENC_MODERN_DIR is not set\n");
+        return 77; /* skip */
+    }
+    snprintf(modern_dir, sizeof modern_dir, "%s", dir);
+    char path[600];
+    if (snprintf(path, sizeof path, "%s/cases.txt", modern_dir) >= (int)sizeof path)
+        return EXIT_FAILURE;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: missing (run tests/modern/gen_modern.py)\n", path);
+        return 77;
+    }
+    while (n_cases < 16 && fscanf(f, "%63s", case_names[n_cases]) == 1)
+        n_cases++;
+    fclose(f);
+
+    Suite *s = suite_create("modern");
+    TCase *tc = tcase_create("against float64 references");
+    tcase_add_loop_test(tc, test_modern_case, 0, n_cases);
+    tcase_add_test(tc, test_wide_window_is_global);
+    tcase_add_test(tc, test_window_in_trace);
+    tcase_add_test(tc, test_fields_saved);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("config validation");
+    tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);
+    suite_add_tcase(s, bad);
+    return n_cases == 0 ? EXIT_FAILURE : run_suite(s);
+}
