@@ -139,23 +139,10 @@ END_TEST
 
 int main(void)
 {
-    const char *dir = getenv("TFENC_GOLDEN_DIR");
-    if (!dir) {
-        fprintf(stderr, "TFENC_GOLDEN_DIR is not set\n");
+    n_cases = read_cases("TFENC_GOLDEN_DIR", "tests/golden/gen_golden.py", golden_dir,
+                         sizeof golden_dir, case_names, 16);
+    if (n_cases < 0)
         return 77; /* skip */
-    }
-    snprintf(golden_dir, sizeof golden_dir, "%s", dir);
-    char path[600];
-    if (snprintf(path, sizeof path, "%s/cases.txt", golden_dir) >= (int)sizeof path)
-        return EXIT_FAILURE;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "%s: missing (run tests/golden/gen_golden.py)\n", path);
-        return 77;
-    }
-    while (n_cases < 16 && fscanf(f, "%63s", case_names[n_cases]) == 1)
-        n_cases++;
-    fclose(f);
 
     Suite *s = suite_create("golden");
     TCase *tc = tcase_create("PyTorch nn.TransformerEncoder");

@@ -43,6 +43,17 @@ static double error_of(const float *got, const float *want, int B, int T, int D,
     return e;
 }
 
+/* The model of case `name`, into dir (its folder, 1024 bytes). */
+static tf_encoder *load_case(const char *name, char *dir)
+{
+    char path[1100];
+    ck_assert(snprintf(dir, 1024, "%s/%s", modern_dir, name) < 1024);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    return enc;
+}
+
 /* out [B, T, D] and hidden [L + 1, B, T, D] of enc on x, on n_threads. */
 static void forward(const tf_encoder *enc, const npy_array *x, const npy_array *lengths,
                     int32_t n_threads, float *out, float *hidden)
@@ -58,11 +69,8 @@ static void forward(const tf_encoder *enc, const npy_array *x, const npy_array *
 START_TEST(test_modern_case)
 {
     const char *name = case_names[_i];
-    char dir[1024], path[1100];
-    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, name) < (int)sizeof dir);
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    tf_encoder *enc;
-    ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    char dir[1024];
+    tf_encoder *enc = load_case(name, dir);
     tf_config cfg;
     tf_config_init(&cfg);
     ck_assert_int_eq(tf_encoder_get_config(enc, &cfg), TF_OK);
@@ -256,11 +264,8 @@ END_TEST
  * without them (as 0.3.0 wrote) loads with each 0. */
 START_TEST(test_fields_saved)
 {
-    char dir[1024], path[1100];
-    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, "modernbert_like") < (int)sizeof dir);
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    tf_encoder *enc;
-    ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    char dir[1024];
+    tf_encoder *enc = load_case("modernbert_like", dir);
     tf_config c;
     tf_config_init(&c);
     ck_assert_int_eq(tf_encoder_get_config(enc, &c), TF_OK);
@@ -278,23 +283,10 @@ END_TEST
 
 int main(void)
 {
-    const char *dir = getenv("TFENC_MODERN_DIR");
-    if (!dir) {
-        fprintf(stderr, "TFENC_MODERN_DIR is not set\n");
+    n_cases = read_cases("TFENC_MODERN_DIR", "tests/modern/gen_modern.py", modern_dir,
+                         sizeof modern_dir, case_names, 16);
+    if (n_cases < 0)
         return 77; /* skip */
-    }
-    snprintf(modern_dir, sizeof modern_dir, "%s", dir);
-    char path[600];
-    if (snprintf(path, sizeof path, "%s/cases.txt", modern_dir) >= (int)sizeof path)
-        return EXIT_FAILURE;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "%s: missing (run tests/modern/gen_modern.py)\n", path);
-        return 77;
-    }
-    while (n_cases < 16 && fscanf(f, "%63s", case_names[n_cases]) == 1)
-        n_cases++;
-    fclose(f);
 
     Suite *s = suite_create("modern");
     TCase *tc = tcase_create("against float64 references");

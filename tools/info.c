@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA */
 #include "options.h"
 #include "shape_text.h"
 #include "tfenc.h"
@@ -67,6 +68,33 @@ static int print_runtime(void)
     return 0;
 }
 
+/* The 0.4.0 fields, on lines of their own when the model has them. */
+static void print_modern_fields(const tf_config *c)
+{
+    if (c->ffn_gated || c->norm_bias || c->skip_first_norm1)
+        printf("        feed-forward %s, LayerNorm biases %s, layer 0's norm1 %s\n",
+               c->ffn_gated ? "gated" : "plain", c->bias || c->norm_bias ? "yes" : "no",
+               c->skip_first_norm1 ? "none" : "yes");
+    if (c->position == TF_POSITION_ROTARY) {
+        const double theta = c->rotary_base ? (double)c->rotary_base : TF_ROTARY_DEFAULT_THETA;
+        printf("        rotary: %d of d_k %d dimensions, %s pairs, theta %g (local layers %g)",
+               (int)tf_rotary_dim_of(c), (int)(c->d_model / c->n_heads),
+               c->rotary_interleaved ? "interleaved" : "half-split", theta,
+               c->rotary_base_local ? (double)c->rotary_base_local : theta);
+        if (c->rotary_ntk_factor && c->rotary_ntk_positions)
+            printf(", dynamic NTK factor %g past %d tokens", (double)c->rotary_ntk_factor,
+                   (int)c->rotary_ntk_positions);
+        else if (c->rotary_ntk_factor)
+            printf(", NTK factor %g", (double)c->rotary_ntk_factor);
+        printf("\n");
+    }
+    if (c->attn_window && c->global_every)
+        printf("        local attention: window %d, layers l %% %d == 0 global\n",
+               (int)c->attn_window, (int)c->global_every);
+    else if (c->attn_window)
+        printf("        local attention: window %d in every layer\n", (int)c->attn_window);
+}
+
 static void print_config(const tf_config *c)
 {
     printf("config: d_model %d, n_heads %d (d_k %d), d_ff %d, n_layers %d\n", (int)c->d_model,
@@ -82,7 +110,7 @@ static void print_config(const tf_config *c)
            "layer_norm_eps %g\n",
            tf_norm_placement_name(c->norm_placement), c->final_norm ? "yes" : "no",
            tf_activation_name(c->activation), c->bias ? "yes" : "no", c->pooler ? "yes" : "no",
-           (double)c->layer_norm_eps);
+           (double)c->layer_norm_eps);    print_modern_fields(c);
 }
 
 static void print_tensors(const tf_model_info *info)

@@ -19,6 +19,10 @@ static inline int tf_layer_is_local(const tf_config *cfg, int32_t l)
     return cfg->attn_window > 0 && (cfg->global_every == 0 || l % cfg->global_every != 0);
 }
 
+/* Rotary theta when tf_config.rotary_base is 0: the RoFormer paper's, and
+ * every family's default. */
+#define TF_ROTARY_DEFAULT_THETA 10000.0
+
 /* r, the rotated dimensions of each head of a rotary config: rotary_dim,
  * or d_k when it is 0. */
 static inline int32_t tf_rotary_dim_of(const tf_config *cfg)

@@ -5,10 +5,6 @@
 
 #include "config.h"
 
-/* theta when the config leaves it 0: the RoFormer paper's and every
- * family's default */
-#define TF_ROTARY_DEFAULT_THETA 10000.0
-
 /* Values a rotation task gets at least (as layer.c's row-wise steps). */
 #define ROTARY_TASK_VALUES ((size_t)1 << 16)
 

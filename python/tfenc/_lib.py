@@ -28,7 +28,13 @@ class Config(ctypes.Structure):
                 ("embedding_norm", c_int32), ("norm_placement", c_int32),
                 ("final_norm", c_int32), ("activation", c_int32), ("bias", c_int32),
                 ("pooler", c_int32), ("layer_norm_eps", c_float), ("seed", ctypes.c_uint64),
-                ("position_offset", c_int32)]
+                ("position_offset", c_int32),
+                # since 0.4.0
+                ("ffn_gated", c_int32), ("norm_bias", c_int32), ("skip_first_norm1", c_int32),
+                ("rotary_dim", c_int32), ("rotary_interleaved", c_int32),
+                ("rotary_base", c_float), ("rotary_base_local", c_float),
+                ("rotary_ntk_factor", c_float), ("rotary_ntk_positions", c_int32),
+                ("attn_window", c_int32), ("global_every", c_int32)]
 
 
 class TraceEvent(ctypes.Structure):

@@ -77,6 +77,12 @@ def _norm_placement(norm_first):
                       "norm_first")
 
 
+# The fields 0.4.0 added, by kind (the constructor's keywords of the same names).
+_FLAGS_0_4 = ("ffn_gated", "norm_bias", "skip_first_norm1", "rotary_interleaved")
+_INTEGERS_0_4 = ("rotary_dim", "rotary_ntk_positions", "attn_window", "global_every")
+_FLOATS_0_4 = ("rotary_base", "rotary_base_local", "rotary_ntk_factor")
+
+
 class Encoder(Owner):
     """A Transformer encoder (libtfenc). Encoder(...) creates one with
     deterministic PyTorch-like random weights; Encoder.from_file(path)
@@ -87,16 +93,26 @@ class Encoder(Owner):
     def __init__(self, d_model=512, n_heads=8, d_ff=2048, n_layers=1, vocab_size=0, *,
                  max_positions=0, position="sinusoidal", n_token_types=0, embedding_norm=False,
                  norm_first=False, final_norm=False, activation="gelu", layer_norm_eps=1e-5,
-                 bias=True, pooler=False, seed=0, position_offset=0):
+                 bias=True, pooler=False, seed=0, position_offset=0, ffn_gated=False,
+                 norm_bias=False, skip_first_norm1=False, rotary_dim=0, rotary_interleaved=False,
+                 rotary_base=0.0, rotary_base_local=0.0, rotary_ntk_factor=0.0,
+                 rotary_ntk_positions=0, attn_window=0, global_every=0):
         c = _lib.new(_lib.Config)
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
                             ("n_layers", n_layers), ("vocab_size", vocab_size),
                             ("max_positions", max_positions), ("n_token_types", n_token_types),
-                            ("position_offset", position_offset)):
+                            ("position_offset", position_offset),
+                            ("rotary_dim", rotary_dim),
+                            ("rotary_ntk_positions", rotary_ntk_positions),
+                            ("attn_window", attn_window), ("global_every", global_every)):
             setattr(c, name, integer(value, name))
         for name, value in (("embedding_norm", embedding_norm), ("final_norm", final_norm),
-                            ("bias", bias), ("pooler", pooler)):
+                            ("bias", bias), ("pooler", pooler), ("ffn_gated", ffn_gated),
+                            ("norm_bias", norm_bias), ("skip_first_norm1", skip_first_norm1),
+                            ("rotary_interleaved", rotary_interleaved)):
             setattr(c, name, flag(value, name))
+        c.rotary_base, c.rotary_base_local = rotary_base, rotary_base_local
+        c.rotary_ntk_factor = rotary_ntk_factor
         c.position = enum_value("position", position, "position")
         c.activation = enum_value("activation", activation, "activation")
         c.norm_placement = _norm_placement(norm_first)
@@ -141,7 +157,10 @@ class Encoder(Owner):
                 "activation": enum_name("activation", c.activation),
                 "layer_norm_eps": float(str(np.float32(c.layer_norm_eps))),  # shortest form
                 "bias": bool(c.bias), "pooler": bool(c.pooler), "seed": c.seed,
-                "position_offset": c.position_offset}
+                "position_offset": c.position_offset,
+                **{name: bool(getattr(c, name)) for name in _FLAGS_0_4},
+                **{name: getattr(c, name) for name in _INTEGERS_0_4},
+                **{name: float(str(np.float32(getattr(c, name)))) for name in _FLOATS_0_4}}
 
     def save(self, path):
         """Writes a safetensors file that from_file() reads back bitwise."""

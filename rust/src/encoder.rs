@@ -38,6 +38,26 @@ pub struct Config {
     /// Learned positions counted from this over the tokens that are not
     /// id `position_offset - 1` (RoBERTa: padding_idx + 1); 0: from 0.
     pub position_offset: usize,
+    /// A gated feed-forward block: act(x W_gate^T) * (x W_up^T) (GeGLU,
+    /// SwiGLU). Since 0.4.0, as every field below (tfenc.h says each one).
+    pub ffn_gated: bool,
+    /// LayerNorms with biases even when `bias` is false.
+    pub norm_bias: bool,
+    /// Pre-norm: layer 0's attention reads x itself (ModernBERT).
+    pub skip_first_norm1: bool,
+    /// Rotated dimensions of each head (0: all of d_k).
+    pub rotary_dim: usize,
+    /// Pairs (2i, 2i+1) instead of (i, i + r/2).
+    pub rotary_interleaved: bool,
+    /// theta (0: 10000), and that of local layers (0: the same).
+    pub rotary_base: f32,
+    pub rotary_base_local: f32,
+    /// NTK-aware scaling factor (0: none); dynamic past `rotary_ntk_positions` (> 0).
+    pub rotary_ntk_factor: f32,
+    pub rotary_ntk_positions: usize,
+    /// Local layers' window (0: every layer global); every `global_every`-th layer global.
+    pub attn_window: usize,
+    pub global_every: usize,
 }
 
 impl Default for Config {
@@ -74,6 +94,17 @@ impl Config {
             layer_norm_eps: c.layer_norm_eps,
             seed: c.seed,
             position_offset: from_c(c.position_offset),
+            ffn_gated: c.ffn_gated != 0,
+            norm_bias: c.norm_bias != 0,
+            skip_first_norm1: c.skip_first_norm1 != 0,
+            rotary_dim: from_c(c.rotary_dim),
+            rotary_interleaved: c.rotary_interleaved != 0,
+            rotary_base: c.rotary_base,
+            rotary_base_local: c.rotary_base_local,
+            rotary_ntk_factor: c.rotary_ntk_factor,
+            rotary_ntk_positions: from_c(c.rotary_ntk_positions),
+            attn_window: from_c(c.attn_window),
+            global_every: from_c(c.global_every),
         }
     }
 
@@ -96,6 +127,17 @@ impl Config {
         c.layer_norm_eps = self.layer_norm_eps;
         c.seed = self.seed;
         c.position_offset = to_c("position_offset", self.position_offset)?;
+        c.ffn_gated = self.ffn_gated as i32;
+        c.norm_bias = self.norm_bias as i32;
+        c.skip_first_norm1 = self.skip_first_norm1 as i32;
+        c.rotary_dim = to_c("rotary_dim", self.rotary_dim)?;
+        c.rotary_interleaved = self.rotary_interleaved as i32;
+        c.rotary_base = self.rotary_base;
+        c.rotary_base_local = self.rotary_base_local;
+        c.rotary_ntk_factor = self.rotary_ntk_factor;
+        c.rotary_ntk_positions = to_c("rotary_ntk_positions", self.rotary_ntk_positions)?;
+        c.attn_window = to_c("attn_window", self.attn_window)?;
+        c.global_every = to_c("global_every", self.global_every)?;
         Ok(c)
     }
 }

@@ -76,25 +76,31 @@ c_enum! {
 
 c_enum! {
     /// The feed-forward block's activation (tf_activation: "gelu",
-    /// "gelu_tanh", "relu").
+    /// "gelu_tanh", "relu", "silu").
     Activation = ffi::tf_activation_name, ffi::tf_activation_from_name {
         /// 0.5 x (1 + erf(x / sqrt 2)), BERT's "gelu".
         Gelu = ffi::TF_ACTIVATION_GELU,
         /// The tanh approximation (Hugging Face's "gelu_new", "gelu_pytorch_tanh").
         GeluTanh = ffi::TF_ACTIVATION_GELU_TANH,
         Relu = ffi::TF_ACTIVATION_RELU,
+        /// x / (1 + e^-x), SwiGLU's gate (since 0.4.0).
+        Silu = ffi::TF_ACTIVATION_SILU,
     }
 }
 
 c_enum! {
-    /// How positions enter the embeddings (tf_position_kind: "none",
-    /// "sinusoidal", "learned").
+    /// How positions enter the model (tf_position_kind: "none",
+    /// "sinusoidal", "learned", "rotary", "alibi").
     Position = ffi::tf_position_name, ffi::tf_position_from_name {
         None = ffi::TF_POSITION_NONE,
         /// The tutorial's sin/cos table, computed for any length.
         Sinusoidal = ffi::TF_POSITION_SINUSOIDAL,
         /// A learned table of `max_positions` rows.
         Learned = ffi::TF_POSITION_LEARNED,
+        /// Rotary embedding of each head's Q and K (Config's `rotary_*`; since 0.4.0).
+        Rotary = ffi::TF_POSITION_ROTARY,
+        /// ALiBi's per-head linear biases of the scores (since 0.4.0).
+        Alibi = ffi::TF_POSITION_ALIBI,
     }
 }
 

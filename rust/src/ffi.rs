@@ -20,9 +20,12 @@ pub const TF_ERR_NOT_FOUND: tf_status = 7;
 pub const TF_POSITION_NONE: i32 = 0;
 pub const TF_POSITION_SINUSOIDAL: i32 = 1;
 pub const TF_POSITION_LEARNED: i32 = 2;
+pub const TF_POSITION_ROTARY: i32 = 3;
+pub const TF_POSITION_ALIBI: i32 = 4;
 pub const TF_ACTIVATION_GELU: i32 = 0;
 pub const TF_ACTIVATION_GELU_TANH: i32 = 1;
 pub const TF_ACTIVATION_RELU: i32 = 2;
+pub const TF_ACTIVATION_SILU: i32 = 3;
 pub const TF_NORM_POST: i32 = 0;
 pub const TF_NORM_PRE: i32 = 1;
 pub const TF_POOLING_CLS: i32 = 0;
@@ -64,6 +67,18 @@ pub struct tf_config {
     pub layer_norm_eps: f32,
     pub seed: u64,
     pub position_offset: i32,
+    // Since 0.4.0.
+    pub ffn_gated: i32,
+    pub norm_bias: i32,
+    pub skip_first_norm1: i32,
+    pub rotary_dim: i32,
+    pub rotary_interleaved: i32,
+    pub rotary_base: f32,
+    pub rotary_base_local: f32,
+    pub rotary_ntk_factor: f32,
+    pub rotary_ntk_positions: i32,
+    pub attn_window: i32,
+    pub global_every: i32,
 }
 
 #[repr(C)]

@@ -107,8 +107,8 @@ fn check_limits(cfg: &Config, batch: usize, seq_len: usize) -> Result<()> {
             i32::MAX
         )));
     }
-    let bounded =
-        cfg.position == Position::Learned || (cfg.position == Position::Sinusoidal && cfg.max_positions > 0);
+    let bounded = cfg.position == Position::Learned
+        || (cfg.position != Position::None && cfg.max_positions > 0);
     if bounded && seq_len > cfg.max_positions {
         return Err(Error::invalid(format!(
             "sequence length {} exceeds max_positions {}",

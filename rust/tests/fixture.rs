@@ -74,7 +74,13 @@ fn pytorch_checkpoint_with_options() {
         norm_first: Some(false),
         layer_norm_eps: None,
     };
-    let enc = Encoder::from_file(dir.join("model.safetensors"), &opts).unwrap();
+    assert!(vectors_error(&dir, &opts) <= 1e-5);
+}
+
+/// A fixture of model.safetensors, x.npy, lengths.npy and out.npy: the
+/// largest error of the model's output on x over real tokens.
+fn vectors_error(dir: &std::path::Path, opts: &LoadOptions) -> f32 {
+    let enc = Encoder::from_file(dir.join("model.safetensors"), opts).unwrap();
     let (shape, x) = npy_f32(dir.join("x.npy"));
     let (_, lengths) = npy_i32(dir.join("lengths.npy"));
     let (b, t, d) = (shape[0], shape[1], shape[2]);
@@ -82,7 +88,7 @@ fn pytorch_checkpoint_with_options() {
         (0..b * t).map(|k| ((k % t) < lengths[k / t] as usize) as i32).collect();
     let out = enc.forward(&Inputs::vectors(&x, b, t).attention_mask(&mask)).unwrap();
     let (_, want) = npy_f32(dir.join("out.npy"));
-    assert!(real_err(&out.last_hidden_state, &want, &lengths, t, d) <= 1e-5);
+    real_err(&out.last_hidden_state, &want, &lengths, t, d)
 }
 
 #[test]
@@ -108,4 +114,16 @@ fn tensors_and_save_round_trip() {
     let ids = [1, 2, 3];
     let (a, b) = (enc.forward(&Inputs::ids(&ids, 1, 3)).unwrap(), back.forward(&Inputs::ids(&ids, 1, 3)).unwrap());
     assert_eq!(a.last_hidden_state, b.last_hidden_state);
+}
+
+/// tests/modern's fixtures (rotary, ALiBi, gated feed-forward blocks,
+/// bias-free layers, local attention) against their float64 references.
+#[test]
+fn modern_pieces_match_their_references() {
+    let root = golden_dir().parent().unwrap().join("modern");
+    let cases = std::fs::read_to_string(root.join("cases.txt")).unwrap();
+    for case in cases.split_whitespace() {
+        let err = vectors_error(&root.join(case), &LoadOptions::default());
+        assert!(err <= 1e-5, "{}: error {}", case, err);
+    }
 }

@@ -5,12 +5,14 @@ use tfenc::{Activation, Pooling, Position, Status};
 #[test]
 fn enum_names_are_the_library_names() {
     let activations =
-        [(Activation::Gelu, "gelu"), (Activation::GeluTanh, "gelu_tanh"), (Activation::Relu, "relu")];
+        [(Activation::Gelu, "gelu"), (Activation::GeluTanh, "gelu_tanh"), (Activation::Relu, "relu"),
+         (Activation::Silu, "silu")];
     for (a, name) in activations {
         assert_eq!((a.name(), Activation::from_name(name)), (name, Some(a)));
     }
     let positions =
-        [(Position::None, "none"), (Position::Sinusoidal, "sinusoidal"), (Position::Learned, "learned")];
+        [(Position::None, "none"), (Position::Sinusoidal, "sinusoidal"), (Position::Learned, "learned"),
+         (Position::Rotary, "rotary"), (Position::Alibi, "alibi")];
     for (p, name) in positions {
         assert_eq!((p.name(), Position::from_name(name)), (name, Some(p)));
     }
