@@ -6,6 +6,7 @@
  * the same bits on one thread and on all, the same result when a local
  * layer's window covers the whole sequence as when it is global; and the
  * validation of every tf_config field 0.4.0 added. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "npy.h"
 #include "common/suite.h"
+#include "common/tmp_dir.h"
 #include "common/util.h"
 #include "tfenc.h"
 
@@ -281,6 +283,43 @@ START_TEST(test_fields_saved)
 }
 END_TEST
 
+/* Every 0.4.0 field goes through tf_encoder_save and back (position_offset
+ * was left out of the file before: a saved RoBERTa loaded with offset 0). */
+START_TEST(test_save_keeps_every_new_field)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = 16, cfg.n_heads = 2, cfg.d_ff = 8, cfg.n_layers = 3, cfg.vocab_size = 10;
+    cfg.position = TF_POSITION_LEARNED, cfg.max_positions = 12, cfg.position_offset = 2;
+    cfg.norm_placement = TF_NORM_PRE, cfg.bias = 0, cfg.norm_bias = 1, cfg.ffn_gated = 1;
+    cfg.skip_first_norm1 = 1, cfg.activation = TF_ACTIVATION_SILU, cfg.attn_window = 6;
+    cfg.global_every = 2;
+    tf_config rotary = cfg;
+    rotary.position = TF_POSITION_ROTARY, rotary.max_positions = 0, rotary.position_offset = 0;
+    rotary.rotary_dim = 4, rotary.rotary_interleaved = 1, rotary.rotary_base = 500.0f;
+    rotary.rotary_base_local = 20.5f, rotary.rotary_ntk_factor = 1.5f;
+    rotary.rotary_ntk_positions = 64;
+    const tf_config *cases[2] = {&cfg, &rotary};
+    make_tmp_dir();
+    for (int i = 0; i < 2; i++) {
+        tf_encoder *enc, *back;
+        ck_assert_msg(tf_encoder_create(cases[i], &enc) == TF_OK, "%s", tf_last_error());
+        const path_buf file = join(tmp_dir, "saved.safetensors");
+        ck_assert_msg(tf_encoder_save(enc, file.s) == TF_OK, "%s", tf_last_error());
+        ck_assert_msg(tf_encoder_load(file.s, NULL, &back) == TF_OK, "%s", tf_last_error());
+        tf_config want, got;
+        tf_config_init(&want);
+        tf_config_init(&got);
+        ck_assert_int_eq(tf_encoder_get_config(enc, &want), TF_OK);
+        ck_assert_int_eq(tf_encoder_get_config(back, &got), TF_OK);
+        ck_assert_mem_eq(&got, &want, sizeof got);
+        tf_encoder_destroy(enc);
+        tf_encoder_destroy(back);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     n_cases = read_cases("TFENC_MODERN_DIR", "tests/modern/gen_modern.py", modern_dir,
@@ -294,6 +333,7 @@ int main(void)
     tcase_add_test(tc, test_wide_window_is_global);
     tcase_add_test(tc, test_window_in_trace);
     tcase_add_test(tc, test_fields_saved);
+    tcase_add_test(tc, test_save_keeps_every_new_field);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);

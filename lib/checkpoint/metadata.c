@@ -26,7 +26,7 @@ static const struct field {
     size_t offset; /* in tf_config */
     int override;  /* also read from PyTorch checkpoints */
     int32_t lo;    /* F_INT: the smallest value (0 for n_heads would read as "unknown") */
-    int optional;  /* SINCE_0_4: may be absent */
+    int optional;  /* SINCE_0_4: may be absent (SINCE_0_1: must be there) */
 } fields[] = {
     {"d_model", F_INT, offsetof(tf_config, d_model), 0, 1, SINCE_0_1},
     {"n_heads", F_INT, offsetof(tf_config, n_heads), 1, 1, SINCE_0_1},
@@ -44,6 +44,7 @@ static const struct field {
     {"pooler", F_BOOL, offsetof(tf_config, pooler), 0, 0, SINCE_0_1},
     {"layer_norm_eps", F_EPS, offsetof(tf_config, layer_norm_eps), 1, 0, SINCE_0_1},
     {"seed", F_SEED, offsetof(tf_config, seed), 0, 0, SINCE_0_1},
+    {"position_offset", F_INT, offsetof(tf_config, position_offset), 0, 0, SINCE_0_4},
     {"ffn_gated", F_BOOL, offsetof(tf_config, ffn_gated), 0, 0, SINCE_0_4},
     {"norm_bias", F_BOOL, offsetof(tf_config, norm_bias), 0, 0, SINCE_0_4},
     {"skip_first_norm1", F_BOOL, offsetof(tf_config, skip_first_norm1), 0, 0, SINCE_0_4},
