@@ -244,83 +244,92 @@ static void sort_desc(size_t *order, const float *v, size_t n, size_t stride)
     }
 }
 
-static int rerank(serve_server *s, const serve_request *q, serve_response *out, serve_error *e)
+/* Counts q's inputs and runs them as a head's task: in->out [n, width]. */
+static int run_head(serve_server *s, const serve_request *q, const char *field,
+                    serve_task task, size_t width, inputs *in, serve_response *out,
+                    serve_error *e)
 {
-    if (need_kind(s, TF_PIPELINE_CROSS_ENCODER, "/rerank", e))
-        return -1;
-    inputs in;
-    size_t *order = malloc(q->n * sizeof *order);
-    int rc = order ? count_inputs(s, q, "texts", 1, &in, e)
-                   : serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
-    serve_job job = {.task = q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_SCORE, .n = q->n,
-                     .texts = q->texts, .pairs = q->pairs, .tokens = in.tokens, .out = in.out,
-                     .width = 1};
-    if (rc == 0)
-        rc = run_job(s, &job, out, e);
-    if (rc == 0) {
-        json_out o = {0};
-        sort_desc(order, in.out, q->n, 1);
-        json_out_str(&o, "[");
-        for (size_t k = 0; k < q->n; k++) {
-            json_out_printf(&o, "%s{\"index\":%zu,\"score\":", k ? "," : "", order[k]);
-            json_out_float(&o, in.out[order[k]]);
-            if (q->return_text) {
-                json_out_str(&o, ",\"text\":");
-                json_out_string(&o, q->pairs[order[k]]);
-            }
-            json_out_str(&o, "}");
-        }
-        json_out_str(&o, "]");
-        out->tokens = in.total;
-        respond_json(out, 200, &o);
-    }
-    if (order)
-        inputs_free(&in);
-    free(order);
-    return rc;
+    int rc = count_inputs(s, q, field, width, in, e);
+    serve_job job = {.task = task, .n = q->n, .texts = q->texts, .pairs = q->pairs,
+                     .tokens = in->tokens, .out = in->out, .width = width};
+    return rc ? rc : run_job(s, &job, out, e);
 }
 
-static int predict(serve_server *s, const serve_request *q, serve_response *out,
-                   serve_error *e)
+/* Label i's name (id2label), or "LABEL_i" as transformers names one it lacks. */
+static void write_label(json_out *o, const tf_pipeline *p, size_t i)
 {
-    if (need_kind(s, TF_PIPELINE_CLASSIFIER, "/predict", e))
+    const char *label = tf_pipeline_label(p, (int32_t)i);
+    if (label)
+        json_out_string(o, label);
+    else
+        json_out_printf(o, "\"LABEL_%zu\"", i);
+}
+
+/* TEI's rank: [{"index", "score"(, "text")}] best first. */
+static void write_ranking(const serve_request *q, const float *scores, size_t *order,
+                          json_out *o)
+{
+    sort_desc(order, scores, q->n, 1);
+    json_out_str(o, "[");
+    for (size_t k = 0; k < q->n; k++) {
+        json_out_printf(o, "%s{\"index\":%zu,\"score\":", k ? "," : "", order[k]);
+        json_out_float(o, scores[order[k]]);
+        if (q->return_text) {
+            json_out_str(o, ",\"text\":");
+            json_out_string(o, q->pairs[order[k]]);
+        }
+        json_out_str(o, "}");
+    }
+    json_out_str(o, "]");
+}
+
+/* TEI's predictions: [{"score", "label"}] best first for each input (a
+ * list of them for a list of inputs). */
+static void write_predictions(const serve_server *s, const serve_request *q, const float *probs,
+                              size_t labels, size_t *order, json_out *o)
+{
+    json_out_str(o, q->single ? "" : "[");
+    for (size_t i = 0; i < q->n; i++) {
+        const float *row = probs + i * labels; /* [labels] */
+        sort_desc(order, row, labels, 1);
+        json_out_str(o, i ? ",[" : "[");
+        for (size_t k = 0; k < labels; k++) {
+            json_out_str(o, k ? ",{\"score\":" : "{\"score\":");
+            json_out_float(o, row[order[k]]);
+            json_out_str(o, ",\"label\":");
+            write_label(o, s->p, order[k]);
+            json_out_str(o, "}");
+        }
+        json_out_str(o, "]");
+    }
+    json_out_str(o, q->single ? "" : "]");
+}
+
+/* /rerank (a cross-encoder: one score a pair) and /predict (a head's labels). */
+static int head_route(serve_server *s, const serve_request *q, int rank, serve_response *out,
+                      serve_error *e)
+{
+    if (need_kind(s, rank ? TF_PIPELINE_CROSS_ENCODER : TF_PIPELINE_CLASSIFIER,
+                  rank ? "/rerank" : "/predict", e))
         return -1;
-    const size_t labels = (size_t)tf_pipeline_dim(s->p);
+    const size_t width = rank ? 1 : (size_t)tf_pipeline_dim(s->p);
+    const serve_task task = q->raw_scores ? SERVE_TASK_LOGITS
+                          : rank ? SERVE_TASK_SCORE : SERVE_TASK_CLASSIFY;
+    size_t *order = malloc((rank ? q->n : width) * sizeof *order); /* a sort's indices */
+    if (!order)
+        return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     inputs in;
-    size_t *order = malloc(labels * sizeof *order);
-    int rc = order ? count_inputs(s, q, "inputs", labels, &in, e)
-                   : serve_error_set(e, 500, "", "out of memory for %zu labels", labels);
-    serve_job job = {.task = q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_CLASSIFY, .n = q->n,
-                     .texts = q->texts, .pairs = q->pairs, .tokens = in.tokens, .out = in.out,
-                     .width = labels};
-    if (rc == 0)
-        rc = run_job(s, &job, out, e);
+    int rc = run_head(s, q, rank ? "texts" : "inputs", task, width, &in, out, e);
     if (rc == 0) {
         json_out o = {0};
-        json_out_str(&o, q->single ? "" : "[");
-        for (size_t i = 0; i < q->n; i++) {
-            const float *row = in.out + i * labels;
-            sort_desc(order, row, labels, 1);
-            json_out_str(&o, i ? ",[" : "[");
-            for (size_t k = 0; k < labels; k++) {
-                json_out_str(&o, k ? ",{\"score\":" : "{\"score\":");
-                json_out_float(&o, row[order[k]]);
-                const char *label = tf_pipeline_label(s->p, (int32_t)order[k]);
-                json_out_str(&o, ",\"label\":");
-                if (label)
-                    json_out_string(&o, label);
-                else
-                    json_out_printf(&o, "\"LABEL_%zu\"", order[k]);
-                json_out_str(&o, "}");
-            }
-            json_out_str(&o, "]");
-        }
-        json_out_str(&o, q->single ? "" : "]");
+        if (rank)
+            write_ranking(q, in.out, order, &o);
+        else
+            write_predictions(s, q, in.out, width, order, &o);
         out->tokens = in.total;
         respond_json(out, 200, &o);
     }
-    if (order)
-        inputs_free(&in);
+    inputs_free(&in);
     free(order);
     return rc;
 }
@@ -409,12 +418,8 @@ static void info(serve_server *s, json_out *o)
         json_out_str(o, kind == TF_PIPELINE_CROSS_ENCODER ? "{\"reranker\":{\"id2label\":{"
                                                           : "{\"classifier\":{\"id2label\":{");
         for (int32_t i = 0; i < tf_pipeline_dim(s->p); i++) {
-            const char *label = tf_pipeline_label(s->p, i);
             json_out_printf(o, "%s\"%d\":", i ? "," : "", (int)i);
-            if (label)
-                json_out_string(o, label);
-            else
-                json_out_printf(o, "\"LABEL_%d\"", (int)i);
+            write_label(o, s->p, (size_t)i);
         }
         json_out_str(o, "}}}");
     }
@@ -460,8 +465,8 @@ void routes_run(serve_server *s, int r, const char *body, size_t len, serve_resp
         switch (routes_table[r].body) {
         case SERVE_BODY_OPENAI_EMBEDDINGS:
         case SERVE_BODY_EMBED: rc = embed(s, r, &q, out, &e); break;
-        case SERVE_BODY_RERANK: rc = rerank(s, &q, out, &e); break;
-        case SERVE_BODY_PREDICT: rc = predict(s, &q, out, &e); break;
+        case SERVE_BODY_RERANK: rc = head_route(s, &q, 1, out, &e); break;
+        case SERVE_BODY_PREDICT: rc = head_route(s, &q, 0, out, &e); break;
         case SERVE_BODY_TOKENIZE: rc = tokenize(s, &q, out, &e); break;
         case SERVE_BODY_KIND_COUNT: break;
         }
