@@ -189,6 +189,9 @@ def test_errors(s):
     check_error(s.request("GET", "/embed")[:2], 405, "/embed takes POST, not GET")
     check_error(s.request("GET", "/nope")[:2], 404, "no route /nope")
     check_error(s.request("POST", "/v1/nope", {})[:2], 404, "no route /v1/nope")
+    # a path with a newline: one log line still, the byte as '?'
+    check_error(s.request("GET", "/no%0Awhere")[:2], 404, "no route /no\nwhere")
+    assert "GET /no?where 404" in s.log() and "\nwhere" not in s.log(), s.log()[-300:]
     # a body over --payload-limit (4096): refused from its Content-Length, unread
     big = json.dumps({"inputs": "a" * 5000})
     status, body = curl(s.port, "/embed", "-H", "Content-Type: application/json",

@@ -4,6 +4,7 @@
 #include "batcher.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +37,8 @@ struct serve_batcher {
     batch_item *items;        /* [capacity] */
     const char **texts;       /* [capacity] */
     const char **pairs;       /* [capacity] */
+    tf_status *statuses;      /* [capacity] each item's call's */
+    char (*messages)[256];    /* [capacity] and its message */
 };
 
 /* Jobs whose inputs can share one call. */
@@ -91,12 +94,12 @@ static size_t gather(serve_batcher *b)
     return B;
 }
 
-/* One forward call of items[0..B): results [B, width] into out. */
-static tf_status run_call(serve_batcher *b, size_t B, float *out)
+/* One forward call of items[first..first+B): results [B, width] into out. */
+static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
 {
-    const serve_job *job = b->items[0].job;
+    const serve_job *job = b->items[first].job;
     for (size_t i = 0; i < B; i++) {
-        const batch_item *it = &b->items[i];
+        const batch_item *it = &b->items[first + i];
         b->texts[i] = it->job->texts[it->index];
         b->pairs[i] = it->job->pairs ? it->job->pairs[it->index] : NULL;
     }
@@ -115,20 +118,38 @@ static tf_status run_call(serve_batcher *b, size_t B, float *out)
     return TF_ERR_INVALID_ARGUMENT;
 }
 
+/* The results of items[0..B) into out [B, width], statuses[i] each item's
+ * (messages[i] its tf_last_error): one call, or, when it fails, a call for
+ * each item, so that an input that fails (a float32 overflow) fails its
+ * own request only. */
+static void run_items(serve_batcher *b, size_t B, size_t width, float *out, tf_status *statuses,
+                      char (*messages)[256])
+{
+    tf_status s = run_call(b, 0, B, out);
+    for (size_t i = 0; i < B; i++) {
+        if (s != TF_OK && B > 1)
+            statuses[i] = run_call(b, i, 1, out + i * width);
+        else
+            statuses[i] = s;
+        if (statuses[i] != TF_OK)
+            snprintf(messages[i], sizeof messages[i], "%s", tf_last_error());
+    }
+}
+
 /* The call's results into their jobs (under the lock); a job whose inputs
  * are all back is finished. */
-static void deliver(serve_batcher *b, size_t B, const float *out, tf_status s,
-                    const char *message)
+static void deliver(serve_batcher *b, size_t B, const float *out, const tf_status *statuses,
+                    const char (*messages)[256])
 {
     const double now = serve_clock();
     for (size_t i = 0; i < B; i++) {
         serve_job *job = b->items[i].job;
-        if (s == TF_OK)
+        if (statuses[i] == TF_OK)
             memcpy(job->out + b->items[i].index * job->width, out + i * job->width,
                    job->width * sizeof *out);
         else if (job->status == TF_OK) {
-            job->status = s;
-            strncpy(job->message, message, sizeof job->message - 1);
+            job->status = statuses[i];
+            snprintf(job->message, sizeof job->message, "%s", messages[i]);
         }
         if (++job->finished == job->n) {
             job->done_at = now;
@@ -156,17 +177,31 @@ static void *compute(void *arg)
 
         const double start = serve_clock();
         float *out = malloc(B * width * sizeof *out); /* [B, width] */
-        tf_status s = out ? run_call(b, B, out) : TF_ERR_OUT_OF_MEMORY;
-        const char *message = out ? tf_last_error() : "out of memory for a batch's results";
+        if (out)
+            run_items(b, B, width, out, b->statuses, b->messages);
+        for (size_t i = 0; !out && i < B; i++) {
+            b->statuses[i] = TF_ERR_OUT_OF_MEMORY;
+            snprintf(b->messages[i], sizeof b->messages[i], "out of memory for the results of "
+                     "%zu inputs", B);
+        }
         if (b->o.on_batch)
             b->o.on_batch(b->o.user, B, tokens, serve_clock() - start);
 
         pthread_mutex_lock(&b->lock);
-        deliver(b, B, out, s, message);
+        deliver(b, B, out, b->statuses, (const char (*)[256])b->messages);
         free(out);
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
+}
+
+static void free_arrays(serve_batcher *b)
+{
+    free(b->items);
+    free(b->texts);
+    free(b->pairs);
+    free(b->statuses);
+    free(b->messages);
 }
 
 serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_options *o)
@@ -180,7 +215,9 @@ serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_opt
     b->items = calloc(b->capacity, sizeof *b->items);
     b->texts = calloc(b->capacity, sizeof *b->texts);
     b->pairs = calloc(b->capacity, sizeof *b->pairs);
-    int err = !b->items || !b->texts || !b->pairs ? ENOMEM : 0;
+    b->statuses = calloc(b->capacity, sizeof *b->statuses);
+    b->messages = calloc(b->capacity, sizeof *b->messages);
+    int err = !b->items || !b->texts || !b->pairs || !b->statuses || !b->messages ? ENOMEM : 0;
     if (!err) {
         pthread_mutex_init(&b->lock, NULL);
         pthread_cond_init(&b->work, NULL);
@@ -192,9 +229,7 @@ serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_opt
         }
     }
     if (err) {
-        free(b->items);
-        free(b->texts);
-        free(b->pairs);
+        free_arrays(b);
         free(b);
         errno = err;
         return NULL;
@@ -248,8 +283,6 @@ void serve_batcher_stop(serve_batcher *b)
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->work);
     pthread_cond_destroy(&b->done);
-    free(b->items);
-    free(b->texts);
-    free(b->pairs);
+    free_arrays(b);
     free(b);
 }

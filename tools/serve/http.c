@@ -27,9 +27,22 @@ typedef struct request_ctx {
     double start;
 } request_ctx;
 
-static void log_request(const char *method, const char *url, const serve_response *r,
+/* What a client sent (its method, its path) for the log: at most size - 1
+ * bytes, control bytes as '?', so that one request stays one line. */
+static void printable(char *out, size_t size, const char *in)
+{
+    size_t n = 0;
+    for (; in[n] && n + 1 < size; n++)
+        out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
+    out[n] = '\0';
+}
+
+static void log_request(const char *raw_method, const char *raw_url, const serve_response *r,
                         double seconds)
 {
+    char method[16], url[72];
+    printable(method, sizeof method, raw_method);
+    printable(url, sizeof url, raw_url);
     if (r->queue_s >= 0)
         fprintf(stderr, "%s %s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f\n",
                 method, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
