@@ -328,7 +328,7 @@ def metadata(c):
     def text(v):
         if isinstance(v, bool):
             return "true" if v else "false"
-        return repr(float(v)) if isinstance(v, float) else str(v)
+        return repr(float(v)) if isinstance(v, float) else str(v)  # strings as they are
     m = {"format": "tfenc", "format_version": "1"}
     m.update({k: text(v) for k, v in c.items()})
     return m
@@ -362,10 +362,40 @@ def make_case(seed, name, changes, lengths):
     return name
 
 
+# Seeds of the loader's fuzz corpus (fuzz/corpus/loader): each case's config on a
+# model of D 8, 2 layers, and configs whose 0.4.0 keys are out of range or do
+# not fit together, which the loader must refuse by name.
+FUZZ_SEEDS = [(name, changes) for name, changes, _ in CASES] + [
+    ("bad_rotary_dim_odd", dict(position="rotary", rotary_dim=3)),
+    ("bad_rotary_base_nan", dict(position="rotary", rotary_base="nan")),
+    ("bad_rotary_without_rotary", dict(position="alibi", rotary_base=500.0)),
+    ("bad_ntk_positions_alone", dict(position="rotary", rotary_ntk_positions=64)),
+    ("bad_window_odd", dict(attn_window=5)),
+    ("bad_global_every_alone", dict(global_every=3)),
+    ("bad_skip_post_norm", dict(skip_first_norm1=True)),
+    ("bad_position_name", dict(position="rope")),
+    ("bad_gated_text", dict(ffn_gated="yes")),
+]
+
+
+def write_fuzz_seeds():
+    corpus = os.path.join(HERE, "..", "..", "fuzz", "corpus", "loader")
+    for i, (name, changes) in enumerate(FUZZ_SEEDS):
+        c = dict(DEFAULTS)
+        c.update({k: v for k, v in changes.items() if k not in ("d_model", "n_heads", "d_ff")})
+        c.update(d_model=8, n_heads=2, d_ff=8, n_layers=2)
+        gen = torch.Generator().manual_seed(900 + i)
+        W = random_weights(dict(c, ffn_gated=c["ffn_gated"] is True), gen)  # "yes": plain
+        write_safetensors(os.path.join(corpus, "modern_" + name + ".safetensors"),
+                          {k: np.ascontiguousarray(v.numpy()) for k, v in W.items()},
+                          metadata(c))
+
+
 def main():
     names = [make_case(100 + i, *case) for i, case in enumerate(CASES)]
     with open(os.path.join(HERE, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
+    write_fuzz_seeds()
 
 
 if __name__ == "__main__":
