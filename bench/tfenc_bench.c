@@ -1,7 +1,7 @@
 /* tfenc_bench.c — forward-pass time across sequence lengths, as a fraction
  * of the sgemm peak measured in the same run.
  *
- *   tfenc-bench [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
+ *   tfenc-bench [--arch bert] [--d-model 768] [--heads 12] [--d-ff 3072] [--layers 1]
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
  *               [--csv FILE] [--json FILE] [--no-peak] [--varlen] [--gemm-floor]
  *               [--concurrent K]
@@ -29,6 +29,15 @@
  * issues them, timed one after the other: how far the layer is from what
  * its BLAS allows.
  *
+ * --arch picks the kind of encoder, base-sized unless --d-model, --heads or
+ * --d-ff say otherwise (vectors in, random weights): bert (post-norm, GELU,
+ * biases), modernbert (ModernBERT-base: pre-norm, GeGLU, no biases, rotary
+ * theta 160000 / 10000, a 128-token window with layers l % 3 == 0 global;
+ * F 1152), modernbert-local and modernbert-global (the same with every
+ * layer local, or global), nomic (NomicBERT: post-norm, SwiGLU, rotary theta
+ * 1000, LayerNorm biases only), jina (JinaBERT v2: ALiBi, GeGLU) and gte
+ * (GTE v1.5: rotary theta 160000 with NTK factor 2, GeGLU).
+ *
  * --threads N is the forward calls' tf_forward_args.n_threads (0, the
  * default: one per online core). The header says which BLAS ran, its
  * build, its own thread setting and, for OpenBLAS, the kernels it chose
@@ -54,13 +63,97 @@
 enum { MAX_LENGTHS = 32 };
 
 typedef struct bench_options {
-    int d_model, heads, d_ff, layers, batch, threads;
+    const char *arch;
+    int d_model, heads, d_ff, layers, batch, threads; /* sizes: 0 = the arch's */
     int lengths[MAX_LENGTHS], n_lengths;
     double min_time;
     int no_peak, varlen, gemm_floor, concurrent;
     const char *csv, *json;
     const char *vocab, *text_file;
 } bench_options;
+
+/* --arch: a kind of encoder, base-sized. */
+typedef struct arch_preset {
+    const char *name;
+    int d_model, heads, d_ff;
+    void (*set)(tf_config *c); /* everything but the sizes */
+} arch_preset;
+
+static void set_bert(tf_config *c)
+{
+    c->position = TF_POSITION_NONE;
+}
+
+static void set_modernbert(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base = 160000.0f, c->rotary_base_local = 1e4f;
+    c->norm_placement = TF_NORM_PRE, c->skip_first_norm1 = 1, c->final_norm = 1;
+    c->embedding_norm = 1, c->bias = 0, c->ffn_gated = 1, c->activation = TF_ACTIVATION_GELU;
+    c->attn_window = 128, c->global_every = 3;
+}
+
+static void set_modernbert_local(tf_config *c)
+{
+    set_modernbert(c);
+    c->global_every = 0;
+}
+
+static void set_modernbert_global(tf_config *c)
+{
+    set_modernbert(c);
+    c->attn_window = 0, c->global_every = 0;
+}
+
+static void set_nomic(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base = 1000.0f, c->embedding_norm = 1;
+    c->bias = 0, c->norm_bias = 1, c->ffn_gated = 1, c->activation = TF_ACTIVATION_SILU;
+}
+
+static void set_jina(tf_config *c)
+{
+    c->position = TF_POSITION_ALIBI, c->embedding_norm = 1, c->ffn_gated = 1;
+}
+
+static void set_gte(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base = 160000.0f, c->rotary_ntk_factor = 2.0f;
+    c->embedding_norm = 1, c->ffn_gated = 1;
+}
+
+static const arch_preset archs[] = {
+    {"bert", 768, 12, 3072, set_bert},
+    {"modernbert", 768, 12, 1152, set_modernbert},
+    {"modernbert-local", 768, 12, 1152, set_modernbert_local},
+    {"modernbert-global", 768, 12, 1152, set_modernbert_global},
+    {"nomic", 768, 12, 3072, set_nomic},
+    {"jina", 768, 12, 3072, set_jina},
+    {"gte", 768, 12, 3072, set_gte},
+};
+enum { N_ARCHS = sizeof archs / sizeof archs[0] };
+
+/* The config of o's arch and sizes (filling o's unset sizes from the
+ * preset); -1 for an arch that is not in the table. */
+static int arch_config(bench_options *o, tf_config *cfg)
+{
+    for (int i = 0; i < N_ARCHS; i++) {
+        if (strcmp(archs[i].name, o->arch) != 0)
+            continue;
+        o->d_model = o->d_model ? o->d_model : archs[i].d_model;
+        o->heads = o->heads ? o->heads : archs[i].heads;
+        o->d_ff = o->d_ff ? o->d_ff : archs[i].d_ff;
+        tf_config_init(cfg);
+        cfg->d_model = o->d_model, cfg->n_heads = o->heads, cfg->d_ff = o->d_ff;
+        cfg->n_layers = o->layers;
+        archs[i].set(cfg);
+        return 0;
+    }
+    fprintf(stderr, "tfenc-bench: --arch '%s': expected one of", o->arch);
+    for (int i = 0; i < N_ARCHS; i++)
+        fprintf(stderr, " %s", archs[i].name);
+    fprintf(stderr, "\n");
+    return -1;
+}
 
 static double status_mb(const char *field)
 {
@@ -142,8 +235,8 @@ static int parse_lengths(const char *s, bench_options *o)
 
 static int parse_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){.d_model = 768, .heads = 12, .d_ff = 3072, .layers = 1, .batch = 1,
-                         .threads = 0, .min_time = 1.0};
+    *o = (bench_options){.arch = "bert", .layers = 1, .batch = 1, .threads = 0,
+                         .min_time = 1.0};
     parse_lengths("16,64,128,256,512,1024,2048,4096,8192", o);
     for (int i = 1; i < argc; i += 2) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -175,6 +268,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
                 fprintf(stderr, "tfenc-bench: bad --lengths '%s'\n", v);
                 return -1;
             }
+        } else if (!strcmp(f, "--arch")) {
+            o->arch = v;
         } else if (!strcmp(f, "--min-time")) {
             o->min_time = atof(v);
         } else if (!strcmp(f, "--csv")) {
@@ -319,11 +414,20 @@ static int bench_tokenizer(const bench_options *o)
 }
 
 /* Floating-point operations of one forward call at length T (the formula
- * the header prints). */
-static double layer_flops(const bench_options *o, int T)
+ * the header prints): per layer 8 T D^2 (Q, K, V, out), 4 T D F (6 when
+ * gated) and 4 T K D, K the keys a query sees: T, or min(T, W + 1) in a
+ * local layer. */
+static double layer_flops(const bench_options *o, const tf_config *cfg, int T)
 {
     const double Td = T, D = o->d_model, F = o->d_ff;
-    return o->layers * o->batch * (8 * Td * D * D + 4 * Td * D * F + 4 * Td * Td * D);
+    double total = 0;
+    for (int l = 0; l < cfg->n_layers; l++) {
+        const int local = cfg->attn_window > 0 && (cfg->global_every == 0 ||
+                                                  l % cfg->global_every != 0);
+        const double keys = local && cfg->attn_window + 1 < T ? cfg->attn_window + 1 : Td;
+        total += 8 * Td * D * D + (cfg->ffn_gated ? 6 : 4) * Td * D * F + 4 * Td * keys * D;
+    }
+    return o->batch * total;
 }
 
 static tf_status time_length(const tf_encoder *enc, const bench_options *o, int T, double *median,
@@ -469,7 +573,7 @@ static tf_status bench_concurrent(const tf_encoder *enc, const bench_options *o)
 /* Per length: the forward call, then its matrix products alone, and both
  * as fractions of the sgemm peak measured just before them. Returns 0, or 1
  * after saying what failed. */
-static int bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
+static int bench_gemm_floor(const tf_encoder *enc, const tf_config *cfg, const bench_options *o)
 {
     printf("\nmatrix products alone: the same cblas_sgemm calls as the forward pass (shapes, "
            "strides, beta, order), nothing between them\n");
@@ -489,7 +593,7 @@ static int bench_gemm_floor(const tf_encoder *enc, const bench_options *o)
             fprintf(stderr, "tfenc-bench: --gemm-floor: out of memory at T = %d\n", T);
             return 1;
         }
-        const double gflop = layer_flops(o, T) / 1e9;
+        const double gflop = layer_flops(o, cfg, T) / 1e9;
         printf("%7d %11.2f %11.2f %12.1f%% %11.1f %14.1f%% %14.1f%%\n", T, layer * 1e3,
                gemms * 1e3, 100 * gemms / layer, peak, peak > 0 ? 100 * gflop / layer / peak : 0.0,
                peak > 0 ? 100 * gflop / gemms / peak : 0.0);
@@ -506,20 +610,25 @@ int main(int argc, char **argv)
     if (o.vocab)
         return bench_tokenizer(&o);
     tf_config cfg;
-    tf_config_init(&cfg);
-    cfg.d_model = o.d_model, cfg.n_heads = o.heads, cfg.d_ff = o.d_ff, cfg.n_layers = o.layers;
-    cfg.position = TF_POSITION_NONE;
+    if (arch_config(&o, &cfg))
+        return 2;
+    if (o.gemm_floor && strcmp(o.arch, "bert") != 0) {
+        fprintf(stderr, "tfenc-bench: --gemm-floor issues BERT's products only, not --arch %s's\n",
+                o.arch);
+        return 2;
+    }
     tf_encoder *enc;
     tf_status s = tf_encoder_create(&cfg, &enc);
     if (s) {
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
         return 1;
     }
-    printf("libtfenc %s bench: D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
-           tf_version_string(), o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads);
+    printf("libtfenc %s bench: --arch %s, D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
+           tf_version_string(), o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch,
+           o.threads);
     print_runtime();
-    printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F + 4*T^2*D "
-           "(= 24*T*D^2 + 4*T^2*D when F = 4D)\n");
+    printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F (6*T*D*F when gated) + 4*T*K*D, "
+           "K = T (global layers) or min(T, W + 1) (local, window W)\n");
     if (o.no_peak)
         printf("sgemm peak: not measured (--no-peak)\n\n");
     else
@@ -534,10 +643,10 @@ int main(int argc, char **argv)
         fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,forward_mb,sgemm_peak_gflops\n");
     FILE *json = o.json ? fopen(o.json, "w") : NULL;
     if (json)
-        fprintf(json, "{\"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
+        fprintf(json, "{\"arch\": \"%s\", \"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
                 "\"batch\": %d, \"n_threads\": %d, \"blas\": \"%s\", \"blas_threads\": %d, "
                 "\"rows\": [",
-                o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
+                o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
                 blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         double median, best, extra;
@@ -545,7 +654,7 @@ int main(int argc, char **argv)
         s = time_length(enc, &o, o.lengths[i], &median, &best, &extra);
         if (s)
             break;
-        const double gflops = layer_flops(&o, o.lengths[i]) / median / 1e9;
+        const double gflops = layer_flops(&o, &cfg, o.lengths[i]) / median / 1e9;
         printf("%7d %11.2f %11.2f %10.1f %11.1f %8.1f%% %14.1f\n", o.lengths[i], median * 1e3,
                best * 1e3, gflops, peak, peak > 0 ? 100 * gflops / peak : 0.0, extra);
         fflush(stdout);
@@ -570,7 +679,7 @@ int main(int argc, char **argv)
         s = bench_concurrent(enc, &o);
     if (s)
         fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
-    const int floor_failed = s == TF_OK && o.gemm_floor && bench_gemm_floor(enc, &o);
+    const int floor_failed = s == TF_OK && o.gemm_floor && bench_gemm_floor(enc, &cfg, &o);
     tf_encoder_destroy(enc);
     return s || floor_failed ? 1 : 0;
 }
