@@ -3,7 +3,8 @@
  * /v1/embeddings, TEI's /embed, /rerank, /predict, /tokenize), the rest is
  * the body. A body is read or refused with a status and a message, never
  * a crash; what is read holds 1..SERVE_FUZZ_MAX_INPUTS inputs, each a
- * string (and a pair where the route has them). */
+ * string (and a pair where the route has them) or, for /v1/embeddings, a
+ * non-empty list of token ids. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +24,18 @@ static void check(const serve_request *r, int rc, const serve_error *e)
     }
     if (r->n < 1 || r->n > SERVE_FUZZ_MAX_INPUTS || (r->single && r->n != 1))
         abort();
-    for (size_t i = 0; i < r->n; i++)
-        if (!r->texts[i] || (r->pairs && !r->pairs[i]) || strlen(r->texts[i]) > SIZE_MAX / 2)
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->ids) { /* token ids: each list non-empty, each id >= 0 */
+            if (r->texts || r->id_counts[i] < 1)
+                abort();
+            for (size_t k = 0; k < r->id_counts[i]; k++)
+                if (r->ids[i][k] < 0)
+                    abort();
+        } else if (!r->texts[i] || (r->pairs && !r->pairs[i]) ||
+                   strlen(r->texts[i]) > SIZE_MAX / 2) {
             abort();
+        }
+    }
     if ((r->kind == SERVE_BODY_RERANK) != (r->pairs && r->kind == SERVE_BODY_RERANK))
         abort(); /* rerank always has pairs */
 }

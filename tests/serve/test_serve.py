@@ -128,6 +128,15 @@ def test_embeddings(s):
     close([d["embedding"] for d in out["data"]], want, "/v1/embeddings")
     tokens = sum(sum(1 for t in toks) for toks in s.post("/tokenize", {"inputs": TEXTS})[1])
     assert out["usage"] == {"prompt_tokens": tokens, "total_tokens": tokens}, (out["usage"], tokens)
+    # token ids (the model's own, as /tokenize gives them without specials) run as the text
+    ids = [[t["id"] for t in toks] for toks in
+           s.post("/tokenize", {"inputs": TEXTS, "add_special_tokens": False})[1]]
+    status, by_ids = s.post("/v1/embeddings", {"input": ids})
+    assert status == 200, by_ids
+    close([d["embedding"] for d in by_ids["data"]], want, "token-id inputs")
+    assert by_ids["usage"]["prompt_tokens"] == sum(len(i) + 2 for i in ids), by_ids["usage"]
+    status, one_ids = s.post("/v1/embeddings", {"input": ids[3]})
+    close([one_ids["data"][0]["embedding"]], want[3:4], "one list of token ids")
     status, b64 = s.post("/v1/embeddings", {"input": TEXTS[0], "encoding_format": "base64"})
     raw = base64.b64decode(b64["data"][0]["embedding"])
     close([list(struct.unpack(f"<{len(raw) // 4}f", raw))], want[:1], "base64")
@@ -177,8 +186,18 @@ def test_errors(s):
                 "dimensions: expected a positive integer, got 0", True)
     check_error(s.post("/v1/embeddings", {"input": "a", "dimensions": 17}), 400,
                 "dimensions: 17, but the model's vectors have 16", True)
-    check_error(s.post("/v1/embeddings", {"input": [1, 2, 3]}), 400,
-                "input[0]: token ids are not supported", True)
+    check_error(s.post("/v1/embeddings", {"input": [55]}), 400,  # "##s" alone
+                "input[0][0]: id 55 does not come back from the ids' text (\"##s\"), which "
+                "tokenizes to 1 there", True)
+    check_error(s.post("/v1/embeddings", {"input": [[24], [24, 999]]}), 400,
+                "input[1]: ids[1]: 999 is not a token", True)
+    check_error(s.post("/v1/embeddings", {"input": [24, -1]}), 400,
+                "input[0][1]: expected a token id (an integer 0..2147483647), got -1", True)
+    check_error(s.post("/v1/embeddings", {"input": [[24], []]}), 400,
+                "input[1]: an empty list of token ids", True)
+    check_error(s.post("/v1/embeddings", {"input": [24] * 11}), 413,
+                "input[0]: 13 tokens, more than the model's limit of 12", True)
+    check_error(s.post("/embed", {"inputs": [24, 25]}), 400, "inputs[0]: expected a string")
     check_error(s.post("/embed", {"inputs": "a", "prompt_name": "nope"}), 400,
                 "prompt_name \"nope\"")
     check_error(s.post("/embed", b"{\"inputs\": \"a\", \"inputs\": \"b\"}"), 400, "inputs")

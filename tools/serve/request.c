@@ -109,11 +109,65 @@ static int list_size(const cJSON *list, const char *name, size_t max, size_t *n,
     return 0;
 }
 
-/* `name`: a string or a list of strings, into r->texts. OpenAI's token-id
- * inputs (a list of ids, or of lists) are named here and refused. */
+/* One list of token ids (OpenAI's input as ids) into r->ids[i]. */
+static int id_list(serve_request *r, const cJSON *list, size_t i, int32_t *at, serve_error *e)
+{
+    size_t k = 0;
+    r->ids[i] = at;
+    for (const cJSON *item = list->child; item; item = item->next, k++) {
+        uint64_t id;
+        if (!cJSON_IsNumber(item) || !tf_json_uint(item, 2147483647.0, &id)) {
+            char got[48];
+            tf_json_describe(item, got, sizeof got);
+            return serve_error_set(e, 400, "input", "input[%zu][%zu]: expected a token id (an "
+                                   "integer 0..2147483647), got %s", r->single ? 0 : i, k, got);
+        }
+        at[k] = (int32_t)id;
+    }
+    if (k == 0)
+        return serve_error_set(e, 400, "input", "input[%zu]: an empty list of token ids", i);
+    r->id_counts[i] = k;
+    return 0;
+}
+
+/* OpenAI's token-id inputs: input is a list of ids (one input) or a list
+ * of lists of ids, into r->ids (one block). */
+static int get_ids(serve_request *r, const cJSON *v, size_t max, serve_error *e)
+{
+    r->single = cJSON_IsNumber(v->child);
+    size_t n = 1, total = 0;
+    if (!r->single && list_size(v, "input", max, &n, e))
+        return -1;
+    for (const cJSON *list = r->single ? v : v->child; list; list = r->single ? NULL : list->next)
+        if (!cJSON_IsArray(list))
+            return serve_error_set(e, 400, "input", "input: a list of token-id lists holds %s",
+                                   type_of(list));
+        else
+            total += (size_t)cJSON_GetArraySize(list);
+    r->n = n;
+    r->ids = malloc(n * sizeof *r->ids + total * sizeof **r->ids);
+    r->id_counts = calloc(n, sizeof *r->id_counts);
+    if (!r->ids || !r->id_counts)
+        return serve_error_set(e, 500, "", "out of memory for %zu token ids", total);
+    int32_t *at = (int32_t *)(r->ids + n); /* [total] the ids, list after list */
+    size_t i = 0;
+    for (const cJSON *list = r->single ? v : v->child; list;
+         list = r->single ? NULL : list->next, i++) {
+        if (id_list(r, list, i, at, e))
+            return -1;
+        at += r->id_counts[i];
+    }
+    return 0;
+}
+
+/* `name`: a string or a list of strings, into r->texts; for
+ * /v1/embeddings also token ids (a list of them, or of lists), into r->ids. */
 static int get_texts(serve_request *r, const char *name, size_t max, serve_error *e)
 {
     const cJSON *v = field(r, name);
+    if (r->kind == SERVE_BODY_OPENAI_EMBEDDINGS && cJSON_IsArray(v) && v->child &&
+        (cJSON_IsNumber(v->child) || cJSON_IsArray(v->child)))
+        return get_ids(r, v, max, e);
     if (!v)
         return serve_error_set(e, 400, name, "%s: missing; expected a string or a list of "
                                "strings", name);
@@ -137,10 +191,6 @@ static int get_texts(serve_request *r, const char *name, size_t max, serve_error
         }
         char where[48];
         snprintf(where, sizeof where, "%s[%zu]", name, i);
-        if (r->kind == SERVE_BODY_OPENAI_EMBEDDINGS && (cJSON_IsNumber(item) ||
-                                                         cJSON_IsArray(item)))
-            return serve_error_set(e, 400, name, "%s: token ids are not supported as inputs; "
-                                   "send the text", where);
         return wrong_type(e, where, "a string", item);
     }
     return 0;
@@ -309,5 +359,7 @@ void serve_request_free(serve_request *r)
     cJSON_Delete(r->root);
     free(r->texts);
     free(r->pairs);
+    free(r->ids);
+    free(r->id_counts);
     *r = (serve_request){0};
 }

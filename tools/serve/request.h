@@ -40,7 +40,9 @@ typedef struct serve_request {
     serve_body_kind kind;
     cJSON *root;
     size_t n;                 /* inputs, 1..max_inputs */
-    const char **texts;       /* [n] (rerank: the query, n times) */
+    const char **texts;       /* [n] (rerank: the query, n times); NULL for ids */
+    const int32_t **ids;      /* /v1/embeddings' token-id inputs: [n] lists, or NULL */
+    size_t *id_counts;        /* [n] their lengths, >= 1 */
     const char **pairs;       /* [n] second segments (rerank: the texts), or NULL */
     int single;               /* the input was one string (or pair), not a list */
     const char *prompt_name;  /* NULL: the folder's default */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "token_inputs.h"
 
 const serve_route routes_table[] = {
     {"/v1/embeddings", "POST", 1, 1, SERVE_BODY_OPENAI_EMBEDDINGS},
@@ -202,11 +203,19 @@ static int embed(serve_server *s, int r, const serve_request *q, serve_response 
         return serve_error_set(e, 400, "dimensions", "dimensions: %d, but the model's vectors "
                                "have %d", (int)q->dimensions, (int)dim);
     const size_t width = (size_t)(q->dimensions ? q->dimensions : dim);
+    char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
+    serve_request run = *q;
+    if (q->ids && token_inputs_texts(s->p, q, &id_texts, e)) {
+        token_inputs_free(id_texts, q->n);
+        return -1;
+    }
+    if (q->ids)
+        run.texts = (const char **)id_texts, run.prompt_name = "";
     inputs in;
-    int rc = count_inputs(s, q, field, width, &in, e);
-    serve_job job = {.task = SERVE_TASK_EMBED, .prompt_name = q->prompt_name,
+    int rc = count_inputs(s, &run, field, width, &in, e);
+    serve_job job = {.task = SERVE_TASK_EMBED, .prompt_name = run.prompt_name,
                      .normalize = q->normalize, .dimensions = q->dimensions, .n = q->n,
-                     .texts = q->texts, .tokens = in.tokens, .out = in.out, .width = width};
+                     .texts = run.texts, .tokens = in.tokens, .out = in.out, .width = width};
     if (rc == 0)
         rc = run_job(s, &job, out, e);
     if (rc == 0) {
@@ -225,6 +234,7 @@ static int embed(serve_server *s, int r, const serve_request *q, serve_response 
         respond_json(out, 200, &o);
     }
     inputs_free(&in);
+    token_inputs_free(id_texts, q->n);
     return rc;
 }
 
