@@ -48,6 +48,16 @@ expect "[CLS]=12"
 expect "pre-norm"
 expect "Pre-norm: LayerNorm(x) goes into the attention"
 expect "Final LayerNorm (pre-norm stacks)"
+modern="$golden/../modern"
+"$tfenc" explain --model "$modern/modernbert_like/model.safetensors" --layer 1 >"$out"
+expect "Rotary positions: Q and K turned by their position"
+expect "  i = 0 .. 3, theta 10000 (a local layer's);"
+expect "  layer 1 is local: query i sees keys |i - j| <= 2 only (-inf elsewhere),"
+expect "Gated feed-forward network, per token: up and gate, act(gate) * up, down"
+expect "  hidden = gelu(gate) * up, element-wise"
+"$tfenc" explain --model "$modern/alibi_six_heads/model.safetensors" >"$out"
+expect "ALiBi: a linear penalty on distance, per head"
+expect "    m_h      [   0.250   0.062   0.016   0.004   0.500   0.125 ]  (6 values)"
 
 "$tfenc" explain --heatmap "$tmp/heat.png" >"$out"
 expect "wrote $tmp/heat.png: 8 heads of layer 0, 964 x 630 pixels"
@@ -74,4 +84,4 @@ expect "d_model 512 is not divisible by n_heads 7"
 if "$tfenc" explain --model "$data/bert_tiny" --d-model 64 >/dev/null 2>"$out"; then
     echo "--model with --d-model should fail"; exit 1
 fi
-echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, heatmap 964x630, dump/compare"
+echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, a rotary local and an ALiBi model, heatmap 964x630, dump/compare"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h" /* the library's limits: TF_MAX_D_MODEL */
+#include "config.h" /* the library's limits (TF_MAX_D_MODEL), tf_layer_is_local, tf_rotary_dim_of */
 #include "dump.h"
 #include "explain_html.h"
 #include "heatmap.h"
@@ -181,6 +181,34 @@ static const float *head_rows(const walkthrough *w, const tf_trace_event *ev)
     return ev->data + (size_t)w->opt->head * w->T * ev->dims[3];
 }
 
+/* The rotary step: what turned Q and K, and the rotated queries. */
+static void explain_rotary(walkthrough *w, const tf_trace_event *ev)
+{
+    const tf_config *c = &w->cfg;
+    const int dk = c->d_model / c->n_heads, r = tf_rotary_dim_of(c);
+    const int local = tf_layer_is_local(c, ev->layer) && c->rotary_base_local;
+    const double theta = local ? (double)c->rotary_base_local
+                         : c->rotary_base ? (double)c->rotary_base : TF_ROTARY_DEFAULT_THETA;
+    heading(w, "Rotary positions: Q and K turned by their position");
+    printf("  each pair of dimensions (%s) of position t turns by the angle t theta^(-2i/%d),\n"
+           "  i = 0 .. %d, theta %g%s%s;\n  %d of each head's %d dimensions rotate; nothing is "
+           "added to the embeddings\n", c->rotary_interleaved ? "2i, 2i+1" : "i, i + r/2", r, r / 2 - 1,
+           theta, local ? " (a local layer's)" : "",
+           c->rotary_ntk_factor ? " before NTK scaling" : "", r, dk);
+    tensor_line(ev, "queries after the rotation");
+    printf("  Q of head %d, rotated:\n", w->opt->head);
+    token_rows(w, head_rows(w, ev), dk);
+}
+
+/* A local layer's window, said before its scores. */
+static void explain_window(const walkthrough *w, int32_t layer)
+{
+    const tf_config *c = &w->cfg;
+    if (tf_layer_is_local(c, layer))
+        printf("  layer %d is local: query i sees keys |i - j| <= %d only (-inf elsewhere),\n"
+               "  computed for those keys alone\n", (int)layer, (int)c->attn_window / 2);
+}
+
 static void explain_attention(walkthrough *w, const tf_trace_event *ev, const char *name)
 {
     const int D = w->cfg.d_model, H = w->cfg.n_heads, dk = D / H, h = w->opt->head, T = w->T;
@@ -198,11 +226,22 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
         tensor_line(ev, "values: what each token passes on");
         printf("  V of head %d:\n", h);
         token_rows(w, head_rows(w, ev), dk);
+    } else if (!strcmp(name, "attn.q_rotated")) {
+        explain_rotary(w, ev);
+    } else if (!strcmp(name, "attn.k_rotated")) {
+        tensor_line(ev, "keys rotated alike: Q_i . K_j now depends on i - j");
+    } else if (!strcmp(name, "attn.alibi_slopes")) {
+        heading(w, "ALiBi: a linear penalty on distance, per head");
+        printf("  score(i, j) -= m_h |i - j|, computed on the fly (never a (%d, %d) table);\n"
+               "  no position is added to the embeddings\n", T, T);
+        tensor_line(ev, "each head's slope m_h:");
+        value_row("m_h", ev->data, H);
     } else if (!strcmp(name, "attn.scores")) {
         heading(w, "Scaled dot-product scores");
         printf("  S = Q K^T / sqrt(d_k): (%d, %d) . (%d, %d) -> (%d, %d) per head; scale 1/sqrt(%d) "
                "= %.4f\n  (without it the dot products grow with d_k and softmax saturates)\n",
                T, dk, dk, T, T, T, dk, 1.0 / sqrt((double)dk));
+        explain_window(w, ev->layer);
         tensor_line(ev, "");
         printf("  scores of head %d (row = query, column = key):\n", h);
         token_table(w, ev->data + (size_t)h * T * T, 0);
@@ -248,9 +287,23 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
             tensor_line(ev, "each row now has mean 0 and standard deviation 1:");
             row_stats(w, ev->data, D);
         }
+    } else if (!strcmp(name, "ffn.up")) {
+        heading(w, "Gated feed-forward network, per token: up and gate, act(gate) * up, down");
+        printf("  (%d, %d) . (%d, 2 x %d) -> up (%d, %d) and gate (%d, %d), one product\n", T, D,
+               D, F, T, F, T, F);
+        tensor_line(ev, "up: the values that pass");
+        token_rows(w, ev->data, F);
+    } else if (!strcmp(name, "ffn.gate")) {
+        tensor_line(ev, "gate, before its activation: how much of each passes");
+        token_rows(w, ev->data, F);
     } else if (!strcmp(name, "ffn.hidden")) {
-        heading(w, "Feed-forward network, per token: up, activation, down");
-        printf("  (%d, %d) . (%d, %d) -> (%d, %d), then %s element-wise\n", T, D, D, F, T, F, act);
+        if (w->cfg.ffn_gated) {
+            printf("  hidden = %s(gate) * up, element-wise\n", act);
+        } else {
+            heading(w, "Feed-forward network, per token: up, activation, down");
+            printf("  (%d, %d) . (%d, %d) -> (%d, %d), then %s element-wise\n", T, D, D, F, T,
+                   F, act);
+        }
         tensor_line(ev, "after the activation");
         token_rows(w, ev->data, F);
     } else if (!strcmp(name, "ffn.out")) {
