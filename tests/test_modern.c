@@ -8,6 +8,7 @@
  * validation of every tf_config field 0.4.0 added. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,49 @@ START_TEST(test_window_in_trace)
 }
 END_TEST
 
+/* One head, D 2, x = (a, 0), (0, 1), (0, a) with a = 1e20, W_Q = I, W_K a
+ * quarter turn: the only q . k past float32 are those of tokens 0 and 2
+ * (a^2), two apart. A layer with a window of 2 never computes them and runs;
+ * the same layer global stops at score [0, 0, 0, 2] (the overflow check
+ * looked at every pair, local layers included, before). */
+START_TEST(test_overflow_outside_the_window_is_not_computed)
+{
+    enum { T = 3, D = 2 };
+    const float x[T * D] = {1e20f, 0, 0, 1, 0, 1e20f};
+    const float qk[2 * D * D] = {1, 0, 0, 1, /* W_Q */ 0, 1, -1, 0 /* W_K */};
+    const float v[D * D] = {1e-3f, 0, 0, 1e-3f};
+    const int64_t dims[2] = {D, D};
+    for (int window = 0; window <= 2; window += 2) {
+        tf_config cfg;
+        tf_config_init(&cfg);
+        cfg.d_model = D, cfg.n_heads = 1, cfg.d_ff = 2, cfg.position = TF_POSITION_NONE;
+        cfg.bias = 0, cfg.attn_window = window;
+        tf_encoder *enc;
+        ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+        ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.q.weight", qk, 2, dims), TF_OK);
+        ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.k.weight", qk + 4, 2, dims),
+                         TF_OK);
+        ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.v.weight", v, 2, dims), TF_OK);
+        float out[T * D];
+        tf_forward_args a;
+        tf_forward_args_init(&a);
+        a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out;
+        const tf_status s = tf_encoder_forward(enc, &a);
+        if (window) {
+            ck_assert_msg(s == TF_OK, "%s", tf_last_error());
+            for (int i = 0; i < T * D; i++)
+                ck_assert(isfinite(out[i]));
+        } else {
+            ck_assert_int_eq(s, TF_ERR_UNSUPPORTED);
+            ck_assert_msg(strstr(tf_last_error(), "layers.0.attn.scores") &&
+                              strstr(tf_last_error(), "[0, 0, 0, 2]"),
+                          "%s", tf_last_error());
+        }
+        tf_encoder_destroy(enc);
+    }
+}
+END_TEST
+
 /* ---- Validation of the fields 0.4.0 added ------------------------------------- */
 
 typedef struct bad_field {
@@ -334,6 +378,7 @@ int main(void)
     tcase_add_test(tc, test_window_in_trace);
     tcase_add_test(tc, test_fields_saved);
     tcase_add_test(tc, test_save_keeps_every_new_field);
+    tcase_add_test(tc, test_overflow_outside_the_window_is_not_computed);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "error.h"
 #include "kernels.h"
 
@@ -75,13 +76,22 @@ int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char
 
 /* ---- Attention scores ------------------------------------------------------ */
 
-/* Whether score (q, k) of sequence b is masked (or padding): a -inf there
- * is the mask's, not an overflow. */
-static int score_masked(const tf_nonfinite_scope *sc, int64_t b, int64_t q, int64_t k)
+/* The half window of layer l (0: a global layer). */
+static size_t half_window(const tf_nonfinite_scope *sc, int32_t l)
+{
+    return tf_layer_is_local(sc->cfg, l) ? (size_t)sc->cfg->attn_window / 2 : 0;
+}
+
+/* Whether score (q, k) of sequence b in layer l is masked (or padding, or
+ * outside a local layer's window): a -inf there is the mask's, not an
+ * overflow. */
+static int score_masked(const tf_nonfinite_scope *sc, int32_t l, int64_t b, int64_t q,
+                        int64_t k)
 {
     const tf_forward_args *a = sc->args;
     const int64_t len = sc->batch->lengths[b], T = a->seq_len;
-    if (q >= len || k >= len || (a->causal && k > q))
+    const int64_t hw = (int64_t)half_window(sc, l);
+    if (q >= len || k >= len || (a->causal && k > q) || (hw && (q - k > hw || k - q > hw)))
         return 1;
     return a->additive_mask &&
            a->additive_mask[(a->additive_mask_batched ? b * T * T : 0) + q * T + k] == -INFINITY;
@@ -92,6 +102,8 @@ static int find_in_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const 
                           const int64_t *dims, const float *data)
 {
     const int64_t H = dims[1], T = dims[2];
+    int l = -1; /* the layer, from "layers.<l>.attn.scores" */
+    sscanf(name, "layers.%d.", &l);
     for (int64_t b = 0; b < dims[0]; b++) {
         if (input_nonfinite(sc, b))
             continue;
@@ -99,7 +111,7 @@ static int find_in_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const 
             for (int64_t q = 0; q < T; q++)
                 for (int64_t k = 0; k < T; k++) {
                     const float v = data[((b * H + h) * T + q) * T + k];
-                    if (isfinite(v) || (v == -INFINITY && score_masked(sc, b, q, k)))
+                    if (isfinite(v) || (v == -INFINITY && score_masked(sc, l, b, q, k)))
                         continue;
                     const int64_t index[4] = {b, h, q, k};
                     record(nf, name, -1, 4, index, "B,H,T,T", v);
@@ -131,23 +143,28 @@ static double dot(const float *q, const float *k, size_t dk)
 }
 
 /* The first q . k of one head of one sequence (Q, K: len rows of dk
- * values, ld apart) that float32 cannot hold: its query and key in *at,
- * its exact value in *value; 0 when there is none. */
+ * values, ld apart) that float32 cannot hold, among the pairs attention
+ * computes (k <= q when causal, |q - k| <= hw when hw > 0): its query and
+ * key in *at, its exact value in *value; 0 when there is none. */
 static int find_score_overflow(const float *Q, const float *K, size_t len, size_t ld, size_t dk,
-                               int causal, size_t at[2], double *value)
+                               int causal, size_t hw, size_t at[2], double *value)
 {
     /* Cauchy-Schwarz: no |q . k| exceeds max |q| max |k| (L2 norms); when
      * that is well inside float32 this head has nothing to look for. */
     if (sqrt(max_sq_norm(Q, len, ld, dk)) * sqrt(max_sq_norm(K, len, ld, dk)) <= FLT_MAX / 2)
         return 0;
-    for (size_t q = 0; q < len; q++)
-        for (size_t k = 0; k < (causal ? q + 1 : len); k++) {
+    for (size_t q = 0; q < len; q++) {
+        const size_t first = hw && q > hw ? q - hw : 0;
+        size_t end = causal ? q + 1 : len;
+        end = hw && q + hw + 1 < end ? q + hw + 1 : end;
+        for (size_t k = first; k < end; k++) {
             const double s = dot(Q + q * ld, K + k * ld, dk);
             if (!(fabs(s) <= FLT_MAX)) { /* NaN too */
                 at[0] = q, at[1] = k, *value = s;
                 return 1;
             }
         }
+    }
     return 0;
 }
 
@@ -219,7 +236,7 @@ int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t 
             size_t at[2];
             double s;
             if (!find_score_overflow(rows + h * dk, rows + D + h * dk, len, ld, dk,
-                                     sc->args->causal, at, &s))
+                                     sc->args->causal, half_window(sc, layer), at, &s))
                 continue;
             const int64_t index[4] = {b, (int64_t)h, (int64_t)at[0], (int64_t)at[1]};
             record(nf, "attn.scores", layer, 4, index, "B,H,T,T",

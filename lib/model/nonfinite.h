@@ -15,6 +15,7 @@
  * all-finite case run on the call's threads (sched). */
 typedef struct tf_nonfinite_scope {
     const tf_forward_args *args;
+    const tf_config *cfg;     /* which layers are local (their windows) */
     const tf_batch *batch;
     size_t D;
     const tf_schedule *sched;
