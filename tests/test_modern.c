@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "npy.h"
+#include "recording.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
 #include "common/util.h"
@@ -178,6 +179,78 @@ START_TEST(test_window_in_trace)
             ck_assert_double_eq_tol(sum, 1.0, 1e-6);
         }
     tf_encoder_destroy(enc);
+}
+END_TEST
+
+static void record(const tf_trace_event *e, void *user)
+{
+    recording_add(user, e);
+}
+
+static const recorded *event(const recording *rec, const char *name)
+{
+    const recorded *e = recording_find(rec, name);
+    ck_assert_msg(e != NULL, "no trace event %s", name);
+    return e;
+}
+
+/* The trace of a rotary, gated, ALiBi-free model and of an ALiBi one: the
+ * new events with their shapes, the rotation leaving V and the norms of Q's
+ * rows alone (a rotation), ffn.hidden = SiLU(ffn.gate) * ffn.up, the
+ * slopes 2^(-8 (h + 1) / 4). */
+START_TEST(test_trace_of_the_new_steps)
+{
+    enum { B = 2, T = 5, D = 16, H = 4, F = 12, dk = D / H };
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = H, cfg.d_ff = F, cfg.n_layers = 1, cfg.seed = 11;
+    cfg.position = TF_POSITION_ROTARY, cfg.ffn_gated = 1, cfg.activation = TF_ACTIVATION_SILU;
+    float x[B * T * D], out[B * T * D];
+    fill_uniform(x, B * T * D, 9, -1.0f, 1.0f);
+    const int32_t lengths[B] = {T, 3};
+    for (int alibi = 0; alibi < 2; alibi++) {
+        if (alibi)
+            cfg.position = TF_POSITION_ALIBI;
+        tf_encoder *enc;
+        ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+        recording rec = {0};
+        tf_forward_args a;
+        tf_forward_args_init(&a);
+        a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = out;
+        a.trace = record, a.trace_user_data = &rec;
+        ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+        ck_assert(!rec.out_of_memory);
+        const recorded *up = event(&rec, "layers.0.ffn.up"), *gate = event(&rec, "layers.0.ffn.gate");
+        const recorded *hidden = event(&rec, "layers.0.ffn.hidden");
+        ck_assert_int_eq(up->dims[2], F);
+        for (size_t i = 0; i < hidden->count; i++) {
+            const double g = gate->data[i], want = g / (1.0 + exp(-g)) * up->data[i];
+            ck_assert_double_le(fabs(hidden->data[i] - want), 1e-6);
+        }
+        if (alibi) {
+            const recorded *slopes = event(&rec, "layers.0.attn.alibi_slopes");
+            ck_assert_int_eq(slopes->rank, 1);
+            for (int h = 0; h < H; h++)
+                ck_assert_float_eq(slopes->data[h], (float)pow(2.0, -2.0 * (h + 1)));
+            ck_assert_ptr_null(recording_find(&rec, "layers.0.attn.q_rotated"));
+        } else {
+            const recorded *q = event(&rec, "layers.0.attn.q");
+            const recorded *qr = event(&rec, "layers.0.attn.q_rotated");
+            ck_assert(event(&rec, "layers.0.attn.k_rotated")->count == qr->count);
+            ck_assert_int_eq(qr->dims[3], dk);
+            for (size_t row = 0; row < qr->count / dk; row++) { /* each head's row */
+                double n0 = 0, n1 = 0;
+                for (int i = 0; i < dk; i++)
+                    n0 += q->data[row * dk + i] * q->data[row * dk + i],
+                        n1 += qr->data[row * dk + i] * qr->data[row * dk + i];
+                ck_assert_double_le(fabs(n0 - n1), 1e-5 * (1 + n0));
+            }
+            ck_assert_mem_eq(q->data, qr->data, dk * sizeof(float)); /* position 0: no turn */
+            ck_assert_ptr_null(recording_find(&rec, "layers.0.attn.alibi_slopes"));
+        }
+        recording_free(&rec);
+        tf_encoder_destroy(enc);
+    }
 }
 END_TEST
 
@@ -379,6 +452,7 @@ int main(void)
     tcase_add_test(tc, test_fields_saved);
     tcase_add_test(tc, test_save_keeps_every_new_field);
     tcase_add_test(tc, test_overflow_outside_the_window_is_not_computed);
+    tcase_add_test(tc, test_trace_of_the_new_steps);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);
