@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
-# serve_request) for
+# tokenizer_json, tokenizer_encode, serve_request) for
 # SECONDS with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
@@ -15,6 +15,7 @@ seconds=$2
 jobs=${3:-1}
 max_len=""
 [ "$target" != loader ] || max_len=-max_len=4096
+[ "$target" != tokenizer_json ] || max_len=-max_len=8192
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
 if [ "$target" = serve_request ]; then # the tool's parser, not the library
     # shellcheck disable=SC2046
@@ -27,6 +28,7 @@ sources=$(find lib -name '*.c' ! -name alloc_hook.c | sort)
 # shellcheck disable=SC2046,SC2086
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -DTFENC_BUILDING_LIBRARY -DTFENC_FUZZ_VOCAB="\"$PWD/tests/data/wordpiece/vocab.txt\"" \
+    -DTFENC_FUZZ_DATA="\"$PWD/tests/data\"" \
     -Iinclude $(find lib -mindepth 1 -type d | sed 's/^/-I/') \
     $(pkg-config --cflags openblas libcjson libutf8proc libpcre2-8) \
     $sources "fuzz/fuzz_$target.c" -o "fuzz/build/fuzz_$target" \

@@ -24,6 +24,10 @@ int tfenc_classify(int argc, char **argv);
  * classification (tools/serve/). */
 int tfenc_serve(int argc, char **argv);
 
+/* tfenc tokenize --tokenizer FILE_OR_DIR [--pair TEXT] [--json] [--file F]
+ * [--] TEXT...: ids (or, --json, ids, tokens, offsets, type ids) a text. */
+int tfenc_tokenize(int argc, char **argv);
+
 /* tfenc create OUT.safetensors [sizes]: a randomly initialised model file. */
 int tfenc_create(int argc, char **argv);
 

@@ -20,6 +20,8 @@ static void usage(FILE *out)
             "             sentence-transformers folder's own pipeline\n"
             "  rerank     a cross-encoder's scores of (query, document) pairs, best first\n"
             "  classify   a sequence classifier's label probabilities of texts\n"
+            "  tokenize   the ids (--json: tokens, offsets, type ids) a tokenizer.json, a\n"
+            "             model folder or a vocab.txt gives texts\n"
             "  serve      an HTTP server of a model folder: OpenAI's /v1/embeddings and\n"
             "             text-embeddings-inference's routes, with dynamic batching\n"
             "  create     write a model with deterministic random weights\n"
@@ -48,7 +50,8 @@ static const struct {
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"explain", tfenc_explain}, {"embed", tfenc_embed},   {"rerank", tfenc_rerank},
-    {"classify", tfenc_classify}, {"serve", tfenc_serve}, {"create", tfenc_create}, {"info", tfenc_info},
+    {"classify", tfenc_classify}, {"tokenize", tfenc_tokenize}, {"serve", tfenc_serve},
+    {"create", tfenc_create}, {"info", tfenc_info},
     {"version", version},
 };
 

@@ -1,0 +1,172 @@
+/* tokenize.c — `tfenc tokenize --tokenizer FILE_OR_DIR [--pair TEXT]
+ * [--json] [--file TEXTS.txt] [--] TEXT...`: each text's ids, one line a
+ * text; with --json one object a line: ids, tokens, offsets (code points,
+ * as Python counts them) and type ids. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "pipeline_cli.h"
+#include "text_file.h"
+#include "tfenc.h"
+
+typedef struct tokenize_options {
+    const char *tokenizer, *pair, *file;
+    int json;
+    const char **texts; /* [n_texts]: the TEXTs, then the file's lines */
+    size_t n_texts;
+    text_lines lines;
+} tokenize_options;
+
+static void tokenize_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tfenc tokenize --tokenizer FILE_OR_DIR [--pair TEXT] [--json]\n"
+            "                      [--file TEXTS.txt] [--] TEXT [TEXT ...]\n"
+            "Tokenizes each TEXT (then each line of TEXTS.txt) with a tokenizer.json, a\n"
+            "model folder (its tokenizer.json, else its vocab.txt) or a vocab.txt, with\n"
+            "the special tokens it adds; --pair: each as a pair with TEXT. Prints one line\n"
+            "of ids a text; --json: one object a line, {\"ids\", \"tokens\", \"offsets\",\n"
+            "\"type_ids\"}, offsets in code points of the text (or the pair), [0, 0] for\n"
+            "the special tokens. `--` ends the options: a TEXT may start with '-'.\n");
+}
+
+static int take(cli_args *a, const char *arg, void *user)
+{
+    tokenize_options *o = user;
+    if (!strcmp(arg, "--json")) {
+        o->json = 1;
+        return 1;
+    }
+    if (!strcmp(arg, "--tokenizer"))
+        return cli_string(a, arg, "a tokenizer.json, folder or vocab.txt", &o->tokenizer);
+    if (!strcmp(arg, "--pair"))
+        return cli_string(a, arg, "a text", &o->pair);
+    if (!strcmp(arg, "--file"))
+        return cli_string(a, arg, "a file of texts, one a line", &o->file);
+    if (arg[0] == '-' && arg[1])
+        return 0;
+    o->texts[o->n_texts++] = arg;
+    return 1;
+}
+
+/* The options, then every argument after `--` as a TEXT: 0, 1 after
+ * --help, -1 after a message. */
+static int parse(cli_args *a, tokenize_options *o)
+{
+    for (const char *arg; (arg = cli_next(a));) {
+        if (!strcmp(arg, "--")) {
+            while ((arg = cli_next(a)))
+                o->texts[o->n_texts++] = arg;
+            return 0;
+        }
+        if (cli_is_help(arg)) {
+            a->usage(stdout);
+            return 1;
+        }
+        const int taken = take(a, arg, o);
+        if (taken == 0)
+            cli_error(a->command, "unknown option '%s'", arg);
+        if (taken <= 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The file's lines after the TEXTs: 0, or -1 after a message. */
+static int add_file(tokenize_options *o)
+{
+    if (!o->file)
+        return 0;
+    if (text_lines_read("tokenize", "--file", o->file, &o->lines))
+        return -1;
+    const char **texts = realloc(o->texts, (o->n_texts + o->lines.n + 1) * sizeof *texts);
+    if (!texts) {
+        cli_error("tokenize", "--file %s: cannot hold %zu lines", o->file, o->lines.n);
+        return -1;
+    }
+    o->texts = texts;
+    memcpy(texts + o->n_texts, o->lines.lines, o->lines.n * sizeof *texts);
+    o->n_texts += o->lines.n;
+    return 0;
+}
+
+/* v[0..n) with sep between them. */
+static void print_ints(const int32_t *v, int32_t n, const char *sep)
+{
+    for (int32_t t = 0; t < n; t++)
+        printf("%s%d", t ? sep : "", (int)v[t]);
+}
+
+static void print_json(const tf_tokenizer *tok, const tf_encoding *e)
+{
+    const int32_t n = tf_encoding_lengths(e)[0];
+    printf("{\"ids\": [");
+    print_ints(tf_encoding_ids(e), n, ", ");
+    printf("], \"tokens\": [");
+    for (int32_t t = 0; t < n; t++) {
+        printf("%s", t ? ", " : "");
+        pipeline_cli_json_string(stdout, tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[t]));
+    }
+    printf("], \"offsets\": [");
+    const int64_t *o = tf_encoding_char_offsets(e);
+    for (int32_t t = 0; t < n; t++)
+        printf("%s[%lld, %lld]", t ? ", " : "", (long long)o[2 * t], (long long)o[2 * t + 1]);
+    printf("], \"type_ids\": [");
+    print_ints(tf_encoding_type_ids(e), n, ", ");
+    printf("]}\n");
+}
+
+static int tokenize(const tokenize_options *o)
+{
+    tf_tokenizer *tok;
+    tf_status s = tf_tokenizer_load(o->tokenizer, NULL, &tok);
+    if (s) {
+        cli_error("tokenize", "%s: %s", tf_status_name(s), tf_last_error());
+        return CLI_FAILED;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < o->n_texts; i++) {
+        tf_encoding *e;
+        s = tf_tokenizer_encode(tok, o->texts[i], strlen(o->texts[i]), o->pair,
+                                o->pair ? strlen(o->pair) : 0, &e);
+        if (s) {
+            cli_error("tokenize", "text %zu: %s: %s", i, tf_status_name(s), tf_last_error());
+            rc = CLI_FAILED;
+            break;
+        }
+        if (o->json) {
+            print_json(tok, e);
+        } else {
+            print_ints(tf_encoding_ids(e), tf_encoding_lengths(e)[0], " ");
+            printf("\n");
+        }
+        tf_encoding_destroy(e);
+    }
+    tf_tokenizer_destroy(tok);
+    return rc;
+}
+
+int tfenc_tokenize(int argc, char **argv)
+{
+    tokenize_options o = {0};
+    cli_args a = cli_args_start("tokenize", tokenize_usage, argc, argv);
+    if (!(o.texts = malloc(((size_t)argc + 1) * sizeof *o.texts))) {
+        cli_error("tokenize", "out of memory");
+        return CLI_FAILED;
+    }
+    int parsed = parse(&a, &o);
+    if (parsed == 0 && !o.tokenizer)
+        parsed = cli_usage_error(&a);
+    int rc = cli_parse_status(parsed);
+    if (parsed == 0 && add_file(&o))
+        rc = CLI_FAILED;
+    else if (parsed == 0 && o.n_texts == 0)
+        rc = cli_parse_status(cli_usage_error(&a));
+    else if (parsed == 0)
+        rc = tokenize(&o);
+    free(o.texts);
+    text_lines_free(&o.lines);
+    return rc;
+}
