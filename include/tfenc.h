@@ -672,7 +672,7 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * unknown run, as SentencePiece's spans have it;
  * ByteLevel's and RobertaProcessing's trim_offsets are not applied (a
  * token's offsets include the space its "Ġ" came from); stride and the
- * overflowing tokens are not kept; padding is on the right only. A batch
+ * overflowing tokens are not kept. A batch
  * is padded to its longest row even without "padding" (with pad_id, else the
  * id of "[PAD]" or "<pad>", else 0).
  *
@@ -772,6 +772,50 @@ TF_API tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n,
                                            const char *const *texts, const size_t *lens,
                                            const char *const *pairs, const size_t *pair_lens,
                                            tf_encoding **out);
+/* Since 0.4.0: truncation and padding as the caller asks (Hugging Face's
+ * tokenizer(texts, truncation=..., max_length=..., padding=...,
+ * pad_to_multiple_of=..., padding_side=...)). */
+typedef enum tf_truncation_mode {
+    TF_TRUNCATION_TOKENIZER = 0,     /* the tokenizer's own (its file's, or max_length's) */
+    TF_TRUNCATION_NONE = 1,          /* none, whatever the tokenizer says */
+    TF_TRUNCATION_LONGEST_FIRST = 2, /* a token at a time from the longer of text and pair */
+    TF_TRUNCATION_ONLY_FIRST = 3,    /* from the text only */
+    TF_TRUNCATION_ONLY_SECOND = 4    /* from the pair only */
+} tf_truncation_mode;
+
+typedef struct tf_encode_options {
+    size_t struct_size;         /* the caller's sizeof(tf_encode_options), set by init */
+    int32_t truncation;         /* tf_truncation_mode (TF_TRUNCATION_TOKENIZER) */
+    int32_t max_length;         /* ids a row may have, specials included, for truncation
+                                   2..4 and pad_to_max_length; 0: the tokenizer's
+                                   model_max_length (tokenizer_config.json's, else its
+                                   file's truncation) */
+    int32_t pad_to_max_length;  /* 1: every row padded to max_length; 0 (default): to the
+                                   longest row (or as the tokenizer.json's padding says) */
+    int32_t pad_to_multiple_of; /* > 0: rows padded to a multiple of it; 0: as the tokenizer */
+    int32_t pad_left;           /* 1: padding (and attention_mask's zeros) on the left;
+                                   0: as the tokenizer.json says (Right by default) */
+} tf_encode_options;
+
+TF_API void tf_encode_options_init_sized(tf_encode_options *opts, size_t struct_size);
+#define tf_encode_options_init(opts) tf_encode_options_init_sized((opts), sizeof *(opts))
+
+/* tf_tokenizer_encode_batch with opts (NULL: the defaults, which are what
+ * tf_tokenizer_encode_batch does). A value out of range, a max_length the
+ * strategy needs and neither the caller nor the tokenizer gives, is
+ * TF_ERR_INVALID_ARGUMENT naming the field and its value. */
+TF_API tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
+                                                const char *const *texts, const size_t *lens,
+                                                const char *const *pairs,
+                                                const size_t *pair_lens,
+                                                const tf_encode_options *opts,
+                                                tf_encoding **out);
+/* The length the tokenizer cuts to when asked to truncate without a
+ * max_length: tokenizer_config.json's model_max_length (a model folder),
+ * else the tokenizer.json's truncation.max_length, else the options'
+ * max_length of a vocab.txt; 0 when none says. */
+TF_API int32_t tf_tokenizer_model_max_length(const tf_tokenizer *tok);
+
 /* NULL is a no-op. */
 TF_API void tf_encoding_destroy(tf_encoding *enc);
 TF_API int32_t tf_encoding_batch(const tf_encoding *enc);          /* B */

@@ -456,6 +456,115 @@ START_TEST(test_truncation_matches_hugging_face)
 }
 END_TEST
 
+/* The truncated cases through the caller's options on the file as it is
+ * (no truncation of its own): the same ids as the file's own truncation. */
+START_TEST(test_truncation_options_match_hugging_face)
+{
+    const fixture_file *f = &fixtures[_i];
+    tf_tokenizer *tok = load(fixture(f->name, "tokenizer.json").s);
+    cJSON *cases = read_json(fixture(f->name, "cases.json").s);
+    static const char *const names[] = {"longest_first", "only_first", "only_second"};
+    int n = 0, failures = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated")) {
+        tf_encode_options o;
+        tf_encode_options_init(&o);
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(cJSON_GetObjectItem(c, "strategy")->valuestring, names[k]))
+                o.truncation = TF_TRUNCATION_LONGEST_FIRST + k;
+        o.max_length = cJSON_GetObjectItem(c, "max_length")->valueint;
+        const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+        const char *pair = cJSON_GetObjectItem(c, "pair")->valuestring;
+        tf_encoding *e;
+        ck_assert_msg(tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, &pair, NULL, &o, &e) ==
+                          TF_OK, "%s", tf_last_error());
+        const int32_t len = tf_encoding_lengths(e)[0];
+        failures += !same_ints(tf_encoding_ids(e), cJSON_GetObjectItem(c, "ids"), len) ||
+                    !same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), len);
+        n++;
+        tf_encoding_destroy(e);
+    }
+    printf("%s: %d of %d truncated pairs match through tf_encode_options\n", f->name,
+           n - failures, n);
+    ck_assert_int_ge(n, 40);
+    ck_assert_int_eq(failures, 0);
+    cJSON_Delete(cases);
+    tf_tokenizer_destroy(tok);
+}
+END_TEST
+
+/* Padding as the caller asks (to max_length, to a multiple, on the left),
+ * a folder's tokenizer_config.json (model_max_length, pad_token), and the
+ * options' bad values refused by name. */
+START_TEST(test_padding_options_and_config)
+{
+    make_tmp_dir();
+    cJSON *j = read_json(fixture("bert_uncased", "tokenizer.json").s);
+    write_json(j, "tokenizer.json");
+    const char config[] = "{\"model_max_length\": 6, \"pad_token\": {\"content\": \"[MASK]\"}}";
+    write_file(join(tmp_dir, "tokenizer_config.json").s, config, sizeof config - 1);
+    tf_tokenizer *tok = load(tmp_dir);
+    ck_assert_int_eq(tf_tokenizer_model_max_length(tok), 6);
+    const int32_t mask = tf_tokenizer_token_to_id(tok, "[MASK]");
+    const char *texts[2] = {"hello world, a long text of many words", "hi"};
+    tf_encode_options o;
+    tf_encode_options_init(&o);
+    o.truncation = TF_TRUNCATION_LONGEST_FIRST; /* to model_max_length */
+    o.pad_to_multiple_of = 4;
+    o.pad_left = 1;
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+                     TF_OK);
+    ck_assert_int_eq(tf_encoding_seq_len(e), 8);
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], 6);
+    const int32_t short_len = tf_encoding_lengths(e)[1]; /* [CLS] hi [SEP], as pieces */
+    ck_assert_int_lt(short_len, 6);
+    const int32_t *ids = tf_encoding_ids(e), *mask_of = tf_encoding_attention_mask(e);
+    for (int t = 0; t < 8; t++) { /* padding first, with the config's pad_token */
+        ck_assert_int_eq(mask_of[t], t >= 2);
+        ck_assert_int_eq(mask_of[8 + t], t >= 8 - short_len);
+        if (t < 8 - short_len)
+            ck_assert_int_eq(ids[8 + t], mask);
+    }
+    ck_assert_int_eq(ids[2], tf_tokenizer_token_to_id(tok, "[CLS]"));
+    ck_assert_int_eq(tf_encoding_char_offsets(e)[2 * 3 + 1], 5); /* "hello" */
+    tf_encoding_destroy(e);
+    tf_encode_options_init(&o);
+    o.pad_to_max_length = 1;
+    o.max_length = 12;
+    ck_assert_int_eq(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+                     TF_OK);
+    ck_assert_int_eq(tf_encoding_seq_len(e), 12);
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], 12); /* cut at max_length: the tokenizer's own
+                                                        truncation with the caller's length */
+    tf_encoding_destroy(e);
+    e = (tf_encoding *)&e;
+    o.truncation = 5;
+    expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+                   TF_ERR_INVALID_ARGUMENT, "options.truncation: expected 0..4");
+    ck_assert_ptr_null(e);
+    o.truncation = 0, o.pad_left = 2;
+    expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+                   TF_ERR_INVALID_ARGUMENT, "options.pad_left: expected 0 or 1, got 2");
+    tf_tokenizer_destroy(tok);
+    tok = load(fixture("bert_uncased", "tokenizer.json").s); /* no model_max_length */
+    tf_encode_options_init(&o);
+    o.truncation = TF_TRUNCATION_ONLY_FIRST;
+    expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+                   TF_ERR_INVALID_ARGUMENT, "options.max_length: 0, and the tokenizer has no "
+                   "model_max_length for truncation");
+    tf_tokenizer_destroy(tok);
+    const char bad_pad[] = "{\"pad_token\": \"<nope>\"}";
+    write_file(join(tmp_dir, "tokenizer_config.json").s, bad_pad, sizeof bad_pad - 1);
+    tok = (tf_tokenizer *)&tok;
+    expect_failure(tf_tokenizer_load(tmp_dir, NULL, &tok), TF_ERR_FORMAT,
+                   "tokenizer_config.json: pad_token: \"<nope>\" is not a token");
+    ck_assert_ptr_null(tok);
+    remove_tmp_dir();
+    cJSON_Delete(j);
+}
+END_TEST
+
 /* ---- tests/data/wordpiece from tokenizer.json ------------------------------------------- */
 
 /* bert_uncased's file with BertNormalizer's lowercase and strip_accents set. */
@@ -913,6 +1022,8 @@ int main(void)
     const int n = (int)(sizeof fixtures / sizeof fixtures[0]);
     tcase_add_loop_test(tc, test_cases_match_hugging_face, 0, n);
     tcase_add_loop_test(tc, test_truncation_matches_hugging_face, 0, n);
+    tcase_add_loop_test(tc, test_truncation_options_match_hugging_face, 0, n);
+    tcase_add_test(tc, test_padding_options_and_config);
     tcase_add_test(tc, test_wordpiece_fixtures_from_tokenizer_json);
     tcase_add_test(tc, test_file_truncation_and_padding);
     tcase_add_test(tc, test_directories_and_lookups);

@@ -8,6 +8,8 @@
 /* The end of each struct's last field of the version that published it. */
 #define END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 _Static_assert(END(tf_config, seed) == TF_CONFIG_SIZE_0_1, "tf_config's 0.1.0 fields");
+_Static_assert(END(tf_encode_options, pad_left) == TF_ENCODE_OPTIONS_SIZE_0_4,
+               "tf_encode_options' 0.4.0 fields");
 _Static_assert(END(tf_forward_args, trace_user_data) == TF_FORWARD_ARGS_SIZE_0_1,
                "tf_forward_args' 0.1.0 fields");
 _Static_assert(offsetof(tf_forward_args, n_threads) >= TF_FORWARD_ARGS_SIZE_0_1,

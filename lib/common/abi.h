@@ -23,6 +23,8 @@
 #define TF_RUNTIME_INFO_SIZE_0_3 48
 #define TF_PIPELINE_OPTIONS_SIZE_0_3 16
 #define TF_PIPELINE_ARGS_SIZE_0_3 72
+/* ... and of those 0.4.0 added. */
+#define TF_ENCODE_OPTIONS_SIZE_0_4 28
 
 /* A struct_size above this is garbage, not a newer header. */
 #define TF_ABI_MAX_STRUCT_SIZE 4096

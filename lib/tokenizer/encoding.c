@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "alloc.h"
 #include "checked.h"
 #include "error.h"
@@ -69,9 +70,9 @@ static int char_offsets(row_tokens *r, const tf_template *t, size_t n_a, size_t 
 
 /* Row `index` of a batch: the tokens of text (and pair), truncated, in
  * the template, into row. */
-static tf_status encode_row(const tf_tokenizer *tok, const char *text, size_t len,
-                            const char *pair, size_t pair_len, size_t index, tf_token_vec *a,
-                            tf_token_vec *b, row_tokens *row)
+static tf_status encode_row(const tf_tokenizer *tok, const tf_truncation *truncation,
+                            const char *text, size_t len, const char *pair, size_t pair_len,
+                            size_t index, tf_token_vec *a, tf_token_vec *b, row_tokens *row)
 {
     char what[48];
     a->n = b->n = 0;
@@ -85,17 +86,21 @@ static tf_status encode_row(const tf_tokenizer *tok, const char *text, size_t le
     }
     const tf_template *t = pair ? &tok->pair : &tok->single;
     if (s == TF_OK)
-        s = tf_truncate(a, b, pair != NULL, tf_template_added(t), &tok->truncation, what);
+        s = tf_truncate(a, b, pair != NULL, tf_template_added(t), truncation, what);
     if (s == TF_OK && (!tf_template_apply(&row->tokens, t, a, b) ||
                        !char_offsets(row, t, a->n, b->n, text, pair)))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
     return s;
 }
 
-/* Row `row` of e from its tokens, then padding. */
-static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const row_tokens *r)
+/* Row `row` of e from its tokens and its padding (before them when
+ * pad_left). */
+static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const row_tokens *r,
+                      int pad_left)
 {
-    const size_t T = (size_t)e->seq_len, base = (size_t)row * T, n = r->tokens.n;
+    const size_t T = (size_t)e->seq_len, n = r->tokens.n;
+    const size_t first = pad_left ? T - n : 0;       /* of the tokens */
+    const size_t base = (size_t)row * T + first, pad = (size_t)row * T + (pad_left ? 0 : n);
     for (size_t t = 0; t < n; t++) {
         const tf_token *k = &r->tokens.v[t];
         e->ids[base + t] = k->id;
@@ -107,23 +112,77 @@ static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, cons
         e->char_offsets[2 * (base + t) + 1] = r->chars[2 * t + 1];
     }
     e->lengths[row] = (int32_t)n;
-    for (size_t t = n; t < T; t++) {
-        e->ids[base + t] = tok->pad_id;
-        e->type_ids[base + t] = tok->pad_type_id;
-        e->attention_mask[base + t] = 0;
-        e->offsets[2 * (base + t)] = e->offsets[2 * (base + t) + 1] = 0;
-        e->char_offsets[2 * (base + t)] = e->char_offsets[2 * (base + t) + 1] = 0;
+    for (size_t t = pad; t < pad + T - n; t++) {
+        e->ids[t] = tok->pad_id;
+        e->type_ids[t] = tok->pad_type_id;
+        e->attention_mask[t] = 0;
+        e->offsets[2 * t] = e->offsets[2 * t + 1] = 0;
+        e->char_offsets[2 * t] = e->char_offsets[2 * t + 1] = 0;
     }
 }
 
-/* T for rows of at most `longest` tokens: padding to a fixed length or a
- * multiple, as the tokenizer says. */
-static size_t padded_length(const tf_tokenizer *tok, size_t longest)
+/* What one call does beyond the tokens: its truncation and padding, the
+ * options' over the tokenizer's. */
+typedef struct call_plan {
+    tf_truncation truncation;
+    int32_t pad_fixed;    /* > 0: every row padded to this many */
+    int32_t pad_multiple; /* > 0: rows padded to a multiple of this */
+    int pad_left;
+} call_plan;
+
+static const tf_encode_options encode_defaults = {.struct_size = sizeof(tf_encode_options)};
+
+void tf_encode_options_init_sized(tf_encode_options *opts, size_t struct_size)
 {
-    size_t T = tok->pad_fixed > 0 && (size_t)tok->pad_fixed > longest ? (size_t)tok->pad_fixed
-                                                                       : longest;
-    if (tok->pad_multiple > 0 && T % (size_t)tok->pad_multiple)
-        T += (size_t)tok->pad_multiple - T % (size_t)tok->pad_multiple;
+    tf_abi_init(opts, struct_size, &encode_defaults, sizeof encode_defaults);
+}
+
+static tf_status plan_call(const tf_tokenizer *tok, const tf_encode_options *o, call_plan *p)
+{
+    if (o->truncation < TF_TRUNCATION_TOKENIZER || o->truncation > TF_TRUNCATION_ONLY_SECOND)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.truncation: expected 0..4 "
+                       "(tf_truncation_mode), got %d", (int)o->truncation);
+    if (o->max_length < 0 || o->pad_to_multiple_of < 0 || o->pad_to_multiple_of > (1 << 20))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.%s: expected %s, got %d",
+                       o->max_length < 0 ? "max_length" : "pad_to_multiple_of",
+                       o->max_length < 0 ? ">= 0" : "0..1048576",
+                       (int)(o->max_length < 0 ? o->max_length : o->pad_to_multiple_of));
+    if ((o->pad_to_max_length != 0 && o->pad_to_max_length != 1) ||
+        (o->pad_left != 0 && o->pad_left != 1))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.%s: expected 0 or 1, got %d",
+                       o->pad_left != 0 && o->pad_left != 1 ? "pad_left" : "pad_to_max_length",
+                       (int)(o->pad_left != 0 && o->pad_left != 1 ? o->pad_left
+                                                                   : o->pad_to_max_length));
+    const int32_t max = o->max_length ? o->max_length : tok->model_max_length;
+    const int needs_max = o->pad_to_max_length || o->truncation >= TF_TRUNCATION_LONGEST_FIRST;
+    if (needs_max && max == 0)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_length: 0, and the tokenizer has "
+                       "no model_max_length for %s", o->pad_to_max_length ? "pad_to_max_length"
+                                                                          : "truncation");
+    static const tf_truncation_strategy strategies[] = {
+        TF_TRUNCATE_LONGEST_FIRST, TF_TRUNCATE_ONLY_FIRST, TF_TRUNCATE_ONLY_SECOND};
+    *p = (call_plan){tok->truncation, tok->pad_fixed, tok->pad_multiple,
+                     o->pad_left || tok->pad_left};
+    if (o->truncation == TF_TRUNCATION_NONE)
+        p->truncation.max_length = 0;
+    else if (o->truncation >= TF_TRUNCATION_LONGEST_FIRST)
+        p->truncation = (tf_truncation){max, strategies[o->truncation - 2], tok->truncation.left};
+    else if (o->max_length)
+        p->truncation.max_length = o->max_length;
+    if (o->pad_to_max_length)
+        p->pad_fixed = max;
+    if (o->pad_to_multiple_of)
+        p->pad_multiple = o->pad_to_multiple_of;
+    return TF_OK;
+}
+
+/* T for rows of at most `longest` tokens: padding to a fixed length or a
+ * multiple, as the plan says. */
+static size_t padded_length(const call_plan *p, size_t longest)
+{
+    size_t T = p->pad_fixed > 0 && (size_t)p->pad_fixed > longest ? (size_t)p->pad_fixed : longest;
+    if (p->pad_multiple > 0 && T % (size_t)p->pad_multiple)
+        T += (size_t)p->pad_multiple - T % (size_t)p->pad_multiple;
     return T;
 }
 
@@ -151,9 +210,10 @@ static tf_encoding *alloc_encoding(size_t B, size_t T)
     return e;
 }
 
-tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const char *const *texts,
-                                    const size_t *lens, const char *const *pairs,
-                                    const size_t *pair_lens, tf_encoding **out)
+tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
+                                         const char *const *texts, const size_t *lens,
+                                         const char *const *pairs, const size_t *pair_lens,
+                                         const tf_encode_options *opts, tf_encoding **out)
 {
     if (!out)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
@@ -162,23 +222,30 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s", !tok ? "tokenizer is NULL"
                                                      : !texts ? "texts is NULL"
                                                               : "n: expected 1..2^31-1 texts");
+    tf_encode_options o = encode_defaults;
+    call_plan plan;
+    tf_status s = opts ? tf_abi_read(&o, sizeof o, opts, TF_ENCODE_OPTIONS_SIZE_0_4, "options")
+                       : TF_OK;
+    if (s == TF_OK)
+        s = plan_call(tok, &o, &plan);
+    if (s)
+        return s;
     row_tokens *rows = tf_calloc(n, sizeof *rows); /* [n] */
     tf_token_vec a = {0}, b = {0};
-    tf_status s = rows ? TF_OK
-                       : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
+    s = rows ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu texts", n);
     size_t longest = 0;
     for (size_t i = 0; i < n && s == TF_OK; i++) {
         const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
         const char *pair = pairs ? pairs[i] : NULL;
         const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
-        s = encode_row(tok, texts[i], len, pair, plen, i, &a, &b, &rows[i]);
+        s = encode_row(tok, &plan.truncation, texts[i], len, pair, plen, i, &a, &b, &rows[i]);
         longest = rows[i].tokens.n > longest ? rows[i].tokens.n : longest;
     }
-    tf_encoding *e = s == TF_OK ? alloc_encoding(n, padded_length(tok, longest)) : NULL;
+    tf_encoding *e = s == TF_OK ? alloc_encoding(n, padded_length(&plan, longest)) : NULL;
     if (s == TF_OK && !e)
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu x %zu ids", n, longest);
     for (size_t i = 0; i < n && s == TF_OK; i++)
-        write_row(e, (int32_t)i, tok, &rows[i]);
+        write_row(e, (int32_t)i, tok, &rows[i], plan.pad_left);
     for (size_t i = 0; rows && i < n; i++)
         tf_free(rows[i].tokens.v), tf_free(rows[i].chars);
     tf_free(rows), tf_free(a.v), tf_free(b.v);
@@ -188,6 +255,13 @@ tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const cha
     }
     *out = e;
     return TF_OK;
+}
+
+tf_status tf_tokenizer_encode_batch(const tf_tokenizer *tok, size_t n, const char *const *texts,
+                                    const size_t *lens, const char *const *pairs,
+                                    const size_t *pair_lens, tf_encoding **out)
+{
+    return tf_tokenizer_encode_batch_with(tok, n, texts, lens, pairs, pair_lens, NULL, out);
 }
 
 tf_status tf_tokenizer_encode(const tf_tokenizer *tok, const char *text, size_t len,

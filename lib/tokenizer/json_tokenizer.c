@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -980,7 +981,7 @@ static tf_status load_padding(const loader *l, const cJSON *o)
         return TF_OK;
     if (!cJSON_IsObject(o))
         return bad(l, "padding", "an object or null");
-    const char *direction;
+    const char *direction = "";
     const cJSON *strategy = item(o, "strategy");
     tf_status s = get_int(l, item(o, "pad_id"), "padding.pad_id", 0, INT32_MAX, tok->pad_id,
                           &tok->pad_id);
@@ -992,8 +993,10 @@ static tf_status load_padding(const loader *l, const cJSON *o)
                     &tok->pad_multiple);
     if (s == TF_OK)
         s = get_string(l, o, "direction", "padding.direction", 1, &direction);
-    if (s == TF_OK && strcmp(direction, "Left") == 0)
-        s = tf_fail(TF_ERR_UNSUPPORTED, "%s: padding.direction: only Right is supported", l->path);
+    if (s == TF_OK && direction[0] && strcmp(direction, "Left") != 0 &&
+        strcmp(direction, "Right") != 0)
+        s = bad(l, "padding.direction", "Left or Right");
+    tok->pad_left = strcmp(direction, "Left") == 0;
     if (s == TF_OK && cJSON_IsObject(strategy))
         s = get_int(l, item(strategy, "Fixed"), "padding.strategy.Fixed", 1, 1 << 20, 0,
                     &tok->pad_fixed);
@@ -1045,6 +1048,7 @@ static tf_status load_root(const loader *l, const cJSON *root, const tf_tokenize
         s = load_post_processor(l, item(root, "post_processor"), "post_processor", 0);
     if (s == TF_OK)
         s = load_truncation(l, item(root, "truncation"), o->max_length);
+    l->tok->model_max_length = l->tok->truncation.max_length;
     if (s == TF_OK)
         s = load_padding(l, item(root, "padding"));
     if (s == TF_OK)
@@ -1068,4 +1072,57 @@ tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
     cJSON_Delete(root);
     tf_free(text);
     return s;
+}
+
+/* ---- A model folder's tokenizer_config.json and special_tokens_map.json ---- */
+
+/* A special token's name: "text" or {"content": "text", ...}; NULL if neither. */
+static const char *special_name(const cJSON *v)
+{
+    const cJSON *content = cJSON_IsObject(v) ? item(v, "content") : v;
+    return cJSON_IsString(content) ? content->valuestring : NULL;
+}
+
+/* One of the two files, if it exists: model_max_length (an integer
+ * 1..2^31-1; transformers' 1e30 for "none" is ignored) and pad_token. */
+static tf_status load_config_file(tf_tokenizer *tok, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (access(path, F_OK) != 0)
+        return TF_OK;
+    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
+    cJSON *root = NULL;
+    if (s == TF_OK)
+        s = tf_json_parse(text, len, TF_JSON_MAX_DEPTH, path, &root);
+    const loader l = {path, tok};
+    if (s == TF_OK && !cJSON_IsObject(root))
+        s = bad(&l, "the file", "a JSON object");
+    const cJSON *max = s ? NULL : item(root, "model_max_length");
+    if (cJSON_IsNumber(max) && max->valuedouble >= 1 && max->valuedouble <= INT32_MAX &&
+        max->valuedouble == (double)(int64_t)max->valuedouble)
+        tok->model_max_length = (int32_t)max->valuedouble;
+    const char *pad = s ? NULL : special_name(item(root, "pad_token"));
+    const int32_t pad_id = pad ? tf_tokenizer_token_to_id(tok, pad) : -1;
+    if (pad && pad_id < 0)
+        s = tf_fail(TF_ERR_FORMAT, "%s: pad_token: \"%s\" is not a token", path, pad);
+    else if (pad)
+        tok->pad_id = pad_id;
+    cJSON_Delete(root);
+    tf_free(text);
+    return s;
+}
+
+tf_status tf_tokenizer_config_load(tf_tokenizer *tok, const char *dir)
+{
+    static const char *const names[2] = {"tokenizer_config.json", "special_tokens_map.json"};
+    for (int k = 0; k < 2; k++) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[k]) >= sizeof path)
+            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", dir);
+        const tf_status s = load_config_file(tok, path);
+        if (s)
+            return s;
+    }
+    return TF_OK;
 }

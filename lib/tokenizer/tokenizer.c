@@ -233,6 +233,7 @@ static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_to
     tok->max_chars_per_word = o->max_chars_per_word;
     tok->pad_id = ids[3];
     tok->truncation = (tf_truncation){o->max_length, TF_TRUNCATE_ONE_AT_A_TIME, 0};
+    tok->model_max_length = o->max_length;
     tok->normalizers = tf_calloc(1, sizeof *tok->normalizers);
     tok->pretokenizers = tf_calloc(1, sizeof *tok->pretokenizers);
     if (!tok->normalizers || !tok->pretokenizers ||
@@ -312,6 +313,10 @@ tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
     if (!tok)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
     s = json ? tf_tokenizer_json_load(tok, file, &o) : load_vocab_txt(tok, file, &o);
+    if (s == TF_OK && file != path) /* a model folder */
+        s = tf_tokenizer_config_load(tok, path);
+    if (s == TF_OK && o.max_length) /* the caller's limit over the folder's */
+        tok->model_max_length = o.max_length;
     if (s) {
         tf_tokenizer_destroy(tok);
         return s;
@@ -343,6 +348,11 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
 }
 
 /* ---- Lookups ------------------------------------------------------------------------- */
+
+int32_t tf_tokenizer_model_max_length(const tf_tokenizer *tok)
+{
+    return tok ? tok->model_max_length : 0;
+}
 
 int32_t tf_tokenizer_vocab_size(const tf_tokenizer *tok)
 {

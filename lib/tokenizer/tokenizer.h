@@ -36,9 +36,11 @@ struct tf_tokenizer {
     char unsupported_decoder[64];  /* the "type" of a decoder this library lacks, or "" */
     tf_template single, pair;
     tf_truncation truncation;
+    int32_t model_max_length;      /* what truncation without a max_length cuts to; 0: none */
     int32_t pad_id, pad_type_id;
     int32_t pad_fixed;             /* > 0: every row padded to this many */
     int32_t pad_multiple;          /* > 0: rows padded to a multiple of this */
+    int32_t pad_left;              /* padding.direction Left */
 };
 
 /* Appends the tokens of text[0..len) (no template specials) to out; `what`
@@ -50,5 +52,9 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
  * tf_tokenizer_destroy on failure too. */
 tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
                                  const tf_tokenizer_options *o);
+
+/* A model folder's tokenizer_config.json and special_tokens_map.json, where
+ * they exist: model_max_length and pad_token (which must be a token). */
+tf_status tf_tokenizer_config_load(tf_tokenizer *tok, const char *dir);
 
 #endif
