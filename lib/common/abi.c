@@ -100,6 +100,7 @@ size_t tf_struct_size(const char *name)
         {"tf_runtime_info", sizeof(tf_runtime_info)},
         {"tf_pipeline_options", sizeof(tf_pipeline_options)},
         {"tf_pipeline_args", sizeof(tf_pipeline_args)},
+        {"tf_encode_options", sizeof(tf_encode_options)},
     };
     for (size_t i = 0; name && i < sizeof sizes / sizeof *sizes; i++)
         if (strcmp(name, sizes[i].name) == 0)

@@ -13,7 +13,8 @@ from tfenc.errors import error_for
 
 MIRRORS = {"tf_config": _lib.Config, "tf_forward_args": _lib.ForwardArgs,
            "tf_load_options": _lib.LoadOptions, "tf_tokenizer_options": _lib.TokenizerOptions,
-           "tf_trace_event": _lib.TraceEvent, "tf_runtime_info": _lib.RuntimeInfo}
+           "tf_trace_event": _lib.TraceEvent, "tf_runtime_info": _lib.RuntimeInfo,
+           "tf_encode_options": _lib.EncodeOptions}
 
 
 def library():

@@ -44,3 +44,53 @@ def test_special_tokens_of_the_template_are_not_tokens_of_the_text():
     ids, offsets = tok.encode("before <mask> after", return_offsets=True)
     assert tok.id_to_token(ids[0]) == "<s>" and offsets[0] == (0, 0)
     assert tok.tokenize("before <mask> after") == ["Ġbefore", "<mask>", "Ġafter"]
+
+
+SPM = ["unigram", "unigram_bytes", "spm_bpe"]
+
+
+@pytest.mark.parametrize("name", SPM + ["bert_uncased", "qwen3"])
+def test_called_as_hugging_face_with_offsets_and_decode(name):
+    tok = tfenc.Tokenizer.from_file(os.path.join(FILES, name, "tokenizer.json"))
+    for case in cases(name, 40):
+        pair = case.get("pair")
+        out = tok(case["text"], text_pair=pair, return_offsets_mapping=True)
+        n = int(out["attention_mask"][0].sum())
+        assert out["input_ids"].dtype.name == "int32" and out["offset_mapping"].shape[-1] == 2
+        assert out["input_ids"][0, :n].tolist() == case["ids"], case["text"]
+        assert out["token_type_ids"][0, :n].tolist() == case["type_ids"], case["text"]
+        if pair is None and name.startswith("bert"):  # tokenizers' own offsets
+            assert out["offset_mapping"][0, :n].tolist() == case["offsets"], case["text"]
+        if pair is None:  # the C library's byte offsets, counted in code points
+            data = case["text"].encode()
+            _, spans = tok.encode(case["text"], return_offsets=True)
+            chars = [[len(data[:b].decode()), len(data[:e].decode())] for b, e in spans]
+            assert out["offset_mapping"][0, :n].tolist() == chars, case["text"]
+        if "decoded" in case:
+            assert tok.decode(case["ids"]) == case["decoded"]
+            assert tok.decode(case["ids"], skip_special_tokens=True) == \
+                case["decoded_skipping_specials"]
+
+
+def test_truncation_and_padding_as_called():
+    tok = tfenc.Tokenizer.from_file(os.path.join(FILES, "bert_uncased", "tokenizer.json"))
+    every = json.load(open(os.path.join(FILES, "bert_uncased", "cases.json"),
+                           encoding="utf-8"))["truncated"]
+    for c in every:
+        out = tok([c["text"]], text_pair=[c["pair"]], truncation=c["strategy"],
+                  max_length=c["max_length"])
+        n = int(out["attention_mask"][0].sum())
+        assert out["input_ids"][0, :n].tolist() == c["ids"], c
+    out = tok(["a b c d e f g", "a"], padding="max_length", max_length=10, padding_side="left")
+    assert out["input_ids"].shape == (2, 10)
+    assert out["attention_mask"][1].tolist() == [0] * 7 + [1] * 3
+    out = tok(["a", "a b"], pad_to_multiple_of=8)
+    assert out["input_ids"].shape == (2, 8)
+    with pytest.raises(ValueError, match="truncation: expected"):
+        tok("a", truncation="sometimes")
+    with pytest.raises(ValueError, match="padding_side"):
+        tok("a", padding_side="up")
+    with pytest.raises(tfenc.TfencError, match="options.max_length: 0"):
+        tok("a", truncation=True)
+    with pytest.raises(tfenc.TfencError, match="ids\\[1\\]: 99999 is not a token"):
+        tok.decode([5, 99999])

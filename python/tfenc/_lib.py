@@ -75,6 +75,13 @@ class TokenizerOptions(ctypes.Structure):
                 ("sep_token", ctypes.c_char_p), ("pad_token", ctypes.c_char_p)]
 
 
+class EncodeOptions(ctypes.Structure):  # since 0.4.0
+    c_name = "tf_encode_options"
+    _fields_ = [("struct_size", c_size_t), ("truncation", c_int32), ("max_length", c_int32),
+                ("pad_to_max_length", c_int32), ("pad_to_multiple_of", c_int32),
+                ("pad_left", c_int32)]
+
+
 class RuntimeInfo(ctypes.Structure):  # since 0.3.0
     c_name = "tf_runtime_info"
     _fields_ = [("struct_size", c_size_t), ("blas", ctypes.c_char_p),
@@ -243,6 +250,13 @@ for _name, _res, _args in [
     ("tf_encoding_type_ids", P(c_int32), [VP]),
     ("tf_encoding_attention_mask", P(c_int32), [VP]),
     ("tf_encoding_offsets", P(c_int64), [VP]),
+    ("tf_encoding_char_offsets", P(c_int64), [VP]),
+    ("tf_encode_options_init_sized", None, [P(EncodeOptions), c_size_t]),
+    ("tf_tokenizer_encode_batch_with", S, [VP, c_size_t, P(CP), P(c_size_t), P(CP),
+                                           P(c_size_t), P(EncodeOptions), P(VP)]),
+    ("tf_tokenizer_decode", S, [VP, P(c_int32), c_size_t, c_int32, ctypes.c_char_p, c_size_t,
+                                P(c_size_t)]),
+    ("tf_tokenizer_model_max_length", c_int32, [VP]),
     ("tf_pool", S, [P(c_float), P(c_int32), c_int32, c_int32, c_int32, c_int32, c_int32,
                     P(c_float)]),
     ("tf_status_name", CP, [S]),

@@ -1,5 +1,5 @@
-"""tfenc.Tokenizer: a tokenizer.json (Hugging Face tokenizers' WordPiece or
-byte-level BPE pipeline) or BERT's vocab.txt, tokenized by libtfenc."""
+"""tfenc.Tokenizer: a tokenizer.json (Hugging Face tokenizers' pipeline:
+WordPiece, BPE, Unigram) or BERT's vocab.txt, tokenized by libtfenc."""
 import ctypes
 
 import numpy as np
@@ -63,8 +63,47 @@ class Tokenizer(Owner):
             i = lib.tf_tokenizer_token_to_id(h, _utf8(token, "token"))
         return None if i < 0 else i
 
-    def _encode(self, texts, pairs=None):
-        """The C encoding of a batch: (ids, type ids, mask, offsets, lengths)."""
+    @classmethod
+    def from_file(cls, path, **kwargs):
+        """The tokenizer of a tokenizer.json, a model folder or a vocab.txt
+        (as Tokenizer(path, ...)), named as Hugging Face's tokenizers names it."""
+        return cls(path, **kwargs)
+
+    @property
+    def model_max_length(self):
+        """What truncation without max_length cuts to (a folder's
+        tokenizer_config.json, else the file's truncation); 0 when none says."""
+        with self._handle.borrow() as h:
+            return lib.tf_tokenizer_model_max_length(h)
+
+    _TRUNCATION = {None: 0, False: 1, "do_not_truncate": 1, True: 2, "longest_first": 2,
+                   "only_first": 3, "only_second": 4}
+
+    def _options(self, truncation, max_length, padding, pad_to_multiple_of, padding_side):
+        """The tf_encode_options of a call, each argument checked by name."""
+        o = _lib.new(_lib.EncodeOptions)
+        if not isinstance(truncation, (bool, str, type(None))) or \
+                truncation not in self._TRUNCATION:
+            raise ValueError("truncation: expected None, True, False, 'longest_first', "
+                             f"'only_first', 'only_second' or 'do_not_truncate', got {truncation!r}")
+        o.truncation = self._TRUNCATION[truncation]
+        if max_length is not None:
+            o.max_length = integer(max_length, "max_length")
+        if not isinstance(padding, (bool, str)) or \
+                padding not in (True, False, "longest", "max_length", "do_not_pad"):
+            raise ValueError("padding: expected True, False, 'longest', 'max_length' or "
+                             f"'do_not_pad', got {padding!r}")
+        o.pad_to_max_length = padding == "max_length"
+        if pad_to_multiple_of is not None:
+            o.pad_to_multiple_of = integer(pad_to_multiple_of, "pad_to_multiple_of")
+        if padding_side not in (None, "left", "right"):
+            raise ValueError(f"padding_side: expected 'left' or 'right', got {padding_side!r}")
+        o.pad_left = padding_side == "left"
+        return o
+
+    def _encode(self, texts, pairs=None, options=None):
+        """The C encoding of a batch: (ids, type ids, mask, byte offsets,
+        lengths, code point offsets)."""
         data = [_utf8(t, f"texts[{i}]") for i, t in enumerate(texts)]
         if not data:
             raise ValueError("texts: expected at least one text")
@@ -79,8 +118,10 @@ class Tokenizer(Owner):
             parr = (ctypes.c_char_p * n)(*pdata)
             plens = (ctypes.c_size_t * n)(*(len(d) for d in pdata))
         enc = ctypes.c_void_p()
+        opts = None if options is None else ctypes.byref(options)
         with self._handle.borrow() as h:
-            check(lib.tf_tokenizer_encode_batch(h, n, arr, lens, parr, plens, ctypes.byref(enc)))
+            check(lib.tf_tokenizer_encode_batch_with(h, n, arr, lens, parr, plens, opts,
+                                                     ctypes.byref(enc)))
         try:
             B, T = lib.tf_encoding_batch(enc), lib.tf_encoding_seq_len(enc)
 
@@ -90,7 +131,8 @@ class Tokenizer(Owner):
                     grab(lib.tf_encoding_type_ids(enc), (B, T)),
                     grab(lib.tf_encoding_attention_mask(enc), (B, T)),
                     grab(lib.tf_encoding_offsets(enc), (B, T, 2)),
-                    grab(lib.tf_encoding_lengths(enc), (B,)))
+                    grab(lib.tf_encoding_lengths(enc), (B,)),
+                    grab(lib.tf_encoding_char_offsets(enc), (B, T, 2)))
         finally:
             lib.tf_encoding_destroy(enc)
 
@@ -100,7 +142,7 @@ class Tokenizer(Owner):
         also each token's (begin, end) byte offsets in its text ((0, 0) for
         the added special tokens)."""
         return_offsets = flag(return_offsets, "return_offsets")
-        ids, _, _, offsets, lengths = self._encode([text], None if pair is None else [pair])
+        ids, _, _, offsets, lengths, _ = self._encode([text], None if pair is None else [pair])
         n = int(lengths[0])
         if return_offsets:
             return ids[0, :n].tolist(), [tuple(o) for o in offsets[0, :n].tolist()]
@@ -113,11 +155,47 @@ class Tokenizer(Owner):
         ids, offsets = self.encode(text, return_offsets=True)
         return [self.id_to_token(i) for i, span in zip(ids, offsets) if span != (0, 0)]
 
-    def __call__(self, texts, pairs=None):
-        """A padded batch: {"input_ids", "attention_mask", "token_type_ids"},
-        int32 arrays [B, T] ready for Encoder.__call__."""
+    def __call__(self, texts, pairs=None, *, text_pair=None, truncation=None, max_length=None,
+                 padding=True, pad_to_multiple_of=None, padding_side=None,
+                 return_offsets_mapping=False):
+        """A padded batch, called as Hugging Face's fast tokenizers are:
+        {"input_ids", "attention_mask", "token_type_ids"} as int32 arrays
+        [B, T] ready for Encoder.__call__, and with return_offsets_mapping
+        "offset_mapping" [B, T, 2] int64: each token's (start, end) in code
+        points of its text or pair ((0, 0) for special tokens and padding).
+        texts: a str or a list; text_pair (or pairs): the same. truncation:
+        None (the tokenizer's own), False, True / "longest_first",
+        "only_first", "only_second", cutting to max_length (else the
+        tokenizer's model_max_length). padding: rows are always padded to
+        the longest (True, "longest"; False and "do_not_pad" too, as a
+        [B, T] array needs); "max_length" pads to max_length;
+        pad_to_multiple_of rounds up; padding_side "left" or "right"."""
+        if text_pair is not None:
+            if pairs is not None:
+                raise TypeError("pairs and text_pair: give one of them")
+            pairs = text_pair
         if isinstance(texts, (str, bytes)):
             texts = [texts]
             pairs = None if pairs is None else [pairs]
-        ids, types, mask, _, _ = self._encode(list(texts), None if pairs is None else list(pairs))
-        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        options = self._options(truncation, max_length, padding, pad_to_multiple_of,
+                                padding_side)
+        ids, types, mask, _, _, chars = self._encode(
+            list(texts), None if pairs is None else list(pairs), options)
+        out = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        if flag(return_offsets_mapping, "return_offsets_mapping"):
+            out["offset_mapping"] = chars
+        return out
+
+    def decode(self, ids, skip_special_tokens=False):
+        """The text of ids as the tokenizer's decoder makes it (Hugging Face
+        tokenizers' decode; an id that is no token raises)."""
+        ids = [integer(i, f"ids[{k}]") for k, i in enumerate(ids)]
+        arr = (ctypes.c_int32 * max(len(ids), 1))(*ids)
+        n = ctypes.c_size_t()
+        skip = flag(skip_special_tokens, "skip_special_tokens")
+        with self._handle.borrow() as h:
+            check(lib.tf_tokenizer_decode(h, arr, len(ids), skip, None, 0, ctypes.byref(n)))
+            buf = ctypes.create_string_buffer(n.value + 1)
+            check(lib.tf_tokenizer_decode(h, arr, len(ids), skip, buf, n.value + 1,
+                                          ctypes.byref(n)))
+        return buf.raw[:n.value].decode("utf-8", errors="replace")
