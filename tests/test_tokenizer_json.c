@@ -805,6 +805,11 @@ static void unk_id_out_of_range(cJSON *j)
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "unk_id", cJSON_CreateNumber(1e6));
 }
 
+static void unk_id_past_int64(cJSON *j) /* a double no integer type holds: found by fuzzing */
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "model"), "unk_id", cJSON_CreateNumber(2e52));
+}
+
 static void prepend_scheme_unknown(cJSON *j)
 {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "prepend_scheme",
@@ -838,6 +843,8 @@ START_TEST(test_hostile_files)
     expect_load_failure("unigram", piece_without_score, TF_ERR_FORMAT,
                         "model.vocab[5]: expected [piece, score]");
     expect_load_failure("unigram", unk_id_out_of_range, TF_ERR_FORMAT,
+                        "model.unk_id: expected an integer in 0..1501");
+    expect_load_failure("unigram", unk_id_past_int64, TF_ERR_FORMAT,
                         "model.unk_id: expected an integer in 0..1501");
     expect_load_failure("unigram", prepend_scheme_unknown, TF_ERR_FORMAT,
                         "pre_tokenizer.prepend_scheme: expected \"always\", \"first\" or "

@@ -101,8 +101,9 @@ static tf_status get_int(const loader *l, const cJSON *v, const char *field, dou
         return TF_OK;
     char expected[96];
     name_field(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int64_t)v->valuedouble ||
-        v->valuedouble < lo || v->valuedouble > hi)
+    /* in range before the cast: a double past int64_t's range has no int64_t */
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
+        v->valuedouble != (double)(int64_t)v->valuedouble)
         return bad(l, field, expected);
     *out = (int32_t)v->valuedouble;
     return TF_OK;

@@ -132,7 +132,7 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
             s = push_added(out, tok, part.token, normal.v + part.begin, part.end - part.begin)
                     ? TF_OK
                     : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
-        else
+        else if (part.end > part.begin) /* (an empty text has no characters at all) */
             s = pieces(out, tok, normal.v + part.begin, part.end - part.begin, w, what);
     }
     tf_free(normal.v);
