@@ -159,6 +159,17 @@ pub struct tf_pipeline {
     _private: [u8; 0],
 }
 
+/// Since 0.4.0.
+#[repr(C)]
+pub struct tf_encode_options {
+    pub struct_size: usize,
+    pub truncation: i32,
+    pub max_length: i32,
+    pub pad_to_max_length: i32,
+    pub pad_to_multiple_of: i32,
+    pub pad_left: i32,
+}
+
 /// Since 0.3.0.
 #[repr(C)]
 pub struct tf_pipeline_options {
@@ -254,6 +265,28 @@ extern "C" {
         pair_lens: *const usize,
         out: *mut *mut tf_encoding,
     ) -> tf_status;
+    pub fn tf_encode_options_init_sized(opts: *mut tf_encode_options, struct_size: usize);
+    pub fn tf_tokenizer_encode_batch_with(
+        tok: *const tf_tokenizer,
+        n: usize,
+        texts: *const *const c_char,
+        lens: *const usize,
+        pairs: *const *const c_char,
+        pair_lens: *const usize,
+        opts: *const tf_encode_options,
+        out: *mut *mut tf_encoding,
+    ) -> c_int;
+    pub fn tf_tokenizer_decode(
+        tok: *const tf_tokenizer,
+        ids: *const i32,
+        n: usize,
+        skip_special_tokens: i32,
+        buf: *mut c_char,
+        size: usize,
+        len: *mut usize,
+    ) -> c_int;
+    pub fn tf_tokenizer_model_max_length(tok: *const tf_tokenizer) -> i32;
+    pub fn tf_encoding_char_offsets(enc: *const tf_encoding) -> *const i64;
     pub fn tf_encoding_destroy(enc: *mut tf_encoding);
     pub fn tf_encoding_batch(enc: *const tf_encoding) -> i32;
     pub fn tf_encoding_seq_len(enc: *const tf_encoding) -> i32;

@@ -24,6 +24,7 @@ unsafe impl Mirror for ffi::tf_tokenizer_options {}
 unsafe impl Mirror for ffi::tf_runtime_info {}
 unsafe impl Mirror for ffi::tf_pipeline_options {}
 unsafe impl Mirror for ffi::tf_pipeline_args {}
+unsafe impl Mirror for ffi::tf_encode_options {}
 
 /// A mirror filled with its defaults by `init_sized` (a `tf_*_init_sized`),
 /// its struct_size the mirror's size.
@@ -40,7 +41,7 @@ pub(crate) fn init<T: Mirror>(init_sized: unsafe extern "C" fn(*mut T, usize)) -
 /// (C name, NUL-terminated; size of the Rust mirror) of every struct the
 /// crate shares with the library.
 type Entry = (&'static [u8], usize);
-const MIRRORS: [Entry; 8] = [
+const MIRRORS: [Entry; 9] = [
     (b"tf_config\0", size_of::<ffi::tf_config>()),
     (b"tf_forward_args\0", size_of::<ffi::tf_forward_args>()),
     (b"tf_load_options\0", size_of::<ffi::tf_load_options>()),
@@ -49,6 +50,7 @@ const MIRRORS: [Entry; 8] = [
     (b"tf_runtime_info\0", size_of::<ffi::tf_runtime_info>()),
     (b"tf_pipeline_options\0", size_of::<ffi::tf_pipeline_options>()),
     (b"tf_pipeline_args\0", size_of::<ffi::tf_pipeline_args>()),
+    (b"tf_encode_options\0", size_of::<ffi::tf_encode_options>()),
 ];
 
 /// The error when the mirror's size is not the library's struct's.

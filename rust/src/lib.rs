@@ -27,7 +27,7 @@ pub use pipeline::{
     Classifier, CrossEncoder, EncodeOptions, Embeddings, PipelineOptions, SentenceEncoder,
 };
 pub use runtime::{runtime_info, RuntimeInfo};
-pub use tokenizer::{Encoding, Tokenizer};
+pub use tokenizer::{Encoding, TokenizeOptions, Tokenizer, Truncation};
 
 /// The version of the loaded C library, "MAJOR.MINOR.PATCH".
 pub fn version() -> String {

@@ -1,4 +1,5 @@
-//! BERT's WordPiece tokenizer (libtfenc's).
+//! libtfenc's tokenizers: a tokenizer.json (Hugging Face tokenizers'
+//! pipeline: WordPiece, BPE, Unigram), a model folder or BERT's vocab.txt.
 use std::ffi::CStr;
 use std::os::raw::c_char;
 use std::path::Path;
@@ -19,6 +20,52 @@ pub struct Encoding {
     pub ids: Vec<i32>,
     pub type_ids: Vec<i32>,
     pub attention_mask: Vec<i32>,
+    /// [batch, seq_len, 2]: each token's (start, end) in code points of its
+    /// text or pair; (0, 0) for special tokens and padding. Since 0.4.0.
+    pub offsets: Vec<i64>,
+}
+
+/// How a call truncates (tf_truncation_mode). Since 0.4.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Truncation {
+    /// The tokenizer's own (its file's truncation, or none).
+    #[default]
+    Tokenizer,
+    None,
+    LongestFirst,
+    OnlyFirst,
+    OnlySecond,
+}
+
+/// A call's truncation and padding (Hugging Face's truncation=,
+/// max_length=, padding="max_length", pad_to_multiple_of=,
+/// padding_side=). Rows are always padded to the longest at least.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TokenizeOptions {
+    pub truncation: Truncation,
+    /// 0: the tokenizer's model_max_length.
+    pub max_length: usize,
+    pub pad_to_max_length: bool,
+    /// 0: as the tokenizer says.
+    pub pad_to_multiple_of: usize,
+    pub pad_left: bool,
+}
+
+impl TokenizeOptions {
+    fn to_c(self) -> Result<ffi::tf_encode_options> {
+        let mut o = layout::init(ffi::tf_encode_options_init_sized);
+        o.truncation = self.truncation as i32;
+        o.max_length = i32::try_from(self.max_length).map_err(|_| {
+            Error::invalid(format!("max_length: expected at most {}, got {}", i32::MAX, self.max_length))
+        })?;
+        o.pad_to_max_length = self.pad_to_max_length as i32;
+        o.pad_to_multiple_of = i32::try_from(self.pad_to_multiple_of).map_err(|_| {
+            Error::invalid(format!("pad_to_multiple_of: expected at most {}, got {}", i32::MAX,
+                                   self.pad_to_multiple_of))
+        })?;
+        o.pad_left = self.pad_left as i32;
+        Ok(o)
+    }
 }
 
 /// A vocab.txt loaded for tokenizing, uncased (lower-case, accents
@@ -50,6 +97,45 @@ impl Tokenizer {
         // SAFETY: valid path and options; out receives the handle.
         check(unsafe { ffi::tf_tokenizer_load(path.as_ptr(), &o, &mut out) })?;
         Ok(Tokenizer { ptr: NonNull::new(out).expect("TF_OK and a handle") })
+    }
+
+    /// The tokenizer of a tokenizer.json, a model folder (its
+    /// tokenizer.json, else its vocab.txt; tokenizer_config.json's
+    /// model_max_length and pad_token) or a vocab.txt. Since 0.4.0.
+    pub fn from_file<P: AsRef<Path>>(path: P) -> Result<Tokenizer> {
+        layout::check()?;
+        let path = std::ffi::CString::new(path.as_ref().to_string_lossy().as_bytes())
+            .map_err(|_| Error::invalid("path: contains a NUL byte".to_string()))?;
+        let mut out = ptr::null_mut();
+        // SAFETY: valid path, default options; out receives the handle.
+        check(unsafe { ffi::tf_tokenizer_load(path.as_ptr(), ptr::null(), &mut out) })?;
+        Ok(Tokenizer { ptr: NonNull::new(out).expect("TF_OK and a handle") })
+    }
+
+    /// What truncation without max_length cuts to; 0 when nothing says.
+    pub fn model_max_length(&self) -> usize {
+        // SAFETY: valid handle.
+        from_c(unsafe { ffi::tf_tokenizer_model_max_length(self.ptr.as_ptr()) })
+    }
+
+    /// The text of ids as the tokenizer's decoder makes it (Hugging Face
+    /// tokenizers' decode), the special tokens left out when asked.
+    pub fn decode(&self, ids: &[i32], skip_special_tokens: bool) -> Result<String> {
+        let mut len = 0usize;
+        // SAFETY: ids.len() ids; a NULL buffer of size 0 asks the length only.
+        check(unsafe {
+            ffi::tf_tokenizer_decode(self.ptr.as_ptr(), ids.as_ptr(), ids.len(),
+                                     skip_special_tokens as i32, ptr::null_mut(), 0, &mut len)
+        })?;
+        let mut buf = vec![0u8; len + 1];
+        // SAFETY: buf holds len bytes and the NUL.
+        check(unsafe {
+            ffi::tf_tokenizer_decode(self.ptr.as_ptr(), ids.as_ptr(), ids.len(),
+                                     skip_special_tokens as i32, buf.as_mut_ptr() as *mut c_char,
+                                     buf.len(), &mut len)
+        })?;
+        buf.truncate(len);
+        Ok(String::from_utf8_lossy(&buf).into_owned())
     }
 
     pub fn vocab_size(&self) -> usize {
@@ -84,19 +170,36 @@ impl Tokenizer {
 
     /// Several texts, padded to the longest.
     pub fn encode_batch(&self, texts: &[&str]) -> Result<Encoding> {
-        let ptrs: Vec<*const c_char> = texts.iter().map(|t| t.as_ptr() as *const c_char).collect();
-        let lens: Vec<usize> = texts.iter().map(|t| t.len()).collect();
+        self.encode_batch_with(texts, None, &TokenizeOptions::default())
+    }
+
+    /// Several texts (and as many pairs), truncated and padded as `options`
+    /// say. Since 0.4.0.
+    pub fn encode_batch_with(&self, texts: &[&str], pairs: Option<&[&str]>,
+                             options: &TokenizeOptions) -> Result<Encoding> {
+        if let Some(p) = pairs {
+            if p.len() != texts.len() {
+                return Err(Error::invalid(format!("pairs: expected {} texts, got {}", texts.len(),
+                                                  p.len())));
+            }
+        }
+        let o = options.to_c()?;
+        let ptrs = |v: &[&str]| v.iter().map(|t| t.as_ptr() as *const c_char).collect::<Vec<_>>();
+        let lens = |v: &[&str]| v.iter().map(|t| t.len()).collect::<Vec<usize>>();
+        let (tp, tl) = (ptrs(texts), lens(texts));
+        let (pp, pl) = (pairs.map(ptrs), pairs.map(lens));
         let mut enc = ptr::null_mut();
-        // SAFETY: n texts of the given byte lengths (Rust strings need no
-        // NUL); enc receives the result, copied then destroyed below.
+        // SAFETY: n texts (and pairs) of the given byte lengths (Rust strings
+        // need no NUL); enc receives the result, copied then destroyed below.
         unsafe {
-            check(ffi::tf_tokenizer_encode_batch(
+            check(ffi::tf_tokenizer_encode_batch_with(
                 self.ptr.as_ptr(),
                 texts.len(),
-                ptrs.as_ptr(),
-                lens.as_ptr(),
-                ptr::null(),
-                ptr::null(),
+                tp.as_ptr(),
+                tl.as_ptr(),
+                pp.as_ref().map_or(ptr::null(), |v| v.as_ptr()),
+                pl.as_ref().map_or(ptr::null(), |v| v.as_ptr()),
+                &o,
                 &mut enc,
             ))?;
             let (b, t) = (from_c(ffi::tf_encoding_batch(enc)), from_c(ffi::tf_encoding_seq_len(enc)));
@@ -109,6 +212,8 @@ impl Tokenizer {
                     ids: copy(ffi::tf_encoding_ids(enc), bt),
                     type_ids: copy(ffi::tf_encoding_type_ids(enc), bt),
                     attention_mask: copy(ffi::tf_encoding_attention_mask(enc), bt),
+                    offsets: std::slice::from_raw_parts(ffi::tf_encoding_char_offsets(enc), 2 * bt)
+                        .to_vec(),
                 }
             });
             ffi::tf_encoding_destroy(enc);

@@ -1,7 +1,7 @@
 //! The tokenizer through Rust, into the encoder.
 mod common;
 
-use tfenc::{Config, Encoder, Inputs, Pooling, Tokenizer};
+use tfenc::{Config, Encoder, Inputs, Pooling, TokenizeOptions, Tokenizer, Truncation};
 
 /// A small random model over the tokenizer's vocabulary.
 fn model_for(tok: &Tokenizer) -> Encoder {
@@ -49,4 +49,51 @@ fn embed_gives_unit_vectors_per_text() {
     let e = tok.encode_batch(&texts[..1]).unwrap();
     let hidden = enc.forward(&Inputs::ids(&e.ids, 1, e.seq_len)).unwrap().last_hidden_state;
     assert_eq!(cls, hidden[..16].to_vec());
+}
+
+/// A tokenizer.json fixture's cases (tests/data/tokenizer_json, Hugging
+/// Face's tokenizers): the single texts' ids, type ids and decoded texts,
+/// read with a few lines of JSON scanning (the crate has no dependencies).
+fn fixture_cases(name: &str) -> Vec<(String, Vec<i32>, Vec<i32>, String)> {
+    let path = common::data_dir().join("tokenizer_json").join(name).join("check_rust.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let ints = |s: &str| s.split(' ').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
+            (f[0].to_string(), ints(f[1]), ints(f[2]), f[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn tokenizer_json_files_give_the_references_ids_and_decode() {
+    for name in ["unigram", "unigram_bytes", "spm_bpe", "qwen3", "bert_uncased"] {
+        let dir = common::data_dir().join("tokenizer_json").join(name);
+        let tok = Tokenizer::from_file(&dir).unwrap();
+        let cases = fixture_cases(name);
+        assert!(cases.len() >= 30, "{name}");
+        for (text, ids, type_ids, decoded) in cases {
+            let e = tok.encode_batch_with(&[&text], None, &TokenizeOptions::default()).unwrap();
+            let n = e.lengths[0] as usize;
+            assert_eq!(e.ids[..n], ids[..], "{name}: {text}");
+            assert_eq!(e.type_ids[..n], type_ids[..], "{name}: {text}");
+            assert_eq!(tok.decode(&ids, false).unwrap(), decoded, "{name}: {text}");
+            assert_eq!(e.offsets.len(), 2 * e.seq_len);
+        }
+    }
+}
+
+#[test]
+fn truncation_and_padding_as_asked() {
+    let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("bert_uncased")).unwrap();
+    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: 6, pad_to_multiple_of: 4,
+                            pad_left: true, ..Default::default() };
+    let e = tok.encode_batch_with(&["hello world, a long text", "hi"], Some(&["x", "y"]), &o).unwrap();
+    assert_eq!((e.seq_len, e.lengths[0]), (8, 6));
+    assert_eq!(e.attention_mask[..8], [0, 0, 1, 1, 1, 1, 1, 1]);
+    let none = TokenizeOptions { truncation: Truncation::OnlyFirst, ..Default::default() };
+    let err = tok.encode_batch_with(&["a"], None, &none).err().unwrap();
+    assert!(err.to_string().contains("options.max_length: 0"), "{err}");
+    assert!(tok.decode(&[1 << 20], false).err().unwrap().to_string().contains("is not a token"));
 }
