@@ -318,7 +318,16 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    tf_config.position_offset); "distilbert" (embeddings.*,
  *    transformer.layer.{i}.attention.q_lin ... output_layer_norm, optionally
  *    under "distilbert."; config keys dim, hidden_dim, n_layers, n_heads,
- *    activation; no token types, no pooler). Other tensors
+ *    activation; no token types, no pooler); "modernbert" (embeddings.
+ *    tok_embeddings / norm, layers.{i}.attn_norm (none in layer 0),
+ *    attn.Wqkv [3D, D], attn.Wo, mlp_norm, mlp.Wi [2F, D] (the activated
+ *    half first), mlp.Wo, final_norm, optionally under "model."; rotary
+ *    positions, pre-norm, gated feed-forward; config keys hidden_activation,
+ *    norm_eps, global_rope_theta, local_rope_theta, local_attention,
+ *    global_attn_every_n_layers, attention_bias, mlp_bias, norm_bias, with
+ *    ModernBertConfig's defaults; attention_bias unlike mlp_bias, Linear
+ *    biases without norm_bias, or local_attention < 2 are
+ *    TF_ERR_UNSUPPORTED). Other tensors
  *    (embeddings.position_ids, MLM or classifier heads) are ignored. An
  *    unknown model_type, or an architecture outside its family, is
  *    TF_ERR_UNSUPPORTED listing the supported ones. config.json gives num_attention_heads, hidden_act
@@ -409,7 +418,10 @@ typedef struct tf_file_tensor {
     int32_t rank;
     int64_t dims[TF_MAX_RANK];
     const char *maps_to;       /* the library's tensor it fills, or NULL: ignored */
-    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's) */
+    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's);
+                                  2 when it is a gated block's two halves, up and
+                                  gate, stacked (maps_to is up's; the family says
+                                  their order: ModernBERT's Wi has gate first) */
 } tf_file_tensor;
 
 /* Opens and checks a checkpoint exactly as tf_encoder_load would. */
@@ -418,7 +430,8 @@ TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
 /* NULL is a no-op. */
 TF_API void tf_model_info_destroy(tf_model_info *info);
 /* "huggingface-<family>" ("huggingface-bert", "huggingface-roberta",
- * "huggingface-distilbert"), "pytorch-transformer-encoder" or "tfenc". */
+ * "huggingface-distilbert", "huggingface-modernbert"),
+ * "pytorch-transformer-encoder" or "tfenc". */
 TF_API const char *tf_model_info_format(const tf_model_info *info);
 /* The configuration the file implies (cfg->struct_size must be set). */
 TF_API tf_status tf_model_info_config(const tf_model_info *info, tf_config *cfg);

@@ -1,7 +1,8 @@
 /* test_families.c — the Hugging Face families beside BERT through
  * tf_encoder_load: RoBERTa (under "roberta.", positions from pad_token_id
- * + 1, a padding id inside a sequence) and DistilBERT (its names and
- * config keys), each padded batch's real rows within 1e-5 of the float64
+ * + 1, a padding id inside a sequence), DistilBERT (its names and
+ * config keys) and ModernBERT (the Hub's names, Wi's halves swapped, its
+ * config.json keys each checked), each padded batch's real rows within 1e-5 of the float64
  * references of tests/data/gen_families.py; what each folder is inferred
  * to be; and the family's inconsistencies, each refused by name. */
 #define _POSIX_C_SOURCE 200809L
@@ -108,6 +109,33 @@ START_TEST(test_distilbert)
 }
 END_TEST
 
+START_TEST(test_modernbert)
+{
+    expect_matches("modernbert");
+    const tf_config c = inspect("modernbert", "huggingface-modernbert");
+    ck_assert_int_eq(c.d_model, 16);
+    ck_assert_int_eq(c.n_heads, 2);
+    ck_assert_int_eq(c.d_ff, 32); /* Wi [64, 16] holds both halves */
+    ck_assert_int_eq(c.n_layers, 4);
+    ck_assert_int_eq(c.position, TF_POSITION_ROTARY);
+    ck_assert_int_eq(c.max_positions, 64);
+    ck_assert_int_eq(c.norm_placement, TF_NORM_PRE);
+    ck_assert_int_eq(c.skip_first_norm1, 1);
+    ck_assert_int_eq(c.final_norm, 1);
+    ck_assert_int_eq(c.embedding_norm, 1);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.bias, 0);
+    ck_assert_int_eq(c.norm_bias, 0);
+    ck_assert_int_eq(c.n_token_types, 0);
+    ck_assert_float_eq(c.rotary_base, 1000.0f);
+    ck_assert_float_eq(c.rotary_base_local, 50.0f);
+    ck_assert_int_eq(c.attn_window, 4);
+    ck_assert_int_eq(c.global_every, 3);
+    ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
+    ck_assert_float_eq(c.layer_norm_eps, 1e-5f);
+}
+END_TEST
+
 /* RoBERTa's last positions: T + position_offset <= max_positions. */
 START_TEST(test_offset_positions_bound_the_length)
 {
@@ -161,6 +189,16 @@ static tf_status load_with_config(const char *name, const char *config)
     return s;
 }
 
+/* The modernbert folder's weights with config.json's keys as given (after
+ * model_type and num_attention_heads). */
+static tf_status load_modernbert(const char *keys)
+{
+    char config[512];
+    snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", "
+             "\"num_attention_heads\": 2%s%s}", keys[0] ? ", " : "", keys);
+    return load_with_config("modernbert", config);
+}
+
 static tf_status pipeline_with_config(const char *name, const char *config)
 {
     prepare(name, config);
@@ -197,7 +235,8 @@ START_TEST(test_inconsistencies)
                    "BertModel) is not supported; supported: model_type \"bert\" with "
                    "architectures Bert*; model_type \"roberta\", \"xlm-roberta\" or "
                    "\"camembert\" with architectures Roberta*, XLMRoberta* or Camembert*; "
-                   "model_type \"distilbert\" with architectures DistilBert*");
+                   "model_type \"distilbert\" with architectures DistilBert*; "
+                   "model_type \"modernbert\" with architectures ModernBert*");
     /* without tokenizer_config.json: the positions RoBERTa has for tokens, 40 - 2 */
     prepare("roberta_classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"RobertaForSequenceClassification\"], \"id2label\": "
@@ -222,6 +261,80 @@ START_TEST(test_inconsistencies)
 }
 END_TEST
 
+/* Each ModernBERT key the loader reads, out of range or beyond the library,
+ * refused by name and value; the file's names against the config. */
+START_TEST(test_modernbert_config)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {"\"global_rope_theta\": 1", TF_ERR_FORMAT,
+         "config.json: global_rope_theta must be a number > 1 that float32 holds, got 1"},
+        {"\"local_rope_theta\": \"10000\"", TF_ERR_FORMAT,
+         "config.json: local_rope_theta must be a number > 1 that float32 holds, got \"10000\""},
+        {"\"local_rope_theta\": 1e300", TF_ERR_FORMAT,
+         "config.json: local_rope_theta must be a number > 1 that float32 holds, got 1e+300"},
+        {"\"local_attention\": 1", TF_ERR_UNSUPPORTED,
+         "config.json: local_attention 1 is not supported (a window of at least 2"},
+        {"\"local_attention\": -4", TF_ERR_FORMAT,
+         "config.json: local_attention must be an integer in 0..2147483647, got -4"},
+        {"\"global_attn_every_n_layers\": 0", TF_ERR_FORMAT,
+         "config.json: global_attn_every_n_layers must be an integer in 1..2147483647, got 0"},
+        {"\"hidden_activation\": \"swish\"", TF_ERR_UNSUPPORTED,
+         "config.json: hidden_activation \"swish\" is not supported"},
+        {"\"norm_eps\": 0", TF_ERR_FORMAT,
+         "config.json: norm_eps must be a number in (0, 1], got 0"},
+        {"\"attention_bias\": true", TF_ERR_UNSUPPORTED,
+         "config.json: attention_bias true with mlp_bias false is not supported"},
+        {"\"mlp_bias\": 1", TF_ERR_FORMAT, "config.json: mlp_bias must be true or false, got 1"},
+        {"\"attention_bias\": true, \"mlp_bias\": true", TF_ERR_UNSUPPORTED,
+         "config.json: attention_bias true with norm_bias false is not supported"},
+        {"\"norm_bias\": true", TF_ERR_FORMAT,
+         "missing tensor 'model.embeddings.norm.bias' (for embed.norm.bias [16])"},
+        {"\"norm_bias\": \"no\"", TF_ERR_FORMAT,
+         "config.json: norm_bias must be true or false, got \"no\""},
+        {"\"max_position_embeddings\": 8", TF_OK, NULL}, /* loads; longer inputs refused */
+        {"\"max_position_embeddings\": 1.5", TF_ERR_FORMAT,
+         "config.json: max_position_embeddings must be an integer in 0..2147483647, got 1.5"},
+        {"\"hidden_size\": 32", TF_ERR_SHAPE,
+         "config.json: hidden_size 32 disagrees with model.embeddings.tok_embeddings.weight "
+         "[60, 16]"},
+        {"\"intermediate_size\": 64", TF_ERR_SHAPE,
+         "config.json: intermediate_size 64 disagrees with model.layers.0.mlp.Wi.weight "
+         "[64, 16]"},
+        {"\"num_hidden_layers\": 3", TF_ERR_FORMAT,
+         "config.json: num_hidden_layers 3, but the file has layers 0..3"},
+        {"\"rope_parameters\": {\"full_attention\": {\"rope_theta\": 5}}", TF_ERR_UNSUPPORTED,
+         "config.json: rope_parameters {\"full_attention\""},
+        {"\"layer_types\": [\"full_attention\"]", TF_ERR_UNSUPPORTED,
+         "config.json: layer_types [\"full_attention\"] is not supported (this library reads "
+         "which layers are local from global_attn_every_n_layers)"},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].status == TF_OK) {
+            prepare("modernbert", "{\"model_type\": \"modernbert\", \"num_attention_heads\": 2, "
+                    "\"max_position_embeddings\": 8}");
+            tf_encoder *enc;
+            ck_assert_int_eq(tf_encoder_load(tmp_dir, NULL, &enc), TF_OK);
+            static int32_t ids[9];
+            static float out[9 * 16];
+            tf_forward_args a;
+            tf_forward_args_init(&a);
+            a.batch = 1, a.seq_len = 9, a.input_ids = ids, a.output = out;
+            expect_failure(tf_encoder_forward(enc, &a), TF_ERR_INVALID_ARGUMENT,
+                           "sequence length 9 exceeds max_positions 8");
+            tf_encoder_destroy(enc);
+            continue;
+        }
+        expect_failure(load_modernbert(cases[i].keys), cases[i].status, cases[i].message);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -229,6 +342,8 @@ int main(void)
     TCase *tc = tcase_create("families");
     tcase_add_test(tc, test_roberta);
     tcase_add_test(tc, test_distilbert);
+    tcase_add_test(tc, test_modernbert);
+    tcase_add_test(tc, test_modernbert_config);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

@@ -134,6 +134,8 @@ static void print_tensors(const tf_model_info *info)
             printf("(ignored)\n");
         else if (t.parts == 3)
             printf("%s + k + v (stacked)\n", t.maps_to);
+        else if (t.parts == 2)
+            printf("%s and gate (stacked halves)\n", t.maps_to);
         else
             printf("%s\n", t.maps_to);
     }

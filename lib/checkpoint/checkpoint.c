@@ -113,8 +113,10 @@ static tf_status map_hf(tf_checkpoint *ck, const char *name, tf_mapping *m)
     const int split = split_layer(bare, f->layer_prefix, &layer, &rest);
     if (split < 0)
         return layer_limit_error(name);
-    if (split > 0 && (rule = find_rule(f->layer, rest)))
+    if (split > 0 && (rule = find_rule(f->layer, rest))) {
         set_dest(m, rule, layer);
+        m->swap_halves = rule->parts == 2 && f->gate_first;
+    }
     return TF_OK;
 }
 
@@ -208,16 +210,24 @@ static tf_status detect_format(tf_checkpoint *ck, const tf_hf_family *json_famil
 
 /* ---- Config inference ------------------------------------------------------ */
 
+/* The index of the file tensor mapped to dest, or n_tensors. */
+static size_t index_of(const tf_checkpoint *ck, const char *dest)
+{
+    size_t i = 0;
+    while (i < ck->file.n_tensors && strcmp(ck->map[i].dest, dest) != 0)
+        i++;
+    return i;
+}
+
 /* The file tensor mapped to dest, or NULL. */
 static const tf_st_tensor *source_of(const tf_checkpoint *ck, const char *dest)
 {
-    for (size_t i = 0; i < ck->file.n_tensors; i++)
-        if (strcmp(ck->map[i].dest, dest) == 0)
-            return &ck->file.tensors[i];
-    return NULL;
+    const size_t i = index_of(ck, dest);
+    return i < ck->file.n_tensors ? &ck->file.tensors[i] : NULL;
 }
 
-/* dims[axis] of the 2-D tensor mapped to dest, which must exist. */
+/* dims[axis] of the 2-D tensor mapped to dest, which must exist; along
+ * axis 0 one part's (Wqkv [3D, D] gives D). */
 static tf_status dim_of(const tf_checkpoint *ck, const char *dest, const char *what, int axis,
                         int32_t *out)
 {
@@ -234,7 +244,7 @@ static tf_status dim_of(const tf_checkpoint *ck, const char *dest, const char *w
     if (t->dims[axis] > INT32_MAX)
         return tf_fail(TF_ERR_SHAPE, "%s: dimension %lld is too large", t->name,
                        (long long)t->dims[axis]);
-    *out = (int32_t)t->dims[axis];
+    *out = (int32_t)(t->dims[axis] / (axis == 0 ? ck->map[index_of(ck, dest)].parts : 1));
     return TF_OK;
 }
 
@@ -326,6 +336,8 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
     c->activation = json->activation >= 0 ? json->activation : TF_ACTIVATION_GELU;
     c->layer_norm_eps = json->layer_norm_eps > 0 ? (float)json->layer_norm_eps : 1e-12f;
     c->n_heads = json->num_attention_heads > 0 ? (int32_t)json->num_attention_heads : 0;
+    if (ck->family->configure && (s = ck->family->configure(json, c)))
+        return s;
     if ((s = agree("hidden_size", json->hidden_size, c->d_model, "embed.token.weight", ck)) ||
         (s = agree("vocab_size", json->vocab_size, c->vocab_size, "embed.token.weight", ck)) ||
         (s = agree("intermediate_size", json->intermediate_size, c->d_ff,
@@ -430,8 +442,11 @@ static tf_status check_tensor(const tf_st_tensor *src, const tf_mapping *m, cons
         const int64_t want_dims[2] = {d0, t->dims[1]};
         tf_format_shape(want, sizeof want, t->rank, want_dims);
         tf_format_shape(got, sizeof got, src->rank, src->dims);
+        const char *stacked = m->parts == 3 ? " with k and v stacked"
+                              : m->parts == 2 ? " with ffn.gate stacked"
+                                              : "";
         return tf_fail(TF_ERR_SHAPE, "%s: expected %s (for %s%s), got %s", src->name, want,
-                       t->name, m->parts == 3 ? " with k and v stacked" : "", got);
+                       t->name, stacked, got);
     }
     return check_dtype(src);
 }
@@ -680,11 +695,25 @@ void tf_checkpoint_convert(float *dst, const tf_st_tensor *src)
     }
 }
 
+/* Exchanges the two halves of x [2n] in place (gate | up -> up | gate). */
+static void swap_halves(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const float first = x[i];
+        x[i] = x[n + i];
+        x[n + i] = first;
+    }
+}
+
 void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w)
 {
     for (size_t i = 0; i < ck->file.n_tensors; i++) {
         const tf_mapping *m = &ck->map[i];
-        if (m->dest[0])
-            tf_checkpoint_convert(w->block + tf_weights_find(w, m->dest)->offset, &ck->file.tensors[i]);
+        if (!m->dest[0])
+            continue;
+        float *dst = w->block + tf_weights_find(w, m->dest)->offset;
+        tf_checkpoint_convert(dst, &ck->file.tensors[i]);
+        if (m->swap_halves)
+            swap_halves(dst, ck->file.tensors[i].count / 2);
     }
 }

@@ -21,7 +21,9 @@ extern const tf_load_options tf_load_options_defaults;
 /* Where one tensor of the file goes. */
 typedef struct tf_mapping {
     char dest[TF_TENSOR_NAME_MAX]; /* the library's tensor, "" = ignored */
-    int32_t parts;                 /* 1, or 3: q, k and v stacked along dim 0 */
+    int32_t parts;                 /* 1; 2: up and gate stacked along dim 0; 3: q,
+                                      k and v stacked */
+    int32_t swap_halves;           /* parts 2: the file stacks gate before up */
 } tf_mapping;
 
 struct tf_hf_family;

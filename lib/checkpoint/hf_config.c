@@ -6,6 +6,7 @@
 #include "hf_config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ typedef enum field_rule {
     SIZE,       /* an integer in lo..2^31-1, into the int64_t at offset */
     ACTIVATION, /* hidden_act: one of activations[] */
     EPS,        /* layer_norm_eps: a number in (0, 1] that float32 does not round to 0 */
+    THETA,      /* a finite number > 1 (a rotary base), into the double at offset */
+    BOOL,       /* true or false, into the int32_t at offset (1 or 0) */
     ONLY,       /* a string that must be note */
     FALSE,      /* a boolean that must be false (true: refused, note says why) */
     EMPTY,      /* must be {} or [] (anything in it: refused, note says why) */
@@ -40,13 +43,14 @@ typedef enum field_rule {
 typedef struct hf_field {
     const char *key;
     field_rule rule;
-    size_t offset;    /* SIZE: the tf_hf_config field it fills */
+    size_t offset;    /* SIZE, THETA, BOOL: the tf_hf_config field it fills */
     int64_t lo;       /* SIZE: its smallest value */
     const char *note; /* ONLY: the value supported; FALSE, EMPTY: why the others are
                          refused; otherwise what it is or why it changes nothing */
 } hf_field;
 
 #define SIZE_FIELD(key, lo, note) {#key, SIZE, offsetof(tf_hf_config, key), lo, note}
+#define FIELD(key, rule, note) {#key, rule, offsetof(tf_hf_config, key), 0, note}
 
 static const hf_field fields[] = {
     /* honoured (model_type, which picks the family, is read first) */
@@ -64,6 +68,18 @@ static const hf_field fields[] = {
     /* honoured by families whose positions skip padding (RoBERTa's); for
        BERT's, word_embeddings' padding_idx only stops its gradient */
     SIZE_FIELD(pad_token_id, 0, "the padding id"),
+    /* ModernBERT's, honoured by its family (families/modernbert.c) */
+    FIELD(global_rope_theta, THETA, "the rotary base of global layers"),
+    FIELD(local_rope_theta, THETA, "the rotary base of local layers"),
+    SIZE_FIELD(local_attention, 0, "a local layer's window"),
+    SIZE_FIELD(global_attn_every_n_layers, 1, "which layers attend globally"),
+    FIELD(attention_bias, BOOL, "biases in Wqkv and Wo"),
+    FIELD(mlp_bias, BOOL, "biases in the feed-forward block"),
+    FIELD(norm_bias, BOOL, "biases in the LayerNorms"),
+    {"rope_parameters", EMPTY, 0, 0,
+     "this library reads the rotary bases from global_rope_theta and local_rope_theta"},
+    {"layer_types", EMPTY, 0, 0,
+     "this library reads which layers are local from global_attn_every_n_layers"},
     /* honoured trivially */
     {"chunk_size_feed_forward", NO_EFFECT, 0, 0,
      "the feed-forward block is computed for each token alone, so computing it in chunks of "
@@ -125,14 +141,15 @@ static tf_status read_activation(const cJSON *item, const char *key, const char 
                    names);
 }
 
-static tf_status read_eps(const cJSON *item, const char *value, double *out, const char *path)
+static tf_status read_eps(const cJSON *item, const char *key, const char *value, double *out,
+                          const char *path)
 {
     if (!cJSON_IsNumber(item) || !(item->valuedouble > 0.0) || item->valuedouble > 1.0)
-        return tf_fail(TF_ERR_FORMAT, "%s: layer_norm_eps must be a number in (0, 1], got %s",
-                       path, value);
+        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a number in (0, 1], got %s", path, key,
+                       value);
     if (!((float)item->valuedouble > 0.0f))
-        return tf_fail(TF_ERR_FORMAT, "%s: layer_norm_eps %s is 0 as a float32, the precision "
-                       "LayerNorm runs in (its smallest value above 0 is 1.4e-45)", path, value);
+        return tf_fail(TF_ERR_FORMAT, "%s: %s %s is 0 as a float32, the precision LayerNorm "
+                       "runs in (its smallest value above 0 is 1.4e-45)", path, key, value);
     *out = item->valuedouble;
     return TF_OK;
 }
@@ -162,7 +179,20 @@ static tf_status read_field(const hf_field *f, const char *key, const cJSON *ite
         return TF_OK;
     }
     case ACTIVATION: return read_activation(item, key, value, &c->activation, path);
-    case EPS: return read_eps(item, value, &c->layer_norm_eps, path);
+    case EPS: return read_eps(item, key, value, &c->layer_norm_eps, path);
+    case THETA:
+        if (!cJSON_IsNumber(item) || !(item->valuedouble > 1.0) ||
+            !((float)item->valuedouble < INFINITY))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a number > 1 that float32 holds, "
+                           "got %s", path, key, value);
+        *(double *)(void *)((char *)c + f->offset) = item->valuedouble;
+        return TF_OK;
+    case BOOL:
+        if (!cJSON_IsBool(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
+                           value);
+        *(int32_t *)(void *)((char *)c + f->offset) = cJSON_IsTrue(item) ? 1 : 0;
+        return TF_OK;
     case ONLY:
         if (!cJSON_IsString(item))
             return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
@@ -203,7 +233,9 @@ void tf_hf_config_init(tf_hf_config *c)
     *c = (tf_hf_config){.hidden_size = -1, .num_attention_heads = -1, .intermediate_size = -1,
                         .num_hidden_layers = -1, .vocab_size = -1, .max_position_embeddings = -1,
                         .type_vocab_size = -1, .pad_token_id = -1, .activation = -1, .layer_norm_eps = -1.0,
-                        .family = NULL};
+                        .global_rope_theta = -1.0, .local_rope_theta = -1.0,
+                        .local_attention = -1, .global_attn_every_n_layers = -1,
+                        .attention_bias = -1, .mlp_bias = -1, .norm_bias = -1, .family = NULL};
 }
 
 tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *path)

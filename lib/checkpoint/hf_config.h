@@ -13,6 +13,10 @@ typedef struct tf_hf_config {
     int64_t vocab_size, max_position_embeddings, type_vocab_size, pad_token_id;
     int32_t activation;      /* tf_activation from hidden_act */
     double layer_norm_eps;
+    /* ModernBERT's (families/modernbert.c): absent -1 */
+    double global_rope_theta, local_rope_theta;
+    int64_t local_attention, global_attn_every_n_layers;
+    int32_t attention_bias, mlp_bias, norm_bias; /* 0 or 1 */
     const struct tf_hf_family *family; /* model_type's, or NULL without one */
 } tf_hf_config;
 

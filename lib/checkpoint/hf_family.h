@@ -12,13 +12,15 @@
 #include <stdint.h>
 
 #include "dense.h"
+#include "hf_config.h"
 #include "safetensors.h"
 #include "tfenc.h"
 
 /* One tensor name of theirs and the library's name for it. */
 typedef struct tf_name_rule {
     const char *theirs, *ours;
-    int32_t parts; /* 1, or 3: q, k and v stacked along dim 0 */
+    int32_t parts; /* 1; 2: the gated block's two halves stacked along dim 0
+                      (see tf_hf_family.gate_first); 3: q, k and v stacked */
 } tf_name_rule;
 
 /* A config.json key the family spells its own way: hf_config.c's field
@@ -33,7 +35,8 @@ typedef struct tf_hf_seq_head {
     const char *dense;            /* "classifier.dense": [D, D] + bias on the first
                                      token's state; NULL: the encoder's pooler */
     tf_dense_activation dense_act;/* after dense */
-    const char *out;              /* "classifier.out_proj": [labels, D] + bias */
+    const char *out;              /* "classifier.out_proj": [labels, D] + bias;
+                                     NULL: a head the pipeline does not read */
 } tf_hf_seq_head;
 
 typedef struct tf_hf_family {
@@ -51,6 +54,12 @@ typedef struct tf_hf_family {
                                          RoBERTa's) */
     int32_t default_pad_token_id;     /* its config class's pad_token_id default */
     tf_hf_seq_head seq_head;          /* its *ForSequenceClassification's head */
+    int32_t gate_first;               /* 1: a parts-2 tensor stacks the activated half
+                                         (the library's ffn.gate) before ffn.up; they
+                                         are swapped when loaded */
+    /* What the architecture fixes and its own config.json keys give, set on
+       c after the BERT-like inference (checkpoint.c); NULL: nothing. */
+    tf_status (*configure)(const tf_hf_config *json, tf_config *c);
 } tf_hf_family;
 
 /* BERT's names (families/bert.c), which RoBERTa's are too. */
@@ -61,7 +70,8 @@ const tf_hf_family *tf_hf_family_find(const char *model_type);
 
 /* The family of a safetensors file without config.json, from its tensor
  * names: the first family whose base_prefix starts one of them, else the
- * first whose layer_prefix does, else the first with one of its top names;
+ * first with one of its layer names (after layer_prefix and an index), else
+ * the first with one of its top names;
  * NULL if none. */
 const tf_hf_family *tf_hf_family_detect(const tf_st_file *file);
 

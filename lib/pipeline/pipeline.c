@@ -129,6 +129,10 @@ static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows
 static tf_status load_head(tf_pipeline *p, const char *dir)
 {
     p->head = &p->arch.family->seq_head;
+    if (!p->head->out) /* ModernBERT's: its own head module, not read yet */
+        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: a *ForSequenceClassification of format "
+                       "%s is not supported (its encoder loads with tf_encoder_load)",
+                       p->arch.family->format);
     if (!p->head->dense && !p->cfg.pooler)
         return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
                        "model_type \"bert\" (config.json architectures) needs the pooler "

@@ -10,7 +10,8 @@ import tfenc
 from conftest import DATA
 
 
-@pytest.mark.parametrize("name,offset,token_types", [("roberta", 2, 1), ("distilbert", 0, 0)])
+@pytest.mark.parametrize("name,offset,token_types",
+                         [("roberta", 2, 1), ("distilbert", 0, 0), ("modernbert", 0, 0)])
 def test_family_matches_reference(name, offset, token_types):
     path = os.path.join(DATA, "families", name)
     ids = np.load(os.path.join(path, "input_ids.npy"))

@@ -1,5 +1,5 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -30,4 +30,9 @@ fn roberta_matches_reference() {
 #[test]
 fn distilbert_matches_reference() {
     expect_matches("distilbert", 0, 0);
+}
+
+#[test]
+fn modernbert_matches_reference() {
+    expect_matches("modernbert", 0, 0);
 }

@@ -17,6 +17,15 @@ float32 weights stored by references that follow the upstream source
               lin2), TransformerBlock (sa_layer_norm(sa + x),
               output_layer_norm(ffn + sa)); DistilBertConfig's keys dim,
               hidden_dim, n_layers, n_heads, activation.
+  modernbert  transformers/models/modernbert/modeling_modernbert.py through the
+              float64 reference of tests/modern/gen_modern.py (encoder: each
+              piece named there), on ModernBertEmbeddings' tok_embeddings rows;
+              saved under the Hub's names as a ModernBertForMaskedLM ("model.",
+              its head.* and decoder.* ignored): Wqkv = q | k | v, Wi = the
+              activated half | the multiplied one (ModernBertMLP: input, gate =
+              Wi(h).chunk(2); act(input) * gate), layer 0 without attn_norm;
+              config.json with ModernBertConfig's keys (4 layers: 1 and 2 local
+              with a window of 4, rotary bases 1000 global and 50 local).
 and model folders for tf_pipeline_load (tokenizer and head included), with
 the ids and scores expected:
   roberta_classifier, roberta_cross_encoder
@@ -41,6 +50,8 @@ import math
 import os
 import shutil
 
+import sys
+
 import numpy as np
 import torch
 
@@ -49,6 +60,9 @@ from gen_pipelines import (VOCAB, bert_forward, dump, dump_for_rust, encode, flo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
+sys.path.insert(0, os.path.join(HERE, "..", "modern"))
+import gen_modern  # noqa: E402
+
 torch.set_default_dtype(torch.float64)
 
 V, D, H, F, L = 60, 16, 2, 32, 2
@@ -157,6 +171,57 @@ def make_distilbert(seed, V, prefix=""):
 def distilbert():
     w, cfg, _, forward = make_distilbert(12, V)
     save("distilbert", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+MODERNBERT = dict(n_layers=4, position="rotary", embedding_norm=True, norm_first=True,
+                  final_norm=True, bias=False, ffn_gated=True, skip_first_norm1=True,
+                  rotary_base=1000.0, rotary_base_local=50.0, attn_window=4, global_every=3,
+                  d_model=D, n_heads=H, d_ff=F, max_positions=64)
+
+
+def modernbert_hub_names(W):
+    """The library's tensors (gen_modern.tensor_names) under the Hub's names."""
+    out = {"model.embeddings.tok_embeddings.weight": W["embed.token.weight"],
+           "model.embeddings.norm.weight": W["embed.norm.weight"],
+           "model.final_norm.weight": W["final_norm.weight"]}
+    for l in range(MODERNBERT["n_layers"]):
+        p, hub = f"layers.{l}.", f"model.layers.{l}."
+        if l > 0:  # layer 0's attn_norm is nn.Identity: no tensor
+            out[hub + "attn_norm.weight"] = W[p + "norm1.weight"]
+        out[hub + "attn.Wqkv.weight"] = torch.cat([W[p + f"attn.{n}.weight"] for n in "qkv"])
+        out[hub + "attn.Wo.weight"] = W[p + "attn.out.weight"]
+        out[hub + "mlp_norm.weight"] = W[p + "norm2.weight"]
+        out[hub + "mlp.Wi.weight"] = torch.cat([W[p + "ffn.gate.weight"], W[p + "ffn.up.weight"]])
+        out[hub + "mlp.Wo.weight"] = W[p + "ffn.down.weight"]
+    return out
+
+
+def modernbert():
+    c = dict(gen_modern.DEFAULTS)
+    c.update(MODERNBERT)
+    g = torch.Generator().manual_seed(14)
+    W = gen_modern.random_weights(c, g)
+    W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
+    W64 = {k: v.double() for k, v in W.items()}
+    hidden = []
+    with torch.no_grad():
+        for ids in SEQUENCES:
+            x = W64["embed.token.weight"][torch.tensor(ids)][None]  # [1, T, D]
+            hidden.append(gen_modern.encoder(c, W64, x, [len(ids)])[0][0])
+    saved = modernbert_hub_names(W)
+    saved["head.dense.weight"] = (torch.randn(D, D, generator=g) * 0.3).float()
+    saved["decoder.bias"] = torch.zeros(V).float()
+    cfg = {"model_type": "modernbert", "architectures": ["ModernBertForMaskedLM"],
+           "vocab_size": V, "hidden_size": D, "intermediate_size": F, "num_hidden_layers": 4,
+           "num_attention_heads": H, "hidden_activation": "gelu", "norm_eps": 1e-5,
+           "norm_bias": False, "attention_bias": False, "mlp_bias": False,
+           "max_position_embeddings": 64, "global_rope_theta": 1000.0,
+           "local_rope_theta": 50.0, "local_attention": 4, "global_attn_every_n_layers": 3,
+           "pad_token_id": 1, "attention_dropout": 0.0, "embedding_dropout": 0.0,
+           "mlp_dropout": 0.0, "classifier_pooling": "mean", "decoder_bias": True,
+           "deterministic_flash_attn": False, "initializer_cutoff_factor": 2.0,
+           "initializer_range": 0.02, "sparse_prediction": False, "tie_word_embeddings": True}
+    save("modernbert", saved, cfg, SEQUENCES, hidden)
 
 
 # ---- Folders for tf_pipeline_load ---------------------------------------------------
@@ -283,6 +348,7 @@ def main():
     shutil.rmtree(OUT, ignore_errors=True)
     roberta()
     distilbert()
+    modernbert()
     singles, pairs = roberta_cases()
     roberta_head_folder("roberta_classifier", 21, ["negative", "neutral", "positive"], False,
                         singles[:6])

@@ -22,12 +22,14 @@
 #include "error.h"
 #include "hf_family.h"
 
-extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert;
+extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
+    tf_family_modernbert;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
     &tf_family_roberta,
     &tf_family_distilbert,
+    &tf_family_modernbert,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
@@ -76,13 +78,30 @@ static int has_top_name(const tf_hf_family *f, const char *name)
     return 0;
 }
 
+/* Whether name is "<layer_prefix>{i}.<one of f's layer names>" (a prefix
+ * alone is not enough: ModernBERT's "layers." is PyTorch's too). */
+static int has_layer_name(const tf_hf_family *f, const char *name)
+{
+    if (!starts_with(name, f->layer_prefix))
+        return 0;
+    const char *p = name + strlen(f->layer_prefix), *digits = p;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (p == digits || *p != '.')
+        return 0;
+    for (const tf_name_rule *r = f->layer; r->theirs; r++)
+        if (strcmp(r->theirs, p + 1) == 0)
+            return 1;
+    return 0;
+}
+
 /* Whether a tensor name is f's by the test of pass (0: base prefix, 1:
- * layers' prefix, 2: a top name), the prefix stripped for 1 and 2. */
+ * one of its layer names, 2: a top name), the prefix stripped for 1 and 2. */
 static int matches(const tf_hf_family *f, const char *name, int pass)
 {
     const char *bare = starts_with(name, f->base_prefix) ? name + strlen(f->base_prefix) : name;
     return pass == 0   ? bare != name
-           : pass == 1 ? starts_with(bare, f->layer_prefix)
+           : pass == 1 ? has_layer_name(f, bare)
                        : has_top_name(f, bare);
 }
 
