@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_pipelines.sh TFENC DATA_DIR — tfenc embed, rerank and classify on
-# the model folders of tests/data/pipelines and the RoBERTa and DistilBERT
-# head folders of tests/data/families against their expected.json
+# the model folders of tests/data/pipelines and the RoBERTa, XLM-R and
+# DistilBERT folders of tests/data/families against their expected.json
 # (gen_pipelines.py's and gen_families.py's float64 references) within 1e-5: --json output,
 # prompts, --dimensions, truncation notes, scores sorted best first, and
 # the errors of flags a folder decides and of a size it lacks.
@@ -78,10 +78,16 @@ tfenc, fam = sys.argv[1], sys.argv[2]
 def run(*args):
     return json.loads(subprocess.run([tfenc, args[0], "--json", *args[1:]],
                                      check=True, capture_output=True, text=True).stdout)
-ce = json.load(open(f"{fam}/roberta_cross_encoder/expected.json"))
-for (query, doc), want in zip(ce["inputs"], ce["out"]):
-    got = run("rerank", "--model", f"{fam}/roberta_cross_encoder", query, doc)
-    assert len(got) == 1 and abs(got[0]["score"] - want[0]) <= 1e-5, (query, doc, got, want)
+for name in ("roberta_cross_encoder", "xlmr_cross_encoder"):
+    ce = json.load(open(f"{fam}/{name}/expected.json"))
+    for (query, doc), want in zip(ce["inputs"], ce["out"]):
+        got = run("rerank", "--model", f"{fam}/{name}", query, doc)
+        assert len(got) == 1 and abs(got[0]["score"] - want[0]) <= 1e-5, (name, query, got, want)
+st = json.load(open(f"{fam}/xlmr_st/expected.json"))
+got = run("embed", "--model", f"{fam}/xlmr_st", *st["texts"])
+assert got["dim"] == 8 and got["truncated"] == 0, got
+for g, w in zip(got["embeddings"], st["embeddings"]):
+    assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("xlmr_st", g, w)
 for name in ("roberta_classifier", "distilbert_classifier"):
     cl = json.load(open(f"{fam}/{name}/expected.json"))
     out = run("classify", "--model", f"{fam}/{name}", *[t for t, _ in cl["inputs"]])

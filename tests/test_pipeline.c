@@ -209,7 +209,8 @@ END_TEST
 /* ---- Heads -------------------------------------------------------------------------- */
 
 /* Head folders under tests/data: BERT's (gen_pipelines.py), RoBERTa's with
- * a byte-level BPE tokenizer.json and DistilBERT's (gen_families.py). */
+ * a byte-level BPE tokenizer.json, XLM-R's with a Unigram one and
+ * DistilBERT's (gen_families.py). */
 static const struct head_case {
     const char *dir; /* under TFENC_DATA_DIR */
     tf_pipeline_kind kind;
@@ -221,6 +222,7 @@ static const struct head_case {
     {"families/roberta_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
     {"families/roberta_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
     {"families/distilbert_classifier", TF_PIPELINE_CLASSIFIER, 2, "positive"},
+    {"families/xlmr_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
 };
 
 /* The folder's tokenizer gives expected.json's ids (pairs as pairs). */
@@ -241,6 +243,33 @@ static void expect_ids(const char *dir, const cJSON *exp, const char **texts, co
     }
     tf_tokenizer_destroy(tok);
 }
+
+/* An XLM-RoBERTa sentence-transformers folder (mean pooling, Normalize)
+ * with a SentencePiece Unigram tokenizer.json. */
+START_TEST(test_xlmr_sentence_encoder)
+{
+    const path_buf dir = join(data_dir, "families/xlmr_st");
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_dim(p), 8);
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 32);
+    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
+    const cJSON *texts = json_at(exp, "texts");
+    const int n = cJSON_GetArraySize(texts);
+    const char **t = strings(texts, 0);
+    const char *no_pairs[8] = {NULL};
+    expect_ids(dir.s, exp, t, no_pairs);
+    float out[8 * 8];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 4;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, json_at(exp, "embeddings"), 8, "xlmr_st");
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
 
 /* Scores or probabilities within 1e-5, in batches of 3 (a last one short). */
 START_TEST(test_head)
@@ -381,6 +410,7 @@ int main(void)
     tcase_add_test(tc, test_token_ids_match_the_reference);
     tcase_add_test(tc, test_every_pooling_mode);
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
+    tcase_add_test(tc, test_xlmr_sentence_encoder);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
     suite_add_tcase(s, tc);

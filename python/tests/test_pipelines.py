@@ -82,10 +82,11 @@ def test_wrong_kind_of_folder():
 
 
 @pytest.mark.parametrize("name", ["roberta_cross_encoder", "roberta_classifier",
-                                  "distilbert_classifier"])
+                                  "distilbert_classifier", "xlmr_cross_encoder"])
 def test_other_families_heads(name):
     """RoBERTa (byte-level BPE tokenizer.json, </s></s> pairs, its classification
-    head) and DistilBERT (pre_classifier) folders of tests/data/families."""
+    head), XLM-R (a Unigram tokenizer.json) and DistilBERT (pre_classifier)
+    folders of tests/data/families."""
     path = os.path.join(DATA, "families", name)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)
@@ -97,3 +98,14 @@ def test_other_families_heads(name):
         assert clf.labels == exp["labels"]
         got = clf.predict_proba([t for t, _ in exp["inputs"]], batch_size=2)
         assert np.allclose(got, exp["out"], atol=1e-5, rtol=0)
+
+
+def test_xlmr_sentence_encoder():
+    """XLM-R, mean pooling, Normalize, a SentencePiece Unigram tokenizer.json."""
+    path = os.path.join(DATA, "families", "xlmr_st")
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert (enc.dim, enc.max_seq_length) == (8, 32)
+        got = enc.encode(exp["texts"], batch_size=4)
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)

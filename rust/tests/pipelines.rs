@@ -1,7 +1,7 @@
 //! Model folders through the pipeline types: the sentence-transformers,
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
-//! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json,
-//! DistilBERT) within 1e-5 of the float64 references of their generators
+//! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
+//! with a Unigram one, DistilBERT) within 1e-5 of the float64 references of their generators
 //! (expected_texts.bin and expected_out.npy, written beside expected.json).
 mod common;
 
@@ -54,8 +54,18 @@ fn sentence_encoder_mean_normalize_dimensions() {
 }
 
 #[test]
+fn xlmr_sentence_encoder_with_a_unigram_tokenizer() {
+    let (dir, texts, want, dim) = fixture("families/xlmr_st");
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 32, 8));
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
+    assert_close(&out.values, &want, "xlmr_st");
+}
+
+#[test]
 fn cross_encoders_score_and_rank() {
-    for name in ["pipelines/cross_encoder", "families/roberta_cross_encoder"] {
+    for name in ["pipelines/cross_encoder", "families/roberta_cross_encoder", "families/xlmr_cross_encoder"] {
         let (dir, texts, want, width) = fixture(name);
         assert_eq!(width, 1);
         let ce = CrossEncoder::from_dir(&dir).unwrap();

@@ -56,7 +56,7 @@ import numpy as np
 import torch
 
 from gen_pipelines import (VOCAB, bert_forward, dump, dump_for_rust, encode, floats, layer_norm,
-                           make_bert, write_safetensors)
+                           make_bert, normalize, pool, write_safetensors)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
@@ -253,41 +253,86 @@ def roberta_tokenizer():
     return tok, new, cases, n
 
 
-def roberta_head_folder(name, seed, labels, st_object, inputs):
-    """inputs: (text, pair or None, reference ids) from cases.json."""
-    tok, new, _, n_tokens = roberta_tokenizer()
+def roberta_tokenizer_source():
+    """The renumbered RoBERTa tokenizer: (tokenizer.json, id map, size,
+    reference cases)."""
+    tok, new, cases, n = roberta_tokenizer()
+    return tok, new, n, cases
+
+
+def xlmr_tokenizer_source():
+    """tests/data/tokenizer_json/unigram: a SentencePiece Unigram as XLM-R's
+    tokenizer.json (Precompiled, Metaspace, <s> <pad> </s> <unk> first,
+    TemplateProcessing <s> a </s></s> b </s>), linked, not copied; its ids as
+    they are."""
+    d = os.path.join(HERE, "tokenizer_json", "unigram")
+    with open(os.path.join(d, "tokenizer.json")) as f:
+        n = len(json.load(f)["model"]["vocab"])
+    with open(os.path.join(d, "cases.json")) as f:
+        cases = json.load(f)["cases"]
+    return os.path.join(d, "tokenizer.json"), {i: i for i in range(n)}, n, cases
+
+
+def write_tokenizer(d, tok):
+    """tok: a tokenizer.json to link (a path), or its JSON to write compact."""
+    path = os.path.join(d, "tokenizer.json")
+    if isinstance(tok, str):
+        os.symlink(os.path.relpath(tok, d), path)
+        return
+    with open(path, "w") as f:  # compact: it is the largest file
+        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
+
+
+def roberta_folder(name, seed, source, model_type, architecture, extra=None):
+    """A RobertaModel-shaped folder (width HEAD_D, 40 positions, no pooler)
+    with the tokenizer of source; the folder, weights, config, generator and
+    id map."""
+    tok, new, n_tokens, _ = source
     w, cfg, g = make_bert(seed, D=HEAD_D, H=H, F=F, L=L, P=40, V=n_tokens)
     w = {k: v for k, v in w.items() if not k.startswith("pooler.")}
     w["embeddings.token_type_embeddings.weight"] = w["embeddings.token_type_embeddings.weight"][:1]
+    cfg.update({"model_type": model_type, "architectures": [architecture],
+                "type_vocab_size": 1, "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2,
+                "max_position_embeddings": 40, "layer_norm_eps": 1e-5}, **(extra or {}))
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    dump(os.path.join(d, "config.json"), cfg)
+    write_tokenizer(d, tok)
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "XLMRobertaTokenizer" if model_type == "xlm-roberta"
+          else "RobertaTokenizer", "model_max_length": 38})
+    return d, w, cfg, g, new
+
+
+def roberta_hidden(w, cfg, ids):
+    return bert_forward(w, cfg, ids, [0] * len(ids), positions=roberta_positions(ids, 1))[0]
+
+
+def save_weights(d, tensors):
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: v.numpy().astype(np.float32) for k, v in tensors.items()})
+
+
+def roberta_head_folder(name, seed, labels, st_object, inputs, source,
+                        model_type="roberta", architecture="RobertaForSequenceClassification"):
+    """inputs: (text, pair or None, reference ids) from source's cases."""
     n = len(labels)
+    extra = {"id2label": {str(i): l for i, l in enumerate(labels)},
+             "label2id": {l: i for i, l in enumerate(labels)}}
+    if st_object:
+        extra["sentence_transformers"] = {"activation_fn": "torch.nn.modules.activation.Sigmoid"}
+    d, w, cfg, g, new = roberta_folder(name, seed, source, model_type, architecture, extra)
     E = HEAD_D
     head = {"classifier.dense.weight": (torch.randn(E, E, generator=g) / math.sqrt(E)).float(),
             "classifier.dense.bias": (torch.randn(E, generator=g) * 0.2).float(),
             "classifier.out_proj.weight": (torch.randn(n, E, generator=g) * 0.8).float(),
             "classifier.out_proj.bias": (torch.randn(n, generator=g) * 0.3).float()}
-    cfg.update({"model_type": "roberta", "architectures": ["RobertaForSequenceClassification"],
-                "type_vocab_size": 1, "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2,
-                "max_position_embeddings": 40, "layer_norm_eps": 1e-5,
-                "id2label": {str(i): l for i, l in enumerate(labels)},
-                "label2id": {l: i for i, l in enumerate(labels)}})
-    if st_object:
-        cfg["sentence_transformers"] = {"activation_fn": "torch.nn.modules.activation.Sigmoid"}
-    d = os.path.join(OUT, name)
-    os.makedirs(d)
-    saved = {"roberta." + k: v for k, v in w.items()}
-    saved.update(head)
-    write_safetensors(os.path.join(d, "model.safetensors"),
-                      {k: v.numpy().astype(np.float32) for k, v in saved.items()})
-    dump(os.path.join(d, "config.json"), cfg)
-    with open(os.path.join(d, "tokenizer.json"), "w") as f:  # compact: it is the largest file
-        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
-    dump(os.path.join(d, "tokenizer_config.json"),
-         {"tokenizer_class": "RobertaTokenizer", "model_max_length": 38})
+    save_weights(d, {**{"roberta." + k: v for k, v in w.items()}, **head})
+    hd = {k: v.double() for k, v in head.items()}
     out, ids = [], []
     for text, pair, ref in inputs:
         i = [new[t] for t in ref]
-        x, _ = bert_forward(w, cfg, i, [0] * len(i), positions=roberta_positions(i, 1))
-        hd = {k: v.double() for k, v in head.items()}
+        x = roberta_hidden(w, cfg, i)
         h = torch.tanh(x[0] @ hd["classifier.dense.weight"].T + hd["classifier.dense.bias"])
         logits = h @ hd["classifier.out_proj.weight"].T + hd["classifier.out_proj.bias"]
         out.append(torch.sigmoid(logits) if n == 1 else torch.softmax(logits, 0))
@@ -298,13 +343,36 @@ def roberta_head_folder(name, seed, labels, st_object, inputs):
     dump_for_rust(d, [[t, p] for t, p, _ in inputs], [floats(v) for v in out])
 
 
-def roberta_cases():
-    """Short single texts and pairs of cases.json (at most 20 ids)."""
-    _, _, cases, _ = roberta_tokenizer()
+def xlmr_sentence_encoder(inputs):
+    """XLMRobertaModel + mean pooling + Normalize (as intfloat/multilingual-e5:
+    prompts "query: " and "passage: ", none by default), max_seq_length 32."""
+    d, w, cfg, _, _ = roberta_folder("xlmr_st", 23, xlmr_tokenizer_source(), "xlm-roberta",
+                                     "XLMRobertaModel")
+    save_weights(d, w)
+    dump(os.path.join(d, "modules.json"), [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        {"idx": 2, "name": "2", "path": "2_Normalize",
+         "type": "sentence_transformers.models.Normalize"}])
+    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 32, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": HEAD_D, "pooling_mode_mean_tokens": True})
+    dump(os.path.join(d, "config_sentence_transformers.json"),
+         {"prompts": {"query": "query: ", "passage": "passage: "}, "default_prompt_name": None,
+          "similarity_fn_name": "cosine"})
+    vecs = [normalize(pool(roberta_hidden(w, cfg, ids), "mean")) for _, _, ids in inputs]
+    texts = [t for t, _, _ in inputs]
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
+                                            "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+def short_cases(cases, max_ids=20):
+    """Single texts and pairs of cases (at most max_ids ids)."""
     singles = [(c["text"], None, c["ids"]) for c in cases
-               if "pair" not in c and 4 < len(c["ids"]) <= 20 and c["text"].isascii()]
+               if "pair" not in c and 4 < len(c["ids"]) <= max_ids and c["text"].isascii()]
     pairs = [(c["text"], c["pair"], c["ids"]) for c in cases
-             if "pair" in c and len(c["ids"]) <= 20]
+             if "pair" in c and len(c["ids"]) <= max_ids]
     return singles, pairs
 
 
@@ -349,10 +417,16 @@ def main():
     roberta()
     distilbert()
     modernbert()
-    singles, pairs = roberta_cases()
+    roberta_source = roberta_tokenizer_source()
+    singles, pairs = short_cases(roberta_source[3])
     roberta_head_folder("roberta_classifier", 21, ["negative", "neutral", "positive"], False,
-                        singles[:6])
-    roberta_head_folder("roberta_cross_encoder", 22, ["LABEL_0"], True, pairs[:6])
+                        singles[:6], roberta_source)
+    roberta_head_folder("roberta_cross_encoder", 22, ["LABEL_0"], True, pairs[:6], roberta_source)
+    xlmr_source = xlmr_tokenizer_source()
+    singles, pairs = short_cases(xlmr_source[3], 24)
+    xlmr_sentence_encoder(singles[:6])
+    roberta_head_folder("xlmr_cross_encoder", 24, ["LABEL_0"], True, pairs[:6], xlmr_source,
+                        "xlm-roberta", "XLMRobertaForSequenceClassification")
     distilbert_classifier()
 
 
