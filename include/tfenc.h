@@ -327,7 +327,10 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    global_attn_every_n_layers, attention_bias, mlp_bias, norm_bias, with
  *    ModernBertConfig's defaults; attention_bias unlike mlp_bias, Linear
  *    biases without norm_bias, or local_attention < 2 are
- *    TF_ERR_UNSUPPORTED). Other tensors
+ *    TF_ERR_UNSUPPORTED); "electra" (BERT's names, optionally under
+ *    "electra."; an embedding_size other than hidden_size, whose
+ *    embeddings_project this library lacks, is TF_ERR_UNSUPPORTED). Other
+ *    tensors
  *    (embeddings.position_ids, MLM or classifier heads) are ignored. An
  *    unknown model_type, or an architecture outside its family, is
  *    TF_ERR_UNSUPPORTED listing the supported ones. config.json gives num_attention_heads, hidden_act
@@ -430,7 +433,7 @@ TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
 /* NULL is a no-op. */
 TF_API void tf_model_info_destroy(tf_model_info *info);
 /* "huggingface-<family>" ("huggingface-bert", "huggingface-roberta",
- * "huggingface-distilbert", "huggingface-modernbert"),
+ * "huggingface-distilbert", "huggingface-modernbert", "huggingface-electra"),
  * "pytorch-transformer-encoder" or "tfenc". */
 TF_API const char *tf_model_info_format(const tf_model_info *info);
 /* The configuration the file implies (cfg->struct_size must be set). */
@@ -895,7 +898,8 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *    its family's head on the encoder's output: BERT's pooler, then
  *    classifier.weight [labels, D] and .bias; RoBERTa's (XLM-R's,
  *    CamemBERT's) classifier.out_proj(tanh(classifier.dense(h[<s>])));
- *    DistilBERT's classifier(ReLU(pre_classifier(h[CLS]))). Labels from
+ *    DistilBERT's classifier(ReLU(pre_classifier(h[CLS])));
+ *    ELECTRA's classifier.out_proj(gelu(classifier.dense(h[CLS]))). Labels from
  *    id2label; problem_type. With one label, or with the
  *    "sentence_transformers" object a CrossEncoder saves in config.json,
  *    TF_PIPELINE_CROSS_ENCODER, else TF_PIPELINE_CLASSIFIER.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_pipelines.sh TFENC DATA_DIR — tfenc embed, rerank and classify on
-# the model folders of tests/data/pipelines and the RoBERTa, XLM-R and
-# DistilBERT folders of tests/data/families against their expected.json
+# the model folders of tests/data/pipelines and the RoBERTa, XLM-R,
+# DistilBERT and ELECTRA folders of tests/data/families against their expected.json
 # (gen_pipelines.py's and gen_families.py's float64 references) within 1e-5: --json output,
 # prompts, --dimensions, truncation notes, scores sorted best first, and
 # the errors of flags a folder decides and of a size it lacks.
@@ -88,7 +88,7 @@ got = run("embed", "--model", f"{fam}/xlmr_st", *st["texts"])
 assert got["dim"] == 8 and got["truncated"] == 0, got
 for g, w in zip(got["embeddings"], st["embeddings"]):
     assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("xlmr_st", g, w)
-for name in ("roberta_classifier", "distilbert_classifier"):
+for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier"):
     cl = json.load(open(f"{fam}/{name}/expected.json"))
     out = run("classify", "--model", f"{fam}/{name}", *[t for t, _ in cl["inputs"]])
     for item, want in zip(out, cl["out"]):

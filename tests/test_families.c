@@ -1,8 +1,9 @@
 /* test_families.c — the Hugging Face families beside BERT through
  * tf_encoder_load: RoBERTa (under "roberta.", positions from pad_token_id
  * + 1, a padding id inside a sequence), DistilBERT (its names and
- * config keys) and ModernBERT (the Hub's names, Wi's halves swapped, its
- * config.json keys each checked), each padded batch's real rows within 1e-5 of the float64
+ * config keys), ModernBERT (the Hub's names, Wi's halves swapped, its
+ * config.json keys each checked) and ELECTRA (a discriminator under
+ * "electra."), each padded batch's real rows within 1e-5 of the float64
  * references of tests/data/gen_families.py; what each folder is inferred
  * to be; and the family's inconsistencies, each refused by name. */
 #define _POSIX_C_SOURCE 200809L
@@ -154,6 +155,16 @@ static void expect_longest(const char *path, int longest, const char *message)
     tf_encoder_destroy(enc);
 }
 
+START_TEST(test_electra)
+{
+    expect_matches("electra");
+    const tf_config c = inspect("electra", "huggingface-electra");
+    ck_assert_int_eq(c.n_token_types, 2);
+    ck_assert_int_eq(c.pooler, 0);
+    ck_assert_int_eq(c.position_offset, 0);
+}
+END_TEST
+
 /* RoBERTa's last positions: T + position_offset <= max_positions. */
 START_TEST(test_offset_positions_bound_the_length)
 {
@@ -234,6 +245,11 @@ START_TEST(test_inconsistencies)
     expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
                                     "\"n_heads\": 2, \"activation\": \"swish\"}"),
                    TF_ERR_UNSUPPORTED, "config.json: activation \"swish\" is not supported");
+    expect_failure(load_with_config("electra", "{\"model_type\": \"electra\", "
+                                    "\"num_attention_heads\": 2, \"hidden_size\": 16, "
+                                    "\"embedding_size\": 8}"),
+                   TF_ERR_UNSUPPORTED, "config.json: embedding_size 8 differs from hidden_size "
+                   "16: ELECTRA's embeddings_project between them is not supported");
     /* DistilBERT's names under another family's model_type */
     expect_failure(load_with_config("distilbert", "{\"model_type\": \"bert\", "
                                     "\"num_attention_heads\": 2}"),
@@ -245,7 +261,8 @@ START_TEST(test_inconsistencies)
                    "architectures Bert*; model_type \"roberta\", \"xlm-roberta\" or "
                    "\"camembert\" with architectures Roberta*, XLMRoberta* or Camembert*; "
                    "model_type \"distilbert\" with architectures DistilBert*; "
-                   "model_type \"modernbert\" with architectures ModernBert*");
+                   "model_type \"modernbert\" with architectures ModernBert*; "
+                   "model_type \"electra\" with architectures Electra*");
     /* without tokenizer_config.json: the positions RoBERTa has for tokens, 40 - 2 */
     prepare("roberta_classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"RobertaForSequenceClassification\"], \"id2label\": "
@@ -340,6 +357,7 @@ int main(void)
     tcase_add_test(tc, test_distilbert);
     tcase_add_test(tc, test_modernbert);
     tcase_add_test(tc, test_modernbert_config);
+    tcase_add_test(tc, test_electra);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

@@ -209,8 +209,8 @@ END_TEST
 /* ---- Heads -------------------------------------------------------------------------- */
 
 /* Head folders under tests/data: BERT's (gen_pipelines.py), RoBERTa's with
- * a byte-level BPE tokenizer.json, XLM-R's with a Unigram one and
- * DistilBERT's (gen_families.py). */
+ * a byte-level BPE tokenizer.json, XLM-R's with a Unigram one, DistilBERT's
+ * and ELECTRA's (gen_families.py). */
 static const struct head_case {
     const char *dir; /* under TFENC_DATA_DIR */
     tf_pipeline_kind kind;
@@ -223,6 +223,7 @@ static const struct head_case {
     {"families/roberta_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
     {"families/distilbert_classifier", TF_PIPELINE_CLASSIFIER, 2, "positive"},
     {"families/xlmr_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
+    {"families/electra_classifier", TF_PIPELINE_CLASSIFIER, 2, "positive"},
 };
 
 /* The folder's tokenizer gives expected.json's ids (pairs as pairs). */

@@ -65,6 +65,7 @@ static const hf_field fields[] = {
     SIZE_FIELD(vocab_size, 0, "word_embeddings' height"),
     SIZE_FIELD(max_position_embeddings, 0, "position_embeddings' height"),
     SIZE_FIELD(type_vocab_size, 0, "token_type_embeddings' height"),
+    SIZE_FIELD(embedding_size, 0, "ELECTRA's embeddings' width (hidden_size's without it)"),
     /* honoured by families whose positions skip padding (RoBERTa's); for
        BERT's, word_embeddings' padding_idx only stops its gradient */
     SIZE_FIELD(pad_token_id, 0, "the padding id"),
@@ -232,7 +233,8 @@ void tf_hf_config_init(tf_hf_config *c)
 {
     *c = (tf_hf_config){.hidden_size = -1, .num_attention_heads = -1, .intermediate_size = -1,
                         .num_hidden_layers = -1, .vocab_size = -1, .max_position_embeddings = -1,
-                        .type_vocab_size = -1, .pad_token_id = -1, .activation = -1, .layer_norm_eps = -1.0,
+                        .type_vocab_size = -1, .embedding_size = -1, .pad_token_id = -1,
+                        .activation = -1, .layer_norm_eps = -1.0,
                         .global_rope_theta = -1.0, .local_rope_theta = -1.0,
                         .local_attention = -1, .global_attn_every_n_layers = -1,
                         .attention_bias = -1, .mlp_bias = -1, .norm_bias = -1, .family = NULL};

@@ -10,7 +10,7 @@
 
 typedef struct tf_hf_config {
     int64_t hidden_size, num_attention_heads, intermediate_size, num_hidden_layers;
-    int64_t vocab_size, max_position_embeddings, type_vocab_size, pad_token_id;
+    int64_t vocab_size, max_position_embeddings, type_vocab_size, embedding_size, pad_token_id;
     int32_t activation;      /* tf_activation from hidden_act */
     double layer_norm_eps;
     /* ModernBERT's (families/modernbert.c): absent -1 */

@@ -82,7 +82,8 @@ def test_wrong_kind_of_folder():
 
 
 @pytest.mark.parametrize("name", ["roberta_cross_encoder", "roberta_classifier",
-                                  "distilbert_classifier", "xlmr_cross_encoder"])
+                                  "distilbert_classifier", "xlmr_cross_encoder",
+                                  "electra_classifier"])
 def test_other_families_heads(name):
     """RoBERTa (byte-level BPE tokenizer.json, </s></s> pairs, its classification
     head), XLM-R (a Unigram tokenizer.json) and DistilBERT (pre_classifier)

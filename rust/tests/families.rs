@@ -1,5 +1,5 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -35,4 +35,9 @@ fn distilbert_matches_reference() {
 #[test]
 fn modernbert_matches_reference() {
     expect_matches("modernbert", 0, 0);
+}
+
+#[test]
+fn electra_matches_reference() {
+    expect_matches("electra", 0, 2);
 }

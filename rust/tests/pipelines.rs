@@ -86,6 +86,7 @@ fn classifiers_give_label_probabilities() {
         ("pipelines/classifier", vec!["negative", "neutral", "positive"]),
         ("families/roberta_classifier", vec!["negative", "neutral", "positive"]),
         ("families/distilbert_classifier", vec!["negative", "positive"]),
+        ("families/electra_classifier", vec!["negative", "positive"]),
     ] {
         let (dir, texts, want, width) = fixture(name);
         let clf = Classifier::from_dir(&dir).unwrap();

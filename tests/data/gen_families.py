@@ -43,6 +43,11 @@ the ids and scores expected:
               DistilBertForSequenceClassification.forward (modeling_distilbert.py:
               classifier(ReLU(pre_classifier(h[:, 0]))), dropout off); vocab.txt
               WordPiece as in gen_pipelines.py.
+  electra, electra_classifier
+              transformers/models/electra/modeling_electra.py: ElectraModel with
+              embedding_size = hidden_size (BertModel's embeddings and layers, no
+              pooler; an ElectraForPreTraining discriminator under "electra."),
+              ElectraClassificationHead (out_proj(gelu(dense(h[:, 0])))).
 
     /usr/bin/python3 tests/data/gen_families.py"""
 import json
@@ -376,40 +381,79 @@ def short_cases(cases, max_ids=20):
     return singles, pairs
 
 
-def distilbert_classifier():
+def wordpiece_classifier(name, w, cfg, forward, dense, act, out_name, seed):
+    """A *ForSequenceClassification folder with gen_pipelines.py's vocab.txt:
+    logits = out_name(act(dense(h[:, 0]))), softmax over two labels."""
     labels = ["negative", "positive"]
-    w, cfg, g, forward = make_distilbert(13, len(VOCAB), prefix="distilbert.")
-    n = len(labels)
-    head = {"pre_classifier.weight": (torch.randn(D, D, generator=g) / math.sqrt(D)).float(),
-            "pre_classifier.bias": (torch.randn(D, generator=g) * 0.2).float(),
-            "classifier.weight": (torch.randn(n, D, generator=g) * 0.8).float(),
-            "classifier.bias": (torch.randn(n, generator=g) * 0.3).float()}
-    cfg.update({"architectures": ["DistilBertForSequenceClassification"],
-                "id2label": {str(i): l for i, l in enumerate(labels)},
+    g = torch.Generator().manual_seed(seed)
+    head = {dense + ".weight": (torch.randn(D, D, generator=g) / math.sqrt(D)).float(),
+            dense + ".bias": (torch.randn(D, generator=g) * 0.2).float(),
+            out_name + ".weight": (torch.randn(2, D, generator=g) * 0.8).float(),
+            out_name + ".bias": (torch.randn(2, generator=g) * 0.3).float()}
+    cfg.update({"id2label": {str(i): l for i, l in enumerate(labels)},
                 "label2id": {l: i for i, l in enumerate(labels)}})
-    d = os.path.join(OUT, "distilbert_classifier")
+    d = os.path.join(OUT, name)
     os.makedirs(d)
-    w.update(head)
-    write_safetensors(os.path.join(d, "model.safetensors"),
-                      {k: v.numpy().astype(np.float32) for k, v in w.items()})
+    save_weights(d, {**w, **head})
     dump(os.path.join(d, "config.json"), cfg)
     with open(os.path.join(d, "vocab.txt"), "w") as f:
         f.write("\n".join(VOCAB) + "\n")
-    dump(os.path.join(d, "tokenizer_config.json"),
-         {"do_lower_case": True, "tokenizer_class": "DistilBertTokenizer"})
+    dump(os.path.join(d, "tokenizer_config.json"), {"do_lower_case": True})
     texts = ["i liked the movie.", "the movie was bad.", "it was not good."]
     hd = {k: v.double() for k, v in head.items()}
     out, ids = [], []
     for text in texts:
         i, _, _ = encode(text)
-        x = forward(i)
-        h = torch.relu(x[0] @ hd["pre_classifier.weight"].T + hd["pre_classifier.bias"])
-        out.append(torch.softmax(h @ hd["classifier.weight"].T + hd["classifier.bias"], 0))
+        h = act(forward(i)[0] @ hd[dense + ".weight"].T + hd[dense + ".bias"])
+        out.append(torch.softmax(h @ hd[out_name + ".weight"].T + hd[out_name + ".bias"], 0))
         ids.append(i)
     dump(os.path.join(d, "expected.json"),
          {"inputs": [[t, None] for t in texts], "labels": labels, "ids": ids,
           "out": [floats(v) for v in out]})
     dump_for_rust(d, texts, [floats(v) for v in out])
+
+
+def distilbert_classifier():
+    """DistilBertForSequenceClassification: classifier(ReLU(pre_classifier(h[:, 0])))."""
+    w, cfg, _, forward = make_distilbert(13, len(VOCAB), prefix="distilbert.")
+    cfg["architectures"] = ["DistilBertForSequenceClassification"]
+    wordpiece_classifier("distilbert_classifier", w, cfg, forward, "pre_classifier", torch.relu,
+                         "classifier", 14)
+
+
+def gelu(x):
+    return 0.5 * x * (1 + torch.erf(x / math.sqrt(2)))
+
+
+def make_electra(seed):
+    """ElectraModel with embedding_size = hidden_size (no embeddings_project):
+    BertModel's embeddings and layers, no pooler; forward(ids) ->
+    last_hidden_state (float64)."""
+    w, cfg, g = make_bert(seed, D=D, H=H, F=F, L=L, P=32)
+    w = {k: v for k, v in w.items() if not k.startswith("pooler.")}
+    cfg.update({"model_type": "electra", "embedding_size": D, "layer_norm_eps": 1e-12})
+    return w, cfg, g, lambda ids: bert_forward(w, cfg, ids, [0] * len(ids))[0]
+
+
+def electra():
+    """An ElectraForPreTraining discriminator under "electra." (its
+    discriminator_predictions ignored)."""
+    w, cfg, g, forward = make_electra(15)
+    cfg["architectures"] = ["ElectraForPreTraining"]
+    saved = {"electra." + k: v for k, v in w.items()}
+    saved["discriminator_predictions.dense.weight"] = (torch.randn(D, D, generator=g)).float()
+    saved["discriminator_predictions.dense_prediction.weight"] = (torch.randn(1, D, generator=g)).float()
+    sequences = [[i % len(VOCAB) for i in seq] for seq in SEQUENCES]
+    save("electra", saved, cfg, sequences, [forward(ids) for ids in sequences])
+
+
+def electra_classifier():
+    """ElectraForSequenceClassification: ElectraClassificationHead,
+    out_proj(gelu(dense(h[:, 0])))."""
+    w, cfg, _, forward = make_electra(16)
+    cfg["architectures"] = ["ElectraForSequenceClassification"]
+    wordpiece_classifier("electra_classifier", {"electra." + k: v for k, v in w.items()}, cfg,
+                         forward, "classifier.dense", gelu, "classifier.out_proj", 17)
 
 
 def main():
@@ -428,6 +472,8 @@ def main():
     roberta_head_folder("xlmr_cross_encoder", 24, ["LABEL_0"], True, pairs[:6], xlmr_source,
                         "xlm-roberta", "XLMRobertaForSequenceClassification")
     distilbert_classifier()
+    electra()
+    electra_classifier()
 
 
 if __name__ == "__main__":

@@ -23,13 +23,14 @@
 #include "hf_family.h"
 
 extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
-    tf_family_modernbert;
+    tf_family_modernbert, tf_family_electra;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
     &tf_family_roberta,
     &tf_family_distilbert,
     &tf_family_modernbert,
+    &tf_family_electra,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
