@@ -922,7 +922,9 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
 typedef enum tf_pipeline_kind {
     TF_PIPELINE_EMBEDDING = 0,     /* texts to vectors: tf_pipeline_embed */
     TF_PIPELINE_CROSS_ENCODER = 1, /* (query, passage) pairs to scores: tf_pipeline_score */
-    TF_PIPELINE_CLASSIFIER = 2     /* texts (or pairs) to label probabilities: tf_pipeline_classify */
+    TF_PIPELINE_CLASSIFIER = 2,    /* texts (or pairs) to label probabilities: tf_pipeline_classify */
+    TF_PIPELINE_TOKEN_CLASSIFIER = 3 /* since 0.4.0: a text to per-token labels and entities:
+                                        tf_pipeline_entities */
 } tf_pipeline_kind;
 
 /* "embedding", "cross-encoder", "classifier"; NULL for another value. */
@@ -1022,6 +1024,51 @@ TF_API tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text
 /* A head's logits [n, labels] (pairs may be NULL), before the activation
  * tf_pipeline_score or _classify applies: TEI's raw_scores. */
 TF_API tf_status tf_pipeline_logits(const tf_pipeline *p, const tf_pipeline_args *args);
+/* ---- Token classification (since 0.4.0) -------------------------------------- *
+ *
+ * A *ForTokenClassification folder (config.json's architectures) is a
+ * TF_PIPELINE_TOKEN_CLASSIFIER: classifier.weight [labels, D] and .bias on
+ * every token's state, a softmax over each token's labels (id2label), then
+ * transformers' TokenClassificationPipeline (pipelines/token_classification.py,
+ * postprocess): the special tokens left out, then per aggregation
+ *  - TF_AGGREGATION_NONE: each token, its best label and score, its index;
+ *  - TF_AGGREGATION_SIMPLE: the tokens' best labels grouped into entities
+ *    (a run of one tag, B- starting a new one; the group's score the mean);
+ *  - TF_AGGREGATION_FIRST: each word takes its first token's best label and
+ *    score, then the words are grouped as SIMPLE groups tokens.
+ * A word is its first token and the subword tokens after it: with a
+ * WordPiece tokenizer (vocab.txt, or a tokenizer.json whose model has a
+ * continuing_subword_prefix) a token whose text span is not as long as the
+ * token is a subword (the unknown token never is); with others a token not
+ * after a space and not at the text's start. Entities (or tokens) labelled
+ * "O" are left out, as the pipeline's ignore_labels. start and end are
+ * byte offsets of the text. */
+typedef enum tf_aggregation {
+    TF_AGGREGATION_NONE = 0,
+    TF_AGGREGATION_SIMPLE = 1,
+    TF_AGGREGATION_FIRST = 2
+} tf_aggregation;
+
+typedef struct tf_entities tf_entities; /* opaque: the entities of one text */
+
+/* The entities of text (NUL-terminated UTF-8; cut to max_seq_length as
+ * every pipeline input) by aggregation; *out is NULL on failure. */
+TF_API tf_status tf_pipeline_entities(const tf_pipeline *p, const char *text, int32_t aggregation,
+                                    tf_entities **out);
+/* NULL is a no-op. */
+TF_API void tf_entities_destroy(tf_entities *e);
+/* The number of entities (tokens, for TF_AGGREGATION_NONE); 0 for NULL. */
+TF_API size_t tf_entities_count(const tf_entities *e);
+/* Entity i's label (its entity_group: the label without "B-" or "I-",
+ * except for TF_AGGREGATION_NONE), or NULL out of range. */
+TF_API const char *tf_entities_label(const tf_entities *e, size_t i);
+/* Its score (the mean of its tokens' or words'), its bytes [start, end) of
+ * the text, and (TF_AGGREGATION_NONE) its token's index in the encoding,
+ * else -1; 0 (index -1) out of range. */
+TF_API float tf_entities_score(const tf_entities *e, size_t i);
+TF_API int64_t tf_entities_start(const tf_entities *e, size_t i);
+TF_API int64_t tf_entities_end(const tf_entities *e, size_t i);
+TF_API int32_t tf_entities_index(const tf_entities *e, size_t i);
 
 #ifdef __cplusplus
 }

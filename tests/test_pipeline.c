@@ -272,6 +272,57 @@ START_TEST(test_xlmr_sentence_encoder)
 }
 END_TEST
 
+/* A BertForTokenClassification folder: the entities of each text, by
+ * aggregation, as transformers' TokenClassificationPipeline gives them. */
+START_TEST(test_token_classifier)
+{
+    const path_buf dir = join(data_dir, "families/bert_token_classifier");
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_TOKEN_CLASSIFIER);
+    ck_assert_int_eq(tf_pipeline_dim(p), 5);
+    static const char *const strategies[] = {"none", "simple", "first"};
+    const cJSON *item;
+    cJSON_ArrayForEach(item, json_at(exp, "texts")) {
+        const char *text = json_at(item, "text")->valuestring;
+        for (int agg = TF_AGGREGATION_NONE; agg <= TF_AGGREGATION_FIRST; agg++) {
+            const cJSON *want = json_at(item, strategies[agg]);
+            tf_entities *e;
+            ck_assert_int_eq(tf_pipeline_entities(p, text, agg, &e), TF_OK);
+            ck_assert_uint_eq(tf_entities_count(e), (size_t)cJSON_GetArraySize(want));
+            for (size_t i = 0; i < tf_entities_count(e); i++) {
+                const cJSON *w = cJSON_GetArrayItem(want, (int)i);
+                ck_assert_str_eq(tf_entities_label(e, i), json_at(w, agg ? "entity_group" : "entity")->valuestring);
+                ck_assert_double_eq_tol(tf_entities_score(e, i), json_at(w, "score")->valuedouble, TOL);
+                ck_assert_int_eq(tf_entities_start(e, i), json_at(w, "start")->valueint);
+                ck_assert_int_eq(tf_entities_end(e, i), json_at(w, "end")->valueint);
+                ck_assert_int_eq(tf_entities_index(e, i), agg ? -1 : json_at(w, "index")->valueint);
+            }
+            ck_assert_ptr_null(tf_entities_label(e, tf_entities_count(e)));
+            tf_entities_destroy(e);
+        }
+    }
+    tf_entities *e = (tf_entities *)&e;
+    expect_failure(tf_pipeline_entities(p, "hello", 3, &e), TF_ERR_INVALID_ARGUMENT,
+                   "aggregation: expected 0 (none), 1 (simple) or 2 (first), got 3");
+    ck_assert_ptr_null(e);
+    float out[5];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    const char *texts[] = {"hello"};
+    a.n = 1, a.texts = texts, a.out = out;
+    expect_failure(tf_pipeline_classify(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "tf_pipeline_classify: the pipeline is a token-classifier; use tf_pipeline_entities");
+    tf_pipeline_destroy(p);
+    ck_assert_int_eq(tf_pipeline_load(join(data_dir, "pipelines/classifier").s, NULL, &p), TF_OK);
+    expect_failure(tf_pipeline_entities(p, "hello", 0, &e), TF_ERR_INVALID_ARGUMENT,
+                   "tf_pipeline_entities: the pipeline is a classifier (no token-classification head)");
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
 /* Scores or probabilities within 1e-5, in batches of 3 (a last one short). */
 START_TEST(test_head)
 {
@@ -412,6 +463,7 @@ int main(void)
     tcase_add_test(tc, test_every_pooling_mode);
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
     tcase_add_test(tc, test_xlmr_sentence_encoder);
+    tcase_add_test(tc, test_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
     suite_add_tcase(s, tc);

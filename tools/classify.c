@@ -1,5 +1,5 @@
 /* classify.c — `tfenc classify --model DIR TEXT...`: a classifier's label
- * probabilities for each text. */
+ * probabilities for each text; with --tokens a token classifier's entities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +14,20 @@ static void classify_usage(FILE *out)
 {
     fprintf(out,
             "usage: tfenc classify --model DIR [--json] TEXT [TEXT ...]\n"
+            "       tfenc classify --tokens [--aggregation none|simple|first] --model DIR\n"
+            "                      [--json] TEXT [TEXT ...]\n"
             "The label probabilities of each TEXT from the sequence classifier in DIR\n"
-            "(BertForSequenceClassification: softmax, or sigmoid for multi-label models\n"
+            "(*ForSequenceClassification: softmax, or sigmoid for multi-label models\n"
             "and one-label ones, as transformers' text-classification pipeline). Prints\n"
             "the best label, its probability and the text, tab-separated; --json: a list of\n"
-            "{\"text\", \"labels\": [{\"label\", \"score\"}, ...]}, best first.\n");
+            "{\"text\", \"labels\": [{\"label\", \"score\"}, ...]}, best first.\n"
+            "--tokens: the entities of each TEXT from the token classifier in DIR\n"
+            "(*ForTokenClassification, as transformers' token-classification pipeline with\n"
+            "aggregation_strategy simple, the default here, first or none): one line each,\n"
+            "the text's number, the entity, its score, its start and end (characters) and\n"
+            "its words, tab-separated; --json: a list of {\"text\", \"entities\":\n"
+            "[{\"entity_group\" (none: \"entity\" and \"index\"), \"score\", \"word\",\n"
+            "\"start\", \"end\"}, ...]}.\n");
 }
 
 /* order [labels]: label indices by probs (labels), best first. */
@@ -90,13 +99,97 @@ static int classify(const classify_options *o)
     return rc;
 }
 
+/* ---- --tokens ------------------------------------------------------------------- */
+
+static size_t chars_before(const char *text, int64_t byte)
+{
+    size_t n = 0;
+    for (int64_t i = 0; i < byte; i++)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static void print_entities(const classify_options *o, size_t t, const tf_entities *e,
+                           int32_t aggregation)
+{
+    const char *text = o->args[t];
+    if (o->json) {
+        printf("%s{\"text\": ", t ? ", " : "");
+        pipeline_cli_json_string(stdout, text);
+        printf(", \"entities\": [");
+    }
+    for (size_t i = 0; i < tf_entities_count(e); i++) {
+        const int64_t start = tf_entities_start(e, i), end = tf_entities_end(e, i);
+        const int word = (int)(end - start);
+        if (!o->json) {
+            printf("%zu\t%s\t%.6f\t%zu\t%zu\t%.*s\n", t, tf_entities_label(e, i),
+                   (double)tf_entities_score(e, i), chars_before(text, start),
+                   chars_before(text, end), word, text + start);
+            continue;
+        }
+        printf("%s{\"%s\": ", i ? ", " : "", aggregation ? "entity_group" : "entity");
+        pipeline_cli_json_string(stdout, tf_entities_label(e, i));
+        printf(", \"score\": %.7g, \"word\": \"", (double)tf_entities_score(e, i));
+        for (int k = 0; k < word; k++) /* the span, escaped as pipeline_cli_json_string does */
+            printf(text[start + k] == '"' || text[start + k] == '\\' ? "\\%c"
+                   : (unsigned char)text[start + k] < 0x20 ? "\\u%04x" : "%c",
+                   text[start + k]);
+        printf("\", \"start\": %zu, \"end\": %zu", chars_before(text, start),
+               chars_before(text, end));
+        if (!aggregation)
+            printf(", \"index\": %d", (int)tf_entities_index(e, i));
+        printf("}");
+    }
+    if (o->json)
+        printf("]}");
+}
+
+static int classify_tokens(const classify_options *o)
+{
+    static const char *const names[] = {"none", "simple", "first"};
+    int32_t aggregation = o->aggregation ? -1 : TF_AGGREGATION_SIMPLE;
+    for (int32_t k = 0; o->aggregation && k < 3; k++)
+        if (!strcmp(o->aggregation, names[k]))
+            aggregation = k;
+    if (aggregation < 0) {
+        cli_error("classify", "--aggregation: expected none, simple or first, got '%s'",
+                  o->aggregation);
+        return CLI_USAGE;
+    }
+    tf_pipeline *p = pipeline_cli_load("classify", o->model, 0);
+    if (!p)
+        return CLI_FAILED;
+    int rc = 0;
+    if (o->json)
+        printf("[");
+    for (size_t t = 0; rc == 0 && t < o->n_args; t++) {
+        tf_entities *e;
+        const tf_status s = tf_pipeline_entities(p, o->args[t], aggregation, &e);
+        if (s) {
+            rc = pipeline_cli_fail("classify", s);
+            break;
+        }
+        print_entities(o, t, e, aggregation);
+        tf_entities_destroy(e);
+    }
+    if (o->json)
+        printf(rc ? "\n" : "]\n");
+    tf_pipeline_destroy(p);
+    return rc;
+}
+
 int tfenc_classify(int argc, char **argv)
 {
     classify_options o;
     int status;
-    if (!pipeline_cli_parse(&o, "classify", classify_usage, argc, argv, 1, &status))
+    if (!pipeline_cli_parse(&o, "classify", classify_usage, argc, argv, 1, 1, &status))
         return status;
-    status = classify(&o);
+    if (o.aggregation && !o.tokens) {
+        cli_error("classify", "--aggregation: only with --tokens");
+        status = CLI_USAGE;
+    } else {
+        status = o.tokens ? classify_tokens(&o) : classify(&o);
+    }
     free(o.args);
     return status;
 }

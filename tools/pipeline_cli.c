@@ -71,6 +71,12 @@ static int take_line(cli_args *a, const char *arg, void *user)
     }
     if (!strcmp(arg, "--model"))
         return cli_string(a, arg, "a model folder", &l->model);
+    if (l->token_flags && !strcmp(arg, "--tokens")) {
+        l->tokens = 1;
+        return 1;
+    }
+    if (l->token_flags && !strcmp(arg, "--aggregation"))
+        return cli_string(a, arg, "none, simple or first", &l->aggregation);
     if (arg[0] == '-' && arg[1])
         return 0;
     l->args[l->n_args++] = arg;
@@ -78,9 +84,9 @@ static int take_line(cli_args *a, const char *arg, void *user)
 }
 
 int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
-                       int argc, char **argv, size_t min_args, int *status)
+                       int argc, char **argv, size_t min_args, int token_flags, int *status)
 {
-    *l = (pipeline_cli_line){0};
+    *l = (pipeline_cli_line){.token_flags = token_flags};
     cli_args a = cli_args_start(command, usage, argc, argv);
     if (!(l->args = malloc((size_t)argc * sizeof *l->args))) {
         cli_error(command, "out of memory");

@@ -26,18 +26,22 @@ void pipeline_cli_json_string(FILE *out, const char *s);
 void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipeline *p);
 
 /* `tfenc COMMAND --model DIR [--json] ARG [ARG ...]`: rerank's and
- * classify's command line. */
+ * classify's command line (classify's also [--tokens [--aggregation NAME]]). */
 typedef struct pipeline_cli_line {
     const char *model;
     int json;
+    int token_flags;         /* classify: --tokens and --aggregation are taken */
+    int tokens;              /* --tokens */
+    const char *aggregation; /* --aggregation NAME, or NULL */
     const char **args; /* [n_args] the ARGs, in order (malloc'ed) */
     size_t n_args;
 } pipeline_cli_line;
 
-/* Parses argv into *l (at least min_args ARGs, else the usage). Returns 1
- * when the command should run (then free(l->args) after it), else 0 with
- * *status the exit status (0 after --help). */
+/* Parses argv into *l (at least min_args ARGs, else the usage; token_flags:
+ * --tokens and --aggregation too). Returns 1 when the command should run
+ * (then free(l->args) after it), else 0 with *status the exit status (0
+ * after --help). */
 int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
-                       int argc, char **argv, size_t min_args, int *status);
+                       int argc, char **argv, size_t min_args, int token_flags, int *status);
 
 #endif

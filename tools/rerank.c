@@ -96,7 +96,7 @@ int tfenc_rerank(int argc, char **argv)
 {
     rerank_options o;
     int status;
-    if (!pipeline_cli_parse(&o, "rerank", rerank_usage, argc, argv, 2, &status))
+    if (!pipeline_cli_parse(&o, "rerank", rerank_usage, argc, argv, 2, 0, &status))
         return status;
     status = rerank(&o);
     free(o.args);

@@ -54,6 +54,8 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
                                                                       item->valuestring);
         if (is_string && ends_with(item->valuestring, "ForSequenceClassification"))
             a->seq_cls = 1;
+        if (is_string && ends_with(item->valuestring, "ForTokenClassification"))
+            a->token_cls = 1;
     }
     if (!all_known)
         return tf_hf_family_unsupported(label, model_type, names);
@@ -137,7 +139,7 @@ tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label)
     if (s)
         return s;
     s = check_architecture(root, label, a);
-    if (s == TF_OK && a->seq_cls) {
+    if (s == TF_OK && (a->seq_cls || a->token_cls)) {
         a->cross_encoder = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root,
                                                                            "sentence_transformers"));
         if ((s = read_problem(root, label, &a->problem)) == TF_OK)

@@ -18,6 +18,7 @@ typedef enum tf_problem {
 typedef struct tf_hf_arch {
     const struct tf_hf_family *family; /* model_type's (hf_family.h) */
     int32_t seq_cls;       /* architectures names a *ForSequenceClassification */
+    int32_t token_cls;     /* ... or a *ForTokenClassification */
     int32_t cross_encoder; /* config.json holds the "sentence_transformers" object */
     int32_t n_labels;      /* id2label's size (num_labels, else 2, without it) */
     char **labels;         /* [n_labels], owned */

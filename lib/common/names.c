@@ -45,6 +45,7 @@ static const char *const pipeline_kind_names[] = {
     [TF_PIPELINE_EMBEDDING] = "embedding",
     [TF_PIPELINE_CROSS_ENCODER] = "cross-encoder",
     [TF_PIPELINE_CLASSIFIER] = "classifier",
+    [TF_PIPELINE_TOKEN_CLASSIFIER] = "token-classifier",
 };
 _Static_assert(sizeof pipeline_kind_names / sizeof *pipeline_kind_names == TF_PIPELINE_KIND_COUNT,
                "a name for every tf_pipeline_kind");

@@ -82,6 +82,21 @@ static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
     return TF_OK;
 }
 
+/* Whether tokenizer.json's model has a continuing_subword_prefix (transformers'
+ * token-classification pipeline then tells subwords by their length). */
+static tf_status read_subword_prefix(const char *path, int32_t *has)
+{
+    cJSON *root;
+    tf_status s = tf_json_read_file(path, "tokenizer.json", 0, &root);
+    if (s)
+        return s;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(model, "continuing_subword_prefix");
+    *has = cJSON_IsString(prefix) && prefix->valuestring[0];
+    cJSON_Delete(root);
+    return TF_OK;
+}
+
 static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
     tokenizer_config tc;
@@ -91,6 +106,12 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
     struct stat st;
     char *json = tf_path_join(dir, "tokenizer.json");
     const char *file = json && stat(json, &st) == 0 ? "tokenizer.json" : "vocab.txt";
+    p->wordpiece_subwords = 1; /* vocab.txt: "##" */
+    if (json && file[0] == 't' && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER &&
+        (s = read_subword_prefix(json, &p->wordpiece_subwords))) {
+        tf_free(json);
+        return s;
+    }
     char *path = json ? tf_path_join(dir, file) : NULL;
     tf_free(json);
     if (!path)
@@ -126,17 +147,10 @@ static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows
     return s ? s : tf_extra_tensor_read(f, b_name, 1, b_dims, "model.safetensors", why, b);
 }
 
-static tf_status load_head(tf_pipeline *p, const char *dir)
+/* The head's Linear layers from model.safetensors: a sequence head's
+ * (hf_family.h), or a token head's classifier (every family's name). */
+static tf_status read_head(tf_pipeline *p, const char *dir)
 {
-    p->head = &p->arch.family->seq_head;
-    if (!p->head->out) /* ModernBERT's: its own head module, not read yet */
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: a *ForSequenceClassification of format "
-                       "%s is not supported (its encoder loads with tf_encoder_load)",
-                       p->arch.family->format);
-    if (!p->head->dense && !p->cfg.pooler)
-        return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
-                       "model_type \"bert\" (config.json architectures) needs the pooler "
-                       "(bert.pooler.dense.weight)");
     char *path = tf_path_join(dir, "model.safetensors");
     if (!path)
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
@@ -148,17 +162,36 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
     const int64_t n = p->arch.n_labels, D = p->cfg.d_model;
     char why[160];
     snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
-    if (p->head->dense)
+    if (p->head && p->head->dense)
         s = read_linear(&f, p->head->dense, D, D, why, &p->dense_w, &p->dense_b);
     snprintf(why, sizeof why, "%lld labels in config.json id2label, hidden_size %lld",
              (long long)n, (long long)D);
     if (s == TF_OK)
-        s = read_linear(&f, p->head->out, n, D, why, &p->cls_w, &p->cls_b);
+        s = read_linear(&f, p->head ? p->head->out : "classifier", n, D, why, &p->cls_w,
+                        &p->cls_b);
     tf_st_close(&f);
-    p->kind = p->arch.cross_encoder || n == 1 ? TF_PIPELINE_CROSS_ENCODER
-                                               : TF_PIPELINE_CLASSIFIER;
     p->dim = (int32_t)n;
     return s;
+}
+
+static tf_status load_head(tf_pipeline *p, const char *dir)
+{
+    if (!p->arch.family->seq_head.out) /* ModernBERT's: its own head module, not read yet */
+        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: a *For%sClassification of format "
+                       "%s is not supported (its encoder loads with tf_encoder_load)",
+                       p->arch.token_cls ? "Token" : "Sequence", p->arch.family->format);
+    if (p->arch.token_cls) {
+        p->kind = TF_PIPELINE_TOKEN_CLASSIFIER;
+        return read_head(p, dir);
+    }
+    p->head = &p->arch.family->seq_head;
+    if (!p->head->dense && !p->cfg.pooler)
+        return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
+                       "model_type \"bert\" (config.json architectures) needs the pooler "
+                       "(bert.pooler.dense.weight)");
+    p->kind = p->arch.cross_encoder || p->arch.n_labels == 1 ? TF_PIPELINE_CROSS_ENCODER
+                                                              : TF_PIPELINE_CLASSIFIER;
+    return read_head(p, dir);
 }
 
 /* ---- Loading ---------------------------------------------------------------------- */
@@ -173,9 +206,10 @@ static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_o
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
     int modules = 0;
-    if (s == TF_OK && !p->arch.seq_cls)
+    const int head = p->arch.seq_cls || p->arch.token_cls;
+    if (s == TF_OK && !head)
         s = tf_st_is_pipeline(dir, &modules);
-    if (s == TF_OK && p->arch.seq_cls) {
+    if (s == TF_OK && head) {
         s = load_head(p, dir);
     } else if (s == TF_OK && modules) {
         s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, p->cfg.max_positions);

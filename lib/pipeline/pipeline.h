@@ -23,10 +23,12 @@ struct tf_pipeline {
     int32_t dim;              /* embedding: the vectors' width; heads: labels */
     tf_st_pipeline st;        /* embedding: pooling, Dense and Normalize, prompts */
     tf_hf_arch arch;          /* heads: labels, problem_type */
-    const tf_hf_seq_head *head; /* heads: the family's (hf_family.h) */
+    const tf_hf_seq_head *head; /* sequence heads: the family's (hf_family.h) */
     float *dense_w, *dense_b; /* heads with a dense layer: (D, D), (D) */
     float *cls_w;             /* heads: the logits' Linear, (labels, D) */
     float *cls_b;             /* heads: its bias (labels) */
+    int32_t wordpiece_subwords; /* token heads: a subword is a token longer than its
+                                   span (WordPiece's "##"), else one not after a space */
 };
 
 /* One batch of inputs first..first+B tokenised and run through the encoder. */
@@ -34,8 +36,8 @@ typedef struct tf_pipeline_batch {
     tf_encoding *enc;
     int32_t B, T;
     float *hidden;            /* [B, T, D] the encoder's output */
-    float *pooled;            /* [B, D] heads only: what the logits' Linear reads (BERT's
-                                 pooler output, or act(dense(hidden[:, 0]))) */
+    float *pooled;            /* [B, D] sequence heads only: what the logits' Linear reads
+                                 (BERT's pooler output, or act(dense(hidden[:, 0]))) */
     size_t truncated;         /* inputs of the batch that were cut */
 } tf_pipeline_batch;
 

@@ -46,7 +46,8 @@ static void head_dense(const tf_pipeline *p, tf_pipeline_batch *b, float *first)
 static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_batch *b)
 {
     const size_t D = (size_t)p->cfg.d_model;
-    const int head = p->kind != TF_PIPELINE_EMBEDDING, dense = head && p->head->dense;
+    const int head = p->kind == TF_PIPELINE_CROSS_ENCODER || p->kind == TF_PIPELINE_CLASSIFIER;
+    const int dense = head && p->head->dense;
     b->hidden = tf_malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
     if (head)
         b->pooled = tf_malloc((size_t)b->B * D * sizeof *b->pooled); /* [B, D] */

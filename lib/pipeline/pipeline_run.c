@@ -222,7 +222,9 @@ static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *
     if (p->kind != TF_PIPELINE_EMBEDDING)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "tf_pipeline_embed: the pipeline is a %s; use "
                        "tf_pipeline_%s", tf_pipeline_kind_name(p->kind),
-                       p->kind == TF_PIPELINE_CROSS_ENCODER ? "score" : "classify");
+                       p->kind == TF_PIPELINE_CROSS_ENCODER ? "score"
+                       : p->kind == TF_PIPELINE_CLASSIFIER  ? "classify"
+                                                            : "tokens");
     if (a->normalize < -1 || a->normalize > 1)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.normalize: expected -1 (as the folder), 0 "
                        "or 1, got %d", (int)a->normalize);
@@ -278,6 +280,9 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
     if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING)
         s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is an embedding model (no "
                     "classification head); use tf_pipeline_embed", call);
+    if (s == TF_OK && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER)
+        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a token-classifier; use "
+                    "tf_pipeline_entities", call);
     float *results = NULL; /* [n, labels] */
     if (s || (s = alloc_results(a.n, (size_t)p->dim, &results)))
         return s;

@@ -110,3 +110,27 @@ def test_xlmr_sentence_encoder():
         assert (enc.dim, enc.max_seq_length) == (8, 32)
         got = enc.encode(exp["texts"], batch_size=4)
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("strategy", ["none", "simple", "first"])
+def test_token_classifier_entities(strategy):
+    """A BertForTokenClassification folder: entities as transformers'
+    TokenClassificationPipeline gives them (tests/data/gen_families.py)."""
+    path = os.path.join(DATA, "families", "bert_token_classifier")
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    key = "entity" if strategy == "none" else "entity_group"
+    with tfenc.TokenClassifier.from_dir(path) as tc:
+        got = tc([t["text"] for t in exp["texts"]], aggregation_strategy=strategy)
+        for entities, want in zip(got, exp["texts"]):
+            assert [(e[key], e["start"], e["end"]) for e in entities] == \
+                [(w[key], w["start"], w["end"]) for w in want[strategy]]
+            assert np.allclose([e["score"] for e in entities],
+                               [w["score"] for w in want[strategy]], atol=1e-5, rtol=0)
+            if strategy == "none":
+                assert [e["index"] for e in entities] == [w["index"] for w in want["none"]]
+        with pytest.raises(ValueError, match="aggregation_strategy: expected one of none, "
+                           "simple, first, got 'max'"):
+            tc("hello", aggregation_strategy="max")
+    with pytest.raises(ValueError, match="the folder's kind is classifier; TokenClassifier"):
+        tfenc.TokenClassifier.from_dir(os.path.join(PIPELINES, "classifier"))

@@ -12,7 +12,7 @@ from ._runtime import runtime_info
 from .encoder import ACTIVATIONS, POOLINGS, POSITIONS, Encoder, EncoderOutput
 from .errors import (FileError, FormatError, InvalidArgumentError, NotFoundError,
                      OutOfMemoryError, ShapeError, TfencError, UnsupportedError)
-from .pipelines import Classifier, CrossEncoder, SentenceEncoder
+from .pipelines import Classifier, CrossEncoder, SentenceEncoder, TokenClassifier
 from .tokenizer import Tokenizer
 
 __version__ = _c.tf_version_string().decode()
@@ -20,4 +20,4 @@ __version__ = _c.tf_version_string().decode()
 __all__ = ["Encoder", "EncoderOutput", "Tokenizer", "TfencError", "InvalidArgumentError",
            "ShapeError", "OutOfMemoryError", "FileError", "FormatError", "UnsupportedError",
            "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "runtime_info",
-           "SentenceEncoder", "CrossEncoder", "Classifier", "__version__"]
+           "SentenceEncoder", "CrossEncoder", "Classifier", "TokenClassifier", "__version__"]

@@ -52,6 +52,14 @@ for _name, _res, _args in [
     ("tf_pipeline_embed", ctypes.c_int, [VP, P(PipelineArgs)]),
     ("tf_pipeline_score", ctypes.c_int, [VP, P(PipelineArgs)]),
     ("tf_pipeline_classify", ctypes.c_int, [VP, P(PipelineArgs)]),
+    ("tf_pipeline_entities", ctypes.c_int, [VP, CP, c_int32, P(VP)]),  # since 0.4.0
+    ("tf_entities_destroy", None, [VP]),
+    ("tf_entities_count", c_size_t, [VP]),
+    ("tf_entities_label", CP, [VP, c_size_t]),
+    ("tf_entities_score", c_float, [VP, c_size_t]),
+    ("tf_entities_start", ctypes.c_int64, [VP, c_size_t]),
+    ("tf_entities_end", ctypes.c_int64, [VP, c_size_t]),
+    ("tf_entities_index", c_int32, [VP, c_size_t]),
 ]:
     _lib._declare(_name, _res, *_args)
 
@@ -163,7 +171,7 @@ class SentenceEncoder(_Pipeline):
 
 
 class CrossEncoder(_Pipeline):
-    """CrossEncoder.from_dir(path): a BertForSequenceClassification
+    """CrossEncoder.from_dir(path): a *ForSequenceClassification
     reranker; predict() and rank() as sentence-transformers' CrossEncoder."""
     _kinds = ("cross-encoder", "classifier")
 
@@ -190,7 +198,7 @@ class CrossEncoder(_Pipeline):
 
 
 class Classifier(_Pipeline):
-    """Classifier.from_dir(path): a BertForSequenceClassification model;
+    """Classifier.from_dir(path): a *ForSequenceClassification model;
     calling it gives label dicts as transformers' text-classification
     pipeline (softmax, or sigmoid for multi-label and one-label models)."""
     _kinds = ("classifier", "cross-encoder")
@@ -217,3 +225,46 @@ class Classifier(_Pipeline):
             order = sorted(range(len(labels)), key=lambda k: -float(row[k]))[:top_k]
             out.append([{"label": labels[k], "score": float(row[k])} for k in order])
         return out[0] if single else out
+
+
+_AGGREGATIONS = ("none", "simple", "first")  # tf_aggregation's values, in order
+
+
+class TokenClassifier(_Pipeline):
+    """TokenClassifier.from_dir(path): a *ForTokenClassification model;
+    calling it gives entities as transformers' token-classification
+    pipeline: {"entity_group", "score", "word", "start", "end"} (aggregation
+    "none": {"entity", "score", "index", "word", "start", "end"}), start and
+    end in characters of the text, word its span there."""
+    _kinds = ("token-classifier",)
+
+    def _entities(self, text, aggregation):
+        e = ctypes.c_void_p()
+        with self._handle.borrow() as h:
+            check(lib.tf_pipeline_entities(h, _utf8(text, "text"), aggregation, ctypes.byref(e)))
+        try:
+            raw = text.encode()
+            out = []
+            for i in range(lib.tf_entities_count(e)):
+                start, end = lib.tf_entities_start(e, i), lib.tf_entities_end(e, i)
+                chars = len(raw[:start].decode()), len(raw[:end].decode())
+                item = {"entity_group" if aggregation else "entity":
+                        lib.tf_entities_label(e, i).decode(),
+                        "score": float(lib.tf_entities_score(e, i))}
+                if not aggregation:
+                    item["index"] = lib.tf_entities_index(e, i)
+                item.update(word=text[chars[0]:chars[1]], start=chars[0], end=chars[1])
+                out.append(item)
+            return out
+        finally:
+            lib.tf_entities_destroy(e)
+
+    def __call__(self, texts, aggregation_strategy="simple"):
+        """The entities of one text (a list), or of each of several."""
+        if aggregation_strategy not in _AGGREGATIONS:
+            raise ValueError(f"aggregation_strategy: expected one of {', '.join(_AGGREGATIONS)}, "
+                             f"got {aggregation_strategy!r}")
+        aggregation = _AGGREGATIONS.index(aggregation_strategy)
+        if isinstance(texts, str):
+            return self._entities(texts, aggregation)
+        return [self._entities(t, aggregation) for t in texts]

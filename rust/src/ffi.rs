@@ -197,6 +197,12 @@ pub struct tf_pipeline_args {
 pub const TF_PIPELINE_EMBEDDING: i32 = 0;
 pub const TF_PIPELINE_CROSS_ENCODER: i32 = 1;
 pub const TF_PIPELINE_CLASSIFIER: i32 = 2;
+pub const TF_PIPELINE_TOKEN_CLASSIFIER: i32 = 3;
+
+#[repr(C)]
+pub struct tf_entities {
+    _private: [u8; 0],
+}
 
 extern "C" {
     pub fn tf_struct_size(name: *const c_char) -> usize;
@@ -315,6 +321,19 @@ extern "C" {
     pub fn tf_pipeline_embed(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
     pub fn tf_pipeline_score(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
     pub fn tf_pipeline_classify(p: *const tf_pipeline, args: *const tf_pipeline_args) -> tf_status;
+    pub fn tf_pipeline_entities(
+        p: *const tf_pipeline,
+        text: *const c_char,
+        aggregation: i32,
+        out: *mut *mut tf_entities,
+    ) -> tf_status;
+    pub fn tf_entities_destroy(e: *mut tf_entities);
+    pub fn tf_entities_count(e: *const tf_entities) -> usize;
+    pub fn tf_entities_label(e: *const tf_entities, i: usize) -> *const c_char;
+    pub fn tf_entities_score(e: *const tf_entities, i: usize) -> f32;
+    pub fn tf_entities_start(e: *const tf_entities, i: usize) -> i64;
+    pub fn tf_entities_end(e: *const tf_entities, i: usize) -> i64;
+    pub fn tf_entities_index(e: *const tf_entities, i: usize) -> i32;
     pub fn tf_pool(
         hidden: *const f32,
         lengths: *const i32,

@@ -24,7 +24,8 @@ pub use enums::{Activation, Pooling, Position};
 pub use error::{Error, Result, Status};
 pub use forward::{Inputs, Output};
 pub use pipeline::{
-    Classifier, CrossEncoder, EncodeOptions, Embeddings, PipelineOptions, SentenceEncoder,
+    Aggregation, Classifier, CrossEncoder, EncodeOptions, Embeddings, Entity, PipelineOptions,
+    SentenceEncoder, TokenClassifier,
 };
 pub use runtime::{runtime_info, RuntimeInfo};
 pub use tokenizer::{Encoding, TokenizeOptions, Tokenizer, Truncation};

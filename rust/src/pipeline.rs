@@ -1,7 +1,8 @@
 //! Model folders as sentence-transformers and transformers use them, over
 //! the C library's tf_pipeline: `SentenceEncoder` (a sentence-transformers
 //! folder: its pooling, Dense and Normalize modules, prompts),
-//! `CrossEncoder` (a *ForSequenceClassification reranker) and `Classifier`.
+//! `CrossEncoder` (a *ForSequenceClassification reranker), `Classifier` and
+//! `TokenClassifier` (a *ForTokenClassification model's entities).
 use std::ffi::{CStr, CString};
 use std::os::raw::c_char;
 use std::path::Path;
@@ -316,5 +317,62 @@ impl Classifier {
                 scored
             })
             .collect())
+    }
+}
+
+/// How token labels become entities (transformers' aggregation_strategy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregation {
+    /// Each token with its best label ("B-PER"), its index.
+    None = 0,
+    /// Runs of one tag grouped ("PER"), scores averaged.
+    Simple = 1,
+    /// Each word takes its first token's label, then grouped as Simple.
+    First = 2,
+}
+
+/// One entity (or token, for `Aggregation::None`): its label, score, its
+/// bytes `start..end` of the text, and for `None` the token's index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entity {
+    pub label: String,
+    pub score: f32,
+    pub start: usize,
+    pub end: usize,
+    pub index: Option<usize>,
+}
+
+/// A token classifier: entities as transformers' token-classification pipeline.
+pub struct TokenClassifier(Pipeline);
+
+impl TokenClassifier {
+    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<TokenClassifier> {
+        TokenClassifier::with_options(dir, &PipelineOptions::default())
+    }
+
+    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<TokenClassifier> {
+        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_TOKEN_CLASSIFIER, "TokenClassifier")
+            .map(TokenClassifier)
+    }
+
+    /// The entities of text (`&text[e.start..e.end]` is each one's span).
+    pub fn entities(&self, text: &str, aggregation: Aggregation) -> Result<Vec<Entity>> {
+        let c = c_string("text", text)?;
+        let mut e = ptr::null_mut();
+        // SAFETY: valid handle and text; e receives the result, read then destroyed.
+        unsafe {
+            check(ffi::tf_pipeline_entities(self.0.raw(), c.as_ptr(), aggregation as i32, &mut e))?;
+            let out = (0..ffi::tf_entities_count(e))
+                .map(|i| Entity {
+                    label: string(ffi::tf_entities_label(e, i)).unwrap_or_default(),
+                    score: ffi::tf_entities_score(e, i),
+                    start: from_c(ffi::tf_entities_start(e, i)),
+                    end: from_c(ffi::tf_entities_end(e, i)),
+                    index: usize::try_from(ffi::tf_entities_index(e, i)).ok(),
+                })
+                .collect();
+            ffi::tf_entities_destroy(e);
+            Ok(out)
+        }
     }
 }

@@ -1,14 +1,18 @@
 //! Model folders through the pipeline types: the sentence-transformers,
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
 //! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
-//! with a Unigram one, DistilBERT) within 1e-5 of the float64 references of their generators
-//! (expected_texts.bin and expected_out.npy, written beside expected.json).
+//! with a Unigram one, DistilBERT, ELECTRA, a BERT token classifier) within 1e-5 of the float64
+//! references of their generators (expected_texts.bin with expected_out.npy or
+//! expected_entities.tsv, written beside expected.json).
 mod common;
 
 use std::path::PathBuf;
 
 use common::{data_dir, npy_f32};
-use tfenc::{Classifier, CrossEncoder, EncodeOptions, PipelineOptions, SentenceEncoder, Status};
+use tfenc::{
+    Aggregation, Classifier, CrossEncoder, EncodeOptions, PipelineOptions, SentenceEncoder, Status,
+    TokenClassifier,
+};
 
 /// (the folder, its inputs, the expected rows and their width).
 fn fixture(dir: &str) -> (PathBuf, Vec<String>, Vec<f32>, usize) {
@@ -108,4 +112,30 @@ fn a_folder_of_another_kind_is_refused() {
     assert!(e.message.ends_with("st_dense: the folder's kind is embedding; CrossEncoder reads cross-encoder folders"));
     let e = Classifier::from_dir(data_dir().join("pipelines").join("missing")).err().unwrap();
     assert_eq!(e.status, Status::Io);
+}
+
+#[test]
+fn token_classifier_entities() {
+    let dir = data_dir().join("families").join("bert_token_classifier");
+    let bytes = std::fs::read(dir.join("expected_texts.bin")).unwrap();
+    let texts: Vec<String> =
+        bytes.split(|&b| b == 0).filter(|t| !t.is_empty()).map(|t| String::from_utf8(t.to_vec()).unwrap()).collect();
+    let tsv = std::fs::read_to_string(dir.join("expected_entities.tsv")).unwrap();
+    let tc = TokenClassifier::from_dir(&dir).unwrap();
+    for (name, agg) in [("none", Aggregation::None), ("simple", Aggregation::Simple), ("first", Aggregation::First)] {
+        for (t, text) in texts.iter().enumerate() {
+            let want: Vec<Vec<&str>> = tsv
+                .lines()
+                .map(|l| l.split('\t').collect::<Vec<_>>())
+                .filter(|f| f[0] == t.to_string() && f[1] == name)
+                .collect();
+            let got = tc.entities(text, agg).unwrap();
+            assert_eq!(got.len(), want.len(), "{} {}", name, text);
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!((g.label.as_str(), g.start.to_string(), g.end.to_string()), (w[2], w[4].to_string(), w[5].to_string()));
+                assert!((g.score - w[3].parse::<f32>().unwrap()).abs() <= 1e-5);
+                assert_eq!(g.index.map_or(-1, |i| i as i64), w[6].parse::<i64>().unwrap());
+            }
+        }
+    }
 }

@@ -456,6 +456,158 @@ def electra_classifier():
                          forward, "classifier.dense", gelu, "classifier.out_proj", 17)
 
 
+# ---- Token classification (transformers' pipelines/token_classification.py) -------------
+
+TOKEN_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+TOKEN_TEXTS = ["the cats sat on the mats", "Hello world, where is the red house?",
+               "the quick brown fox jumped over the lazy dogs"]
+
+
+def wordpiece_offsets(text):
+    """gen_pipelines.py's wordpiece with each id's character span: BERT's basic
+    tokenizer (lower case, split on spaces and punctuation), then greedy
+    longest-match pieces ("##" inside a word); an unknown word is one [UNK]
+    over the whole word."""
+    from gen_pipelines import IDS
+    words, start = [], None
+    for i, ch in enumerate(text + " "):
+        if ch.isspace() or ch in ".,?!:":
+            if start is not None:
+                words.append((start, i))
+            start = None
+            if ch in ".,?!:":
+                words.append((i, i + 1))
+        elif start is None:
+            start = i
+    pieces = []
+    for ws, we in words:
+        w, at, word = text[ws:we].lower(), 0, []
+        while at < len(w):
+            end = len(w)
+            while end > at and ((w[at:end] if at == 0 else "##" + w[at:end]) not in IDS):
+                end -= 1
+            if end == at:
+                word = [(IDS["[UNK]"], ws, we)]
+                break
+            word.append((IDS[w[at:end] if at == 0 else "##" + w[at:end]], ws + at, ws + end))
+            at = end
+        pieces += word
+    return pieces
+
+
+def gather_pre_entities(text, ids, scores, offsets):
+    """TokenClassificationPipeline.gather_pre_entities for a WordPiece
+    tokenizer (continuing_subword_prefix "##"), specials already left out."""
+    out = []
+    for idx, (i, (start, end)) in enumerate(zip(ids, offsets)):
+        word = VOCAB[i]
+        is_subword = len(word) != len(text[start:end])
+        if i == VOCAB.index("[UNK]"):
+            word, is_subword = text[start:end], False
+        out.append({"word": word, "scores": scores[idx], "start": start, "end": end,
+                    "index": idx + 1, "is_subword": is_subword})
+    return out
+
+
+def get_tag(name):
+    if name.startswith("B-"):
+        return "B", name[2:]
+    if name.startswith("I-"):
+        return "I", name[2:]
+    return "I", name
+
+
+def group_sub_entities(entities):
+    return {"entity_group": entities[0]["entity"].split("-", 1)[-1],
+            "score": float(np.mean([e["score"] for e in entities])),
+            "start": entities[0]["start"], "end": entities[-1]["end"]}
+
+
+def group_entities(entities):
+    groups, disagg = [], []
+    for e in entities:
+        if not disagg:
+            disagg.append(e)
+            continue
+        bi, tag = get_tag(e["entity"])
+        _, last_tag = get_tag(disagg[-1]["entity"])
+        if tag == last_tag and bi != "B":
+            disagg.append(e)
+        else:
+            groups.append(group_sub_entities(disagg))
+            disagg = [e]
+    if disagg:
+        groups.append(group_sub_entities(disagg))
+    return groups
+
+
+def aggregate(pre, strategy):
+    """aggregate (none, simple) and aggregate_words + aggregate_word (first),
+    then the ignore_labels ["O"] filter of postprocess."""
+    if strategy in ("none", "simple"):
+        entities = [{"entity": TOKEN_LABELS[int(p["scores"].argmax())],
+                     "score": float(p["scores"].max()), "index": p["index"],
+                     "start": p["start"], "end": p["end"]} for p in pre]
+        if strategy == "none":
+            return [e for e in entities if e["entity"] != "O"]
+    else:
+        words, group = [], None
+        for p in pre:
+            if group is None:
+                group = [p]
+            elif p["is_subword"]:
+                group.append(p)
+            else:
+                words.append(group)
+                group = [p]
+        words.append(group)
+        entities = [{"entity": TOKEN_LABELS[int(g[0]["scores"].argmax())],
+                     "score": float(g[0]["scores"].max()), "start": g[0]["start"],
+                     "end": g[-1]["end"]} for g in words]
+    return [e for e in group_entities(entities) if e["entity_group"] != "O"]
+
+
+def bert_token_classifier():
+    """BertForTokenClassification (modeling_bert.py: classifier on every token's
+    state, dropout off; no pooler), a vocab.txt, and the entities of each text
+    with aggregation none, simple and first."""
+    w, cfg, g = make_bert(32, prefix="bert.")
+    w = {k: v for k, v in w.items() if not k.startswith("bert.pooler.")}
+    n = len(TOKEN_LABELS)
+    cw, cb = (torch.randn(n, D, generator=g) * 1.5).float(), (torch.randn(n, generator=g)).float()
+    cfg.update({"architectures": ["BertForTokenClassification"],
+                "id2label": {str(i): l for i, l in enumerate(TOKEN_LABELS)},
+                "label2id": {l: i for i, l in enumerate(TOKEN_LABELS)}})
+    d = os.path.join(OUT, "bert_token_classifier")
+    os.makedirs(d)
+    save_weights(d, {**w, "classifier.weight": cw, "classifier.bias": cb})
+    dump(os.path.join(d, "config.json"), cfg)
+    with open(os.path.join(d, "vocab.txt"), "w") as f:
+        f.write("\n".join(VOCAB) + "\n")
+    dump(os.path.join(d, "tokenizer_config.json"), {"do_lower_case": True})
+    exp = []
+    for text in TOKEN_TEXTS:
+        pieces = wordpiece_offsets(text)
+        ids = [VOCAB.index("[CLS]")] + [i for i, _, _ in pieces] + [VOCAB.index("[SEP]")]
+        x, _ = bert_forward(w, cfg, ids, [0] * len(ids), prefix="bert.")
+        logits = x[1:-1] @ cw.double().T + cb.double()
+        scores = torch.softmax(logits, -1).numpy()
+        pre = gather_pre_entities(text, [i for i, _, _ in pieces], scores,
+                                  [(s0, e0) for _, s0, e0 in pieces])
+        exp.append({"text": text, "ids": ids,
+                    **{k: aggregate(pre, k) for k in ("none", "simple", "first")}})
+    dump(os.path.join(d, "expected.json"), {"labels": TOKEN_LABELS, "texts": exp})
+    # for rust/tests/pipelines.rs: the texts, and a line per entity
+    with open(os.path.join(d, "expected_texts.bin"), "wb") as f:
+        f.write(b"".join(t.encode() + b"\0" for t in TOKEN_TEXTS))
+    with open(os.path.join(d, "expected_entities.tsv"), "w") as f:
+        for t, item in enumerate(exp):
+            for k in ("none", "simple", "first"):
+                for e in item[k]:
+                    f.write(f"{t}\t{k}\t{e.get('entity', e.get('entity_group'))}\t"
+                            f"{e['score']!r}\t{e['start']}\t{e['end']}\t{e.get('index', -1)}\n")
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     roberta()
@@ -474,6 +626,7 @@ def main():
     distilbert_classifier()
     electra()
     electra_classifier()
+    bert_token_classifier()
 
 
 if __name__ == "__main__":
