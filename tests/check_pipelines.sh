@@ -36,6 +36,20 @@ for key in ("plain", "query"):
 close([[float(v) for v in open(f"{tmp}/dims8.txt").read().split()]], exp["dims8"][:1], "dims 8")
 PY
 
+# as all-MiniLM-L6-v2: max_seq_length 256 below 512 positions
+mini=$data/st_minilm
+$py - "$tfenc" "$mini" <<'PY'
+import json, subprocess, sys
+tfenc, mini = sys.argv[1], sys.argv[2]
+exp = json.load(open(f"{mini}/expected.json"))
+run = subprocess.run([tfenc, "embed", "--model", mini, "--json", *exp["texts"]], check=True,
+                     capture_output=True, text=True)
+out = json.loads(run.stdout)
+assert out["truncated"] == 1 and "longer than 256 tokens" in run.stderr, (out, run.stderr)
+for g, w in zip(out["embeddings"], exp["embeddings"]):
+    assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), "st_minilm"
+PY
+
 ! "$tfenc" embed --model "$st" --dimensions 17 "hello" 2>"$tmp/err"
 grep -qF "args.dimensions 17: the model's vectors have 16 dimensions" "$tmp/err"
 ! "$tfenc" embed --model "$st" --pool cls "hello" 2>"$tmp/err"

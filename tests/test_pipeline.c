@@ -245,6 +245,27 @@ static void expect_ids(const char *dir, const cJSON *exp, const char **texts, co
     tf_tokenizer_destroy(tok);
 }
 
+/* As all-MiniLM-L6-v2: max_seq_length 256 below 512 positions; a text of
+ * more than 256 tokens is cut to 256 and counted. */
+START_TEST(test_minilm_max_seq_length_256)
+{
+    cJSON *exp = expected("st_minilm");
+    tf_pipeline *p = load("st_minilm");
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 256);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetArrayItem(json_at(exp, "ids"), 1)), 256);
+    float out[2 * 16];
+    size_t truncated = 0;
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 2, a.texts = strings(json_at(exp, "texts"), 0), a.out = out, a.truncated = &truncated;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    ck_assert_uint_eq(truncated, 1);
+    expect_rows(out, json_at(exp, "embeddings"), 16, "st_minilm");
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
 /* An XLM-RoBERTa sentence-transformers folder (mean pooling, Normalize)
  * with a SentencePiece Unigram tokenizer.json. */
 START_TEST(test_xlmr_sentence_encoder)
@@ -462,6 +483,7 @@ int main(void)
     tcase_add_test(tc, test_token_ids_match_the_reference);
     tcase_add_test(tc, test_every_pooling_mode);
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
+    tcase_add_test(tc, test_minilm_max_seq_length_256);
     tcase_add_test(tc, test_xlmr_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);

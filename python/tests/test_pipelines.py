@@ -134,3 +134,13 @@ def test_token_classifier_entities(strategy):
             tc("hello", aggregation_strategy="max")
     with pytest.raises(ValueError, match="the folder's kind is classifier; TokenClassifier"):
         tfenc.TokenClassifier.from_dir(os.path.join(PIPELINES, "classifier"))
+
+
+def test_minilm_max_seq_length_256():
+    """As all-MiniLM-L6-v2: max_seq_length 256 below 512 positions."""
+    path, exp = folder("st_minilm")
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert enc.max_seq_length == 256
+        got = enc.encode(exp["texts"])
+        assert enc.truncated == 1
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)

@@ -58,6 +58,17 @@ fn sentence_encoder_mean_normalize_dimensions() {
 }
 
 #[test]
+fn minilm_max_seq_length_256() {
+    let (dir, texts, want, _) = fixture("pipelines/st_minilm");
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    assert_eq!(enc.max_seq_length(), 256);
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
+    assert_eq!(out.truncated, 1);
+    assert_close(&out.values, &want, "st_minilm");
+}
+
+#[test]
 fn xlmr_sentence_encoder_with_a_unigram_tokenizer() {
     let (dir, texts, want, dim) = fixture("families/xlmr_st");
     let enc = SentenceEncoder::from_dir(&dir).unwrap();

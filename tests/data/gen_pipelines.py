@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes tests/data/pipelines/: model folders as the Hugging Face hub holds
-them (sentence-transformers pipelines, a cross-encoder, a classifier), with
+them (sentence-transformers pipelines, one laid out as all-MiniLM-L6-v2 with
+max_seq_length 256 below 512 positions, a cross-encoder, a classifier), with
 small random BERT weights under BERT's real tensor names, and expected.json:
 the token ids and the outputs computed in float64 by the references below
 from exactly the float32 weights stored. transformers and sentence-
@@ -350,6 +351,33 @@ def st_dense():
     dump(os.path.join(d, "expected.json"), exp)
 
 
+def st_minilm():
+    """As sentence-transformers/all-MiniLM-L6-v2 is laid out: BertModel with 512
+    positions, max_seq_length 256 (sentence_bert_config.json) below them, mean
+    pooling, Normalize; one text of more than 256 tokens, cut to 256."""
+    d = folder("st_minilm")
+    w, cfg, _ = make_bert(5, P=512)
+    save_bert(d, w, cfg)
+    dump(os.path.join(d, "modules.json"), [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        {"idx": 2, "name": "2", "path": "2_Normalize",
+         "type": "sentence_transformers.models.Normalize"}])
+    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 256, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": 16, "pooling_mode_mean_tokens": True})
+    texts = ["the cat sat on the mat.", " ".join(["the quick brown fox jumps over the lazy dog"] * 30)]
+    vecs, ids, cut = [], [], 0
+    for t in texts:
+        i, ty, c = encode(t, max_len=256)
+        vecs.append(normalize(pool(bert_forward(w, cfg, i, ty)[0], "mean")))
+        ids.append(i)
+        cut += c
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": ids, "truncated": cut,
+                                            "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
 def head_folder(name, seed, labels, problem, prefix, st_object, inputs):
     d = folder(name)
     w, cfg, g = make_bert(seed, prefix=prefix)
@@ -381,6 +409,7 @@ def main():
     shutil.rmtree(OUT, ignore_errors=True)
     st_mean_norm()
     st_dense()
+    st_minilm()
     query = "how many legs does a dog have?"
     head_folder("cross_encoder", 3, ["LABEL_0"], None, "bert.", True,
                 [[query, "a dog has four legs."], [query, "the sky is blue."],
