@@ -470,6 +470,22 @@ START_TEST(test_inconsistent_folders)
             "\"auto_map\": {\"AutoModel\": \"x--modeling.JinaBert\"}}");
     expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map {\"AutoModel\":"
                         "\"x--modeling.JinaBert\"} points at remote code");
+
+    /* ModernBERT's heads (head.dense, head.norm before the classifier) are
+     * not read: refused, not computed from the classifier alone */
+    const char *kinds[] = {"Sequence", "Token"};
+    for (int k = 0; k < 2; k++) {
+        char config[512];
+        snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", \"hidden_size\": 16, "
+                 "\"intermediate_size\": 32, \"num_hidden_layers\": 4, \"num_attention_heads\": 2, "
+                 "\"vocab_size\": 60, \"max_position_embeddings\": 64, \"local_attention\": 4, "
+                 "\"architectures\": [\"ModernBertFor%sClassification\"]}", kinds[k]);
+        prepare("../families/modernbert", config);
+        char message[160];
+        snprintf(message, sizeof message, "config.json: a *For%sClassification of format "
+                 "huggingface-modernbert is not supported", kinds[k]);
+        expect_load_failure(TF_ERR_UNSUPPORTED, message);
+    }
     remove_tmp_dir();
 }
 END_TEST
