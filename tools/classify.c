@@ -7,6 +7,7 @@
 #include "options.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
+#include "utf8.h"
 
 typedef pipeline_cli_line classify_options; /* ARGs: the TEXTs */
 
@@ -101,14 +102,6 @@ static int classify(const classify_options *o)
 
 /* ---- --tokens ------------------------------------------------------------------- */
 
-static size_t chars_before(const char *text, int64_t byte)
-{
-    size_t n = 0;
-    for (int64_t i = 0; i < byte; i++)
-        n += ((unsigned char)text[i] & 0xC0) != 0x80;
-    return n;
-}
-
 static void print_entities(const classify_options *o, size_t t, const tf_entities *e,
                            int32_t aggregation)
 {
@@ -123,8 +116,8 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
         const int word = (int)(end - start);
         if (!o->json) {
             printf("%zu\t%s\t%.6f\t%zu\t%zu\t%.*s\n", t, tf_entities_label(e, i),
-                   (double)tf_entities_score(e, i), chars_before(text, start),
-                   chars_before(text, end), word, text + start);
+                   (double)tf_entities_score(e, i), tf_utf8_count(text, (size_t)start),
+                   tf_utf8_count(text, (size_t)end), word, text + start);
             continue;
         }
         printf("%s{\"%s\": ", i ? ", " : "", aggregation ? "entity_group" : "entity");
@@ -134,8 +127,8 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
             printf(text[start + k] == '"' || text[start + k] == '\\' ? "\\%c"
                    : (unsigned char)text[start + k] < 0x20 ? "\\u%04x" : "%c",
                    text[start + k]);
-        printf("\", \"start\": %zu, \"end\": %zu", chars_before(text, start),
-               chars_before(text, end));
+        printf("\", \"start\": %zu, \"end\": %zu", tf_utf8_count(text, (size_t)start),
+               tf_utf8_count(text, (size_t)end));
         if (!aggregation)
             printf(", \"index\": %d", (int)tf_entities_index(e, i));
         printf("}");

@@ -10,6 +10,7 @@
 #include "classifier_head.h"
 #include "error.h"
 #include "pipeline.h"
+#include "utf8.h"
 
 /* One token (gather_pre_entities' pre_entity) or one entity. */
 typedef struct entity {
@@ -27,14 +28,6 @@ struct tf_entities {
     size_t n;
 };
 
-static size_t utf8_chars(const char *s, size_t bytes)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < bytes; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
-}
-
 /* gather_pre_entities' is_subword for token t of the text. */
 static int32_t is_subword(const tf_pipeline *p, const char *text, int32_t id, int64_t start,
                           int64_t end, int32_t unk)
@@ -43,8 +36,8 @@ static int32_t is_subword(const tf_pipeline *p, const char *text, int32_t id, in
         return 0;
     if (p->wordpiece_subwords) { /* len(word) != len(word_ref), in characters */
         const char *token = tf_tokenizer_id_to_token(p->tok, id);
-        return token && utf8_chars(token, strlen(token)) !=
-                            utf8_chars(text + start, (size_t)(end - start));
+        return token && tf_utf8_count(token, strlen(token)) !=
+                            tf_utf8_count(text + start, (size_t)(end - start));
     }
     return start > 0 && text[start - 1] != ' ' && text[start] != ' ';
 }

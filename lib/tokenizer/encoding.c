@@ -10,6 +10,7 @@
 #include "checked.h"
 #include "error.h"
 #include "tokenizer.h"
+#include "utf8.h"
 
 struct tf_encoding {
     int32_t batch, seq_len;
@@ -38,9 +39,9 @@ typedef struct char_cursor {
 static int64_t chars_before(char_cursor *c, int64_t b)
 {
     while (c->byte < b)
-        c->chars += ((unsigned char)c->text[c->byte++] & 0xC0) != 0x80;
+        c->chars += !tf_utf8_is_continuation((unsigned char)c->text[c->byte++]);
     while (c->byte > b)
-        c->chars -= ((unsigned char)c->text[--c->byte] & 0xC0) != 0x80;
+        c->chars -= !tf_utf8_is_continuation((unsigned char)c->text[--c->byte]);
     return c->chars;
 }
 
