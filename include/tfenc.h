@@ -927,7 +927,8 @@ typedef enum tf_pipeline_kind {
                                         tf_pipeline_entities */
 } tf_pipeline_kind;
 
-/* "embedding", "cross-encoder", "classifier"; NULL for another value. */
+/* "embedding", "cross-encoder", "classifier", "token-classifier" (since
+ * 0.4.0); NULL for another value. */
 TF_API const char *tf_pipeline_kind_name(int32_t kind);
 
 typedef struct tf_pipeline tf_pipeline; /* opaque; immutable once loaded */

@@ -121,5 +121,5 @@ for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier"
 PY
 
 ! "$tfenc" rerank --model "$st" "$q" "a doc" 2>"$tmp/err"
-grep -qF "the pipeline is an embedding model" "$tmp/err"
+grep -qF "the pipeline is an embedding; use tf_pipeline_embed" "$tmp/err"
 echo "pipelines: embed, rerank and classify match the references"

@@ -335,10 +335,12 @@ START_TEST(test_token_classifier)
     a.n = 1, a.texts = texts, a.out = out;
     expect_failure(tf_pipeline_classify(p, &a), TF_ERR_INVALID_ARGUMENT,
                    "tf_pipeline_classify: the pipeline is a token-classifier; use tf_pipeline_entities");
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "tf_pipeline_embed: the pipeline is a token-classifier; use tf_pipeline_entities");
     tf_pipeline_destroy(p);
     ck_assert_int_eq(tf_pipeline_load(join(data_dir, "pipelines/classifier").s, NULL, &p), TF_OK);
     expect_failure(tf_pipeline_entities(p, "hello", 0, &e), TF_ERR_INVALID_ARGUMENT,
-                   "tf_pipeline_entities: the pipeline is a classifier (no token-classification head)");
+                   "tf_pipeline_entities: the pipeline is a classifier; use tf_pipeline_classify");
     tf_pipeline_destroy(p);
     cJSON_Delete(exp);
 }

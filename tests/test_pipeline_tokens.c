@@ -154,8 +154,8 @@ START_TEST(test_logits_before_the_activation)
     tf_pipeline_args_init(&a);
     a.n = 1, a.texts = texts, a.out = raw;
     ck_assert_int_eq(tf_pipeline_logits(st, &a), TF_ERR_INVALID_ARGUMENT);
-    ck_assert_str_eq(tf_last_error(), "tf_pipeline_logits: the pipeline is an embedding model "
-                     "(no classification head); use tf_pipeline_embed");
+    ck_assert_str_eq(tf_last_error(),
+                     "tf_pipeline_logits: the pipeline is an embedding; use tf_pipeline_embed");
     tf_pipeline_destroy(st);
     tf_pipeline_destroy(cl);
 }

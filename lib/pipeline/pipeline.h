@@ -57,4 +57,8 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
                                const char *call,
                                tf_head_activation (*activation)(const tf_pipeline *));
 
+/* TF_ERR_INVALID_ARGUMENT "<call>: the pipeline is a <kind>; use
+ * tf_pipeline_<the call its kind has>", for a call p's kind does not have. */
+tf_status tf_pipeline_wrong_kind(const tf_pipeline *p, const char *call);
+
 #endif

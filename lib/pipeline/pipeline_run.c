@@ -11,6 +11,7 @@
 #include "classifier_head.h"
 #include "dense.h"
 #include "error.h"
+#include "names.h"
 #include "pipeline.h"
 #include "sentence_pool.h"
 
@@ -217,14 +218,27 @@ static void cut_dimensions(float *out, const float *results, size_t n, size_t di
         tf_l2_normalize_rows(out, n, dims);
 }
 
+/* The call each tf_pipeline_kind is for (tf_pipeline_<call>). */
+static const char *const kind_calls[] = {
+    [TF_PIPELINE_EMBEDDING] = "embed",
+    [TF_PIPELINE_CROSS_ENCODER] = "score",
+    [TF_PIPELINE_CLASSIFIER] = "classify",
+    [TF_PIPELINE_TOKEN_CLASSIFIER] = "entities",
+};
+_Static_assert(sizeof kind_calls / sizeof *kind_calls == TF_PIPELINE_KIND_COUNT,
+               "a call for every tf_pipeline_kind");
+
+tf_status tf_pipeline_wrong_kind(const tf_pipeline *p, const char *call)
+{
+    const char *kind = tf_pipeline_kind_name(p->kind);
+    return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a%s %s; use tf_pipeline_%s", call,
+                   kind[0] == 'e' ? "n" : "", kind, kind_calls[p->kind]);
+}
+
 static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *a)
 {
     if (p->kind != TF_PIPELINE_EMBEDDING)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tf_pipeline_embed: the pipeline is a %s; use "
-                       "tf_pipeline_%s", tf_pipeline_kind_name(p->kind),
-                       p->kind == TF_PIPELINE_CROSS_ENCODER ? "score"
-                       : p->kind == TF_PIPELINE_CLASSIFIER  ? "classify"
-                                                            : "tokens");
+        return tf_pipeline_wrong_kind(p, "tf_pipeline_embed");
     if (a->normalize < -1 || a->normalize > 1)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.normalize: expected -1 (as the folder), 0 "
                        "or 1, got %d", (int)a->normalize);
@@ -277,12 +291,8 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
 {
     tf_pipeline_args a;
     tf_status s = read_args(&a, p, args, need_pairs);
-    if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING)
-        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is an embedding model (no "
-                    "classification head); use tf_pipeline_embed", call);
-    if (s == TF_OK && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER)
-        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a token-classifier; use "
-                    "tf_pipeline_entities", call);
+    if (s == TF_OK && p->kind != TF_PIPELINE_CROSS_ENCODER && p->kind != TF_PIPELINE_CLASSIFIER)
+        s = tf_pipeline_wrong_kind(p, call);
     float *results = NULL; /* [n, labels] */
     if (s || (s = alloc_results(a.n, (size_t)p->dim, &results)))
         return s;

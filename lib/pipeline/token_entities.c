@@ -140,9 +140,7 @@ static tf_status check_call(const tf_pipeline *p, const char *text, int32_t aggr
     if (!p || !text)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "text" : "pipeline");
     if (p->kind != TF_PIPELINE_TOKEN_CLASSIFIER)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tf_pipeline_entities: the pipeline is a%s %s "
-                       "(no token-classification head)", p->kind == TF_PIPELINE_EMBEDDING ? "n" : "",
-                       tf_pipeline_kind_name(p->kind));
+        return tf_pipeline_wrong_kind(p, "tf_pipeline_entities");
     if (aggregation < TF_AGGREGATION_NONE || aggregation > TF_AGGREGATION_FIRST)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "aggregation: expected 0 (none), 1 (simple) or "
                        "2 (first), got %d", (int)aggregation);
