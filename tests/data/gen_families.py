@@ -60,8 +60,8 @@ import sys
 import numpy as np
 import torch
 
-from gen_pipelines import (VOCAB, bert_forward, dump, dump_for_rust, encode, floats, layer_norm,
-                           make_bert, normalize, pool, write_safetensors)
+from gen_pipelines import (MEAN_NORMALIZE, VOCAB, bert_forward, dump, dump_for_rust, encode, floats,
+                           layer_norm, make_bert, normalize, pool, st_modules, write_safetensors)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
@@ -354,11 +354,7 @@ def xlmr_sentence_encoder(inputs):
     d, w, cfg, _, _ = roberta_folder("xlmr_st", 23, xlmr_tokenizer_source(), "xlm-roberta",
                                      "XLMRobertaModel")
     save_weights(d, w)
-    dump(os.path.join(d, "modules.json"), [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize",
-         "type": "sentence_transformers.models.Normalize"}])
+    dump(os.path.join(d, "modules.json"), st_modules(*MEAN_NORMALIZE))
     dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 32, "do_lower_case": False})
     dump(os.path.join(d, "1_Pooling", "config.json"),
          {"word_embedding_dimension": HEAD_D, "pooling_mode_mean_tokens": True})

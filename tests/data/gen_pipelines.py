@@ -259,16 +259,25 @@ TEXTS = ["the cat sat on the mat.", "a dog runs fast!", "where is the big red ho
 MODES = ["cls", "max", "mean", "mean_sqrt_len_tokens", "weightedmean", "lasttoken"]
 
 
+def st_modules(*steps):
+    """modules.json as sentence-transformers writes it: the Transformer at the
+    folder's root, then each (path, class in sentence_transformers.models)."""
+    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}]
+    for idx, (path, kind) in enumerate(steps, 1):
+        modules.append({"idx": idx, "name": str(idx), "path": path,
+                        "type": "sentence_transformers.models." + kind})
+    return modules
+
+
+MEAN_NORMALIZE = (("1_Pooling", "Pooling"), ("2_Normalize", "Normalize"))
+
+
 def st_mean_norm():
     """BERT + mean pooling + Normalize, max_seq_length 12, two prompts."""
     d = folder("st_mean_norm")
     w, cfg, _ = make_bert(1)
     save_bert(d, w, cfg)
-    dump(os.path.join(d, "modules.json"), [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize",
-         "type": "sentence_transformers.models.Normalize"}])
+    dump(os.path.join(d, "modules.json"), st_modules(*MEAN_NORMALIZE))
     dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 12, "do_lower_case": False})
     pooling = {"word_embedding_dimension": 16, "pooling_mode_cls_token": False,
                "pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": False,
@@ -309,11 +318,8 @@ def st_dense():
     d = folder("st_dense")
     w, cfg, g = make_bert(2)
     save_bert(d, w, cfg)
-    dump(os.path.join(d, "modules.json"), [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"},
-        {"idx": 3, "name": "3", "path": "3_Dense", "type": "sentence_transformers.models.Dense"}])
+    dump(os.path.join(d, "modules.json"),
+         st_modules(("1_Pooling", "Pooling"), ("2_Dense", "Dense"), ("3_Dense", "Dense")))
     dump(os.path.join(d, "1_Pooling", "config.json"),
          {"word_embedding_dimension": 16, "pooling_mode_mean_tokens": True,
           "pooling_mode_max_tokens": True, "pooling_mode_lasttoken": True,
@@ -358,11 +364,7 @@ def st_minilm():
     d = folder("st_minilm")
     w, cfg, _ = make_bert(5, P=512)
     save_bert(d, w, cfg)
-    dump(os.path.join(d, "modules.json"), [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize",
-         "type": "sentence_transformers.models.Normalize"}])
+    dump(os.path.join(d, "modules.json"), st_modules(*MEAN_NORMALIZE))
     dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 256, "do_lower_case": False})
     dump(os.path.join(d, "1_Pooling", "config.json"),
          {"word_embedding_dimension": 16, "pooling_mode_mean_tokens": True})
