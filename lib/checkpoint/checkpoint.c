@@ -336,11 +336,6 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
     c->activation = json->activation >= 0 ? json->activation : TF_ACTIVATION_GELU;
     c->layer_norm_eps = json->layer_norm_eps > 0 ? (float)json->layer_norm_eps : 1e-12f;
     c->n_heads = json->num_attention_heads > 0 ? (int32_t)json->num_attention_heads : 0;
-    if (json->embedding_size >= 0 && json->hidden_size >= 0 &&
-        json->embedding_size != json->hidden_size)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: embedding_size %lld differs from "
-                       "hidden_size %lld: ELECTRA's embeddings_project between them is not "
-                       "supported", (long long)json->embedding_size, (long long)json->hidden_size);
     if (ck->family->configure && (s = ck->family->configure(json, c)))
         return s;
     if ((s = agree("hidden_size", json->hidden_size, c->d_model, "embed.token.weight", ck)) ||
