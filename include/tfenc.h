@@ -30,7 +30,8 @@
  *   A forward call runs on up to tf_forward_args.n_threads threads: its
  * caller's and the library's own, one pool per process (one thread per
  * online core, at most 32, started by the first call that wants more than
- * one, asleep between steps). One call at a time has the pool; a call that
+ * one; between the steps of a call a thread out of work spins for at most
+ * 50 microseconds, then sleeps). One call at a time has the pool; a call that
  * finds it busy runs on its caller's thread alone, and while several calls
  * run, each step runs on its caller's thread alone: concurrent calls never
  * put more threads on the cores than the callers' own. The work is

@@ -6,7 +6,9 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
@@ -14,13 +16,15 @@ static struct {
     pthread_mutex_t lock;  /* guards the fields below, except `next` */
     pthread_cond_t wake;   /* a new job (or stop) for the workers */
     pthread_cond_t done;   /* the last worker finished its part of a job */
-    int started, stopped;
+    int started;
+    atomic_int stopped;         /* the workers are to leave (written under lock) */
     int workers;                /* threads 1 .. workers exist */
     int paused_for_fork;        /* fork's prepare stopped the workers */
-    unsigned long generation;   /* jobs handed out so far */
+    atomic_ulong generation;    /* jobs handed out so far (written under lock) */
     unsigned long first;        /* generation when the workers started */
     int open;                   /* the current job still takes workers */
-    int joined;                 /* workers that took part, not yet done */
+    atomic_int joined;          /* workers that took part, not yet done (written
+                                   under lock) */
     int seats;                  /* workers it may still take */
     tf_task_fn fn;              /* the current job */
     void *ctx;
@@ -48,6 +52,51 @@ int tf_pool_width(void)
     return w;
 }
 
+/* Nanoseconds of CLOCK_MONOTONIC. */
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Waits up to TF_POOL_SPIN_NS, without the lock, until done(): 1 if it
+ * came, 0 if the time ran out (then the caller sleeps on a condition
+ * variable). */
+static int spin_until(int (*done)(const void *), const void *arg)
+{
+    const uint64_t until = now_ns() + TF_POOL_SPIN_NS;
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            if (done(arg))
+                return 1;
+            cpu_relax();
+        }
+        if (now_ns() >= until)
+            return done(arg);
+    }
+}
+
+static int job_after(const void *seen)
+{
+    return atomic_load_explicit(&pool.generation, memory_order_acquire) !=
+               *(const unsigned long *)seen ||
+           atomic_load_explicit(&pool.stopped, memory_order_relaxed);
+}
+
+static int workers_done(const void *unused)
+{
+    (void)unused;
+    return atomic_load_explicit(&pool.joined, memory_order_acquire) == 0;
+}
+
 /* Hands out tasks of the current job until none are left. */
 static void run_tasks(int thread)
 {
@@ -58,18 +107,23 @@ static void run_tasks(int thread)
 
 static void *worker_main(void *unused)
 {
-    pthread_mutex_lock(&pool.lock);
-    unsigned long seen = pool.first;
+    unsigned long seen = pool.first; /* written before the workers start */
     for (;;) {
+        spin_until(job_after, &seen); /* a step follows another within microseconds */
+        pthread_mutex_lock(&pool.lock);
         while (pool.generation == seen && !pool.stopped)
             pthread_cond_wait(&pool.wake, &pool.lock);
-        if (pool.generation == seen) /* stopped, no job left */
-            break;
+        if (pool.generation == seen) { /* stopped, no job left */
+            pthread_mutex_unlock(&pool.lock);
+            return NULL;
+        }
         seen = pool.generation;
         /* A worker that wakes after the caller ran out of tasks, or finds
-         * the job full, goes back to sleep: no one waits for it. */
-        if (!pool.open || pool.seats == 0)
+         * the job full, goes back to waiting: no one waits for it. */
+        if (!pool.open || pool.seats == 0) {
+            pthread_mutex_unlock(&pool.lock);
             continue;
+        }
         const int seat = pool.threads - pool.seats--; /* 1 .. threads - 1 */
         pool.joined++;
         pthread_mutex_unlock(&pool.lock);
@@ -77,9 +131,8 @@ static void *worker_main(void *unused)
         pthread_mutex_lock(&pool.lock);
         if (--pool.joined == 0 && !pool.open)
             pthread_cond_signal(&pool.done);
+        pthread_mutex_unlock(&pool.lock);
     }
-    pthread_mutex_unlock(&pool.lock);
-    return NULL;
 }
 
 /* Makes the workers leave and joins them; the pool can start again. The
@@ -93,7 +146,8 @@ static void stop_workers(void)
     for (int i = 1; i <= pool.workers; i++)
         pthread_join(pool.ids[i], NULL);
     pthread_mutex_lock(&pool.lock);
-    pool.started = pool.stopped = pool.workers = 0;
+    pool.started = pool.workers = 0;
+    pool.stopped = 0;
     pthread_mutex_unlock(&pool.lock);
     atomic_store(&started_by, 0);
 }
@@ -196,6 +250,9 @@ void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
     run_tasks(0);
     pthread_mutex_lock(&pool.lock);
     pool.open = 0; /* every task is handed out: wait only for those running one */
+    pthread_mutex_unlock(&pool.lock);
+    spin_until(workers_done, NULL); /* the others' last tasks end about when ours does */
+    pthread_mutex_lock(&pool.lock);
     while (pool.joined > 0)
         pthread_cond_wait(&pool.done, &pool.lock);
     pthread_mutex_unlock(&pool.lock);
