@@ -1,7 +1,8 @@
 /* test_kernels.c — the library's own loops against float64 formulas:
  * softmax, LayerNorm (+ residual), GELU/ReLU, sinusoidal positions, and the
- * sgemm projection wrapper. The vector loops (softmax, activations) are
- * tested in every build of them (kernels.h) that this CPU can run. */
+ * sgemm projection wrapper. The vector loops (softmax, activations,
+ * LayerNorm) are tested in every build of them (kernels.h) that this CPU
+ * can run. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -104,6 +105,9 @@ static void layernorm_f64(double *y, const float *x, const float *w, const float
 
 START_TEST(test_layernorm_matches_f64)
 {
+    if (!can_run(_i))
+        return;
+    const tf_kernel_build *k = &tf_kernel_builds[_i];
     enum { R = 5, D = 768 };
     float *x = malloc(sizeof(float) * R * D), *y = malloc(sizeof(float) * R * D);
     float w[D], b[D];
@@ -111,7 +115,7 @@ START_TEST(test_layernorm_matches_f64)
     fill_uniform(x, R * D, 1, -3, 5);
     fill_uniform(w, D, 2, 0.5f, 1.5f);
     fill_uniform(b, D, 3, -0.5f, 0.5f);
-    tf_layernorm_rows(y, x, w, b, R, D, 1e-5f);
+    k->layernorm_rows(y, x, w, b, R, D, 1e-5f);
     for (int r = 0; r < R; r++) {
         layernorm_f64(want, x + r * D, w, b, D, 1e-5);
         for (int i = 0; i < D; i++)
@@ -124,6 +128,9 @@ END_TEST
 /* Mean 1e4, spread 1e-3: E[x^2] - E[x]^2 in float would lose everything. */
 START_TEST(test_layernorm_large_mean_tiny_spread)
 {
+    if (!can_run(_i))
+        return;
+    const tf_kernel_build *k = &tf_kernel_builds[_i];
     enum { D = 96 };
     float x[D], y[D], w[D], ones[D];
     double want[D];
@@ -131,7 +138,7 @@ START_TEST(test_layernorm_large_mean_tiny_spread)
         x[i] = 1e4f + ((i % 2) ? 1e-3f : -1e-3f) * (float)(1 + i % 3);
         w[i] = ones[i] = 1.0f;
     }
-    tf_layernorm_rows(y, x, w, NULL, 1, D, 1e-12f);
+    k->layernorm_rows(y, x, w, NULL, 1, D, 1e-12f);
     layernorm_f64(want, x, ones, NULL, D, 1e-12);
     for (int i = 0; i < D; i++)
         ck_assert_double_le(fabs(y[i] - want[i]), 1e-3 * fabs(want[i]) + 1e-6);
@@ -140,11 +147,14 @@ END_TEST
 
 START_TEST(test_layernorm_constant_row_gives_bias)
 {
+    if (!can_run(_i))
+        return;
+    const tf_kernel_build *k = &tf_kernel_builds[_i];
     enum { D = 10 };
     float x[D], w[D], b[D];
     for (int i = 0; i < D; i++)
         x[i] = 3.25f, w[i] = 2.0f, b[i] = 0.1f * (float)i;
-    tf_layernorm_rows(x, x, w, b, 1, D, 1e-5f); /* in place */
+    k->layernorm_rows(x, x, w, b, 1, D, 1e-5f); /* in place */
     for (int i = 0; i < D; i++)
         ck_assert_float_eq(x[i], b[i]);
 }
@@ -152,6 +162,9 @@ END_TEST
 
 START_TEST(test_add_layernorm_is_layernorm_of_sum)
 {
+    if (!can_run(_i))
+        return;
+    const tf_kernel_build *k = &tf_kernel_builds[_i];
     enum { R = 3, D = 17 };
     float x[R * D], delta[R * D], sum[R * D], w[D], b[D], want[R * D];
     fill_uniform(x, R * D, 4, -1, 1);
@@ -160,8 +173,8 @@ START_TEST(test_add_layernorm_is_layernorm_of_sum)
     fill_uniform(b, D, 7, -1, 1);
     for (int i = 0; i < R * D; i++)
         sum[i] = x[i] + delta[i];
-    tf_layernorm_rows(want, sum, w, b, R, D, 1e-5f);
-    tf_add_layernorm_rows(x, delta, w, b, R, D, 1e-5f);
+    k->layernorm_rows(want, sum, w, b, R, D, 1e-5f);
+    k->add_layernorm_rows(x, delta, w, b, R, D, 1e-5f);
     ck_assert_mem_eq(x, want, sizeof want);
 }
 END_TEST
@@ -419,10 +432,10 @@ int main(void)
     tcase_add_loop_test(tc, test_softmax_matches_f64_and_sums_to_one, 0, builds);
     tcase_add_loop_test(tc, test_softmax_large_logits_stay_finite, 0, builds);
     tcase_add_loop_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates, 0, builds);
-    tcase_add_test(tc, test_layernorm_matches_f64);
-    tcase_add_test(tc, test_layernorm_large_mean_tiny_spread);
-    tcase_add_test(tc, test_layernorm_constant_row_gives_bias);
-    tcase_add_test(tc, test_add_layernorm_is_layernorm_of_sum);
+    tcase_add_loop_test(tc, test_layernorm_matches_f64, 0, builds);
+    tcase_add_loop_test(tc, test_layernorm_large_mean_tiny_spread, 0, builds);
+    tcase_add_loop_test(tc, test_layernorm_constant_row_gives_bias, 0, builds);
+    tcase_add_loop_test(tc, test_add_layernorm_is_layernorm_of_sum, 0, builds);
     tcase_add_loop_test(tc, test_exp_through_softmax, 0, builds);
     tcase_add_test(tc, test_gelu_everywhere);
     tcase_add_loop_test(tc, test_activations_match_f64, 0, builds);

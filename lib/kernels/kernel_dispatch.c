@@ -6,12 +6,15 @@
 #include "kernels.h"
 
 const tf_kernel_build tf_kernel_builds[] = {
-    {"base", TF_ISA_BASE, tf_softmax_rows_base, tf_activation_apply_base},
+    {"base", TF_ISA_BASE, tf_softmax_rows_base, tf_activation_apply_base,
+     tf_layernorm_rows_base, tf_add_layernorm_rows_base},
 #ifdef TF_HAVE_AVX2_KERNELS
-    {"avx2", TF_ISA_AVX2_FMA, tf_softmax_rows_avx2, tf_activation_apply_avx2},
+    {"avx2", TF_ISA_AVX2_FMA, tf_softmax_rows_avx2, tf_activation_apply_avx2,
+     tf_layernorm_rows_avx2, tf_add_layernorm_rows_avx2},
 #endif
 #ifdef TF_HAVE_AVX512_KERNELS
-    {"avx512", TF_ISA_AVX512F, tf_softmax_rows_avx512, tf_activation_apply_avx512},
+    {"avx512", TF_ISA_AVX512F, tf_softmax_rows_avx512, tf_activation_apply_avx512,
+     tf_layernorm_rows_avx512, tf_add_layernorm_rows_avx512},
 #endif
 };
 const size_t tf_kernel_build_count = sizeof tf_kernel_builds / sizeof tf_kernel_builds[0];
@@ -43,4 +46,16 @@ void tf_softmax_rows(float *s, size_t rows, size_t cols)
 void tf_activation_apply(float *x, size_t n, int act)
 {
     tf_kernel_build_chosen()->activation_apply(x, n, act);
+}
+
+void tf_layernorm_rows(float *out, const float *x, const float *w, const float *b, size_t rows,
+                       size_t D, float eps)
+{
+    tf_kernel_build_chosen()->layernorm_rows(out, x, w, b, rows, D, eps);
+}
+
+void tf_add_layernorm_rows(float *x, const float *delta, const float *w, const float *b,
+                           size_t rows, size_t D, float eps)
+{
+    tf_kernel_build_chosen()->add_layernorm_rows(x, delta, w, b, rows, D, eps);
 }

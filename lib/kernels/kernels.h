@@ -6,11 +6,12 @@
 #include <stddef.h>
 
 /* Softmax and the activations are written on vectors (vec.h) in
- * softmax.c and activation.c, which are compiled up to three times on
- * x86-64: for every CPU (the _base functions), with AVX2 and FMA (_avx2,
- * where TF_HAVE_AVX2_KERNELS is defined) and with AVX-512F (_avx512, where
- * TF_HAVE_AVX512_KERNELS is). tf_softmax_rows and tf_activation_apply run
- * the last build in tf_kernel_builds that this CPU can; the tests and
+ * softmax.c and activation.c, LayerNorm as plain loops in layernorm.c; the
+ * three are compiled up to three times on x86-64: for every CPU (the _base
+ * functions), with AVX2 and FMA (_avx2, where TF_HAVE_AVX2_KERNELS is
+ * defined) and with AVX-512F (_avx512, where TF_HAVE_AVX512_KERNELS is).
+ * tf_softmax_rows, tf_activation_apply and the LayerNorms run the last
+ * build in tf_kernel_builds that this CPU can; the tests and
  * tfenc-kernels-bench run each. */
 #if defined(TF_KERNELS_AVX512)
 #define TF_KERNEL(name) name##_avx512
@@ -20,12 +21,16 @@
 #define TF_KERNEL(name) name##_base
 #endif
 
-void tf_softmax_rows_base(float *s, size_t rows, size_t cols);
-void tf_activation_apply_base(float *x, size_t n, int act);
-void tf_softmax_rows_avx2(float *s, size_t rows, size_t cols);
-void tf_activation_apply_avx2(float *x, size_t n, int act);
-void tf_softmax_rows_avx512(float *s, size_t rows, size_t cols);
-void tf_activation_apply_avx512(float *x, size_t n, int act);
+#define TF_KERNEL_DECLARE(isa)                                                                \
+    void tf_softmax_rows_##isa(float *s, size_t rows, size_t cols);                           \
+    void tf_activation_apply_##isa(float *x, size_t n, int act);                              \
+    void tf_layernorm_rows_##isa(float *out, const float *x, const float *w, const float *b,  \
+                                 size_t rows, size_t D, float eps);                           \
+    void tf_add_layernorm_rows_##isa(float *x, const float *delta, const float *w,            \
+                                     const float *b, size_t rows, size_t D, float eps);
+TF_KERNEL_DECLARE(base)
+TF_KERNEL_DECLARE(avx2)
+TF_KERNEL_DECLARE(avx512)
 
 /* What a build needs of the CPU. */
 typedef enum tf_kernel_isa { TF_ISA_BASE, TF_ISA_AVX2_FMA, TF_ISA_AVX512F } tf_kernel_isa;
@@ -35,6 +40,10 @@ typedef struct tf_kernel_build {
     tf_kernel_isa needs;
     void (*softmax_rows)(float *s, size_t rows, size_t cols);
     void (*activation_apply)(float *x, size_t n, int act);
+    void (*layernorm_rows)(float *out, const float *x, const float *w, const float *b,
+                           size_t rows, size_t D, float eps);
+    void (*add_layernorm_rows)(float *x, const float *delta, const float *w, const float *b,
+                               size_t rows, size_t D, float eps);
 } tf_kernel_build;
 
 /* The builds compiled in, the baseline first: tf_kernel_build_count. */
@@ -44,7 +53,7 @@ extern const size_t tf_kernel_build_count;
 /* Whether this CPU can run build b (the baseline runs everywhere). */
 int tf_kernel_build_runs_here(const tf_kernel_build *b);
 
-/* The build that tf_softmax_rows and tf_activation_apply run. */
+/* The build that tf_softmax_rows, tf_activation_apply and the LayerNorms run. */
 const tf_kernel_build *tf_kernel_build_chosen(void);
 
 /* Softmax of each row of s (rows, cols), in place. Subtracts the row
