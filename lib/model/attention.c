@@ -43,7 +43,7 @@ static void apply_masks(float *s, size_t q0, size_t nq, size_t k0, size_t nk, in
                 const size_t k = k0 + j, distance = k > q ? k - q : q - k;
                 row[j] -= slope * (float)distance;
             }
-        for (size_t j = 0; j < nk; j++) {
+        for (size_t j = 0; (m->causal || m->half_window) && j < nk; j++) {
             const size_t k = k0 + j, distance = k > q ? k - q : q - k;
             if ((m->causal && k > q) || (m->half_window && distance > m->half_window))
                 row[j] = -INFINITY;

@@ -12,7 +12,7 @@
 
 /* Values a row-wise task gets at least: below this, waking another thread
  * costs more than the loop. */
-#define ROW_TASK_VALUES ((size_t)1 << 16)
+#define ROW_TASK_VALUES ((size_t)1 << 13)
 
 void tf_layer_prepare(tf_run *run)
 {
