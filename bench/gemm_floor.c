@@ -24,7 +24,7 @@ typedef struct buffers {
     float *x;      /* (N, D) */
     float *qkv;    /* (N, 3D) */
     float *ctx;    /* (N, D) */
-    float *scores; /* (width, block, T): one block per thread */
+    float *scores; /* (width, tf_attention_block_floats(T)): one block per thread */
     float *hidden; /* (chunk, F) */
 } buffers;
 
@@ -80,14 +80,15 @@ static void attention_task(void *ctx, size_t t, int thread)
 {
     const floor_run *r = ctx;
     const int T = r->T, D = r->D, dk = D / r->H, ld = 3 * D;
-    const int block = (int)tf_attention_block_rows((size_t)T), blocks = (T + block - 1) / block;
+    const int block = (int)tf_attention_block_rows((size_t)T, (size_t)r->H);
+    const int blocks = (T + block - 1) / block;
     const int q0 = (int)(t % (size_t)blocks) * block, h = (int)(t / (size_t)blocks % (size_t)r->H);
     const size_t row0 = t / (size_t)blocks / (size_t)r->H * (size_t)T;
     const int nq = T - q0 < block ? T - q0 : block;
     const float scale = 1.0f / sqrtf((float)dk);
     const float *qkv = r->g.qkv + row0 * ld;                        /* (T, 3D) this sequence */
     float *out = r->g.ctx + row0 * D;                               /* (T, D) */
-    float *s = r->g.scores + (size_t)thread * (size_t)block * T;    /* (nq, T) */
+    float *s = r->g.scores + (size_t)thread * tf_attention_block_floats((size_t)T); /* (nq, T) */
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, scale,
                 qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, s, T);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nq, dk, T, 1.0f, s, T,
@@ -99,7 +100,7 @@ static int forward_gemms(void *ctx)
     floor_run *r = ctx;
     const buffers *g = &r->g;
     const int N = r->B * r->T, D = r->D, F = r->F;
-    const size_t block = tf_attention_block_rows((size_t)r->T);
+    const size_t block = tf_attention_block_rows((size_t)r->T, (size_t)r->H);
     const size_t attention_tasks = (size_t)r->B * r->H * ((r->T + block - 1) / block);
     for (int l = 0; l < r->layers; l++) {
         const layer_weights *w = &r->w[l];
@@ -146,11 +147,11 @@ static void free_weights(layer_weights *w, int layers)
 int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads,
                     double min_time, double *median, double *best)
 {
-    const size_t N = (size_t)B * T, block = tf_attention_block_rows((size_t)T);
+    const size_t N = (size_t)B * T, block_floats = tf_attention_block_floats((size_t)T);
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
     const size_t width = (size_t)tf_pool_width();
     floor_run r = {
-        .g = {filled(N * D), filled(N * 3 * D), filled(N * D), filled(width * block * T),
+        .g = {filled(N * D), filled(N * 3 * D), filled(N * D), filled(width * block_floats),
               filled(chunk * F)},
         .w = calloc((size_t)layers, sizeof *r.w),
         .B = B, .T = T, .D = D, .H = H, .F = F, .layers = layers,

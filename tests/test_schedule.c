@@ -13,6 +13,7 @@
 #include "common/suite.h"
 #include "schedule.h"
 #include "threadpool.h"
+#include "workspace.h"
 
 /* {n, parts, align} */
 static const size_t cuts[][3] = {{0, 1, 1}, {1, 4, 1}, {10, 3, 1}, {768, 2, 16}, {100, 3, 16},
@@ -112,6 +113,26 @@ START_TEST(test_workers_run_off_the_callers_core)
 }
 END_TEST
 
+/* A thread's block of scores for sequences of up to L tokens holds the
+ * block of every shorter sequence (rows(len) * len is not monotone in len),
+ * and the blocks cover a sequence within the rows' bounds. */
+START_TEST(test_attention_blocks_fit_the_slot)
+{
+    static const size_t heads[] = {1, 4, 12};
+    size_t bad = 0, bad_L = 0, bad_len = 0; /* ck_assert per case would take minutes */
+    for (size_t L = 1; L <= 2200; L += L < 1000 ? 7 : 1)
+        for (size_t hi = 0; hi < sizeof heads / sizeof *heads; hi++) {
+            const size_t slot = tf_attention_block_floats(L);
+            for (size_t len = 1; len <= L; len++) {
+                const size_t rows = tf_attention_block_rows(len, heads[hi]);
+                if (rows * len > slot || rows < 1 || rows > len || (rows < 64 && rows != len))
+                    bad++, bad_L = L, bad_len = len;
+            }
+        }
+    ck_assert_msg(bad == 0, "%zu cases, the last L %zu, len %zu", bad, bad_L, bad_len);
+}
+END_TEST
+
 START_TEST(test_thread_counts)
 {
     tf_schedule s;
@@ -160,6 +181,7 @@ int main(void)
     tcase_add_test(tc, test_claimed_pool_runs_tasks_at_once);
     tcase_add_test(tc, test_workers_run_off_the_callers_core);
     tcase_add_test(tc, test_thread_counts);
+    tcase_add_test(tc, test_attention_blocks_fit_the_slot);
     tcase_add_test(tc, test_blas_at_one_thread_while_calls_run);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -3,7 +3,8 @@
  * with and without their own workspace, each on different inputs); the
  * library puts the BLAS thread count back; forward works in a child
  * after fork(); any n_threads gives bitwise the same result, a negative
- * one is refused; 200 threads at once (more than the BLAS has buffers for)
+ * one is refused; sequences of different lengths in one call keep to
+ * their threads' scratch; 200 threads at once (more than the BLAS has buffers for)
  * all succeed and nothing is printed. TFENC_THREAD_CALLS lowers the calls
  * (valgrind runs). */
 #define _POSIX_C_SOURCE 200809L
@@ -245,6 +246,44 @@ START_TEST(test_any_thread_count_is_bitwise_the_same)
 }
 END_TEST
 
+/* Sequences of different lengths in one call share the threads' blocks of
+ * attention scores, each sized by the longest: a sequence one token
+ * shorter gets one more query row a block (1100 tokens: 953 rows; 1099:
+ * 954), whose block outgrew its thread's slot and overwrote the other
+ * thread's scores (wrong numbers on 2 threads, most calls). Each sequence
+ * of the batch must match its call alone. */
+enum { SB = 2, ST = 1100, SD = 32 };
+
+START_TEST(test_shorter_sequence_blocks_fit_their_slot)
+{
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = SD, cfg.n_heads = 4, cfg.d_ff = 2 * SD, cfg.n_layers = 1;
+    tf_encoder *e;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &e), TF_OK);
+    static float x[SB * ST * SD], out[SB * ST * SD], alone[SB][ST * SD];
+    static const int32_t lens[SB] = {ST, ST - 1};
+    fill_uniform(x, SB * ST * SD, 21, -1, 1);
+    tf_forward_args a;
+    for (int b = 0; b < SB; b++) {
+        tf_forward_args_init(&a);
+        a.batch = 1, a.seq_len = lens[b], a.input_embeds = x + (size_t)b * ST * SD;
+        a.output = alone[b], a.n_threads = 1;
+        ck_assert_int_eq(tf_encoder_forward(e, &a), TF_OK);
+    }
+    for (int call = 0; call < 10; call++) {
+        tf_forward_args_init(&a);
+        a.batch = SB, a.seq_len = ST, a.input_embeds = x, a.lengths = lens, a.output = out;
+        a.n_threads = 2;
+        ck_assert_int_eq(tf_encoder_forward(e, &a), TF_OK);
+        for (int b = 0; b < SB; b++)
+            for (size_t i = 0; i < (size_t)lens[b] * SD; i++)
+                ck_assert_float_eq_tol(out[(size_t)b * ST * SD + i], alone[b][i], 1e-4f);
+    }
+    tf_encoder_destroy(e);
+}
+END_TEST
+
 /* Each thread has its own last-error message. */
 static void *fail_in_thread(void *arg)
 {
@@ -284,6 +323,7 @@ int main(void)
     tcase_add_test(tc, test_forward_after_fork);
     tcase_add_test(tc, test_many_more_threads_than_blas_buffers);
     tcase_add_test(tc, test_any_thread_count_is_bitwise_the_same);
+    tcase_add_test(tc, test_shorter_sequence_blocks_fit_their_slot);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -97,9 +97,9 @@ static void attend_block(float *ctx, float *weights, float *scores, float *s, co
 }
 
 /* Query rows per block for a sequence of len tokens in this layer. */
-static size_t block_rows(size_t len, const tf_attn_mask *m)
+static size_t block_rows(size_t len, size_t H, const tf_attn_mask *m)
 {
-    const size_t rows = tf_attention_block_rows(len);
+    const size_t rows = tf_attention_block_rows(len, H);
     return m->half_window && rows > TF_LOCAL_BLOCK_ROWS ? TF_LOCAL_BLOCK_ROWS : rows;
 }
 
@@ -109,7 +109,7 @@ typedef struct attention_job {
     const tf_batch *batch;
     const tf_attn_mask *mask;
     size_t D, H;
-    size_t blocks;     /* query blocks of the longest sequence, the most any has */
+    size_t blocks;     /* query blocks of the sequence that has the most */
     size_t slot;       /* floats of scratch per thread */
 } attention_job;
 
@@ -120,7 +120,7 @@ static void attention_task(void *ctx, size_t t, int thread)
     const attention_job *j = ctx;
     const size_t k = t % j->blocks, h = t / j->blocks % j->H;
     const int32_t b = (int32_t)(t / j->blocks / j->H);
-    const size_t len = (size_t)j->batch->lengths[b], rows = block_rows(len, j->mask);
+    const size_t len = (size_t)j->batch->lengths[b], rows = block_rows(len, j->H, j->mask);
     const size_t q0 = k * rows;
     if (q0 >= len)
         return;
@@ -144,9 +144,14 @@ void tf_attention_split(const tf_schedule *s, float *ctx, float *weights_out, fl
         memset(scores_out, 0, per_call * sizeof(float));
     if (L == 0)
         return;
-    const size_t rows = block_rows(L, mask);
-    attention_job job = {ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H,
-                         (L + rows - 1) / rows, rows * L};
+    size_t blocks = 0; /* the most any sequence has */
+    for (int32_t b = 0; b < batch->B; b++) {
+        const size_t len = (size_t)batch->lengths[b], rows = len ? block_rows(len, H, mask) : 1;
+        const size_t n = (len + rows - 1) / rows;
+        blocks = n > blocks ? n : blocks;
+    }
+    attention_job job = {ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H, blocks,
+                         tf_attention_block_floats(L)};
     tf_schedule_run(s, attention_task, &job, (size_t)batch->B * H * job.blocks);
 }
 

@@ -23,9 +23,9 @@ typedef struct tf_attn_mask {
 /* For each sequence b and head h (d_k = D / H):
  *   ctx[rows_b, h*d_k : (h+1)*d_k] = softmax(Q_h K_h^T / sqrt(d_k) + mask) V_h
  * with Q_h, K_h, V_h read in place from qkv (N, 3D) (lda = 3D), query rows
- * taken tf_attention_block_rows(len) at a time (TF_LOCAL_BLOCK_ROWS for a
+ * taken tf_attention_block_rows(len, H) at a time (TF_LOCAL_BLOCK_ROWS for a
  * local layer) so that the scores are (block, keys the block sees), on the
- * caller's thread. scratch: (tf_attention_block_rows(max_len), max_len).
+ * caller's thread. scratch: tf_attention_block_floats(max_len) floats.
  * weights_out (B, H, T, T) or NULL: the softmax weights (0 where padded).
  * scores_out (B, H, T, T) or NULL: the scaled, masked scores (-inf where a
  * key is masked or padded; 0 in rows of padded queries). */
@@ -34,8 +34,8 @@ void tf_attention(float *ctx, float *weights_out, float *scores_out, float *scra
                   size_t H);
 
 /* The same, one task per (sequence, head, block of query rows) on s's
- * threads (QK^T, masks, softmax and .V inside each task); scratch holds one
- * (tf_attention_block_rows(max_len), max_len) block per thread of s->width. */
+ * threads (QK^T, masks, softmax and .V inside each task); scratch holds
+ * tf_attention_block_floats(max_len) floats per thread of s->width. */
 void tf_attention_split(const tf_schedule *s, float *ctx, float *weights_out, float *scores_out,
                         float *scratch, const float *qkv, const tf_batch *batch,
                         const tf_attn_mask *mask, size_t D, size_t H);

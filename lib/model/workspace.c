@@ -24,7 +24,7 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
     const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff, Bz = (size_t)B;
     const size_t L = (size_t)max_len;
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
-    const size_t blocks = tf_attention_block_rows(L) * (size_t)tf_pool_width(); /* one a thread */
+    const size_t blocks = (size_t)tf_pool_width(); /* one a thread */
     const size_t pool = cfg->pooler ? Bz : 0;
     const size_t ffn_width = cfg->ffn_gated ? 2 * F : F;
     const size_t rotary = cfg->position == TF_POSITION_ROTARY ? 2 * L : 0; /* rows of r */
@@ -34,7 +34,8 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
         [R_LENGTHS] = {Bz, 1, sizeof(int32_t)}, [R_ROW_START] = {Bz, 1, sizeof(size_t)},
         [R_X] = {N, D, f},          [R_TMP] = {N, D, f},         [R_CTX] = {N, D, f},
         [R_QKV] = {N, 3 * D, f},    [R_FFN] = {chunk, ffn_width, f},
-        [R_SCORES] = {blocks, L, f}, [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},
+        [R_SCORES] = {blocks, tf_attention_block_floats(L), f},
+        [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},
         [R_POOL_OUT] = {pool, D, f}, [R_ROTARY] = {rotary, tf_rotary_dim(cfg), f},
         [R_ALIBI] = {slopes, 1, f},
     };

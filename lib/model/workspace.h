@@ -3,20 +3,42 @@
 #ifndef TF_WORKSPACE_H
 #define TF_WORKSPACE_H
 
+#include "threadpool.h"
 #include "tfenc.h"
 
-/* Query rows per attention block for a sequence of len tokens: the whole
- * sequence while its (rows, len) scores fit in 1 MiB (one core's L2 on the
- * machines measured, so QK^T, masks, softmax and .V of a block run out of
- * cache), fewer beyond (never under 64), so attention memory stays O(len),
- * never O(len^2). */
-#define TF_ATTENTION_BLOCK_FLOATS ((size_t)1 << 18)
-static inline size_t tf_attention_block_rows(size_t len)
+/* Query rows per attention block for a sequence of len tokens and H heads:
+ * as many as keep the block's (rows, len) scores within
+ * TF_ATTENTION_BLOCK_FLOATS (4 MiB: QK^T and attn.V then pack each head's
+ * K and V once per 256 query rows at T = 4096 rather than per 64; measured
+ * on one BERT-base layer against 1 MiB, alternating: 1.13x at T = 4096,
+ * 1.055x at 2048, 1.03x at 1024; 2 MiB and 8 MiB were slower), and few
+ * enough that one sequence's heads x blocks give each of the pool's
+ * threads two tasks; never under 64 rows, never more than len. So attention
+ * memory stays O(len), never O(len^2). The rows depend on len, H and the
+ * machine's cores (tf_pool_width), never on a call's thread count. */
+#define TF_ATTENTION_BLOCK_FLOATS ((size_t)1 << 20)
+#define TF_ATTENTION_MIN_BLOCK_ROWS ((size_t)64)
+static inline size_t tf_attention_block_rows(size_t len, size_t H)
 {
-    const size_t rows = TF_ATTENTION_BLOCK_FLOATS / (len ? len : 1);
-    const size_t at_least = rows < 64 ? 64 : rows;
-    return at_least < len ? at_least : len;
+    const size_t in_budget = TF_ATTENTION_BLOCK_FLOATS / (len ? len : 1);
+    const size_t blocks_wanted = (2 * (size_t)tf_pool_width() + H - 1) / (H ? H : 1);
+    const size_t for_threads = (len + blocks_wanted - 1) / blocks_wanted;
+    size_t rows = in_budget < for_threads ? in_budget : for_threads;
+    rows = rows < TF_ATTENTION_MIN_BLOCK_ROWS ? TF_ATTENTION_MIN_BLOCK_ROWS : rows;
+    return rows < len ? rows : len;
 }
+
+/* Floats one thread's block of scores takes for sequences of up to L
+ * tokens: at least tf_attention_block_rows(len, H) * len for every len <= L
+ * (which rows(L) * L is not: L = 1100 gives 953 rows, len 1099 954). */
+static inline size_t tf_attention_block_floats(size_t L)
+{
+    const size_t in_budget = (TF_ATTENTION_BLOCK_FLOATS + L - 1) / (L ? L : 1); /* rounded up */
+    const size_t rows = in_budget < TF_ATTENTION_MIN_BLOCK_ROWS ? TF_ATTENTION_MIN_BLOCK_ROWS
+                                                                : in_budget;
+    return L * (rows < L ? rows : L);
+}
+
 /* Rows per feed-forward chunk: the hidden activations are (chunk, F). */
 #define TF_FFN_CHUNK_ROWS 512
 
@@ -34,8 +56,8 @@ typedef struct tf_scratch {
     float *ctx;         /* (N, D) attention context (heads concatenated) */
     float *qkv;         /* (N, 3D) Q | K | V side by side */
     float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F), or 2F when gated */
-    float *scores;      /* (width, tf_attention_block_rows(max_len), max_len): one
-                           block per thread, width = tf_pool_width() */
+    float *scores;      /* (width, tf_attention_block_floats(max_len)): one block
+                           per thread, width = tf_pool_width() */
     float *pos_row;     /* (D) one positional-encoding row */
     float *pool_in;     /* (B, D) CLS rows, with a pooler */
     float *pool_out;    /* (B, D) */
