@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """libtfenc against ONNX Runtime, side by side in one run: the same
-torch.nn.TransformerEncoder models (exported by export.py, to ONNX for ONNX
-Runtime and to safetensors for libtfenc), the same inputs, timed in
-alternation, outputs compared on the real tokens.
+torch.nn.TransformerEncoder models and one rotary (RoPE) layer (exported by
+export.py, to ONNX for ONNX Runtime and to safetensors for libtfenc), the
+same inputs, timed in alternation, outputs compared on the real tokens.
 
 Each side runs in its own long-lived worker process, so that its peak
 resident memory is its own: ort_worker.js (onnxruntime-node, CPU execution
@@ -68,6 +68,7 @@ def workloads(quick):
     if not quick:
         rows += [("12L BERT-base, 1x16", "bert12", 1, 16, [16]),
                  ("12L BERT-base, 1x128", "bert12", 1, 128, [128])]
+        rows += [(f"RoPE BERT-base layer, 1x{T}", "rope_layer", 1, T, [T]) for T in (2048, 8192)]
     return rows
 
 
