@@ -5,9 +5,6 @@
 #include "kernels.h"
 #include "linear.h"
 
-/* Values a gating task gets at least (as layer.c's row-wise steps). */
-#define GATE_TASK_VALUES ((size_t)1 << 16)
-
 void tf_ffn_in(const tf_schedule *s, float *hidden, const float *x, const tf_layer_weights *lw,
                size_t rows, const tf_ffn_shape *f)
 {
@@ -38,7 +35,7 @@ void tf_ffn_gate(const tf_schedule *s, float *hidden, size_t rows, const tf_ffn_
     if (!f->gated)
         return;
     gate_job job = {hidden, f->F, f->activation};
-    tf_schedule_rows(s, gate_task, &job, rows, 2 * f->F, GATE_TASK_VALUES);
+    tf_schedule_rows(s, gate_task, &job, rows, 2 * f->F);
 }
 
 void tf_ffn_out(const tf_schedule *s, float *y, const float *hidden, const tf_layer_weights *lw,

@@ -10,10 +10,6 @@
 #include "linear.h"
 #include "rotary.h"
 
-/* Values a row-wise task gets at least: below this, waking another thread
- * costs more than the loop. */
-#define ROW_TASK_VALUES ((size_t)1 << 13)
-
 void tf_layer_prepare(tf_run *run)
 {
     const tf_config *cfg = run->cfg;
@@ -142,7 +138,7 @@ static void rows_task(void *ctx, size_t first, size_t count)
 
 static void run_rows(tf_run *run, const rows_job *job)
 {
-    tf_schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D, ROW_TASK_VALUES);
+    tf_schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D);
 }
 
 /* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */

@@ -35,10 +35,6 @@ static void record(tf_nonfinite *nf, const char *name, int32_t layer, int32_t ra
     nf->value = value;
 }
 
-/* Rows per part of a quick scan: at least this many values each (1 MiB, a
- * scan of some 50 us here; smaller ones are not worth waking a thread). */
-#define SCAN_PART_VALUES ((size_t)1 << 18)
-
 typedef struct finite_scan {
     const float *rows; /* (N, W) */
     size_t W;
@@ -59,7 +55,7 @@ int tf_nonfinite_rows(tf_nonfinite *nf, const tf_nonfinite_scope *sc, const char
     const tf_batch *bt = sc->batch;
     finite_scan scan = {.rows = rows, .W = W};
     atomic_init(&scan.found, false);
-    tf_schedule_rows(sc->sched, scan_finite_part, &scan, bt->N, W, SCAN_PART_VALUES);
+    tf_schedule_rows(sc->sched, scan_finite_part, &scan, bt->N, W);
     if (!atomic_load(&scan.found))
         return 0; /* the usual case */
     for (int32_t b = 0; b < bt->B; b++) {
@@ -215,7 +211,7 @@ static int scores_cannot_overflow(const tf_schedule *sched, const float *qkv, si
     qk_bound b = {.qkv = qkv, .D = D};
     atomic_init(&b.max_q, 0u);
     atomic_init(&b.max_k, 0u);
-    tf_schedule_rows(sched, qk_bound_part, &b, N, 2 * D, SCAN_PART_VALUES);
+    tf_schedule_rows(sched, qk_bound_part, &b, N, 2 * D);
     const double max_q = float_of(atomic_load(&b.max_q)), max_k = float_of(atomic_load(&b.max_k));
     return (double)dk * max_q * max_k <= FLT_MAX / 2;
 }

@@ -5,9 +5,6 @@
 
 #include "config.h"
 
-/* Values a rotation task gets at least (as layer.c's row-wise steps). */
-#define ROTARY_TASK_VALUES ((size_t)1 << 16)
-
 size_t tf_rotary_dim(const tf_config *cfg)
 {
     return (size_t)tf_rotary_dim_of(cfg);
@@ -104,5 +101,5 @@ void tf_rotary_apply(const tf_schedule *s, float *qkv, const float *table,
 {
     rotary_job job = {qkv, table, batch, (size_t)cfg->d_model, (size_t)cfg->n_heads,
                       tf_rotary_dim(cfg), cfg->rotary_interleaved};
-    tf_schedule_rows(s, rotary_task, &job, batch->N, 2 * job.D, ROTARY_TASK_VALUES);
+    tf_schedule_rows(s, rotary_task, &job, batch->N, 2 * job.D);
 }

@@ -116,9 +116,9 @@ static void rows_task(void *ctx, size_t part, int thread)
 }
 
 void tf_schedule_rows(const tf_schedule *s, tf_rows_fn fn, void *ctx, size_t n,
-                      size_t row_values, size_t min_values)
+                      size_t row_values)
 {
-    const size_t most = n * row_values / min_values; /* parts of at least min_values */
+    const size_t most = n * row_values / TF_ROW_TASK_MIN_VALUES; /* parts of at least that */
     rows_job job = {fn, ctx, n, most < 1 ? 1 : most < (size_t)s->threads ? most : (size_t)s->threads};
     tf_schedule_run(s, rows_task, &job, job.parts);
 }

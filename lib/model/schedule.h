@@ -45,12 +45,18 @@ void tf_schedule_end(tf_schedule *s);
  * per-thread scratch (0 .. s->width - 1). */
 void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks);
 
+/* Values a row-wise task gets at least: below this, handing a part to
+ * another thread (about a microsecond while it spins, TF_POOL_SPIN_NS)
+ * costs more than the loop. */
+#define TF_ROW_TASK_MIN_VALUES ((size_t)1 << 13)
+
 /* fn(ctx, first, count) over rows [0, n) of row_values values each, cut
- * into one part per thread (fewer where a part would get under min_values
- * values). Only for row-wise loops, whose values do not depend on the cut. */
+ * into one part per thread (fewer where a part would get under
+ * TF_ROW_TASK_MIN_VALUES values). Only for row-wise loops, whose values do
+ * not depend on the cut. */
 typedef void (*tf_rows_fn)(void *ctx, size_t first, size_t count);
 void tf_schedule_rows(const tf_schedule *s, tf_rows_fn fn, void *ctx, size_t n,
-                      size_t row_values, size_t min_values);
+                      size_t row_values);
 
 /* Part `part` of n items cut into `parts` nearly equal ranges whose
  * starts are multiples of `align` (the last takes the rest): [*first,
