@@ -107,11 +107,15 @@ for agg, key in (("none", "entity"), ("simple", "entity_group"), ("first", "enti
             [(e[key], e["start"], e["end"]) for e in want[agg]], (agg, item, want[agg])
         assert all(abs(e["score"] - w["score"]) <= 1e-5 for e, w in zip(item["entities"], want[agg]))
         assert all(e["word"] == item["text"][e["start"]:e["end"]] for e in item["entities"])
-st = json.load(open(f"{fam}/xlmr_st/expected.json"))
-got = run("embed", "--model", f"{fam}/xlmr_st", *st["texts"])
-assert got["dim"] == 8 and got["truncated"] == 0, got
-for g, w in zip(got["embeddings"], st["embeddings"]):
-    assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("xlmr_st", g, w)
+for name in ("xlmr_st", "nomic_st"):
+    st = json.load(open(f"{fam}/{name}/expected.json"))
+    got = run("embed", "--model", f"{fam}/{name}", *st["texts"])
+    assert got["dim"] == 8 and got["truncated"] == 0, got
+    for g, w in zip(got["embeddings"], st["embeddings"]):
+        assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), (name, g, w)
+query = run("embed", "--model", f"{fam}/nomic_st", "--prompt-name", "query", "what is a cat?")
+written = run("embed", "--model", f"{fam}/nomic_st", "search_query: what is a cat?")
+assert query["embeddings"] == written["embeddings"], (query, written)
 for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier"):
     cl = json.load(open(f"{fam}/{name}/expected.json"))
     out = run("classify", "--model", f"{fam}/{name}", *[t for t, _ in cl["inputs"]])

@@ -71,16 +71,25 @@ static void expect_matches(const char *name)
     cJSON_Delete(exp);
 }
 
-static tf_config inspect(const char *name, const char *format)
+/* The configuration the model at path loads with. */
+static tf_config inspect_path(const char *path)
 {
     tf_model_info *info;
-    ck_assert_int_eq(tf_model_inspect(folder(name).s, NULL, &info), TF_OK);
-    ck_assert_str_eq(tf_model_info_format(info), format);
+    ck_assert_msg(tf_model_inspect(path, NULL, &info) == TF_OK, "%s", tf_last_error());
     tf_config c;
     tf_config_init(&c);
     ck_assert_int_eq(tf_model_info_config(info, &c), TF_OK);
     tf_model_info_destroy(info);
     return c;
+}
+
+static tf_config inspect(const char *name, const char *format)
+{
+    tf_model_info *info;
+    ck_assert_int_eq(tf_model_inspect(folder(name).s, NULL, &info), TF_OK);
+    ck_assert_str_eq(tf_model_info_format(info), format);
+    tf_model_info_destroy(info);
+    return inspect_path(folder(name).s);
 }
 
 START_TEST(test_roberta)
@@ -134,6 +143,31 @@ START_TEST(test_modernbert)
     ck_assert_int_eq(c.global_every, 3);
     ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
     ck_assert_float_eq(c.layer_norm_eps, 1e-5f);
+}
+END_TEST
+
+START_TEST(test_nomic_bert)
+{
+    expect_matches("nomic_bert");
+    const tf_config c = inspect("nomic_bert", "huggingface-nomic-bert");
+    ck_assert_int_eq(c.d_model, 16);
+    ck_assert_int_eq(c.d_ff, 256); /* n_inner 200 rounded up to a multiple of 256 */
+    ck_assert_int_eq(c.n_layers, 2);
+    ck_assert_int_eq(c.n_token_types, 2);
+    ck_assert_int_eq(c.position, TF_POSITION_ROTARY);
+    ck_assert_int_eq(c.max_positions, 64);
+    ck_assert_int_eq(c.rotary_dim, 4); /* half of each head of 8 */
+    ck_assert_int_eq(c.rotary_interleaved, 1);
+    ck_assert_float_eq(c.rotary_base, 500.0f);
+    ck_assert_float_eq(c.rotary_ntk_factor, 0.0f); /* rotary_scaling_factor null */
+    ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
+    ck_assert_int_eq(c.embedding_norm, 1);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.activation, TF_ACTIVATION_SILU);
+    ck_assert_int_eq(c.bias, 0);
+    ck_assert_int_eq(c.norm_bias, 1);
+    ck_assert_int_eq(c.pooler, 0);
+    ck_assert_float_eq(c.layer_norm_eps, 1e-12f);
 }
 END_TEST
 
@@ -348,6 +382,114 @@ START_TEST(test_modernbert_config)
 }
 END_TEST
 
+/* The nomic_bert folder's weights with config.json's keys as given (after
+ * model_type and n_head); NOMIC_OK: the keys its weights need. */
+#define NOMIC_OK "\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5, " \
+                 "\"qkv_proj_bias\": false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false"
+
+static const char *nomic_config(const char *keys)
+{
+    static char config[768];
+    snprintf(config, sizeof config, "{\"model_type\": \"nomic_bert\", \"n_head\": 2, %s}", keys);
+    return config;
+}
+
+/* Each NomicBERT key the loader reads, out of range or beyond the library,
+ * refused by name and value; rotary_scaling_factor absent (NomicBertConfig's
+ * 1.0), null and 2. */
+START_TEST(test_nomic_bert_config)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {NOMIC_OK ", \"prenorm\": true", TF_ERR_UNSUPPORTED,
+         "config.json: prenorm true is not supported (NomicBertEncoder then returns the last "
+         "block's MLP output without its residual)"},
+        {"\"activation_function\": \"glu\"", TF_ERR_UNSUPPORTED,
+         "config.json: activation_function \"glu\" is not supported (swiglu, geglu, gelu,"},
+        {"\"activation_function\": 5", TF_ERR_FORMAT,
+         "config.json: activation_function must be a string, got 5"},
+        {"\"activation_function\": \"gelu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_SHAPE,
+         "config.json: n_inner absent (4 n_embd) gives a feed-forward width of 64, but the "
+         "file's is 256"},
+        {"\"activation_function\": \"gelu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false, \"n_inner\": 256", TF_ERR_FORMAT,
+         "encoder.layers.0.mlp.fc12.weight: maps to layers.0.ffn.gate.weight, which a model of "
+         "this configuration does not have"},
+        {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.3, \"qkv_proj_bias\": "
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_UNSUPPORTED,
+         "config.json: rotary_emb_fraction 0.3 of a head of 8 gives 2.4 rotated dimensions; an "
+         "even count of at least 2 is supported"},
+        {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 1.5", TF_ERR_FORMAT,
+         "config.json: rotary_emb_fraction must be a number in [0, 1], got 1.5"},
+        {"\"activation_function\": \"swiglu\", \"qkv_proj_bias\": false, \"mlp_fc1_bias\": false, "
+         "\"mlp_fc2_bias\": false", TF_ERR_FORMAT,
+         "config.json: rotary_emb_fraction 0 means learned positions, but the file has no "
+         "embeddings.position_embeddings.weight"},
+        {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
+         "true, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_UNSUPPORTED,
+         "config.json: qkv_proj_bias true, mlp_fc1_bias false and mlp_fc2_bias false are not "
+         "supported together"},
+        {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5", TF_ERR_FORMAT,
+         "missing tensor 'encoder.layers.0.attn.Wqkv.bias'"},
+        {NOMIC_OK ", \"n_inner\": 300", TF_ERR_SHAPE,
+         "config.json: n_inner 300 gives a feed-forward width of 512 (rounded up to a multiple "
+         "of 256), but the file's is 256"},
+        {NOMIC_OK ", \"rotary_scaling_factor\": 0.5", TF_ERR_FORMAT,
+         "config.json: rotary_scaling_factor must be null, 0 or a number in [1, 1e+06], got 0.5"},
+        {NOMIC_OK ", \"max_trained_positions\": 0", TF_ERR_FORMAT,
+         "config.json: max_trained_positions must be an integer in 1..2147483647, got 0"},
+        {NOMIC_OK ", \"rotary_emb_base\": 1", TF_ERR_FORMAT,
+         "config.json: rotary_emb_base must be a number > 1 that float32 holds, got 1"},
+        {NOMIC_OK ", \"rotary_emb_interleaved\": \"yes\"", TF_ERR_FORMAT,
+         "config.json: rotary_emb_interleaved must be true or false, got \"yes\""},
+        {NOMIC_OK ", \"rotary_emb_scale_base\": 512", TF_ERR_UNSUPPORTED,
+         "config.json: rotary_emb_scale_base 512 is not supported (xPos scaling"},
+        {NOMIC_OK ", \"rotary_head_dim\": true", TF_ERR_UNSUPPORTED,
+         "config.json: rotary_head_dim true is not supported"},
+        {NOMIC_OK ", \"num_heads_kv\": 1", TF_ERR_UNSUPPORTED,
+         "config.json: num_heads_kv 1 is not supported (grouped key/value heads"},
+        {NOMIC_OK ", \"causal\": true", TF_ERR_UNSUPPORTED,
+         "config.json: causal true is not supported"},
+        {NOMIC_OK ", \"use_rms_norm\": true", TF_ERR_UNSUPPORTED,
+         "config.json: use_rms_norm true is not supported (RMSNorm"},
+        {NOMIC_OK ", \"parallel_block\": true", TF_ERR_UNSUPPORTED,
+         "config.json: parallel_block true is not supported"},
+        {NOMIC_OK ", \"layer_norm_epsilon\": 0", TF_ERR_FORMAT,
+         "config.json: layer_norm_epsilon must be a number in (0, 1], got 0"},
+        {NOMIC_OK ", \"n_embd\": 32", TF_ERR_SHAPE,
+         "config.json: n_embd 32 disagrees with embeddings.word_embeddings.weight [60, 16]"},
+        {NOMIC_OK ", \"n_layer\": 3", TF_ERR_FORMAT,
+         "config.json: n_layer 3, but the file has layers 0..1"},
+        {NOMIC_OK ", \"auto_map\": {\"AutoModel\": \"someone/else--modeling.NomicBertModel\"}",
+         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         "\"someone/else--modeling.NomicBertModel\" points at remote code (architectures none) "
+         "that this library does not follow"},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_failure(load_with_config("nomic_bert", nomic_config(cases[i].keys)),
+                       cases[i].status, cases[i].message);
+    prepare("nomic_bert", nomic_config(NOMIC_OK)); /* NomicBertConfig's 1.0 from 2048 on */
+    tf_config c = inspect_path(tmp_dir);
+    ck_assert_float_eq(c.rotary_ntk_factor, 1.0f);
+    ck_assert_int_eq(c.rotary_ntk_positions, 2048);
+    ck_assert_float_eq(c.rotary_base, 1000.0f);
+    ck_assert_int_eq(c.rotary_interleaved, 0);
+    prepare("nomic_bert", nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": 2, "
+                                       "\"max_trained_positions\": 8"));
+    c = inspect_path(tmp_dir);
+    ck_assert_float_eq(c.rotary_ntk_factor, 2.0f);
+    ck_assert_int_eq(c.rotary_ntk_positions, 8);
+    prepare("nomic_bert", nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": null"));
+    ck_assert_float_eq(inspect_path(tmp_dir).rotary_ntk_factor, 0.0f);
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -358,6 +500,8 @@ int main(void)
     tcase_add_test(tc, test_modernbert);
     tcase_add_test(tc, test_modernbert_config);
     tcase_add_test(tc, test_electra);
+    tcase_add_test(tc, test_nomic_bert);
+    tcase_add_test(tc, test_nomic_bert_config);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

@@ -293,6 +293,44 @@ START_TEST(test_xlmr_sentence_encoder)
 }
 END_TEST
 
+/* A folder laid out as nomic-embed-text-v1.5 (NomicBERT, mean pooling, a
+ * WordPiece tokenizer.json): the reference's vectors; a prompt goes before
+ * each text as if written there. */
+START_TEST(test_nomic_sentence_encoder)
+{
+    const path_buf dir = join(data_dir, "families/nomic_st");
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_dim(p), 8);
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 64);
+    ck_assert_uint_eq(tf_pipeline_prompt_count(p), 4);
+    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "search_query: ");
+    ck_assert_str_eq(tf_pipeline_prompt(p, "document"), "search_document: ");
+    ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
+    const cJSON *texts = json_at(exp, "texts");
+    const int n = cJSON_GetArraySize(texts);
+    const char **t = strings(texts, 0);
+    const char *no_pairs[8] = {NULL};
+    expect_ids(dir.s, exp, t, no_pairs);
+    float out[8 * 8], prompted[8], written[8];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 4;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, json_at(exp, "embeddings"), 8, "nomic_st");
+    const char *query[] = {"what is a cat?"}, *with_prefix[] = {"search_query: what is a cat?"};
+    a.n = 1, a.texts = query, a.out = prompted, a.prompt_name = "query";
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    a.texts = with_prefix, a.out = written, a.prompt_name = "";
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(prompted[i], written[i]);
+    tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
+}
+END_TEST
+
 /* A BertForTokenClassification folder: the entities of each text, by
  * aggregation, as transformers' TokenClassificationPipeline gives them. */
 START_TEST(test_token_classifier)
@@ -470,8 +508,9 @@ START_TEST(test_inconsistent_folders)
                         "BertModel, T5EncoderModel) is not supported; supported: ");
     prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"auto_map\": {\"AutoModel\": \"x--modeling.JinaBert\"}}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map {\"AutoModel\":"
-                        "\"x--modeling.JinaBert\"} points at remote code");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+                        "\"x--modeling.JinaBert\" points at remote code (architectures none) "
+                        "that this library does not follow");
 
     /* ModernBERT's heads (head.dense, head.norm before the classifier) are
      * not read: refused, not computed from the classifier alone */
@@ -503,6 +542,7 @@ int main(void)
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
     tcase_add_test(tc, test_minilm_max_seq_length_256);
     tcase_add_test(tc, test_xlmr_sentence_encoder);
+    tcase_add_test(tc, test_nomic_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);

@@ -488,8 +488,15 @@ tf_status tf_checkpoint_check_values(const tf_st_tensor *src)
     return s ? s : check_finite(src);
 }
 
+/* Whether the library's tensor `ours` is one the file's family leaves out
+ * as zero (tf_hf_family.zero_tensors). */
+static int is_zero(const tf_checkpoint *ck, const char *ours)
+{
+    return ck->format == TF_FORMAT_HF && tf_hf_family_is_zero(ck->family, ours);
+}
+
 /* Every mapped tensor fits its place and holds finite values; every place
- * is filled exactly once. */
+ * is filled exactly once, but those the family leaves out as zero. */
 static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights *layout)
 {
     size_t *source = tf_malloc((layout->n_tensors ? layout->n_tensors : 1) * sizeof *source);
@@ -521,7 +528,7 @@ static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights 
         }
     }
     for (size_t k = 0; s == TF_OK && k < layout->n_tensors; k++) {
-        if (source[k] != SIZE_MAX)
+        if (source[k] != SIZE_MAX || is_zero(ck, layout->tensors[k].name))
             continue;
         char theirs[160], shape[64];
         their_name(ck, layout->tensors[k].name, theirs, sizeof theirs);
@@ -707,6 +714,10 @@ static void swap_halves(float *x, size_t n)
 
 void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w)
 {
+    for (size_t k = 0; k < w->n_tensors; k++)
+        if (is_zero(ck, w->tensors[k].name))
+            memset(w->block + w->tensors[k].offset, 0,
+                   w->tensors[k].count * sizeof *w->block);
     for (size_t i = 0; i < ck->file.n_tensors; i++) {
         const tf_mapping *m = &ck->map[i];
         if (!m->dest[0])

@@ -34,10 +34,36 @@ static int ends_with(const char *s, const char *end)
     return n >= m && strcmp(s + n - m, end) == 0;
 }
 
+/* Every auto_map value (a string, or a list of them and nulls, as
+ * AutoTokenizer's) names remote code f follows; else TF_ERR_UNSUPPORTED
+ * naming the first that does not. */
+static tf_status check_auto_map(const cJSON *auto_map, const tf_hf_family *f, const char *names,
+                                const char *label)
+{
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, auto_map) {
+        const cJSON *values = cJSON_IsArray(entry) ? entry->child : entry;
+        for (const cJSON *v = values; v; v = cJSON_IsArray(entry) ? v->next : NULL) {
+            if (cJSON_IsNull(v) || (cJSON_IsString(v) && tf_hf_family_runs(f, v->valuestring)))
+                continue;
+            char value[160], supported[1024];
+            tf_json_describe(v, value, sizeof value);
+            tf_hf_family_list(supported, sizeof supported);
+            return tf_fail(TF_ERR_UNSUPPORTED, "%s: auto_map %s %s points at remote code "
+                           "(architectures %s) that this library does not follow; %s", label,
+                           entry->string, value, names, supported);
+        }
+    }
+    return TF_OK;
+}
+
 static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_arch *a)
 {
     const char *model_type = "bert"; /* transformers' AutoConfig needs it; older files lack it */
+    const char *position_type = NULL;
     tf_status s = tf_json_get_string(root, "model_type", label, &model_type);
+    if (s == TF_OK)
+        s = tf_json_get_string(root, "position_embedding_type", label, &position_type);
     if (s)
         return s;
     const cJSON *archs = cJSON_GetObjectItemCaseSensitive(root, "architectures");
@@ -45,7 +71,7 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
         return tf_fail(TF_ERR_FORMAT, "%s: architectures must be a list of names", label);
     char names[256];
     list_architectures(archs, names, sizeof names);
-    a->family = tf_hf_family_find(model_type);
+    a->family = tf_hf_family_find(model_type, position_type);
     int all_known = a->family != NULL;
     const cJSON *item;
     cJSON_ArrayForEach(item, archs) {
@@ -60,15 +86,9 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
     if (!all_known)
         return tf_hf_family_unsupported(label, model_type, names);
     const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
-    if (auto_map && !cJSON_IsNull(auto_map)) {
-        char value[96], supported[1024];
-        tf_json_describe(auto_map, value, sizeof value);
-        tf_hf_family_list(supported, sizeof supported);
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: auto_map %s points at remote code (architectures "
-                       "%s), which this library does not run; %s", label, value, names,
-                       supported);
-    }
-    return TF_OK;
+    if (auto_map && !cJSON_IsNull(auto_map) && !cJSON_IsObject(auto_map))
+        return tf_fail(TF_ERR_FORMAT, "%s: auto_map must be an object of class -> module", label);
+    return auto_map ? check_auto_map(auto_map, a->family, names, label) : TF_OK;
 }
 
 static tf_status read_problem(const cJSON *root, const char *label, tf_problem *out)

@@ -32,8 +32,15 @@ typedef enum field_rule {
     ACTIVATION, /* hidden_act: one of activations[] */
     EPS,        /* layer_norm_eps: a number in (0, 1] that float32 does not round to 0 */
     THETA,      /* a finite number > 1 (a rotary base), into the double at offset */
+    FACTOR,     /* a number in [1, 1e6] (a scaling factor), into the double at offset;
+                   null or 0 (Python's falsy "none") is 0, which absent (-1) is not */
+    FRACTION,   /* a number in [0, 1], into the double at offset */
+    NAME,       /* a string (shorter than TF_HF_NAME_MAX), into the char[] at offset;
+                   the family says which values it supports */
+    SCALING,    /* rope_scaling: {"type": NAME, "factor": FACTOR}, nothing else */
+    POSITIONS,  /* position_embedding_type: the family's position_type, else "absolute" */
+    UNSET,      /* must be null (anything else: refused, note says why) */
     BOOL,       /* true or false, into the int32_t at offset (1 or 0) */
-    ONLY,       /* a string that must be note */
     FALSE,      /* a boolean that must be false (true: refused, note says why) */
     EMPTY,      /* must be {} or [] (anything in it: refused, note says why) */
     NO_EFFECT,  /* an integer in 0..2^31-1 that cannot change the result (note: why) */
@@ -43,9 +50,9 @@ typedef enum field_rule {
 typedef struct hf_field {
     const char *key;
     field_rule rule;
-    size_t offset;    /* SIZE, THETA, BOOL: the tf_hf_config field it fills */
+    size_t offset;    /* SIZE, THETA, FACTOR, FRACTION, NAME, BOOL: the field it fills */
     int64_t lo;       /* SIZE: its smallest value */
-    const char *note; /* ONLY: the value supported; FALSE, EMPTY: why the others are
+    const char *note; /* FALSE, EMPTY, UNSET: why the others are
                          refused; otherwise what it is or why it changes nothing */
 } hf_field;
 
@@ -57,7 +64,7 @@ static const hf_field fields[] = {
     SIZE_FIELD(num_attention_heads, 1, "the number of heads"),
     {"hidden_act", ACTIVATION, 0, 0, "the feed-forward block's activation"},
     {"layer_norm_eps", EPS, 0, 0, "every LayerNorm's epsilon"},
-    {"position_embedding_type", ONLY, 0, 0, "absolute"},
+    {"position_embedding_type", POSITIONS, 0, 0, "how positions enter the model"},
     /* cross-checked against the tensors' shapes (checkpoint.c) */
     SIZE_FIELD(hidden_size, 0, "word_embeddings' width"),
     SIZE_FIELD(intermediate_size, 0, "intermediate.dense's height"),
@@ -81,6 +88,34 @@ static const hf_field fields[] = {
      "this library reads the rotary bases from global_rope_theta and local_rope_theta"},
     {"layer_types", EMPTY, 0, 0,
      "this library reads which layers are local from global_attn_every_n_layers"},
+    /* NomicBERT's, GTE's and JinaBERT's, honoured by their families
+       (families/nomic_bert.c, gte.c, jina_bert.c) */
+    FIELD(rope_theta, THETA, "the rotary base"),
+    FIELD(rotary_emb_fraction, FRACTION, "the rotated share of each head"),
+    FIELD(rotary_scaling_factor, FACTOR, "dynamic NTK scaling past max_trained_positions"),
+    SIZE_FIELD(max_trained_positions, 1, "the length dynamic NTK scaling starts after"),
+    SIZE_FIELD(n_inner, 1, "the feed-forward width before rounding"),
+    FIELD(rotary_emb_interleaved, BOOL, "rotating pairs (2i, 2i + 1)"),
+    FIELD(mlp_fc2_bias, BOOL, "fc2's bias"),
+    FIELD(prenorm, BOOL, "LayerNorms before the blocks"),
+    FIELD(activation_function, NAME, "the feed-forward block"),
+    FIELD(feed_forward_type, NAME, "the feed-forward block"),
+    FIELD(layer_norm_type, NAME, "the norm layers"),
+    {"rope_scaling", SCALING, 0, 0, "the rotary scaling"},
+    {"causal", FALSE, 0, 0, "a causal mask hides later tokens; this library is an encoder"},
+    {"rotary_emb_scale_base", UNSET, 0, 0,
+     "xPos scaling of the rotary embedding is not implemented"},
+    {"rotary_head_dim", FALSE, 0, 0,
+     "it rotates along the head axis instead of the positions (xformers' layout)"},
+    {"num_heads_kv", UNSET, 0, 0, "grouped key/value heads are not implemented"},
+    {"use_rms_norm", FALSE, 0, 0, "RMSNorm is not implemented"},
+    {"parallel_block", FALSE, 0, 0, "attention and MLP side by side are not implemented"},
+    {"logn_attention_scale", FALSE, 0, 0, "log-n scaling of the queries is not implemented"},
+    {"unpad_inputs", IGNORED, 0, 0, "how padding is skipped, not what is computed"},
+    {"use_memory_efficient_attention", IGNORED, 0, 0, "which kernel computes attention"},
+    {"use_flash_attn", IGNORED, 0, 0, "which kernel computes attention"},
+    {"fused_bias_fc", IGNORED, 0, 0, "which kernel computes the Linear layers"},
+    {"fused_dropout_add_ln", IGNORED, 0, 0, "which kernel computes the LayerNorms"},
     /* honoured trivially */
     {"chunk_size_feed_forward", NO_EFFECT, 0, 0,
      "the feed-forward block is computed for each token alone, so computing it in chunks of "
@@ -155,6 +190,51 @@ static tf_status read_eps(const cJSON *item, const char *key, const char *value,
     return TF_OK;
 }
 
+/* A string into out (TF_HF_NAME_MAX bytes). */
+static tf_status read_name(const cJSON *item, const char *key, const char *value, char *out,
+                           const char *path)
+{
+    if (!cJSON_IsString(item))
+        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
+    if (strlen(item->valuestring) >= TF_HF_NAME_MAX)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (no value of %d "
+                       "characters or more is)", path, key, value, TF_HF_NAME_MAX);
+    snprintf(out, TF_HF_NAME_MAX, "%s", item->valuestring);
+    return TF_OK;
+}
+
+/* rope_scaling {"type": name, "factor": a >= 1}; any other key (GTE's
+ * mixed_b, transformers' rope_type ...) is refused by name. */
+static tf_status read_scaling(const cJSON *item, const char *key, const char *value,
+                              tf_hf_config *c, const char *path)
+{
+    if (!cJSON_IsObject(item))
+        return tf_fail(TF_ERR_FORMAT, "%s: %s must be an object, got %s", path, key, value);
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, item) {
+        char inner[96], name[64];
+        tf_json_describe(entry, inner, sizeof inner);
+        snprintf(name, sizeof name, "%s.%s", key, entry->string);
+        tf_status s = TF_OK;
+        if (strcmp(entry->string, "type") == 0)
+            s = read_name(entry, name, inner, c->rope_scaling_type, path);
+        else if (strcmp(entry->string, "factor") != 0)
+            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (rope_scaling holds "
+                        "type and factor here)", path, name, inner);
+        else if (!cJSON_IsNumber(entry) || !(entry->valuedouble >= 1.0 &&
+                                             entry->valuedouble <= 1e6))
+            s = tf_fail(TF_ERR_FORMAT, "%s: %s must be a number in [1, 1e+06], got %s", path,
+                        name, inner);
+        else
+            c->rope_scaling_factor = entry->valuedouble;
+        if (s)
+            return s;
+    }
+    if (!c->rope_scaling_type[0] || c->rope_scaling_factor < 0)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s %s needs both type and factor", path, key, value);
+    return TF_OK;
+}
+
 /* A value of f that changes the computation in a way this library does not. */
 static tf_status refuse(const hf_field *f, const char *key, const char *value, const char *path)
 {
@@ -188,18 +268,36 @@ static tf_status read_field(const hf_field *f, const char *key, const cJSON *ite
                            "got %s", path, key, value);
         *(double *)(void *)((char *)c + f->offset) = item->valuedouble;
         return TF_OK;
+    case FACTOR:
+    case FRACTION: {
+        const int none = f->rule == FACTOR && (cJSON_IsNull(item) ||
+                                               (cJSON_IsNumber(item) && item->valuedouble == 0));
+        const double lo = f->rule == FACTOR ? 1.0 : 0.0, hi = f->rule == FACTOR ? 1e6 : 1.0;
+        if (!none && (!cJSON_IsNumber(item) || !(item->valuedouble >= lo &&
+                                                 item->valuedouble <= hi)))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be %sa number in [%g, %g], got %s", path,
+                           key, f->rule == FACTOR ? "null, 0 or " : "", lo, hi, value);
+        *(double *)(void *)((char *)c + f->offset) = none ? 0.0 : item->valuedouble;
+        return TF_OK;
+    }
+    case NAME: return read_name(item, key, value, (char *)c + f->offset, path);
+    case SCALING: return read_scaling(item, key, value, c, path);
+    case POSITIONS: {
+        const char *want = c->family && c->family->position_type ? c->family->position_type
+                                                                 : "absolute";
+        if (!cJSON_IsString(item))
+            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
+        if (strcmp(item->valuestring, want) != 0)
+            return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path,
+                           key, value, want);
+        return TF_OK;
+    }
+    case UNSET: return refuse(f, key, value, path);
     case BOOL:
         if (!cJSON_IsBool(item))
             return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
                            value);
         *(int32_t *)(void *)((char *)c + f->offset) = cJSON_IsTrue(item) ? 1 : 0;
-        return TF_OK;
-    case ONLY:
-        if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
-        if (strcmp(item->valuestring, f->note) != 0)
-            return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path,
-                           key, value, f->note);
         return TF_OK;
     case FALSE:
         if (!cJSON_IsBool(item))
@@ -225,7 +323,9 @@ static tf_status read_family(const cJSON *root, tf_hf_config *c, const char *pat
     tf_json_describe(item, value, sizeof value);
     if (!cJSON_IsString(item))
         return tf_fail(TF_ERR_FORMAT, "%s: model_type must be a string, got %s", path, value);
-    c->family = tf_hf_family_find(item->valuestring);
+    const cJSON *positions = cJSON_GetObjectItemCaseSensitive(root, "position_embedding_type");
+    c->family = tf_hf_family_find(item->valuestring, cJSON_IsString(positions)
+                                                         ? positions->valuestring : NULL);
     return c->family ? TF_OK : tf_hf_family_unsupported(path, item->valuestring, NULL);
 }
 
@@ -237,7 +337,12 @@ void tf_hf_config_init(tf_hf_config *c)
                         .activation = -1, .layer_norm_eps = -1.0,
                         .global_rope_theta = -1.0, .local_rope_theta = -1.0,
                         .local_attention = -1, .global_attn_every_n_layers = -1,
-                        .attention_bias = -1, .mlp_bias = -1, .norm_bias = -1, .family = NULL};
+                        .attention_bias = -1, .mlp_bias = -1, .norm_bias = -1,
+                        .rope_theta = -1.0, .rotary_emb_fraction = -1.0,
+                        .rotary_scaling_factor = -1.0, .rope_scaling_factor = -1.0,
+                        .max_trained_positions = -1, .n_inner = -1,
+                        .rotary_emb_interleaved = -1, .mlp_fc2_bias = -1, .prenorm = -1,
+                        .family = NULL};
 }
 
 tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *path)
@@ -252,7 +357,7 @@ tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, cons
     for (size_t i = 0; s == TF_OK && i < sizeof fields / sizeof fields[0]; i++) {
         const char *key = c->family ? tf_hf_family_key(c->family, fields[i].key) : fields[i].key;
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
-        if (item && !cJSON_IsNull(item))
+        if (item && (!cJSON_IsNull(item) || fields[i].rule == FACTOR))
             s = read_field(&fields[i], key, item, c, path);
     }
     cJSON_Delete(root);

@@ -8,6 +8,9 @@
 
 #include "tfenc.h"
 
+/* The longest string field value kept (a longer one is refused). */
+#define TF_HF_NAME_MAX 32
+
 typedef struct tf_hf_config {
     int64_t hidden_size, num_attention_heads, intermediate_size, num_hidden_layers;
     int64_t vocab_size, max_position_embeddings, type_vocab_size, embedding_size, pad_token_id;
@@ -17,6 +20,18 @@ typedef struct tf_hf_config {
     double global_rope_theta, local_rope_theta;
     int64_t local_attention, global_attn_every_n_layers;
     int32_t attention_bias, mlp_bias, norm_bias; /* 0 or 1 */
+    /* NomicBERT's, GTE's and JinaBERT's (families/nomic_bert.c, gte.c,
+       jina_bert.c): absent -1 or "" */
+    double rope_theta;            /* GTE's rope_theta, nomic's rotary_emb_base */
+    double rotary_emb_fraction;   /* nomic: the rotated share of each head, [0, 1] */
+    double rotary_scaling_factor; /* nomic: dynamic NTK factor, >= 1 */
+    double rope_scaling_factor;   /* GTE: rope_scaling's factor, >= 1 */
+    int64_t max_trained_positions, n_inner;
+    int32_t rotary_emb_interleaved, mlp_fc2_bias, prenorm; /* 0 or 1 */
+    char activation_function[TF_HF_NAME_MAX]; /* nomic's */
+    char feed_forward_type[TF_HF_NAME_MAX];   /* JinaBERT's */
+    char layer_norm_type[TF_HF_NAME_MAX];     /* GTE's */
+    char rope_scaling_type[TF_HF_NAME_MAX];   /* GTE: rope_scaling's type */
     const struct tf_hf_family *family; /* model_type's, or NULL without one */
 } tf_hf_config;
 

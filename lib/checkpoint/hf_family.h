@@ -60,13 +60,36 @@ typedef struct tf_hf_family {
     /* What the architecture fixes and its own config.json keys give, set on
        c after the BERT-like inference (checkpoint.c); NULL: nothing. */
     tf_status (*configure)(const tf_hf_config *json, tf_config *c);
+    /* Since issue #17's remote-code families: */
+    const char *position_type;        /* config.json position_embedding_type that picks
+                                         it among the families of one model_type
+                                         (JinaBERT's "alibi" under "bert"); NULL: it
+                                         takes "absolute" or none */
+    const char *const *remote_code;   /* auto_map values it follows, as prefixes
+                                         ("jinaai/jina-bert-implementation--"),
+                                         NULL-ended; NULL: none */
+    const char *const *zero_tensors;  /* layer tensors (the library's names after
+                                         "layers.{i}.") its checkpoints lack because
+                                         they are zero (GTE's up_gate_proj has no bias
+                                         while its other Linear layers have), filled
+                                         with zeros, NULL-ended; NULL: none */
 } tf_hf_family;
 
 /* BERT's names (families/bert.c), which RoBERTa's are too. */
 extern const tf_name_rule tf_bert_top[], tf_bert_layer[];
 
-/* The family whose model_types hold model_type, or NULL. */
-const tf_hf_family *tf_hf_family_find(const char *model_type);
+/* The family whose model_types hold model_type and whose position_type is
+ * position_type (config.json's position_embedding_type, NULL when absent),
+ * else the one of model_type without a position_type; NULL if none. */
+const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type);
+
+/* Whether f follows the remote code an auto_map value ("repo--module.Class")
+ * names. */
+int tf_hf_family_runs(const tf_hf_family *f, const char *auto_map_value);
+
+/* Whether the library's tensor `ours` ("layers.3.ffn.up.bias") is one of
+ * f's zero_tensors. */
+int tf_hf_family_is_zero(const tf_hf_family *f, const char *ours);
 
 /* The family of a safetensors file without config.json, from its tensor
  * names: the first family whose base_prefix starts one of them, else the

@@ -112,6 +112,20 @@ def test_xlmr_sentence_encoder():
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
 
 
+def test_nomic_sentence_encoder():
+    """NomicBERT laid out as nomic-embed-text-v1.5: mean pooling, its prompts."""
+    path = os.path.join(DATA, "families", "nomic_st")
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert (enc.dim, enc.max_seq_length) == (8, 64)
+        got = enc.encode(exp["texts"], batch_size=4)
+        prompted = enc.encode(["what is a cat?"], prompt_name="query")
+        written = enc.encode(["search_query: what is a cat?"])
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
+    assert np.array_equal(prompted, written)
+
+
 @pytest.mark.parametrize("strategy", ["none", "simple", "first"])
 def test_token_classifier_entities(strategy):
     """A BertForTokenClassification folder: entities as transformers'

@@ -1,5 +1,5 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -40,4 +40,9 @@ fn modernbert_matches_reference() {
 #[test]
 fn electra_matches_reference() {
     expect_matches("electra", 0, 2);
+}
+
+#[test]
+fn nomic_bert_matches_reference() {
+    expect_matches("nomic_bert", 0, 2);
 }

@@ -26,6 +26,20 @@ float32 weights stored by references that follow the upstream source
               Wi(h).chunk(2); act(input) * gate), layer 0 without attn_norm;
               config.json with ModernBertConfig's keys (4 layers: 1 and 2 local
               with a window of 4, rotary bases 1000 global and 50 local).
+  nomic_bert  nomic's modeling_hf_nomic_bert.py (nomic-ai/contrastors) through
+              gen_modern.py's float64 reference: NomicBertEmbeddings (word +
+              token type 0), NomicBertModel.emb_ln, NomicBertBlock with
+              prenorm false (norm1(x + attn), norm2(x + mlp)), NomicBertAttention
+              (Wqkv = q | k | v, rotary on head_dim * rotary_emb_fraction
+              dimensions: NomicBertRotaryEmbedding, apply_rotary_emb),
+              NomciBertGatedMLP (fc2(fc11(x) * silu(fc12(x))), its width n_inner
+              rounded up to a multiple of 256); NomicBertConfig's keys (n_embd,
+              n_head, ...), no biases but the LayerNorms'. nomic_bert: half of
+              each head rotated, interleaved pairs; nomic_st: laid out as
+              nomic-embed-text-v1.5 (whole heads, rotate_half pairs, base 1000,
+              rotary_scaling_factor null, mean pooling, its search_query: /
+              search_document: prompts, tokenizer_json/bert_uncased linked; the
+              texts' ids are that file's reference ids).
 and model folders for tf_pipeline_load (tokenizer and head included), with
 the ids and scores expected:
   roberta_classifier, roberta_cross_encoder
@@ -265,17 +279,23 @@ def roberta_tokenizer_source():
     return tok, new, n, cases
 
 
-def xlmr_tokenizer_source():
-    """tests/data/tokenizer_json/unigram: a SentencePiece Unigram as XLM-R's
-    tokenizer.json (Precompiled, Metaspace, <s> <pad> </s> <unk> first,
-    TemplateProcessing <s> a </s></s> b </s>), linked, not copied; its ids as
-    they are."""
-    d = os.path.join(HERE, "tokenizer_json", "unigram")
+def linked_tokenizer_source(name):
+    """tests/data/tokenizer_json/<name>'s tokenizer.json, linked, not copied,
+    its ids as they are, and its reference cases (from the Rust tokenizers
+    library)."""
+    d = os.path.join(HERE, "tokenizer_json", name)
     with open(os.path.join(d, "tokenizer.json")) as f:
         n = len(json.load(f)["model"]["vocab"])
     with open(os.path.join(d, "cases.json")) as f:
         cases = json.load(f)["cases"]
     return os.path.join(d, "tokenizer.json"), {i: i for i in range(n)}, n, cases
+
+
+def xlmr_tokenizer_source():
+    """tests/data/tokenizer_json/unigram: a SentencePiece Unigram as XLM-R's
+    tokenizer.json (Precompiled, Metaspace, <s> <pad> </s> <unk> first,
+    TemplateProcessing <s> a </s></s> b </s>)."""
+    return linked_tokenizer_source("unigram")
 
 
 def write_tokenizer(d, tok):
@@ -452,6 +472,134 @@ def electra_classifier():
                          forward, "classifier.dense", gelu, "classifier.out_proj", 17)
 
 
+# ---- NomicBERT (modeling_hf_nomic_bert.py) ----------------------------------------------
+
+NOMIC_F = 256  # NomciBertGatedMLP rounds n_inner up to a multiple of 256
+
+
+def nomic_hub_names(W, L):
+    """The library's tensors (gen_modern.tensor_names) under NomicBertModel's
+    names: fc11 is the multiplied half (ffn.up), fc12 the activated one."""
+    out = {"embeddings.word_embeddings.weight": W["embed.token.weight"],
+           "embeddings.token_type_embeddings.weight": W["embed.token_type.weight"],
+           "emb_ln.weight": W["embed.norm.weight"], "emb_ln.bias": W["embed.norm.bias"]}
+    for l in range(L):
+        p, hub = f"layers.{l}.", f"encoder.layers.{l}."
+        out[hub + "attn.Wqkv.weight"] = torch.cat([W[p + f"attn.{n}.weight"] for n in "qkv"])
+        for theirs, ours in (("attn.out_proj", "attn.out"), ("mlp.fc11", "ffn.up"),
+                             ("mlp.fc12", "ffn.gate"), ("mlp.fc2", "ffn.down")):
+            out[hub + theirs + ".weight"] = W[p + ours + ".weight"]
+        for norm in ("norm1", "norm2"):
+            for k in ("weight", "bias"):
+                out[f"{hub}{norm}.{k}"] = W[f"{p}{norm}.{k}"]
+    return out
+
+
+def make_nomic(seed, D, V, fraction, interleaved, theta, n_inner, P):
+    """A NomicBertModel: (Hub-named weights, config.json, forward(ids) ->
+    last_hidden_state [T, D] float64)."""
+    c = dict(gen_modern.DEFAULTS)
+    c.update(d_model=D, n_heads=H, d_ff=NOMIC_F, n_layers=L, position="rotary",
+             embedding_norm=True, bias=False, norm_bias=True, activation="silu", ffn_gated=True,
+             rotary_dim=int(D // H * fraction), rotary_interleaved=interleaved,
+             rotary_base=theta, layer_norm_eps=1e-12)
+    g = torch.Generator().manual_seed(seed)
+    W = gen_modern.random_weights(c, g)
+    W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
+    W["embed.token_type.weight"] = (0.5 * torch.randn(2, D, generator=g)).float()
+    W64 = {k: v.double() for k, v in W.items()}
+    cfg = {"model_type": "nomic_bert", "architectures": ["NomicBertModel"],
+           "auto_map": {"AutoConfig": "nomic-ai/nomic-bert-2048--configuration_hf_nomic_bert."
+                                      "NomicBertConfig",
+                        "AutoModel": "nomic-ai/nomic-bert-2048--modeling_hf_nomic_bert."
+                                     "NomicBertModel"},
+           "activation_function": "swiglu", "n_embd": D, "n_head": H, "n_inner": n_inner,
+           "n_layer": L, "n_positions": P, "vocab_size": V, "type_vocab_size": 2,
+           "layer_norm_epsilon": 1e-12, "prenorm": False, "causal": False,
+           "rotary_emb_fraction": fraction, "rotary_emb_base": theta,
+           "rotary_emb_interleaved": interleaved, "rotary_emb_scale_base": None,
+           "rotary_scaling_factor": None, "max_trained_positions": 2048,
+           "qkv_proj_bias": False, "mlp_fc1_bias": False, "mlp_fc2_bias": False,
+           "use_flash_attn": True, "fused_bias_fc": True, "fused_dropout_add_ln": True,
+           "use_rms_norm": False, "parallel_block": False, "pad_vocab_size_multiple": 64,
+           "dense_seq_output": True, "summary_first_dropout": 0.0, "embd_pdrop": 0.0,
+           "attn_pdrop": 0.0, "resid_pdrop": 0.0, "initializer_range": 0.02,
+           "tie_word_embeddings": True, "bos_token_id": None, "eos_token_id": None}
+
+    def forward(ids):
+        x = W64["embed.token.weight"][torch.tensor(ids)] + W64["embed.token_type.weight"][0]
+        with torch.no_grad():
+            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+    return nomic_hub_names(W, L), cfg, forward
+
+
+def nomic_bert():
+    """Half of each head rotated (rotary_emb_fraction 0.5), interleaved pairs,
+    n_inner 200 (256 once rounded)."""
+    w, cfg, forward = make_nomic(41, D, V, 0.5, True, 500.0, 200, 64)
+    save("nomic_bert", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+NOMIC_PROMPTS = {"query": "search_query: ", "document": "search_document: ",
+                 "classification": "classification: ", "clustering": "clustering: "}
+
+
+def nomic_st(inputs):
+    """nomic-embed-text-v1.5's layout: NomicBertModel + mean pooling (no
+    Normalize module: the model card normalises itself), its prompts, a
+    WordPiece tokenizer.json."""
+    tok, _, n_tokens, _ = linked_tokenizer_source("bert_uncased")
+    w, cfg, forward = make_nomic(42, HEAD_D, n_tokens, 1.0, False, 1000.0, NOMIC_F, 64)
+    d = os.path.join(OUT, "nomic_st")
+    os.makedirs(d)
+    save_weights(d, w)
+    dump(os.path.join(d, "config.json"), cfg)
+    write_tokenizer(d, tok)
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64})
+    dump(os.path.join(d, "modules.json"), st_modules(("1_Pooling", "Pooling")))
+    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 64, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": HEAD_D, "pooling_mode_mean_tokens": True})
+    dump(os.path.join(d, "config_sentence_transformers.json"),
+         {"prompts": NOMIC_PROMPTS, "default_prompt_name": None, "similarity_fn_name": "cosine"})
+    vecs = [pool(forward(ids), "mean") for _, _, ids in inputs]
+    texts = [t for t, _, _ in inputs]
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
+                                            "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+# ---- Seeds of the loader's fuzz corpus (fuzz/corpus/loader) -------------------------------
+# Each family's keys on a small model: its weights, "@@config.json@@\n" and a
+# config.json (fuzz/fuzz_loader.c), once as it loads and once for each key
+# that must be refused by name.
+
+FUZZ_CORPUS = os.path.join(HERE, "..", "..", "fuzz", "corpus", "loader")
+
+
+def fuzz_seed(name, w, cfg):
+    path = os.path.join(FUZZ_CORPUS, name + ".bin")
+    write_safetensors(path, {k: v.numpy().astype(np.float32) for k, v in w.items()})
+    with open(path, "ab") as f:
+        f.write(b"@@config.json@@\n" + json.dumps(cfg, indent=1).encode())
+
+
+def fuzz_seeds(family, w, cfg, bad):
+    fuzz_seed(family + "_hub", w, cfg)
+    for name, change in bad:
+        fuzz_seed(f"{family}_hub_{name}", w, {**cfg, **change})
+
+
+def nomic_fuzz_seeds():
+    w, cfg, _ = make_nomic(43, 8, 12, 0.5, True, 500.0, 100, 16)
+    fuzz_seeds("nomic_bert", w, cfg, [
+        ("fraction_odd", {"rotary_emb_fraction": 0.25}), ("prenorm", {"prenorm": True}),
+        ("glu", {"activation_function": "glu"}), ("scaling", {"rotary_scaling_factor": 0.5}),
+        ("dynamic_ntk", {"rotary_scaling_factor": 2.0, "max_trained_positions": 4}),
+        ("biases_mixed", {"mlp_fc2_bias": True}), ("n_inner", {"n_inner": 300})])
+
+
 # ---- Token classification (transformers' pipelines/token_classification.py) -------------
 
 TOKEN_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
@@ -623,6 +771,10 @@ def main():
     electra()
     electra_classifier()
     bert_token_classifier()
+    nomic_bert()
+    bert_source = linked_tokenizer_source("bert_uncased")  # BertTokenizerFast's WordPiece
+    nomic_st(short_cases(bert_source[3], 24)[0][:6])
+    nomic_fuzz_seeds()
 
 
 if __name__ == "__main__":

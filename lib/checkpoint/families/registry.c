@@ -23,7 +23,7 @@
 #include "hf_family.h"
 
 extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
-    tf_family_modernbert, tf_family_electra;
+    tf_family_modernbert, tf_family_electra, tf_family_nomic_bert;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
@@ -31,6 +31,7 @@ static const tf_hf_family *const families[] = {
     &tf_family_distilbert,
     &tf_family_modernbert,
     &tf_family_electra,
+    &tf_family_nomic_bert,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
@@ -42,12 +43,42 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-const tf_hf_family *tf_hf_family_find(const char *model_type)
+static int starts_with(const char *s, const char *prefix)
 {
-    for (int i = 0; i < N_FAMILIES; i++)
-        if (in_list(families[i]->model_types, model_type))
-            return families[i];
-    return NULL;
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type)
+{
+    const tf_hf_family *plain = NULL;
+    for (int i = 0; i < N_FAMILIES; i++) {
+        const tf_hf_family *f = families[i];
+        if (!in_list(f->model_types, model_type))
+            continue;
+        if (f->position_type && position_type && strcmp(f->position_type, position_type) == 0)
+            return f;
+        if (!f->position_type && !plain)
+            plain = f;
+    }
+    return plain;
+}
+
+int tf_hf_family_runs(const tf_hf_family *f, const char *auto_map_value)
+{
+    for (const char *const *p = f->remote_code; p && *p; p++)
+        if (starts_with(auto_map_value, *p))
+            return 1;
+    return 0;
+}
+
+int tf_hf_family_is_zero(const tf_hf_family *f, const char *ours)
+{
+    if (!f->zero_tensors || !starts_with(ours, "layers."))
+        return 0;
+    const char *p = ours + strlen("layers."), *digits = p;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p != digits && *p == '.' && in_list(f->zero_tensors, p + 1);
 }
 
 int tf_hf_family_has_class(const tf_hf_family *f, const char *architecture)
@@ -64,11 +95,6 @@ const char *tf_hf_family_key(const tf_hf_family *f, const char *ours)
         if (strcmp(k->ours, ours) == 0)
             return k->theirs;
     return ours;
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
 static int has_top_name(const tf_hf_family *f, const char *name)
@@ -132,6 +158,9 @@ void tf_hf_family_list(char *buf, size_t size)
     for (int i = 0; i < N_FAMILIES && n < size; i++) {
         n += (size_t)snprintf(buf + n, size - n, "%smodel_type ", i ? "; " : "");
         append_list(buf, size, &n, families[i]->model_types, "\"", "");
+        if (families[i]->position_type && n < size)
+            n += (size_t)snprintf(buf + n, size - n, " with position_embedding_type \"%s\"",
+                                  families[i]->position_type);
         if (n < size)
             n += (size_t)snprintf(buf + n, size - n, " with architectures ");
         append_list(buf, size, &n, families[i]->class_prefixes, "", "*");
