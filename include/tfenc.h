@@ -330,7 +330,14 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    biases without norm_bias, or local_attention < 2 are
  *    TF_ERR_UNSUPPORTED); "electra" (BERT's names, optionally under
  *    "electra."; an embedding_size other than hidden_size, whose
- *    embeddings_project this library lacks, is TF_ERR_UNSUPPORTED). Other
+ *    embeddings_project this library lacks, is TF_ERR_UNSUPPORTED);
+ *    "nomic_bert" (emb_ln, encoder.layers.{i}.attn.Wqkv, attn.out_proj,
+ *    mlp.fc11 (up) / fc12 (gate) / fc2, norm1, norm2, optionally under
+ *    "bert."; post-norm, rotary positions on head_dim * rotary_emb_fraction
+ *    dimensions; GPT-2's config keys n_embd, n_head, n_layer, n_inner,
+ *    n_positions, layer_norm_epsilon; see README.md). A family may name
+ *    the position_embedding_type that picks it and the auto_map code it
+ *    follows; any other auto_map is TF_ERR_UNSUPPORTED naming it. Other
  *    tensors
  *    (embeddings.position_ids, MLM or classifier heads) are ignored. An
  *    unknown model_type, or an architecture outside its family, is
