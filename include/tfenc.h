@@ -273,6 +273,10 @@ typedef struct tf_config {
     int32_t global_every;      /* with attn_window: layer l is global when l %
                                   global_every == 0 (ModernBERT: 3); 0 = every
                                   layer local */
+    float rotary_linear_factor; /* ROTARY: f >= 1 (0 = none): position t rotates as
+                                  t / f (linear position interpolation, transformers'
+                                  "linear" rope scaling; GTE's NTK scaling is theta a
+                                  with f = a^(2 / r)) */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
@@ -335,7 +339,12 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    mlp.fc11 (up) / fc12 (gate) / fc2, norm1, norm2, optionally under
  *    "bert."; post-norm, rotary positions on head_dim * rotary_emb_fraction
  *    dimensions; GPT-2's config keys n_embd, n_head, n_layer, n_inner,
- *    n_positions, layer_norm_epsilon; see README.md). A family may name
+ *    n_positions, layer_norm_epsilon; see README.md); "new" (GTE v1.5:
+ *    embeddings.*, encoder.layer.{i}.attention.qkv_proj, attention.o_proj,
+ *    attn_ln, mlp.up_gate_proj (up | gate, no bias), mlp.down_proj, mlp_ln,
+ *    optionally under "new."; rotary positions with rope_theta and
+ *    rope_scaling {"type": "ntk", "factor": a}: theta a and
+ *    rotary_linear_factor a^(2 / d_k)). A family may name
  *    the position_embedding_type that picks it and the auto_map code it
  *    follows; any other auto_map is TF_ERR_UNSUPPORTED naming it. Other
  *    tensors

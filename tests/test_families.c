@@ -171,6 +171,28 @@ START_TEST(test_nomic_bert)
 }
 END_TEST
 
+START_TEST(test_gte)
+{
+    expect_matches("gte");
+    const tf_config c = inspect("gte", "huggingface-gte");
+    ck_assert_int_eq(c.d_ff, 32); /* up_gate_proj [64, 16] holds both halves */
+    ck_assert_int_eq(c.n_token_types, 0);
+    ck_assert_int_eq(c.position, TF_POSITION_ROTARY);
+    ck_assert_int_eq(c.max_positions, 64);
+    ck_assert_int_eq(c.rotary_dim, 0);
+    ck_assert_int_eq(c.rotary_interleaved, 0);
+    ck_assert_float_eq(c.rotary_base, 1000.0f);       /* rope_theta 500 x factor 2 */
+    ck_assert_float_eq(c.rotary_linear_factor, 1.18920712f); /* 2^(2/8) */
+    ck_assert_float_eq(c.rotary_ntk_factor, 0.0f);
+    ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
+    ck_assert_int_eq(c.embedding_norm, 1);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
+    ck_assert_int_eq(c.bias, 1); /* up_gate_proj's, which it lacks, are zeros */
+    ck_assert_float_eq(c.layer_norm_eps, 1e-12f);
+}
+END_TEST
+
 /* The model at path (D 16) runs one sequence of `longest` tokens and
  * refuses one more with message. */
 static void expect_longest(const char *path, int longest, const char *message)
@@ -490,6 +512,67 @@ START_TEST(test_nomic_bert_config)
 }
 END_TEST
 
+/* The gte folder's weights under config.json's keys: each GTE key out of
+ * range or beyond the library refused by name and value; rope_scaling's
+ * factor 1, absent, or without heads. */
+START_TEST(test_gte_config)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {"\"layer_norm_type\": \"rms_norm\"", TF_ERR_UNSUPPORTED,
+         "config.json: layer_norm_type \"rms_norm\" is not supported (\"layer_norm\" is)"},
+        {"\"position_embedding_type\": \"absolute\"", TF_ERR_UNSUPPORTED,
+         "config.json: position_embedding_type \"absolute\" is not supported (\"rope\" is)"},
+        {"\"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}", TF_ERR_UNSUPPORTED,
+         "config.json: rope_scaling.type \"linear\" is not supported (\"ntk\" is)"},
+        {"\"rope_scaling\": {\"type\": \"ntk\", \"factor\": 2, \"mixed_b\": 0.9}",
+         TF_ERR_UNSUPPORTED, "config.json: rope_scaling.mixed_b 0.9 is not supported"},
+        {"\"rope_scaling\": {\"type\": \"ntk\", \"factor\": 0.5}", TF_ERR_FORMAT,
+         "config.json: rope_scaling.factor must be a number in [1, 1e+06], got 0.5"},
+        {"\"rope_scaling\": {\"type\": \"ntk\"}", TF_ERR_FORMAT,
+         "config.json: rope_scaling {\"type\":\"ntk\"} needs both type and factor"},
+        {"\"rope_scaling\": \"ntk\"", TF_ERR_FORMAT,
+         "config.json: rope_scaling must be an object, got \"ntk\""},
+        {"\"rope_theta\": 0.5", TF_ERR_FORMAT,
+         "config.json: rope_theta must be a number > 1 that float32 holds, got 0.5"},
+        {"\"logn_attention_scale\": true", TF_ERR_UNSUPPORTED,
+         "config.json: logn_attention_scale true is not supported"},
+        {"\"hidden_act\": \"swish\"", TF_ERR_UNSUPPORTED,
+         "config.json: hidden_act \"swish\" is not supported"},
+        {"\"intermediate_size\": 64", TF_ERR_SHAPE,
+         "config.json: intermediate_size 64 disagrees with encoder.layer.0.mlp.up_gate_proj.weight "
+         "[64, 16]"},
+        {"\"auto_map\": {\"AutoModel\": \"Alibaba-NLP/other-impl--modeling.NewModel\"}",
+         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         "\"Alibaba-NLP/other-impl--modeling.NewModel\" points at remote code"},
+    };
+    make_tmp_dir();
+    char config[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(config, sizeof config, "{\"model_type\": \"new\", \"num_attention_heads\": 2, "
+                 "%s}", cases[i].keys);
+        expect_failure(load_with_config("gte", config), cases[i].status, cases[i].message);
+    }
+    expect_failure(load_with_config("gte", "{\"model_type\": \"new\", \"rope_scaling\": "
+                                    "{\"type\": \"ntk\", \"factor\": 2}}"),
+                   TF_ERR_FORMAT, "config.json: rope_scaling needs num_attention_heads");
+    prepare("gte", "{\"model_type\": \"new\", \"num_attention_heads\": 2, \"rope_scaling\": "
+            "{\"type\": \"ntk\", \"factor\": 1}}");
+    tf_config c = inspect_path(tmp_dir);
+    ck_assert_float_eq(c.rotary_base, 10000.0f); /* NewConfig's rope_theta */
+    ck_assert_float_eq(c.rotary_linear_factor, 0.0f);
+    ck_assert_int_eq(c.max_positions, 512);      /* NewConfig's max_position_embeddings */
+    prepare("gte", "{\"model_type\": \"new\", \"num_attention_heads\": 2, \"rope_theta\": 50}");
+    c = inspect_path(tmp_dir);
+    ck_assert_float_eq(c.rotary_base, 50.0f);
+    ck_assert_float_eq(c.rotary_linear_factor, 0.0f);
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -502,6 +585,8 @@ int main(void)
     tcase_add_test(tc, test_electra);
     tcase_add_test(tc, test_nomic_bert);
     tcase_add_test(tc, test_nomic_bert_config);
+    tcase_add_test(tc, test_gte);
+    tcase_add_test(tc, test_gte_config);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

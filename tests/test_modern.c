@@ -325,6 +325,9 @@ static void ntk_alone(tf_config *c) { c->rotary_ntk_factor = 2.0f; }
 static void ntk_dim_2(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 2, c->rotary_ntk_factor = 2.0f; }
 static void ntk_positions_neg(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 2.0f, c->rotary_ntk_positions = -1; }
 static void ntk_positions_alone(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_positions = 2048; }
+static void linear_half(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = 0.5f; }
+static void linear_nan(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = NAN; }
+static void linear_alone(tf_config *c) { c->rotary_linear_factor = 1.5f; }
 static void window_odd(tf_config *c) { c->attn_window = 127; }
 static void window_neg(tf_config *c) { c->attn_window = -2; }
 static void every_neg(tf_config *c) { c->attn_window = 8, c->global_every = -1; }
@@ -355,6 +358,10 @@ static const bad_field bad_fields[] = {
     {"config.rotary_ntk_factor: 2 needs a rotary_dim > 2 (it is 2)", ntk_dim_2},
     {"config.rotary_ntk_positions: expected 0..16777216, got -1", ntk_positions_neg},
     {"config.rotary_ntk_positions: 2048 needs a rotary_ntk_factor", ntk_positions_alone},
+    {"config.rotary_linear_factor: expected 0 or a finite value >= 1, got 0.5", linear_half},
+    {"config.rotary_linear_factor: expected 0 or a finite value >= 1, got nan", linear_nan},
+    {"config.rotary_linear_factor: 1.5 needs position \"rotary\" (it is \"sinusoidal\")",
+     linear_alone},
     {"config.attn_window: expected an even number (W/2 keys each side), got 127", window_odd},
     {"config.attn_window: expected 0..16777216, got -2", window_neg},
     {"config.global_every: expected 0..1024, got -1", every_neg},
@@ -415,7 +422,7 @@ START_TEST(test_save_keeps_every_new_field)
     rotary.position = TF_POSITION_ROTARY, rotary.max_positions = 0, rotary.position_offset = 0;
     rotary.rotary_dim = 4, rotary.rotary_interleaved = 1, rotary.rotary_base = 500.0f;
     rotary.rotary_base_local = 20.5f, rotary.rotary_ntk_factor = 1.5f;
-    rotary.rotary_ntk_positions = 64;
+    rotary.rotary_ntk_positions = 64, rotary.rotary_linear_factor = 1.25f;
     const tf_config *cases[2] = {&cfg, &rotary};
     make_tmp_dir();
     for (int i = 0; i < 2; i++) {

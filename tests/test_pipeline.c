@@ -266,60 +266,55 @@ START_TEST(test_minilm_max_seq_length_256)
 }
 END_TEST
 
-/* An XLM-RoBERTa sentence-transformers folder (mean pooling, Normalize)
- * with a SentencePiece Unigram tokenizer.json. */
-START_TEST(test_xlmr_sentence_encoder)
+/* The sentence encoder of tests/data/families/<name> (width 8): the
+ * tokenizer's ids and the vectors of expected.json, in batches of 4; the
+ * pipeline is the caller's to destroy. */
+static tf_pipeline *expect_sentence_encoder(const char *name, int max_seq_length)
 {
-    const path_buf dir = join(data_dir, "families/xlmr_st");
+    const path_buf dir = join(join(data_dir, "families").s, name);
     cJSON *exp = read_json(join(dir.s, "expected.json").s);
     tf_pipeline *p;
     ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
     ck_assert_int_eq(tf_pipeline_dim(p), 8);
-    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 32);
-    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), max_seq_length);
     const cJSON *texts = json_at(exp, "texts");
-    const int n = cJSON_GetArraySize(texts);
     const char **t = strings(texts, 0);
     const char *no_pairs[8] = {NULL};
     expect_ids(dir.s, exp, t, no_pairs);
     float out[8 * 8];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 4;
+    a.n = (size_t)cJSON_GetArraySize(texts), a.texts = t, a.out = out, a.batch_size = 4;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, json_at(exp, "embeddings"), 8, "xlmr_st");
-    tf_pipeline_destroy(p);
+    expect_rows(out, json_at(exp, "embeddings"), 8, name);
     cJSON_Delete(exp);
+    return p;
+}
+
+/* XLM-RoBERTa + mean pooling + Normalize (e5's prompts, max_seq_length 32)
+ * with a SentencePiece Unigram tokenizer.json. */
+START_TEST(test_xlmr_sentence_encoder)
+{
+    tf_pipeline *p = expect_sentence_encoder("xlmr_st", 32);
+    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
+    tf_pipeline_destroy(p);
 }
 END_TEST
 
 /* A folder laid out as nomic-embed-text-v1.5 (NomicBERT, mean pooling, a
- * WordPiece tokenizer.json): the reference's vectors; a prompt goes before
- * each text as if written there. */
+ * WordPiece tokenizer.json); a prompt goes before each text as if written
+ * there. */
 START_TEST(test_nomic_sentence_encoder)
 {
-    const path_buf dir = join(data_dir, "families/nomic_st");
-    cJSON *exp = read_json(join(dir.s, "expected.json").s);
-    tf_pipeline *p;
-    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
-    ck_assert_int_eq(tf_pipeline_dim(p), 8);
-    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 64);
+    tf_pipeline *p = expect_sentence_encoder("nomic_st", 64);
     ck_assert_uint_eq(tf_pipeline_prompt_count(p), 4);
     ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "search_query: ");
     ck_assert_str_eq(tf_pipeline_prompt(p, "document"), "search_document: ");
     ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
-    const cJSON *texts = json_at(exp, "texts");
-    const int n = cJSON_GetArraySize(texts);
-    const char **t = strings(texts, 0);
-    const char *no_pairs[8] = {NULL};
-    expect_ids(dir.s, exp, t, no_pairs);
-    float out[8 * 8], prompted[8], written[8];
+    const char *query[] = {"what is a cat?"}, *with_prefix[] = {"search_query: what is a cat?"};
+    float prompted[8], written[8];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 4;
-    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    expect_rows(out, json_at(exp, "embeddings"), 8, "nomic_st");
-    const char *query[] = {"what is a cat?"}, *with_prefix[] = {"search_query: what is a cat?"};
     a.n = 1, a.texts = query, a.out = prompted, a.prompt_name = "query";
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     a.texts = with_prefix, a.out = written, a.prompt_name = "";
@@ -327,7 +322,14 @@ START_TEST(test_nomic_sentence_encoder)
     for (int i = 0; i < 8; i++)
         ck_assert_float_eq(prompted[i], written[i]);
     tf_pipeline_destroy(p);
-    cJSON_Delete(exp);
+}
+END_TEST
+
+/* A folder laid out as gte-base-en-v1.5 (GTE "new", CLS pooling, rope_scaling
+ * ntk). */
+START_TEST(test_gte_sentence_encoder)
+{
+    tf_pipeline_destroy(expect_sentence_encoder("gte_st", 64));
 }
 END_TEST
 
@@ -543,6 +545,7 @@ int main(void)
     tcase_add_test(tc, test_minilm_max_seq_length_256);
     tcase_add_test(tc, test_xlmr_sentence_encoder);
     tcase_add_test(tc, test_nomic_sentence_encoder);
+    tcase_add_test(tc, test_gte_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);

@@ -190,10 +190,13 @@ static void explain_rotary(walkthrough *w, const tf_trace_event *ev)
     const double theta = local ? (double)c->rotary_base_local
                          : c->rotary_base ? (double)c->rotary_base : TF_ROTARY_DEFAULT_THETA;
     heading(w, "Rotary positions: Q and K turned by their position");
-    printf("  each pair of dimensions (%s) of position t turns by the angle t theta^(-2i/%d),\n"
+    char position[32] = "t";
+    if (c->rotary_linear_factor)
+        snprintf(position, sizeof position, "(t / %g)", (double)c->rotary_linear_factor);
+    printf("  each pair of dimensions (%s) of position t turns by the angle %s theta^(-2i/%d),\n"
            "  i = 0 .. %d, theta %g%s%s;\n  %d of each head's %d dimensions rotate; nothing is "
-           "added to the embeddings\n", c->rotary_interleaved ? "2i, 2i+1" : "i, i + r/2", r, r / 2 - 1,
-           theta, local ? " (a local layer's)" : "",
+           "added to the embeddings\n", c->rotary_interleaved ? "2i, 2i+1" : "i, i + r/2",
+           position, r, r / 2 - 1, theta, local ? " (a local layer's)" : "",
            c->rotary_ntk_factor ? " before NTK scaling" : "", r, dk);
     tensor_line(ev, "queries after the rotation");
     printf("  Q of head %d, rotated:\n", w->opt->head);

@@ -86,6 +86,8 @@ static void print_modern_fields(const tf_config *c)
                    (int)c->rotary_ntk_positions);
         else if (c->rotary_ntk_factor)
             printf(", NTK factor %g", (double)c->rotary_ntk_factor);
+        if (c->rotary_linear_factor)
+            printf(", positions divided by %g", (double)c->rotary_linear_factor);
         printf("\n");
     }
     if (c->attn_window && c->global_every)

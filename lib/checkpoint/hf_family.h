@@ -63,8 +63,8 @@ typedef struct tf_hf_family {
     /* Since issue #17's remote-code families: */
     const char *position_type;        /* config.json position_embedding_type that picks
                                          it among the families of one model_type
-                                         (JinaBERT's "alibi" under "bert"); NULL: it
-                                         takes "absolute" or none */
+                                         (JinaBERT's "alibi" under "bert") and that it
+                                         requires; NULL: "absolute" (or none) */
     const char *const *remote_code;   /* auto_map values it follows, as prefixes
                                          ("jinaai/jina-bert-implementation--"),
                                          NULL-ended; NULL: none */
@@ -79,8 +79,10 @@ typedef struct tf_hf_family {
 extern const tf_name_rule tf_bert_top[], tf_bert_layer[];
 
 /* The family whose model_types hold model_type and whose position_type is
- * position_type (config.json's position_embedding_type, NULL when absent),
- * else the one of model_type without a position_type; NULL if none. */
+ * position_type (config.json's position_embedding_type); else, with another
+ * position_type, the first of model_type without one, and without a
+ * position_type (or without such a family) the first of model_type; NULL if
+ * no family has model_type. */
 const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type);
 
 /* Whether f follows the remote code an auto_map value ("repo--module.Class")

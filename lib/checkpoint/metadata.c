@@ -56,9 +56,12 @@ static const struct field {
     {"rotary_ntk_positions", F_INT, offsetof(tf_config, rotary_ntk_positions), 0, 0, SINCE_0_4},
     {"attn_window", F_INT, offsetof(tf_config, attn_window), 0, 0, SINCE_0_4},
     {"global_every", F_INT, offsetof(tf_config, global_every), 0, 0, SINCE_0_4},
+    {"rotary_linear_factor", F_FLOAT, offsetof(tf_config, rotary_linear_factor), 0, 0,
+     SINCE_0_4},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
-_Static_assert(N_FIELDS + 2 <= TF_METADATA_FIELDS, "room for every field, format and version");
+_Static_assert(N_FIELDS + 2 == TF_METADATA_FIELDS, "a slot for every field, format and version, "
+               "each filled (save.c writes them all)");
 
 static const char *const booleans[] = {"false", "true"};
 

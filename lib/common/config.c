@@ -84,6 +84,7 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_float("rotary_base", c->rotary_base, 1.0f, 0)) ||
         (s = check_float("rotary_base_local", c->rotary_base_local, 1.0f, 0)) ||
         (s = check_float("rotary_ntk_factor", c->rotary_ntk_factor, 1.0f, 1)) ||
+        (s = check_float("rotary_linear_factor", c->rotary_linear_factor, 1.0f, 1)) ||
         (s = check_range("rotary_ntk_positions", c->rotary_ntk_positions, 0, TF_MAX_POSITIONS)) ||
         (s = check_range("attn_window", c->attn_window, 0, TF_MAX_POSITIONS)) ||
         (s = check_range("global_every", c->global_every, 0, TF_MAX_LAYERS)))
@@ -112,6 +113,7 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_needs("rotary_base", c->rotary_base, rotary, no_rotary)) ||
         (s = check_needs("rotary_base_local", c->rotary_base_local, rotary, no_rotary)) ||
         (s = check_needs("rotary_ntk_factor", c->rotary_ntk_factor, rotary, no_rotary)) ||
+        (s = check_needs("rotary_linear_factor", c->rotary_linear_factor, rotary, no_rotary)) ||
         (s = check_needs("rotary_ntk_positions", c->rotary_ntk_positions,
                          c->rotary_ntk_factor != 0.0f, "a rotary_ntk_factor")) ||
         (s = check_needs("global_every", c->global_every, c->attn_window != 0,

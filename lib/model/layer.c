@@ -18,8 +18,8 @@ void tf_layer_prepare(tf_run *run)
     if (cfg->position == TF_POSITION_ROTARY) {
         const size_t r = tf_rotary_dim(cfg);
         for (int local = 0; local < (cfg->attn_window ? 2 : 1); local++)
-            tf_rotary_table(s->rotary + (size_t)local * (size_t)L * r,
-                            tf_rotary_theta(cfg, local, L), r, L);
+            tf_rotary_table(s->rotary + (size_t)local * (size_t)L * r, cfg,
+                            tf_rotary_theta(cfg, local, L), L);
     }
     if (cfg->position == TF_POSITION_ALIBI) {
         tf_alibi_slopes(s->alibi, (size_t)cfg->n_heads);

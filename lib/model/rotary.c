@@ -19,20 +19,23 @@ double tf_rotary_theta(const tf_config *cfg, int local, int32_t max_len)
     const int32_t trained = cfg->rotary_ntk_positions;
     if (a == 0.0 || (trained > 0 && max_len <= trained))
         return theta;
-    /* GTE's NTKScalingRotaryEmbedding (static), nomic's
-     * NomicBertDynamicNTKRotaryEmbedding._update (dynamic): theta grows so
-     * that the lowest frequency stretches over the longer context */
+    /* NTK-aware scaling, static, or dynamic as nomic's
+     * NomicBertDynamicNTKRotaryEmbedding._update: theta grows so that the
+     * lowest frequency stretches over the longer context (GTE's
+     * NTKScalingRotaryEmbedding is theta a with rotary_linear_factor) */
     const double stretch = trained > 0 ? a * (double)max_len / (double)trained - (a - 1.0) : a;
     return theta * pow(stretch, r / (r - 2.0));
 }
 
-void tf_rotary_table(float *table, double theta, size_t r, int32_t max_len)
+void tf_rotary_table(float *table, const tf_config *cfg, double theta, int32_t max_len)
 {
-    const size_t half = r / 2;
+    const size_t r = tf_rotary_dim(cfg), half = r / 2;
+    /* GTE's NTKScalingRotaryEmbedding divides every frequency by a^(2/r) */
+    const double f = cfg->rotary_linear_factor ? (double)cfg->rotary_linear_factor : 1.0;
     for (int32_t t = 0; t < max_len; t++) {
         float *row = table + (size_t)t * r; /* (r): cos | sin */
         for (size_t i = 0; i < half; i++) {
-            const double angle = (double)t * pow(theta, -2.0 * (double)i / (double)r);
+            const double angle = (double)t / f * pow(theta, -2.0 * (double)i / (double)r);
             row[i] = (float)cos(angle);
             row[half + i] = (float)sin(angle);
         }

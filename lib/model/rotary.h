@@ -22,8 +22,9 @@ size_t tf_rotary_dim(const tf_config *cfg);
 double tf_rotary_theta(const tf_config *cfg, int local, int32_t max_len);
 
 /* table (max_len, r): row t holds cos(t w_i) for i < r/2, then sin(t w_i),
- * w_i = theta^(-2i / r), computed in double. */
-void tf_rotary_table(float *table, double theta, size_t r, int32_t max_len);
+ * w_i = theta^(-2i / r) / f with f the config's rotary_linear_factor (1
+ * without one), computed in double. */
+void tf_rotary_table(float *table, const tf_config *cfg, double theta, int32_t max_len);
 
 /* Rotates Q and K of every head of qkv (N, 3D) at each token's position
  * (0 .. len - 1 within its sequence) by table (max_len, r); rows split over

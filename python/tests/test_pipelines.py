@@ -126,6 +126,17 @@ def test_nomic_sentence_encoder():
     assert np.array_equal(prompted, written)
 
 
+def test_gte_sentence_encoder():
+    """GTE "new" laid out as gte-base-en-v1.5: CLS pooling, rope_scaling ntk."""
+    path = os.path.join(DATA, "families", "gte_st")
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert (enc.dim, enc.max_seq_length) == (8, 64)
+        got = enc.encode(exp["texts"], batch_size=4)
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
+
+
 @pytest.mark.parametrize("strategy", ["none", "simple", "first"])
 def test_token_classifier_entities(strategy):
     """A BertForTokenClassification folder: entities as transformers'

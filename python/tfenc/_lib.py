@@ -34,7 +34,8 @@ class Config(ctypes.Structure):
                 ("rotary_dim", c_int32), ("rotary_interleaved", c_int32),
                 ("rotary_base", c_float), ("rotary_base_local", c_float),
                 ("rotary_ntk_factor", c_float), ("rotary_ntk_positions", c_int32),
-                ("attn_window", c_int32), ("global_every", c_int32)]
+                ("attn_window", c_int32), ("global_every", c_int32),
+                ("rotary_linear_factor", c_float)]
 
 
 class TraceEvent(ctypes.Structure):

@@ -80,7 +80,7 @@ def _norm_placement(norm_first):
 # The fields 0.4.0 added, by kind (the constructor's keywords of the same names).
 _FLAGS_0_4 = ("ffn_gated", "norm_bias", "skip_first_norm1", "rotary_interleaved")
 _INTEGERS_0_4 = ("rotary_dim", "rotary_ntk_positions", "attn_window", "global_every")
-_FLOATS_0_4 = ("rotary_base", "rotary_base_local", "rotary_ntk_factor")
+_FLOATS_0_4 = ("rotary_base", "rotary_base_local", "rotary_ntk_factor", "rotary_linear_factor")
 
 
 class Encoder(Owner):
@@ -96,7 +96,8 @@ class Encoder(Owner):
                  bias=True, pooler=False, seed=0, position_offset=0, ffn_gated=False,
                  norm_bias=False, skip_first_norm1=False, rotary_dim=0, rotary_interleaved=False,
                  rotary_base=0.0, rotary_base_local=0.0, rotary_ntk_factor=0.0,
-                 rotary_ntk_positions=0, attn_window=0, global_every=0):
+                 rotary_ntk_positions=0, attn_window=0, global_every=0,
+                 rotary_linear_factor=0.0):
         c = _lib.new(_lib.Config)
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
                             ("n_layers", n_layers), ("vocab_size", vocab_size),
@@ -112,7 +113,7 @@ class Encoder(Owner):
                             ("rotary_interleaved", rotary_interleaved)):
             setattr(c, name, flag(value, name))
         c.rotary_base, c.rotary_base_local = rotary_base, rotary_base_local
-        c.rotary_ntk_factor = rotary_ntk_factor
+        c.rotary_ntk_factor, c.rotary_linear_factor = rotary_ntk_factor, rotary_linear_factor
         c.position = enum_value("position", position, "position")
         c.activation = enum_value("activation", activation, "activation")
         c.norm_placement = _norm_placement(norm_first)

@@ -58,6 +58,8 @@ pub struct Config {
     /// Local layers' window (0: every layer global); every `global_every`-th layer global.
     pub attn_window: usize,
     pub global_every: usize,
+    /// Positions rotate as t / f (linear scaling; 0: none, else >= 1).
+    pub rotary_linear_factor: f32,
 }
 
 impl Default for Config {
@@ -105,6 +107,7 @@ impl Config {
             rotary_ntk_positions: from_c(c.rotary_ntk_positions),
             attn_window: from_c(c.attn_window),
             global_every: from_c(c.global_every),
+            rotary_linear_factor: c.rotary_linear_factor,
         }
     }
 
@@ -138,6 +141,7 @@ impl Config {
         c.rotary_ntk_positions = to_c("rotary_ntk_positions", self.rotary_ntk_positions)?;
         c.attn_window = to_c("attn_window", self.attn_window)?;
         c.global_every = to_c("global_every", self.global_every)?;
+        c.rotary_linear_factor = self.rotary_linear_factor;
         Ok(c)
     }
 }

@@ -79,6 +79,7 @@ pub struct tf_config {
     pub rotary_ntk_positions: i32,
     pub attn_window: i32,
     pub global_every: i32,
+    pub rotary_linear_factor: f32,
 }
 
 #[repr(C)]

@@ -1,5 +1,5 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT, GTE) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -45,4 +45,9 @@ fn electra_matches_reference() {
 #[test]
 fn nomic_bert_matches_reference() {
     expect_matches("nomic_bert", 0, 2);
+}
+
+#[test]
+fn gte_matches_reference() {
+    expect_matches("gte", 0, 0);
 }

@@ -89,6 +89,16 @@ fn nomic_sentence_encoder_laid_out_as_v1_5() {
 }
 
 #[test]
+fn gte_sentence_encoder_laid_out_as_v1_5() {
+    let (dir, texts, want, dim) = fixture("families/gte_st");
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 64, 8));
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
+    assert_close(&out.values, &want, "gte_st");
+}
+
+#[test]
 fn cross_encoders_score_and_rank() {
     for name in ["pipelines/cross_encoder", "families/roberta_cross_encoder", "families/xlmr_cross_encoder"] {
         let (dir, texts, want, width) = fixture(name);

@@ -40,6 +40,16 @@ float32 weights stored by references that follow the upstream source
               rotary_scaling_factor null, mean pooling, its search_query: /
               search_document: prompts, tokenizer_json/bert_uncased linked; the
               texts' ids are that file's reference ids).
+  gte         Alibaba-NLP/new-impl modeling.py through gen_modern.py's float64
+              reference: NewEmbeddings (word embeddings, LayerNorm), NewLayer
+              (attn_ln(x + o_proj(attn)), mlp_ln(x + mlp)), NewAttention
+              (qkv_proj = q | k | v, apply_rotary_pos_emb with rotate_half),
+              NewGatedMLP (up, gate = up_gate_proj(x).split: down_proj(gelu(gate)
+              * up), up_gate_proj without a bias), NTKScalingRotaryEmbedding
+              (rope_scaling ntk, factor 2: inv_freq = 1 / (theta a)^(2i/d) /
+              a^(2/d), written here, not through the library's parameters);
+              gte_st: laid out as gte-base-en-v1.5 (CLS pooling,
+              tokenizer_json/bert_uncased linked).
 and model folders for tf_pipeline_load (tokenizer and head included), with
 the ids and scores expected:
   roberta_classifier, roberta_cross_encoder
@@ -600,6 +610,107 @@ def nomic_fuzz_seeds():
         ("biases_mixed", {"mlp_fc2_bias": True}), ("n_inner", {"n_inner": 300})])
 
 
+# ---- GTE v1.5 (model_type "new", Alibaba-NLP/new-impl modeling.py) --------------------------
+
+def gte_inv_freq(dim, theta, a):
+    """NTKScalingRotaryEmbedding._set_cos_sin_cache (mixed_b None), as its
+    __init__ leaves it for every length: base = theta * a, inv_freq =
+    1 / base^(arange(0, dim, 2) / dim) / a^(2 / dim)."""
+    inv_freq = 1.0 / (theta * a) ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    return inv_freq / a ** (2 / dim)
+
+
+def gte_hub_names(W, L):
+    """NewModel's names; up_gate_proj = up | gate, no bias."""
+    out = {"embeddings.word_embeddings.weight": W["embed.token.weight"],
+           "embeddings.LayerNorm.weight": W["embed.norm.weight"],
+           "embeddings.LayerNorm.bias": W["embed.norm.bias"]}
+    for l in range(L):
+        p, hub = f"layers.{l}.", f"encoder.layer.{l}."
+        for k in ("weight", "bias"):
+            out[f"{hub}attention.qkv_proj.{k}"] = torch.cat([W[f"{p}attn.{n}.{k}"] for n in "qkv"])
+            out[f"{hub}attention.o_proj.{k}"] = W[f"{p}attn.out.{k}"]
+            out[f"{hub}mlp.down_proj.{k}"] = W[f"{p}ffn.down.{k}"]
+            out[f"{hub}attn_ln.{k}"] = W[f"{p}norm1.{k}"]
+            out[f"{hub}mlp_ln.{k}"] = W[f"{p}norm2.{k}"]
+        out[hub + "mlp.up_gate_proj.weight"] = torch.cat([W[p + "ffn.up.weight"],
+                                                          W[p + "ffn.gate.weight"]])
+    return out
+
+
+def make_gte(seed, D, V, theta, factor, P):
+    """A NewModel: (Hub-named weights, config.json, forward(ids) float64)."""
+    c = dict(gen_modern.DEFAULTS)
+    c.update(d_model=D, n_heads=H, d_ff=F, n_layers=L, position="rotary", embedding_norm=True,
+             ffn_gated=True, activation="gelu", layer_norm_eps=1e-12,
+             inv_freq=gte_inv_freq(D // H, theta, factor))
+    g = torch.Generator().manual_seed(seed)
+    W = gen_modern.random_weights(c, g)
+    for l in range(L):  # NewGatedMLP's up_gate_proj has no bias
+        for n in ("up", "gate"):
+            W[f"layers.{l}.ffn.{n}.bias"] = torch.zeros(F)
+    W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
+    W64 = {k: v.double() for k, v in W.items()}
+    cfg = {"model_type": "new", "architectures": ["NewModel"],
+           "auto_map": {"AutoConfig": "Alibaba-NLP/new-impl--configuration.NewConfig",
+                        "AutoModel": "Alibaba-NLP/new-impl--modeling.NewModel",
+                        "AutoModelForMaskedLM": "Alibaba-NLP/new-impl--modeling.NewForMaskedLM"},
+           "vocab_size": V, "hidden_size": D, "intermediate_size": F, "num_hidden_layers": L,
+           "num_attention_heads": H, "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+           "layer_norm_type": "layer_norm", "max_position_embeddings": P, "type_vocab_size": 0,
+           "position_embedding_type": "rope", "rope_theta": theta,
+           "rope_scaling": {"type": "ntk", "factor": factor}, "logn_attention_scale": False,
+           "logn_attention_clip1": False, "pack_qkv": True, "unpad_inputs": False,
+           "use_memory_efficient_attention": False, "hidden_dropout_prob": 0.1,
+           "attention_probs_dropout_prob": 0.0, "classifier_dropout": None,
+           "initializer_range": 0.02, "pad_token_id": 0, "torch_dtype": "float32"}
+
+    def forward(ids):
+        x = W64["embed.token.weight"][torch.tensor(ids)]
+        with torch.no_grad():
+            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+    return gte_hub_names(W, L), cfg, forward
+
+
+def gte():
+    w, cfg, forward = make_gte(51, D, V, 500.0, 2.0, 64)
+    save("gte", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+def gte_st(inputs):
+    """gte-base-en-v1.5's layout: NewModel + CLS pooling, a WordPiece
+    tokenizer.json."""
+    tok, _, n_tokens, _ = linked_tokenizer_source("bert_uncased")
+    w, cfg, forward = make_gte(52, HEAD_D, n_tokens, 10000.0, 2.0, 64)
+    d = os.path.join(OUT, "gte_st")
+    os.makedirs(d)
+    save_weights(d, w)
+    dump(os.path.join(d, "config.json"), cfg)
+    write_tokenizer(d, tok)
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64})
+    dump(os.path.join(d, "modules.json"), st_modules(("1_Pooling", "Pooling")))
+    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 64, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": HEAD_D, "pooling_mode_cls_token": True,
+          "pooling_mode_mean_tokens": False})
+    vecs = [pool(forward(ids), "cls") for _, _, ids in inputs]
+    texts = [t for t, _, _ in inputs]
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
+                                            "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+def gte_fuzz_seeds():
+    w, cfg, _ = make_gte(53, 8, 12, 500.0, 2.0, 16)
+    fuzz_seeds("gte", w, cfg, [
+        ("rms_norm", {"layer_norm_type": "rms_norm"}),
+        ("mixed_b", {"rope_scaling": {"type": "ntk", "factor": 2.0, "mixed_b": 0.9}}),
+        ("linear", {"rope_scaling": {"type": "linear", "factor": 2.0}}),
+        ("no_scaling", {"rope_scaling": None}), ("logn", {"logn_attention_scale": True}),
+        ("absolute", {"position_embedding_type": "absolute"})])
+
+
 # ---- Token classification (transformers' pipelines/token_classification.py) -------------
 
 TOKEN_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
@@ -775,6 +886,9 @@ def main():
     bert_source = linked_tokenizer_source("bert_uncased")  # BertTokenizerFast's WordPiece
     nomic_st(short_cases(bert_source[3], 24)[0][:6])
     nomic_fuzz_seeds()
+    gte()
+    gte_st(short_cases(bert_source[3], 24)[0][:6])
+    gte_fuzz_seeds()
 
 
 if __name__ == "__main__":

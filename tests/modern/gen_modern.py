@@ -11,7 +11,9 @@ from the upstream modeling code that defines it:
                         NomicBertRotaryEmbedding._compute_inv_freq
   NTK scaling, dynamic  modeling_hf_nomic_bert.py:
                         NomicBertDynamicNTKRotaryEmbedding._update_cos_sin_cache
-  NTK scaling, static   Alibaba-NLP/new-impl modeling.py: NTKScalingRotaryEmbedding
+  NTK scaling, static   theta a^(r / (r - 2)) at every length: the dynamic formula
+                        above at the trained length (GTE's NTKScalingRotaryEmbedding
+                        is another formula: tests/data/gen_families.py gte)
   ALiBi                 jinaai/jina-bert-implementation modeling_bert.py:
                         _get_alibi_head_slopes, JinaBertModel.rebuild_alibi_tensor
   local attention       modeling_modernbert.py: ModernBertModel._update_attention_mask
@@ -69,7 +71,7 @@ CASES = [
                         activation="silu", ffn_gated=True, rotary_dim=4,
                         rotary_interleaved=True, rotary_base=1000.0, rotary_ntk_factor=2.0,
                         rotary_ntk_positions=8), [12, 7]),
-    # GTE's: biases, GeGLU, static NTK scaling of a half-split rotary
+    # GTE-like: biases, GeGLU, static NTK-aware scaling of a half-split rotary
     ("gte_like", dict(position="rotary", embedding_norm=True, ffn_gated=True,
                       rotary_base=500.0, rotary_ntk_factor=2.0, layer_norm_eps=1e-12),
      [10, 6, 3]),
@@ -98,8 +100,10 @@ def activation(name):
 
 def rotary_theta(c, local, seqlen):
     """theta of a layer: ModernBertAttention picks local_rope_theta for local layers;
-    NTKScalingRotaryEmbedding (static) or NomicBertDynamicNTKRotaryEmbedding
-    (dynamic, past max_position_embeddings, with seqlen the padded length)"""
+    NTK-aware scaling theta a^(r / (r - 2)), static (always) or as
+    NomicBertDynamicNTKRotaryEmbedding (dynamic, past max_position_embeddings,
+    with seqlen the padded length). GTE's NTKScalingRotaryEmbedding is not
+    this static formula: gen_families.py's gte follows it."""
     theta = c["rotary_base"] or 10000.0
     if local and c["rotary_base_local"]:
         theta = c["rotary_base_local"]
@@ -118,10 +122,12 @@ def rotary_dim(c):
     return c["rotary_dim"] or c["d_model"] // c["n_heads"]
 
 
-def rotary_cos_sin(dim, theta, T):
+def rotary_cos_sin(dim, theta, T, inv_freq=None):
     """NomicBertRotaryEmbedding._compute_inv_freq / ModernBertRotaryEmbedding:
-    inv_freq = 1 / theta^(arange(0, dim, 2) / dim); freqs = t (x) inv_freq"""
-    inv_freq = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    inv_freq = 1 / theta^(arange(0, dim, 2) / dim) unless given (a family's
+    own, gen_families.py's GTE); freqs = t (x) inv_freq"""
+    if inv_freq is None:
+        inv_freq = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
     freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)  # (T, dim/2)
     return freqs.cos(), freqs.sin()
 
@@ -199,7 +205,7 @@ def attention(c, W, p, l, x, lengths):
     q, k, v = (t.view(B, T, H, dk) for t in qkv.split(D, dim=-1))
     if c["position"] == "rotary":
         theta = rotary_theta(c, is_local(c, l), T)
-        cos, sin = rotary_cos_sin(rotary_dim(c), theta, T)
+        cos, sin = rotary_cos_sin(rotary_dim(c), theta, T, c.get("inv_freq"))
         q = apply_rotary(q, cos, sin, c["rotary_interleaved"])
         k = apply_rotary(k, cos, sin, c["rotary_interleaved"])
     q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # (B, H, T, d_k)

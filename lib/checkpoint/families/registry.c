@@ -23,7 +23,8 @@
 #include "hf_family.h"
 
 extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
-    tf_family_modernbert, tf_family_electra, tf_family_nomic_bert;
+    tf_family_modernbert, tf_family_electra, tf_family_nomic_bert,
+    tf_family_gte;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
@@ -32,6 +33,7 @@ static const tf_hf_family *const families[] = {
     &tf_family_modernbert,
     &tf_family_electra,
     &tf_family_nomic_bert,
+    &tf_family_gte,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
@@ -50,17 +52,20 @@ static int starts_with(const char *s, const char *prefix)
 
 const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type)
 {
-    const tf_hf_family *plain = NULL;
+    const tf_hf_family *first = NULL, *plain = NULL;
     for (int i = 0; i < N_FAMILIES; i++) {
         const tf_hf_family *f = families[i];
         if (!in_list(f->model_types, model_type))
             continue;
         if (f->position_type && position_type && strcmp(f->position_type, position_type) == 0)
             return f;
+        if (!first)
+            first = f;
         if (!f->position_type && !plain)
             plain = f;
     }
-    return plain;
+    /* another position type: the family that checks it (hf_config.c refuses it by name) */
+    return position_type && plain ? plain : first;
 }
 
 int tf_hf_family_runs(const tf_hf_family *f, const char *auto_map_value)
