@@ -344,7 +344,10 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    attn_ln, mlp.up_gate_proj (up | gate, no bias), mlp.down_proj, mlp_ln,
  *    optionally under "new."; rotary positions with rope_theta and
  *    rope_scaling {"type": "ntk", "factor": a}: theta a and
- *    rotary_linear_factor a^(2 / d_k)). A family may name
+ *    rotary_linear_factor a^(2 / d_k)); "bert" with position_embedding_type
+ *    "alibi" (JinaBERT v2: BERT's names without positions, mlp.gated_layers
+ *    (the activated half first, no bias), mlp.wo, mlp.layernorm; ALiBi;
+ *    feed_forward_type geglu, reglu or original). A family may name
  *    the position_embedding_type that picks it and the auto_map code it
  *    follows; any other auto_map is TF_ERR_UNSUPPORTED naming it. Other
  *    tensors

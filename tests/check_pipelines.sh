@@ -107,7 +107,7 @@ for agg, key in (("none", "entity"), ("simple", "entity_group"), ("first", "enti
             [(e[key], e["start"], e["end"]) for e in want[agg]], (agg, item, want[agg])
         assert all(abs(e["score"] - w["score"]) <= 1e-5 for e, w in zip(item["entities"], want[agg]))
         assert all(e["word"] == item["text"][e["start"]:e["end"]] for e in item["entities"])
-for name in ("xlmr_st", "nomic_st", "gte_st"):
+for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st"):
     st = json.load(open(f"{fam}/{name}/expected.json"))
     got = run("embed", "--model", f"{fam}/{name}", *st["texts"])
     assert got["dim"] == 8 and got["truncated"] == 0, got

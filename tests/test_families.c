@@ -193,6 +193,22 @@ START_TEST(test_gte)
 }
 END_TEST
 
+START_TEST(test_jina_bert)
+{
+    expect_matches("jina_bert");
+    const tf_config c = inspect("jina_bert", "huggingface-jina-bert");
+    ck_assert_int_eq(c.d_ff, 32); /* gated_layers [64, 16] holds both halves */
+    ck_assert_int_eq(c.n_token_types, 2);
+    ck_assert_int_eq(c.position, TF_POSITION_ALIBI);
+    ck_assert_int_eq(c.max_positions, 64);
+    ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
+    ck_assert_int_eq(c.bias, 1); /* gated_layers' biases, which it lacks, are zeros */
+    ck_assert_int_eq(c.pooler, 0);
+}
+END_TEST
+
 /* The model at path (D 16) runs one sequence of `longest` tokens and
  * refuses one more with message. */
 static void expect_longest(const char *path, int longest, const char *message)
@@ -573,6 +589,53 @@ START_TEST(test_gte_config)
 }
 END_TEST
 
+/* The jina_bert folder's weights under config.json's keys: model_type
+ * "bert" alone is BERT; feed_forward_type and the code variant's auto_map
+ * refused by name and value. */
+START_TEST(test_jina_bert_config)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"swiglu\"",
+         TF_ERR_UNSUPPORTED, "config.json: feed_forward_type \"swiglu\" is not supported "
+         "(geglu, reglu and original are)"},
+        {"\"position_embedding_type\": \"alibi\"", TF_ERR_FORMAT, /* "original" */
+         "encoder.layer.0.mlp.gated_layers.weight: holds a gated feed-forward block's two halves "
+         "(for layers.0.ffn.up.weight and ffn.gate), but this configuration's block is not "
+         "gated"},
+        {"\"feed_forward_type\": \"geglu\"", TF_ERR_FORMAT, /* BERT's names */
+         "missing tensor 'encoder.layer.0.intermediate.dense.weight'"},
+        {"\"position_embedding_type\": \"relative_key\"", TF_ERR_UNSUPPORTED,
+         "config.json: position_embedding_type \"relative_key\" is not supported "
+         "(\"absolute\" is)"},
+        {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"geglu\", "
+         "\"architectures\": [\"JinaBertForMaskedLM\"], \"auto_map\": {\"AutoModel\": "
+         "\"jinaai/jina-bert-v2-qk-post-norm--modeling_bert.JinaBertModel\"}",
+         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         "\"jinaai/jina-bert-v2-qk-post-norm--modeling_bert.JinaBertModel\" points at remote "
+         "code (architectures JinaBertForMaskedLM) that this library does not follow"},
+        {"\"architectures\": [\"JinaBertForMaskedLM\"]", TF_ERR_UNSUPPORTED,
+         "config.json: model_type \"bert\" (architectures JinaBertForMaskedLM) is not supported"},
+    };
+    make_tmp_dir();
+    char config[768];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(config, sizeof config, "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+                 "%s}", cases[i].keys);
+        expect_failure(load_with_config("jina_bert", config), cases[i].status, cases[i].message);
+    }
+    prepare("jina_bert", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+            "\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"reglu\"}");
+    const tf_config c = inspect_path(tmp_dir);
+    ck_assert_int_eq(c.activation, TF_ACTIVATION_RELU);
+    ck_assert_int_eq(c.max_positions, 512); /* BertConfig's max_position_embeddings */
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -587,6 +650,8 @@ int main(void)
     tcase_add_test(tc, test_nomic_bert_config);
     tcase_add_test(tc, test_gte);
     tcase_add_test(tc, test_gte_config);
+    tcase_add_test(tc, test_jina_bert);
+    tcase_add_test(tc, test_jina_bert_config);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

@@ -333,6 +333,14 @@ START_TEST(test_gte_sentence_encoder)
 }
 END_TEST
 
+/* A folder laid out as jina-embeddings-v2-base-en (JinaBERT v2: ALiBi, GeGLU,
+ * mean pooling). */
+START_TEST(test_jina_sentence_encoder)
+{
+    tf_pipeline_destroy(expect_sentence_encoder("jina_st", 64));
+}
+END_TEST
+
 /* A BertForTokenClassification folder: the entities of each text, by
  * aggregation, as transformers' TokenClassificationPipeline gives them. */
 START_TEST(test_token_classifier)
@@ -546,6 +554,7 @@ int main(void)
     tcase_add_test(tc, test_xlmr_sentence_encoder);
     tcase_add_test(tc, test_nomic_sentence_encoder);
     tcase_add_test(tc, test_gte_sentence_encoder);
+    tcase_add_test(tc, test_jina_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);

@@ -517,6 +517,12 @@ static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights 
                         ck->cfg.bias ? "on" : "off", (int)ck->cfg.n_layers);
             break;
         }
+        if (m->parts == 2 && !ck->cfg.ffn_gated) { /* else it would fill the next tensor */
+            s = tf_fail(TF_ERR_FORMAT, "%s: holds a gated feed-forward block's two halves (for "
+                        "%s and ffn.gate), but this configuration's block is not gated",
+                        src->name, m->dest);
+            break;
+        }
         if ((s = check_tensor(src, m, t)) || (s = check_finite(src)))
             break;
         for (int32_t p = 0; p < m->parts && s == TF_OK; p++) {

@@ -12,7 +12,8 @@ from conftest import DATA
 
 @pytest.mark.parametrize("name,offset,token_types",
                          [("roberta", 2, 1), ("distilbert", 0, 0), ("modernbert", 0, 0),
-                          ("electra", 0, 2), ("nomic_bert", 0, 2), ("gte", 0, 0)])
+                          ("electra", 0, 2), ("nomic_bert", 0, 2), ("gte", 0, 0),
+                          ("jina_bert", 0, 2)])
 def test_family_matches_reference(name, offset, token_types):
     path = os.path.join(DATA, "families", name)
     ids = np.load(os.path.join(path, "input_ids.npy"))

@@ -126,9 +126,11 @@ def test_nomic_sentence_encoder():
     assert np.array_equal(prompted, written)
 
 
-def test_gte_sentence_encoder():
-    """GTE "new" laid out as gte-base-en-v1.5: CLS pooling, rope_scaling ntk."""
-    path = os.path.join(DATA, "families", "gte_st")
+@pytest.mark.parametrize("name", ["gte_st", "jina_st"])
+def test_wordpiece_sentence_encoders(name):
+    """GTE "new" laid out as gte-base-en-v1.5 (CLS pooling, rope_scaling ntk)
+    and JinaBERT v2 as jina-embeddings-v2-base-en (ALiBi, mean pooling)."""
+    path = os.path.join(DATA, "families", name)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)
     with tfenc.SentenceEncoder.from_dir(path) as enc:

@@ -1,5 +1,6 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT, GTE) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT, GTE,
+//! JinaBERT v2) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -50,4 +51,9 @@ fn nomic_bert_matches_reference() {
 #[test]
 fn gte_matches_reference() {
     expect_matches("gte", 0, 0);
+}
+
+#[test]
+fn jina_bert_matches_reference() {
+    expect_matches("jina_bert", 0, 2);
 }

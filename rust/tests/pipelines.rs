@@ -89,13 +89,15 @@ fn nomic_sentence_encoder_laid_out_as_v1_5() {
 }
 
 #[test]
-fn gte_sentence_encoder_laid_out_as_v1_5() {
-    let (dir, texts, want, dim) = fixture("families/gte_st");
-    let enc = SentenceEncoder::from_dir(&dir).unwrap();
-    assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 64, 8));
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
-    assert_close(&out.values, &want, "gte_st");
+fn gte_and_jina_sentence_encoders() {
+    for name in ["families/gte_st", "families/jina_st"] {
+        let (dir, texts, want, dim) = fixture(name);
+        let enc = SentenceEncoder::from_dir(&dir).unwrap();
+        assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 64, 8));
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
+        assert_close(&out.values, &want, name);
+    }
 }
 
 #[test]

@@ -50,6 +50,14 @@ float32 weights stored by references that follow the upstream source
               a^(2/d), written here, not through the library's parameters);
               gte_st: laid out as gte-base-en-v1.5 (CLS pooling,
               tokenizer_json/bert_uncased linked).
+  jina_bert   jinaai/jina-bert-implementation modeling_bert.py through gen_modern.py's
+              float64 reference: JinaBertEmbeddings (word + token type 0, LayerNorm,
+              no positions), ALiBi (_get_alibi_head_slopes,
+              JinaBertModel.rebuild_alibi_tensor: -m_h |i - j| added to the scores),
+              BERT's post-norm attention, JinaBertGLUMLP (layernorm(x + wo(gelu(h[:F])
+              * h[F:])), h = gated_layers(x) without a bias); jina_st: laid out as
+              jina-embeddings-v2-base-en (mean pooling, tokenizer_json/bert_uncased
+              linked).
 and model folders for tf_pipeline_load (tokenizer and head included), with
 the ids and scores expected:
   roberta_classifier, roberta_cross_encoder
@@ -556,24 +564,35 @@ NOMIC_PROMPTS = {"query": "search_query: ", "document": "search_document: ",
 
 def nomic_st(inputs):
     """nomic-embed-text-v1.5's layout: NomicBertModel + mean pooling (no
-    Normalize module: the model card normalises itself), its prompts, a
-    WordPiece tokenizer.json."""
+    Normalize module: the model card normalises itself), its prompts."""
     tok, _, n_tokens, _ = linked_tokenizer_source("bert_uncased")
     w, cfg, forward = make_nomic(42, HEAD_D, n_tokens, 1.0, False, 1000.0, NOMIC_F, 64)
-    d = os.path.join(OUT, "nomic_st")
+    wordpiece_st_folder("nomic_st", w, cfg, forward, inputs, "mean", NOMIC_PROMPTS)
+
+
+def wordpiece_st_folder(name, w, cfg, forward, inputs, pooling, prompts=None, normalise=False):
+    """A sentence-transformers folder (width HEAD_D, max_seq_length 64) with
+    tokenizer_json/bert_uncased (BertTokenizerFast's WordPiece) linked:
+    Transformer, Pooling (mean or cls), Normalize if normalise; the vectors
+    of inputs' reference ids, and for the bindings' tests the same."""
+    d = os.path.join(OUT, name)
     os.makedirs(d)
     save_weights(d, w)
     dump(os.path.join(d, "config.json"), cfg)
-    write_tokenizer(d, tok)
+    write_tokenizer(d, linked_tokenizer_source("bert_uncased")[0])
     dump(os.path.join(d, "tokenizer_config.json"),
          {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64})
-    dump(os.path.join(d, "modules.json"), st_modules(("1_Pooling", "Pooling")))
+    steps = [("1_Pooling", "Pooling")] + ([("2_Normalize", "Normalize")] if normalise else [])
+    dump(os.path.join(d, "modules.json"), st_modules(*steps))
     dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 64, "do_lower_case": False})
     dump(os.path.join(d, "1_Pooling", "config.json"),
-         {"word_embedding_dimension": HEAD_D, "pooling_mode_mean_tokens": True})
-    dump(os.path.join(d, "config_sentence_transformers.json"),
-         {"prompts": NOMIC_PROMPTS, "default_prompt_name": None, "similarity_fn_name": "cosine"})
-    vecs = [pool(forward(ids), "mean") for _, _, ids in inputs]
+         {"word_embedding_dimension": HEAD_D, "pooling_mode_cls_token": pooling == "cls",
+          "pooling_mode_mean_tokens": pooling == "mean"})
+    if prompts:
+        dump(os.path.join(d, "config_sentence_transformers.json"),
+             {"prompts": prompts, "default_prompt_name": None, "similarity_fn_name": "cosine"})
+    vecs = [pool(forward(ids), pooling) for _, _, ids in inputs]
+    vecs = [normalize(v) for v in vecs] if normalise else vecs
     texts = [t for t, _, _ in inputs]
     dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
                                             "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
@@ -678,27 +697,10 @@ def gte():
 
 
 def gte_st(inputs):
-    """gte-base-en-v1.5's layout: NewModel + CLS pooling, a WordPiece
-    tokenizer.json."""
+    """gte-base-en-v1.5's layout: NewModel + CLS pooling."""
     tok, _, n_tokens, _ = linked_tokenizer_source("bert_uncased")
     w, cfg, forward = make_gte(52, HEAD_D, n_tokens, 10000.0, 2.0, 64)
-    d = os.path.join(OUT, "gte_st")
-    os.makedirs(d)
-    save_weights(d, w)
-    dump(os.path.join(d, "config.json"), cfg)
-    write_tokenizer(d, tok)
-    dump(os.path.join(d, "tokenizer_config.json"),
-         {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64})
-    dump(os.path.join(d, "modules.json"), st_modules(("1_Pooling", "Pooling")))
-    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 64, "do_lower_case": False})
-    dump(os.path.join(d, "1_Pooling", "config.json"),
-         {"word_embedding_dimension": HEAD_D, "pooling_mode_cls_token": True,
-          "pooling_mode_mean_tokens": False})
-    vecs = [pool(forward(ids), "cls") for _, _, ids in inputs]
-    texts = [t for t, _, _ in inputs]
-    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
-                                            "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
-    dump_for_rust(d, texts, [floats(v) for v in vecs])
+    wordpiece_st_folder("gte_st", w, cfg, forward, inputs, "cls")
 
 
 def gte_fuzz_seeds():
@@ -708,6 +710,80 @@ def gte_fuzz_seeds():
         ("mixed_b", {"rope_scaling": {"type": "ntk", "factor": 2.0, "mixed_b": 0.9}}),
         ("linear", {"rope_scaling": {"type": "linear", "factor": 2.0}}),
         ("no_scaling", {"rope_scaling": None}), ("logn", {"logn_attention_scale": True}),
+        ("absolute", {"position_embedding_type": "absolute"})])
+
+
+# ---- JinaBERT v2 (jinaai/jina-bert-implementation modeling_bert.py) -------------------------
+
+def jina_hub_names(W, L):
+    """JinaBertModel's names; gated_layers = the activated half | the other,
+    no bias."""
+    out = {"embeddings.word_embeddings.weight": W["embed.token.weight"],
+           "embeddings.token_type_embeddings.weight": W["embed.token_type.weight"],
+           "embeddings.LayerNorm.weight": W["embed.norm.weight"],
+           "embeddings.LayerNorm.bias": W["embed.norm.bias"]}
+    for l in range(L):
+        p, hub = f"layers.{l}.", f"encoder.layer.{l}."
+        for k in ("weight", "bias"):
+            for theirs, n in (("query", "q"), ("key", "k"), ("value", "v")):
+                out[f"{hub}attention.self.{theirs}.{k}"] = W[f"{p}attn.{n}.{k}"]
+            out[f"{hub}attention.output.dense.{k}"] = W[f"{p}attn.out.{k}"]
+            out[f"{hub}attention.output.LayerNorm.{k}"] = W[f"{p}norm1.{k}"]
+            out[f"{hub}mlp.wo.{k}"] = W[f"{p}ffn.down.{k}"]
+            out[f"{hub}mlp.layernorm.{k}"] = W[f"{p}norm2.{k}"]
+        out[hub + "mlp.gated_layers.weight"] = torch.cat([W[p + "ffn.gate.weight"],
+                                                          W[p + "ffn.up.weight"]])
+    return out
+
+
+def make_jina(seed, D, V, P):
+    """A JinaBertModel: (Hub-named weights, config.json, forward(ids) float64)."""
+    c = dict(gen_modern.DEFAULTS)
+    c.update(d_model=D, n_heads=H, d_ff=F, n_layers=L, position="alibi", embedding_norm=True,
+             ffn_gated=True, activation="gelu", layer_norm_eps=1e-12)
+    g = torch.Generator().manual_seed(seed)
+    W = gen_modern.random_weights(c, g)
+    for l in range(L):  # JinaBertGLUMLP's gated_layers has no bias
+        for n in ("up", "gate"):
+            W[f"layers.{l}.ffn.{n}.bias"] = torch.zeros(F)
+    W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
+    W["embed.token_type.weight"] = (0.5 * torch.randn(2, D, generator=g)).float()
+    W64 = {k: v.double() for k, v in W.items()}
+    cfg = {"model_type": "bert", "architectures": ["JinaBertForMaskedLM"],
+           "auto_map": {"AutoConfig": "jinaai/jina-bert-implementation--configuration_bert."
+                                      "JinaBertConfig",
+                        "AutoModel": "jinaai/jina-bert-implementation--modeling_bert.JinaBertModel",
+                        "AutoModelForMaskedLM": "jinaai/jina-bert-implementation--modeling_bert."
+                                                "JinaBertForMaskedLM"},
+           "vocab_size": V, "hidden_size": D, "intermediate_size": F, "num_hidden_layers": L,
+           "num_attention_heads": H, "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+           "max_position_embeddings": P, "type_vocab_size": 2, "position_embedding_type": "alibi",
+           "feed_forward_type": "geglu", "emb_pooler": "mean", "attn_implementation": "torch",
+           "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.0,
+           "initializer_range": 0.02, "pad_token_id": 0, "torch_dtype": "float32"}
+
+    def forward(ids):
+        x = W64["embed.token.weight"][torch.tensor(ids)] + W64["embed.token_type.weight"][0]
+        with torch.no_grad():
+            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+    return jina_hub_names(W, L), cfg, forward
+
+
+def jina_bert():
+    w, cfg, forward = make_jina(61, D, V, 64)
+    save("jina_bert", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+def jina_st(inputs):
+    """jina-embeddings-v2-base-en's layout: JinaBertModel + mean pooling."""
+    w, cfg, forward = make_jina(62, HEAD_D, linked_tokenizer_source("bert_uncased")[2], 64)
+    wordpiece_st_folder("jina_st", w, cfg, forward, inputs, "mean")
+
+
+def jina_fuzz_seeds():
+    w, cfg, _ = make_jina(63, 8, 12, 16)
+    fuzz_seeds("jina_bert", w, cfg, [
+        ("swiglu", {"feed_forward_type": "swiglu"}), ("original", {"feed_forward_type": "original"}),
         ("absolute", {"position_embedding_type": "absolute"})])
 
 
@@ -889,6 +965,9 @@ def main():
     gte()
     gte_st(short_cases(bert_source[3], 24)[0][:6])
     gte_fuzz_seeds()
+    jina_bert()
+    jina_st(short_cases(bert_source[3], 24)[0][:6])
+    jina_fuzz_seeds()
 
 
 if __name__ == "__main__":

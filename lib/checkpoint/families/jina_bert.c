@@ -1,0 +1,86 @@
+/* jina_bert.c — JinaBERT v2 (jina-embeddings-v2-base-en / small-en:
+ * model_type "bert" with position_embedding_type "alibi", auto_map to
+ * jinaai/jina-bert-implementation modeling_bert.py: JinaBertEmbeddings (word
+ * and token-type embeddings, LayerNorm, no positions), JinaBertSelfAttention
+ * (BERT's, plus the ALiBi bias of JinaBertModel.rebuild_alibi_tensor),
+ * JinaBertGLUMLP: layernorm(x + wo(act(h[:F]) * h[F:])), h = gated_layers(x)
+ * without a bias (zero_tensors), act GELU (geglu) or ReLU (reglu)), under
+ * "bert." in task models. feed_forward_type "original" is BERT's plain MLP
+ * (intermediate / output names). The code variant
+ * (jinaai/jina-bert-v2-qk-post-norm, LayerNorms on Q and K) is not followed:
+ * its auto_map is refused by name. */
+#include <string.h>
+
+#include "error.h"
+#include "hf_family.h"
+
+static const char *const model_types[] = {"bert", NULL};
+static const char *const class_prefixes[] = {"JinaBert", NULL};
+static const char *const remote_code[] = {"jinaai/jina-bert-implementation--", NULL};
+static const char *const zero_tensors[] = {"ffn.up.bias", "ffn.gate.bias", NULL};
+
+static const tf_name_rule layer[] = {
+    {"attention.self.query.weight", "attn.q.weight", 1},
+    {"attention.self.query.bias", "attn.q.bias", 1},
+    {"attention.self.key.weight", "attn.k.weight", 1},
+    {"attention.self.key.bias", "attn.k.bias", 1},
+    {"attention.self.value.weight", "attn.v.weight", 1},
+    {"attention.self.value.bias", "attn.v.bias", 1},
+    {"attention.output.dense.weight", "attn.out.weight", 1},
+    {"attention.output.dense.bias", "attn.out.bias", 1},
+    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
+    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
+    {"mlp.gated_layers.weight", "ffn.up.weight", 2}, /* the activated half first */
+    {"mlp.wo.weight", "ffn.down.weight", 1},
+    {"mlp.wo.bias", "ffn.down.bias", 1},
+    {"mlp.layernorm.weight", "norm2.weight", 1},
+    {"mlp.layernorm.bias", "norm2.bias", 1},
+    {"intermediate.dense.weight", "ffn.up.weight", 1}, /* feed_forward_type "original" */
+    {"intermediate.dense.bias", "ffn.up.bias", 1},
+    {"output.dense.weight", "ffn.down.weight", 1},
+    {"output.dense.bias", "ffn.down.bias", 1},
+    {"output.LayerNorm.weight", "norm2.weight", 1},
+    {"output.LayerNorm.bias", "norm2.bias", 1},
+    {NULL, NULL, 0}};
+
+/* JinaBertConfig's (BertConfig's) defaults for keys config.json leaves out. */
+#define DEFAULT_FEED_FORWARD "original"
+#define DEFAULT_MAX_POSITIONS 512
+
+static tf_status configure(const tf_hf_config *json, tf_config *c)
+{
+    const char *ff = json->feed_forward_type[0] ? json->feed_forward_type : DEFAULT_FEED_FORWARD;
+    if (strcmp(ff, "geglu") == 0 || strcmp(ff, "reglu") == 0) {
+        c->ffn_gated = 1; /* JinaBertGLUMLP: nn.GELU() or nn.ReLU(), whatever hidden_act says */
+        c->activation = ff[0] == 'g' ? TF_ACTIVATION_GELU : TF_ACTIVATION_RELU;
+    } else if (strcmp(ff, "original") != 0) {
+        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: feed_forward_type \"%s\" is not "
+                       "supported (geglu, reglu and original are)", ff);
+    }
+    if (c->position == TF_POSITION_LEARNED)
+        return tf_fail(TF_ERR_FORMAT, "config.json: position_embedding_type \"alibi\", but the "
+                       "file has embeddings.position_embeddings.weight");
+    c->position = TF_POSITION_ALIBI;
+    c->max_positions = json->max_position_embeddings >= 0 ? (int32_t)json->max_position_embeddings
+                                                          : DEFAULT_MAX_POSITIONS;
+    return TF_OK;
+}
+
+const tf_hf_family tf_family_jina_bert = {
+    .format = "huggingface-jina-bert",
+    .model_types = model_types,
+    .class_prefixes = class_prefixes,
+    .base_prefix = "bert.",
+    .layer_prefix = "encoder.layer.",
+    .top = tf_bert_top,
+    .layer = layer,
+    .keys = NULL,
+    .padded_positions = 0,
+    .seq_head = {.dense = NULL, .dense_act = TF_DENSE_IDENTITY, .out = "classifier"},
+    .default_pad_token_id = 0,
+    .gate_first = 1,
+    .configure = configure,
+    .position_type = "alibi",
+    .remote_code = remote_code,
+    .zero_tensors = zero_tensors,
+};
