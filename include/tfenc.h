@@ -277,6 +277,23 @@ typedef struct tf_config {
                                   t / f (linear position interpolation, transformers'
                                   "linear" rope scaling; GTE's NTK scaling is theta a
                                   with f = a^(2 / r)) */
+    int32_t relative_buckets;  /* R: 0 = no relative position bias; R > 0 (even,
+                                  4..1024): every layer's score (i, j) of head h
+                                  gains bias[bucket(j - i), h] from one (R, H)
+                                  table shared by the layers ("relative_bias.weight"),
+                                  MPNet's and T5's bidirectional buckets: half
+                                  of them for keys after the query (j > i),
+                                  half for the rest; of each half, with E =
+                                  floor(R/4), distances n = |i - j| < E one
+                                  bucket each, larger ones E + floor(ln(n / E)
+                                  / ln(M / E) * (R/2 - E)), at most R/2 - 1
+                                  (relative_position_bucket). Computed per call
+                                  as a table of H values per distance, never
+                                  a [T, T] tensor. Any position kind */
+    int32_t relative_max_distance; /* M of relative_buckets: distances from M on
+                                  share the last bucket; 0 = 128 (MPNet's and
+                                  T5's); else > E. Must be 0 without
+                                  relative_buckets */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
@@ -285,7 +302,8 @@ typedef struct tf_config {
  * layer_norm_eps 1e-5, seed 0, and every 0.4.0 field 0 (see "Structs that
  * grow"). tf_encoder_create refuses a field out of its range, or one that
  * does not fit the others (rotary_* without ROTARY positions, global_every
- * without attn_window, skip_first_norm1 with post-norm), naming it and its
+ * without attn_window, skip_first_norm1 with post-norm,
+ * relative_max_distance without relative_buckets), naming it and its
  * value (TF_ERR_INVALID_ARGUMENT). */
 TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
 TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
@@ -550,6 +568,10 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  *                                      .k_rotated), which the scores use
  *   layers.l.attn.alibi_slopes [H]     ALIBI: m_h of each head; the scores
  *                                      hold -m_h |i - j| added
+ *   layers.l.attn.relative_bias [H, 2 max_len - 1] relative_buckets: what
+ *                                      score (i, j) of head h gains, at
+ *                                      [h, j - i + max_len - 1] (max_len: the
+ *                                      call's longest sequence)
  *   layers.l.attn.scores  [B, H, T, T] Q K^T / sqrt(d_k) + masks (-inf where
  *                                      masked or outside a local layer's
  *                                      window; rows of padded queries 0)

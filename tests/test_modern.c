@@ -1,5 +1,6 @@
 /* test_modern.c — the pieces of modern encoders (rotary positions, ALiBi,
- * gated feed-forward blocks, bias-free layers, local attention) against
+ * gated feed-forward blocks, bias-free layers, local attention, MPNet's
+ * relative position bias) against
  * float64 PyTorch references written from each family's modeling code
  * (tests/modern/gen_modern.py names the upstream function of each piece):
  * the output and every layer's hidden state within 1e-5 on real tokens,
@@ -254,6 +255,77 @@ START_TEST(test_trace_of_the_new_steps)
 }
 END_TEST
 
+/* The relative position bias in the trace: [H, 2 max_len - 1] per layer,
+ * each head's entry for j - i being its row of relative_bias.weight at the
+ * bucket MPNetEncoder.relative_position_bucket gives (8 buckets: E = 2,
+ * distances 2..4 in bucket 2 of their half, by hand); and the scores of a
+ * query and key hold it (scores with it minus scores without it). */
+START_TEST(test_relative_bias_in_trace)
+{
+    enum { B = 2, T = 5, D = 8, H = 2, SPAN = 2 * T - 1 };
+    static const int buckets[SPAN] = {2, 2, 2, 1, 0, 5, 6, 6, 6}; /* j - i = -4 .. 4 */
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = H, cfg.d_ff = 8, cfg.n_layers = 2, cfg.seed = 5;
+    cfg.relative_buckets = 8;
+    float x[B * T * D], out[B * T * D], weight[8 * H];
+    fill_uniform(x, B * T * D, 3, -1.0f, 1.0f);
+    const int32_t lengths[B] = {T, 2};
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    const int64_t dims[2] = {8, H};
+    ck_assert_int_eq(tf_encoder_get_tensor(enc, "relative_bias.weight", weight, 2, dims), TF_OK);
+    recording rec = {0};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = out;
+    a.trace = record, a.trace_user_data = &rec;
+    ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+    for (int l = 0; l < 2; l++) {
+        char name[64];
+        snprintf(name, sizeof name, "layers.%d.attn.relative_bias", l);
+        const recorded *bias = event(&rec, name);
+        ck_assert_int_eq(bias->rank, 2);
+        ck_assert_int_eq(bias->dims[0], H);
+        ck_assert_int_eq(bias->dims[1], SPAN);
+        for (int h = 0; h < H; h++)
+            for (int d = 0; d < SPAN; d++)
+                ck_assert_float_eq(bias->data[h * SPAN + d], weight[buckets[d] * H + h]);
+    }
+    /* the scores of layer 0 without the bias: the same weights, relative_buckets 0 */
+    const recorded *with = event(&rec, "layers.0.attn.scores");
+    tf_config plain = cfg;
+    plain.relative_buckets = 0;
+    tf_encoder *without;
+    ck_assert_int_eq(tf_encoder_create(&plain, &without), TF_OK);
+    for (size_t i = 0; i < tf_encoder_tensor_count(without); i++) {
+        const char *tensor = tf_encoder_tensor_name(without, i);
+        int32_t rank;
+        int64_t shape[TF_MAX_RANK];
+        static float values[64 * 64];
+        ck_assert_int_eq(tf_encoder_tensor_shape(enc, tensor, &rank, shape), TF_OK);
+        ck_assert_int_eq(tf_encoder_get_tensor(enc, tensor, values, rank, shape), TF_OK);
+        ck_assert_int_eq(tf_encoder_set_tensor(without, tensor, values, rank, shape), TF_OK);
+    }
+    recording plain_rec = {0};
+    a.trace_user_data = &plain_rec;
+    ck_assert_int_eq(tf_encoder_forward(without, &a), TF_OK);
+    const recorded *base = event(&plain_rec, "layers.0.attn.scores"); /* [B, H, T, T] */
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++) {
+                const size_t at = ((size_t)h * T + (size_t)i) * T + (size_t)j; /* sequence 0 */
+                ck_assert_double_le(fabs(with->data[at] - base->data[at] -
+                                         weight[buckets[j - i + T - 1] * H + h]), 1e-5);
+            }
+    ck_assert_ptr_null(recording_find(&plain_rec, "layers.0.attn.relative_bias"));
+    recording_free(&rec);
+    recording_free(&plain_rec);
+    tf_encoder_destroy(enc);
+    tf_encoder_destroy(without);
+}
+END_TEST
+
 /* One head, D 2, x = (a, 0), (0, 1), (0, a) with a = 1e20, W_Q = I, W_K a
  * quarter turn: the only q . k past float32 are those of tokens 0 and 2
  * (a^2), two apart. A layer with a window of 2 never computes them and runs;
@@ -332,6 +404,13 @@ static void window_odd(tf_config *c) { c->attn_window = 127; }
 static void window_neg(tf_config *c) { c->attn_window = -2; }
 static void every_neg(tf_config *c) { c->attn_window = 8, c->global_every = -1; }
 static void every_alone(tf_config *c) { c->global_every = 3; }
+static void relative_odd(tf_config *c) { c->relative_buckets = 31; }
+static void relative_2(tf_config *c) { c->relative_buckets = 2; }
+static void relative_big(tf_config *c) { c->relative_buckets = 2048; }
+static void relative_neg(tf_config *c) { c->relative_buckets = -32; }
+static void distance_alone(tf_config *c) { c->relative_max_distance = 64; }
+static void distance_short(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = 8; }
+static void distance_neg(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = -1; }
 static void position_5(tf_config *c) { c->position = 5; }
 static void activation_4(tf_config *c) { c->activation = 4; }
 
@@ -366,6 +445,15 @@ static const bad_field bad_fields[] = {
     {"config.attn_window: expected 0..16777216, got -2", window_neg},
     {"config.global_every: expected 0..1024, got -1", every_neg},
     {"config.global_every: 3 needs an attn_window", every_alone},
+    {"config.relative_buckets: expected 0 or an even number in 4..1024 (half the buckets for "
+     "each direction, exact and logarithmic ones in each), got 31", relative_odd},
+    {"config.relative_buckets: expected 0 or an even number in 4..1024", relative_2},
+    {"config.relative_buckets: expected 0..1024, got 2048", relative_big},
+    {"config.relative_buckets: expected 0..1024, got -32", relative_neg},
+    {"config.relative_max_distance: 64 needs relative_buckets", distance_alone},
+    {"config.relative_max_distance: expected 0 or more than relative_buckets / 4 = 8 (the "
+     "distances with a bucket each), got 8", distance_short},
+    {"config.relative_max_distance: expected 0..16777216, got -1", distance_neg},
     {"config.position: expected 0..4, got 5", position_5},
     {"config.activation: expected 0..3, got 4", activation_4},
 };
@@ -417,7 +505,7 @@ START_TEST(test_save_keeps_every_new_field)
     cfg.position = TF_POSITION_LEARNED, cfg.max_positions = 12, cfg.position_offset = 2;
     cfg.norm_placement = TF_NORM_PRE, cfg.bias = 0, cfg.norm_bias = 1, cfg.ffn_gated = 1;
     cfg.skip_first_norm1 = 1, cfg.activation = TF_ACTIVATION_SILU, cfg.attn_window = 6;
-    cfg.global_every = 2;
+    cfg.global_every = 2, cfg.relative_buckets = 12, cfg.relative_max_distance = 40;
     tf_config rotary = cfg;
     rotary.position = TF_POSITION_ROTARY, rotary.max_positions = 0, rotary.position_offset = 0;
     rotary.rotary_dim = 4, rotary.rotary_interleaved = 1, rotary.rotary_base = 500.0f;
@@ -460,6 +548,7 @@ int main(void)
     tcase_add_test(tc, test_save_keeps_every_new_field);
     tcase_add_test(tc, test_overflow_outside_the_window_is_not_computed);
     tcase_add_test(tc, test_trace_of_the_new_steps);
+    tcase_add_test(tc, test_relative_bias_in_trace);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);

@@ -203,6 +203,28 @@ static void explain_rotary(walkthrough *w, const tf_trace_event *ev)
     token_rows(w, head_rows(w, ev), dk);
 }
 
+/* Distances j - i shown each side of 0 in the relative bias. */
+#define SHOWN_DISTANCES 6
+
+/* The relative position bias: the buckets, and the chosen head's bias per
+ * distance j - i, from a [H, 2T - 1] event. */
+static void explain_relative(walkthrough *w, const tf_trace_event *ev)
+{
+    const tf_config *c = &w->cfg;
+    const int span = (int)ev->dims[1], center = span / 2, h = w->opt->head;
+    const int shown = center < SHOWN_DISTANCES ? center : SHOWN_DISTANCES;
+    heading(w, "Relative position bias: each head's score depends on j - i");
+    printf("  score(i, j) += bias[bucket(j - i), h] from one (%d, %d) table every layer shares;\n"
+           "  |j - i| < %d a bucket each, then logarithmic buckets up to %d, keys after the query\n"
+           "  in the other half (MPNet's relative_position_bucket); computed per distance, never\n"
+           "  a (%d, %d) table\n", (int)c->relative_buckets, (int)c->n_heads,
+           (int)tf_relative_exact_of(c), (int)tf_relative_max_distance_of(c), w->T, w->T);
+    tensor_line(ev, "each head's bias for each j - i");
+    printf("  head %d:\n", h);
+    for (int d = -shown; d <= shown; d++)
+        printf("    j - i = %+3d  %8.4f\n", d, (double)ev->data[(size_t)h * span + center + d]);
+}
+
 /* A local layer's window, said before its scores. */
 static void explain_window(const walkthrough *w, int32_t layer)
 {
@@ -239,6 +261,8 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
                "  no position is added to the embeddings\n", T, T);
         tensor_line(ev, "each head's slope m_h:");
         value_row("m_h", ev->data, H);
+    } else if (!strcmp(name, "attn.relative_bias")) {
+        explain_relative(w, ev);
     } else if (!strcmp(name, "attn.scores")) {
         heading(w, "Scaled dot-product scores");
         printf("  S = Q K^T / sqrt(d_k): (%d, %d) . (%d, %d) -> (%d, %d) per head; scale 1/sqrt(%d) "

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA */
+#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA, tf_relative_max_distance_of */
 #include "options.h"
 #include "shape_text.h"
 #include "tfenc.h"
@@ -95,6 +95,9 @@ static void print_modern_fields(const tf_config *c)
                (int)c->attn_window, (int)c->global_every);
     else if (c->attn_window)
         printf("        local attention: window %d in every layer\n", (int)c->attn_window);
+    if (c->relative_buckets)
+        printf("        relative position bias: %d buckets, max distance %d, shared by every "
+               "layer\n", (int)c->relative_buckets, (int)tf_relative_max_distance_of(c));
 }
 
 static void print_config(const tf_config *c)

@@ -58,6 +58,9 @@ static const struct field {
     {"global_every", F_INT, offsetof(tf_config, global_every), 0, 0, SINCE_0_4},
     {"rotary_linear_factor", F_FLOAT, offsetof(tf_config, rotary_linear_factor), 0, 0,
      SINCE_0_4},
+    {"relative_buckets", F_INT, offsetof(tf_config, relative_buckets), 0, 0, SINCE_0_4},
+    {"relative_max_distance", F_INT, offsetof(tf_config, relative_max_distance), 0, 0,
+     SINCE_0_4},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 _Static_assert(N_FIELDS + 2 == TF_METADATA_FIELDS, "a slot for every field, format and version, "

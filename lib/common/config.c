@@ -67,6 +67,31 @@ static tf_status check_needs(const char *field, double value, int present, const
     return TF_OK;
 }
 
+/* The relative position bias: R even in 4..TF_RELATIVE_MAX_BUCKETS (half
+ * the buckets a direction), M past the exact buckets. */
+static tf_status validate_relative(const tf_config *c)
+{
+    tf_status s;
+    if ((s = check_range("relative_buckets", c->relative_buckets, 0, TF_RELATIVE_MAX_BUCKETS)) ||
+        (s = check_range("relative_max_distance", c->relative_max_distance, 0,
+                         TF_MAX_POSITIONS)))
+        return s;
+    if (c->relative_buckets != 0 && (c->relative_buckets < 4 || c->relative_buckets % 2 != 0))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.relative_buckets: expected 0 or an even number in 4..%d (half "
+                       "the buckets for each direction, exact and logarithmic ones in each), "
+                       "got %d", TF_RELATIVE_MAX_BUCKETS, (int)c->relative_buckets);
+    if ((s = check_needs("relative_max_distance", c->relative_max_distance,
+                         c->relative_buckets != 0, "relative_buckets")))
+        return s;
+    if (c->relative_max_distance != 0 && c->relative_max_distance <= tf_relative_exact_of(c))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT,
+                       "config.relative_max_distance: expected 0 or more than relative_buckets "
+                       "/ 4 = %d (the distances with a bucket each), got %d",
+                       (int)tf_relative_exact_of(c), (int)c->relative_max_distance);
+    return TF_OK;
+}
+
 /* The fields 0.4.0 added: each alone, then how they fit the others. */
 static tf_status validate_0_4(const tf_config *c)
 {
@@ -106,6 +131,8 @@ static tf_status validate_0_4(const tf_config *c)
         return tf_fail(TF_ERR_INVALID_ARGUMENT,
                        "config.attn_window: expected an even number (W/2 keys each side), got %d",
                        (int)c->attn_window);
+    if ((s = validate_relative(c)))
+        return s;
     if ((s = check_needs("skip_first_norm1", c->skip_first_norm1,
                          c->norm_placement == TF_NORM_PRE, "norm_placement \"pre\" (it is \"post\")")) ||
         (s = check_needs("rotary_dim", c->rotary_dim, rotary, no_rotary)) ||

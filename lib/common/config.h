@@ -30,6 +30,25 @@ static inline int32_t tf_rotary_dim_of(const tf_config *cfg)
     return cfg->rotary_dim ? cfg->rotary_dim : cfg->d_model / cfg->n_heads;
 }
 
+/* Relative position bias (tf_config.relative_buckets): the most buckets,
+ * and M when relative_max_distance is 0 (MPNet's relative_position_bucket
+ * and T5's default). */
+#define TF_RELATIVE_MAX_BUCKETS 1024
+#define TF_RELATIVE_DEFAULT_MAX_DISTANCE 128
+
+/* E of a relative config, the distances with a bucket each: floor(R / 4). */
+static inline int32_t tf_relative_exact_of(const tf_config *cfg)
+{
+    return cfg->relative_buckets / 4;
+}
+
+/* M of a relative config: relative_max_distance, or the default when 0. */
+static inline int32_t tf_relative_max_distance_of(const tf_config *cfg)
+{
+    return cfg->relative_max_distance ? cfg->relative_max_distance
+                                      : TF_RELATIVE_DEFAULT_MAX_DISTANCE;
+}
+
 /* Checks a caller's config and copies it into *out (with this library's
  * struct_size). On failure *out is untouched and the message names the
  * field and its value. */

@@ -25,15 +25,24 @@ static void key_range(size_t *k0, size_t *k1, size_t q0, size_t nq, size_t len,
 }
 
 /* Adds the masks and biases to scores s (nq, nk) of query rows q0 ..
- * q0+nq-1 of sequence b and head h, keys k0 .. k0+nk-1: the additive mask,
- * ALiBi's -m_h |q - k|, -inf past a causal query or outside the window. */
+ * q0+nq-1 of sequence b and head h, keys k0 .. k0+nk-1: the relative
+ * position bias (before the mask, as MPNetSelfAttention adds it), the
+ * additive mask, ALiBi's -m_h |q - k|, -inf past a causal query or outside
+ * the window. */
 static void apply_masks(float *s, size_t q0, size_t nq, size_t k0, size_t nk, int32_t b,
                         size_t h, size_t T, const tf_attn_mask *m)
 {
     const float slope = m->alibi_slopes ? m->alibi_slopes[h] : 0.0f;
+    /* head h's bias for j - i = 0, (2 relative_len - 1) values around it */
+    const float *relative = m->relative_bias ? m->relative_bias +
+                                                   h * (2 * m->relative_len - 1) +
+                                                   (m->relative_len - 1)
+                                             : NULL;
     for (size_t i = 0; i < nq; i++) {
         float *row = s + i * nk; /* (nk) keys k0 .. */
         const size_t q = q0 + i;
+        if (relative) /* keys k0 .. k0+nk-1: j - i from k0 - q */
+            tf_add(row, relative + k0 - q, nk);
         if (m->additive) {
             const float *add = m->additive + (m->additive_batched ? (size_t)b * T * T : 0) + q * T;
             tf_add(row, add + k0, nk);

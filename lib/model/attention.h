@@ -13,6 +13,9 @@ typedef struct tf_attn_mask {
     size_t half_window;       /* > 0: a local layer's; query i sees keys |i - j| <=
                                  half_window only, and only those are computed */
     const float *alibi_slopes; /* (H), or NULL: score (i, j) of head h -= m_h |i - j| */
+    const float *relative_bias; /* (H, 2 relative_len - 1), or NULL: score (i, j) of head h
+                                  += relative_bias[h, j - i + relative_len - 1] */
+    size_t relative_len;      /* the call's longest sequence */
 } tf_attn_mask;
 
 /* Query rows per block of a local layer: with the window's keys, a block

@@ -8,6 +8,7 @@
 #include "ffn.h"
 #include "kernels.h"
 #include "linear.h"
+#include "relative_bias.h"
 #include "rotary.h"
 
 void tf_layer_prepare(tf_run *run)
@@ -24,6 +25,28 @@ void tf_layer_prepare(tf_run *run)
     if (cfg->position == TF_POSITION_ALIBI) {
         tf_alibi_slopes(s->alibi, (size_t)cfg->n_heads);
         run->mask.alibi_slopes = s->alibi;
+    }
+    if (cfg->relative_buckets && L > 0) {
+        tf_relative_bias_table(s->relative, run->w->relative_bias, cfg, (size_t)L);
+        run->mask.relative_bias = s->relative;
+        run->mask.relative_len = (size_t)L;
+    }
+}
+
+/* The per-call descriptions of the position biases every layer adds:
+ * ALiBi's slopes (H), the relative bias of each head per j - i. */
+static void trace_position_biases(tf_run *run, int32_t l)
+{
+    tf_tracer *tr = &run->tracer;
+    const tf_attn_mask *m = &run->mask;
+    const int64_t H = run->cfg->n_heads;
+    if (m->alibi_slopes) {
+        const int64_t dims[1] = {H};
+        tf_trace_emit(tr, "attn.alibi_slopes", l, 1, dims, "H", m->alibi_slopes);
+    }
+    if (m->relative_bias) {
+        const int64_t dims[2] = {H, 2 * (int64_t)m->relative_len - 1};
+        tf_trace_emit(tr, "attn.relative_bias", l, 2, dims, "H,j-i", m->relative_bias);
     }
 }
 
@@ -62,10 +85,8 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
     }
     if (cfg->position == TF_POSITION_ROTARY)
         rotate_qk(run, l);
-    if (tf_tracing(tr) && run->mask.alibi_slopes) {
-        const int64_t dims[1] = {(int64_t)H};
-        tf_trace_emit(tr, "attn.alibi_slopes", l, 1, dims, "H", run->mask.alibi_slopes);
-    }
+    if (tf_tracing(tr))
+        trace_position_biases(run, l);
     tf_attn_mask mask = run->mask;
     mask.half_window = tf_layer_is_local(cfg, l) ? (size_t)cfg->attn_window / 2 : 0;
     tf_attention_split(&run->sched, s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch,

@@ -21,8 +21,9 @@ typedef struct tf_run {
     tf_schedule sched; /* the call's threads (tf_schedule_begin) */
 } tf_run;
 
-/* What every layer of a call shares, computed once: the rotary tables and
- * the ALiBi slopes (into run->s, the slopes also into run->mask). */
+/* What every layer of a call shares, computed once: the rotary tables, the
+ * ALiBi slopes and the relative bias of each head per distance (into
+ * run->s, the slopes and the biases also into run->mask). */
 void tf_layer_prepare(tf_run *run);
 
 /* run->s.x (N, D) = layer l applied to run->s.x. attn_weights (B, H, T, T)

@@ -133,6 +133,9 @@ static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
                    TF_INIT_NORMAL, 0);
     if (cfg->embedding_norm)
         add_norm(b, cfg, "embed.norm", &w->embed_norm_w, &w->embed_norm_b);
+    if (cfg->relative_buckets > 0) /* nn.Embedding (R, H), shared by every layer */
+        add_tensor(b, &w->relative_bias, "relative_bias.weight", 2, cfg->relative_buckets,
+                   cfg->n_heads, TF_INIT_NORMAL, 0);
     for (int32_t l = 0; l < cfg->n_layers; l++)
         add_layer(b, cfg, l, &w->layers[l]);
     if (cfg->final_norm)
@@ -163,8 +166,8 @@ void tf_weights_init_random(tf_weights *w, uint64_t seed)
 tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
-    /* Upper bound on the tensor count: 9 outside the layers, 18 per layer. */
-    table_builder b = {.cap = 9 + 18 * (size_t)cfg->n_layers};
+    /* Upper bound on the tensor count: 10 outside the layers, 18 per layer. */
+    table_builder b = {.cap = 10 + 18 * (size_t)cfg->n_layers};
     b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
     b.slots = tf_calloc(b.cap, sizeof *b.slots);
     w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);

@@ -53,6 +53,7 @@ typedef struct tf_weights {
     const float *token_type; /* (n_token_types, D) */
     const float *embed_norm_w, *embed_norm_b; /* (D) */
     const float *final_norm_w, *final_norm_b; /* (D) */
+    const float *relative_bias; /* (R, H): each relative-position bucket's bias per head */
     const float *pooler_w;   /* (D, D) */
     const float *pooler_b;   /* (D) */
     tf_layer_weights *layers; /* [n_layers] */

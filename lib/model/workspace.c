@@ -15,7 +15,7 @@
 #define TF_SCRATCH_ALIGN 64
 
 enum { R_LENGTHS, R_ROW_START, R_X, R_TMP, R_CTX, R_QKV, R_FFN, R_SCORES, R_POS, R_POOL_IN,
-       R_POOL_OUT, R_ROTARY, R_ALIBI, R_COUNT };
+       R_POOL_OUT, R_ROTARY, R_ALIBI, R_RELATIVE, R_COUNT };
 
 /* Byte offset of each region and the total; 0 total on overflow. */
 static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, int32_t max_len,
@@ -29,6 +29,7 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
     const size_t ffn_width = cfg->ffn_gated ? 2 * F : F;
     const size_t rotary = cfg->position == TF_POSITION_ROTARY ? 2 * L : 0; /* rows of r */
     const size_t slopes = cfg->position == TF_POSITION_ALIBI ? (size_t)cfg->n_heads : 0;
+    const size_t relative = cfg->relative_buckets && L ? (size_t)cfg->n_heads : 0; /* rows */
     const size_t f = sizeof(float);
     const size_t shape[R_COUNT][3] = { /* rows, columns, bytes per element */
         [R_LENGTHS] = {Bz, 1, sizeof(int32_t)}, [R_ROW_START] = {Bz, 1, sizeof(size_t)},
@@ -37,7 +38,7 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
         [R_SCORES] = {blocks, tf_attention_block_floats(L), f},
         [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},
         [R_POOL_OUT] = {pool, D, f}, [R_ROTARY] = {rotary, tf_rotary_dim(cfg), f},
-        [R_ALIBI] = {slopes, 1, f},
+        [R_ALIBI] = {slopes, 1, f}, [R_RELATIVE] = {relative, 2 * L - 1, f},
     };
     size_t total = 0;
     for (int r = 0; r < R_COUNT; r++) {
@@ -79,6 +80,7 @@ void tf_scratch_carve(tf_scratch *s, void *mem, const tf_config *cfg, int32_t B,
     s->pool_out = (float *)(void *)(base + o[R_POOL_OUT]);
     s->rotary = (float *)(void *)(base + o[R_ROTARY]);
     s->alibi = (float *)(void *)(base + o[R_ALIBI]);
+    s->relative = (float *)(void *)(base + o[R_RELATIVE]);
 }
 
 tf_status tf_workspace_grow(tf_workspace *ws, size_t bytes)

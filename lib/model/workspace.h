@@ -64,6 +64,8 @@ typedef struct tf_scratch {
     float *rotary;      /* (2, max_len, r) with rotary positions: the cos | sin tables
                            of global, then local layers (rotary.h) */
     float *alibi;       /* (H) with ALiBi positions: each head's slope */
+    float *relative;    /* (H, 2 max_len - 1) with relative_buckets: each head's bias
+                           for each j - i (relative_bias.h) */
 } tf_scratch;
 
 /* Bytes of scratch a call needs; returns 0 if the size overflows. */

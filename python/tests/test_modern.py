@@ -1,6 +1,7 @@
 """The modern encoder pieces through Python: tests/modern's fixtures (rotary,
-ALiBi, gated feed-forward blocks, bias-free layers, local attention) against
-their float64 references, and the 0.4.0 config fields' keywords."""
+ALiBi, gated feed-forward blocks, bias-free layers, local attention, relative
+position bias) against their float64 references, and the 0.4.0 config fields'
+keywords."""
 import os
 
 import numpy as np
@@ -35,7 +36,7 @@ def test_new_fields_round_trip_through_the_constructor():
                         ffn_gated=True, activation="silu", skip_first_norm1=True, rotary_dim=4,
                         rotary_interleaved=True, rotary_base=160000.0, rotary_base_local=1e4,
                         rotary_ntk_factor=2.0, rotary_ntk_positions=512, attn_window=128,
-                        global_every=3)
+                        global_every=3, relative_buckets=32, relative_max_distance=256)
     c = enc.config
     assert (c["position"], c["activation"], c["ffn_gated"], c["skip_first_norm1"]) == \
         ("rotary", "silu", True, True)
@@ -43,6 +44,8 @@ def test_new_fields_round_trip_through_the_constructor():
         (4, True, 128, 3)
     assert (c["rotary_base"], c["rotary_base_local"], c["rotary_ntk_factor"]) == \
         (160000.0, 10000.0, 2.0)
+    assert (c["relative_buckets"], c["relative_max_distance"]) == (32, 256)
+    assert enc["relative_bias.weight"].shape == (32, 4)
     assert "layers.0.norm1.weight" not in enc.keys()
     assert enc["layers.1.ffn.gate.weight"].shape == (48, 32)
     assert tfenc.Encoder(**c).config == c
@@ -51,3 +54,12 @@ def test_new_fields_round_trip_through_the_constructor():
 def test_a_field_that_needs_another_is_refused_by_name():
     with pytest.raises(tfenc.InvalidArgumentError, match=r"config.global_every: 3 needs an attn_window"):
         tfenc.Encoder(32, 4, 48, global_every=3)
+
+
+def test_relative_bias_fields_are_checked():
+    with pytest.raises(tfenc.InvalidArgumentError,
+                       match=r"config.relative_max_distance: 64 needs relative_buckets"):
+        tfenc.Encoder(32, 4, 48, relative_max_distance=64)
+    with pytest.raises(tfenc.InvalidArgumentError,
+                       match=r"config.relative_buckets: expected 0 or an even number in 4..1024"):
+        tfenc.Encoder(32, 4, 48, relative_buckets=33)

@@ -60,6 +60,10 @@ pub struct Config {
     pub global_every: usize,
     /// Positions rotate as t / f (linear scaling; 0: none, else >= 1).
     pub rotary_linear_factor: f32,
+    /// Relative position bias buckets (0: none), shared by every layer (MPNet: 32).
+    pub relative_buckets: usize,
+    /// Their max distance (0: 128).
+    pub relative_max_distance: usize,
 }
 
 impl Default for Config {
@@ -108,6 +112,8 @@ impl Config {
             attn_window: from_c(c.attn_window),
             global_every: from_c(c.global_every),
             rotary_linear_factor: c.rotary_linear_factor,
+            relative_buckets: from_c(c.relative_buckets),
+            relative_max_distance: from_c(c.relative_max_distance),
         }
     }
 
@@ -142,6 +148,8 @@ impl Config {
         c.attn_window = to_c("attn_window", self.attn_window)?;
         c.global_every = to_c("global_every", self.global_every)?;
         c.rotary_linear_factor = self.rotary_linear_factor;
+        c.relative_buckets = to_c("relative_buckets", self.relative_buckets)?;
+        c.relative_max_distance = to_c("relative_max_distance", self.relative_max_distance)?;
         Ok(c)
     }
 }

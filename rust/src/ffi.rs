@@ -80,6 +80,8 @@ pub struct tf_config {
     pub attn_window: i32,
     pub global_every: i32,
     pub rotary_linear_factor: f32,
+    pub relative_buckets: i32,
+    pub relative_max_distance: i32,
 }
 
 #[repr(C)]

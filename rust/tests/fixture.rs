@@ -117,7 +117,8 @@ fn tensors_and_save_round_trip() {
 }
 
 /// tests/modern's fixtures (rotary, ALiBi, gated feed-forward blocks,
-/// bias-free layers, local attention) against their float64 references.
+/// bias-free layers, local attention, relative position bias) against their
+/// float64 references.
 #[test]
 fn modern_pieces_match_their_references() {
     let root = golden_dir().parent().unwrap().join("modern");
@@ -126,4 +127,12 @@ fn modern_pieces_match_their_references() {
         let err = vectors_error(&root.join(case), &LoadOptions::default());
         assert!(err <= 1e-5, "{}: error {}", case, err);
     }
+    let relative = root.join("relative_window").join("model.safetensors");
+    let cfg = Encoder::from_file(&relative, &LoadOptions::default()).unwrap().config();
+    assert_eq!((cfg.relative_buckets, cfg.relative_max_distance), (10, 12));
+    let mut bad = cfg.clone();
+    bad.relative_max_distance = 2;
+    let err = Encoder::new(&bad).err().unwrap();
+    assert!(err.message.contains("config.relative_max_distance: expected 0 or more than \
+                                   relative_buckets / 4 = 2"), "{}", err.message);
 }

@@ -24,6 +24,10 @@ from the upstream modeling code that defines it:
   pre-norm layer,       modeling_modernbert.py: ModernBertEncoderLayer (attn_norm is
    no norm1 in layer 0  Identity for layer_id 0), ModernBertModel (final_norm)
   post-norm layer       modeling_hf_nomic_bert.py: NomicBertBlock (prenorm=False)
+  relative position     transformers/models/mpnet/modeling_mpnet.py:
+   bias                 MPNetEncoder.relative_position_bucket, compute_position_bias
+                        (one relative_attention_bias table shared by every layer),
+                        MPNetSelfAttention (added to the scaled scores before the mask)
 
 Each case holds model.safetensors in libtfenc's own format (its tensor names,
 the whole tf_config in __metadata__, as tf_encoder_save writes it), x.npy
@@ -55,6 +59,7 @@ DEFAULTS = {
     "ffn_gated": False, "norm_bias": False, "skip_first_norm1": False, "rotary_dim": 0,
     "rotary_interleaved": False, "rotary_base": 0.0, "rotary_base_local": 0.0,
     "rotary_ntk_factor": 0.0, "rotary_ntk_positions": 0, "attn_window": 0, "global_every": 0,
+    "relative_buckets": 0, "relative_max_distance": 0,
 }
 
 CASES = [
@@ -83,6 +88,17 @@ CASES = [
     ("local_window_blocks", dict(d_model=16, n_heads=2, d_ff=24, n_layers=3, position="alibi",
                                  norm_first=True, attn_window=40, global_every=2,
                                  activation="gelu_tanh"), [150, 97]),
+    # MPNet's: post-norm BERT layers with 32 relative buckets up to distance 128 shared by
+    # the layers; 150 tokens reach the buckets' cap, 3 and 12 the exact ones and the first
+    # logarithmic ones
+    ("mpnet_relative", dict(d_model=16, n_heads=2, d_ff=24, position="none",
+                            embedding_norm=True, layer_norm_eps=1e-12, relative_buckets=32),
+     [150, 12, 3]),
+    # 10 buckets (2 exact a side, an odd half) up to distance 12, with a local window and
+    # pre-norm: the bias inside each block of query rows of a local layer
+    ("relative_window", dict(d_model=16, n_heads=4, d_ff=24, n_layers=3, norm_first=True,
+                             relative_buckets=10, relative_max_distance=12, attn_window=16,
+                             global_every=2), [90, 40]),
 ]
 
 
@@ -172,17 +188,43 @@ def alibi_bias(H, T):
     return -torch.tensor(alibi_slopes(H), dtype=torch.float64)[:, None, None] * distance
 
 
+def relative_bucket(relative, c):
+    """modeling_mpnet.py MPNetEncoder.relative_position_bucket (bidirectional):
+    relative = j - i; keys after the query take the upper half of the buckets; in
+    each half E = half // 2 exact distances, then logarithmic ones up to
+    max_distance, capped at half - 1 (the logarithm in float32, as upstream's
+    n.float())"""
+    half = c["relative_buckets"] // 2
+    exact, far = half // 2, c["relative_max_distance"] or 128
+    side = (relative > 0).long() * half
+    n = relative.abs()
+    scaled = torch.log(n.float() / exact) / math.log(far / exact) * (half - exact)
+    large = torch.clamp(exact + scaled.long(), max=half - 1)
+    return side + torch.where(n < exact, n, large)
+
+
+def relative_bias(c, W, T):
+    """MPNetEncoder.compute_position_bias: relative_attention_bias[bucket(j - i)],
+    (H, T, T), the same for every layer"""
+    pos = torch.arange(T)
+    buckets = relative_bucket(pos[None, :] - pos[:, None], c)  # (T, T): [i, j]
+    return W["relative_bias.weight"][buckets].permute(2, 0, 1)
+
+
 def is_local(c, l):
     """ModernBertAttention: local unless layer_id % global_attn_every_n_layers == 0"""
     return c["attn_window"] > 0 and (c["global_every"] == 0 or l % c["global_every"] != 0)
 
 
-def attention_bias(c, l, lengths, T):
-    """(B, H, T, T) added to the scaled scores: padding (the global attention
-    mask), ALiBi, and ModernBertModel._update_attention_mask's window
-    |i - j| <= local_attention // 2 in local layers"""
+def attention_bias(c, W, l, lengths, T):
+    """(B, H, T, T) added to the scaled scores: MPNet's relative position bias,
+    padding (the global attention mask), ALiBi, and
+    ModernBertModel._update_attention_mask's window |i - j| <= local_attention // 2
+    in local layers"""
     B, H = len(lengths), c["n_heads"]
     bias = torch.zeros(B, H, T, T, dtype=torch.float64)
+    if c["relative_buckets"]:
+        bias = bias + relative_bias(c, W, T)[None]
     keys = torch.arange(T)
     for b, n in enumerate(lengths):
         bias[b, :, :, keys >= n] = -math.inf
@@ -209,7 +251,7 @@ def attention(c, W, p, l, x, lengths):
         q = apply_rotary(q, cos, sin, c["rotary_interleaved"])
         k = apply_rotary(k, cos, sin, c["rotary_interleaved"])
     q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # (B, H, T, d_k)
-    scores = q @ k.transpose(-1, -2) / math.sqrt(dk) + attention_bias(c, l, lengths, T)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(dk) + attention_bias(c, W, l, lengths, T)
     # a padded query whose window holds only padding sees no key: weights 0, not NaN
     # (whose 0 * NaN would reach real tokens through v)
     weights = scores.softmax(-1).nan_to_num(0.0)
@@ -291,6 +333,8 @@ def tensor_names(c):
 
     if c["embedding_norm"]:
         add_norm("embed.norm")
+    if c["relative_buckets"]:
+        out.append(("relative_bias.weight", (c["relative_buckets"], c["n_heads"]), "embedding"))
     for l in range(L):
         p = f"layers.{l}."
         for n in "qkv":
@@ -324,6 +368,8 @@ def random_weights(c, gen):
             t = (torch.rand(shape, generator=gen) * 2 - 1) * bound
         elif kind == "norm":
             t = 1.0 + 0.1 * torch.randn(shape, generator=gen)
+        elif kind == "embedding":  # nn.Embedding's N(0, 1)
+            t = torch.randn(shape, generator=gen)
         else:
             t = 0.1 * torch.randn(shape, generator=gen)
         W[name] = t.float()
@@ -381,6 +427,9 @@ FUZZ_SEEDS = [(name, changes) for name, changes, _ in CASES] + [
     ("bad_skip_post_norm", dict(skip_first_norm1=True)),
     ("bad_position_name", dict(position="rope")),
     ("bad_gated_text", dict(ffn_gated="yes")),
+    ("bad_relative_odd", dict(relative_buckets=31)),
+    ("bad_relative_distance_alone", dict(relative_max_distance=64)),
+    ("bad_relative_distance_short", dict(relative_buckets=32, relative_max_distance=8)),
 ]
 
 
