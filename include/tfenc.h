@@ -365,7 +365,17 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    rotary_linear_factor a^(2 / d_k)); "bert" with position_embedding_type
  *    "alibi" (JinaBERT v2: BERT's names without positions, mlp.gated_layers
  *    (the activated half first, no bias), mlp.wo, mlp.layernorm; ALiBi;
- *    feed_forward_type geglu, reglu or original). A family may name
+ *    feed_forward_type geglu, reglu or original);
+ *    "mpnet" (embeddings.word_embeddings / position_embeddings / LayerNorm,
+ *    no token types, encoder.layer.{i}.attention.attn.q / k / v / o,
+ *    attention.LayerNorm, intermediate.dense, output.dense,
+ *    output.LayerNorm, encoder.relative_attention_bias [32, H] shared by
+ *    every layer (tf_config.relative_buckets 32, max distance 128),
+ *    pooler.dense, optionally under "mpnet."; positions start at 2, after
+ *    MPNet's padding_idx 1 whatever pad_token_id says; a
+ *    relative_attention_num_buckets other than 32, the buckets MPNetEncoder
+ *    computes, is TF_ERR_UNSUPPORTED).
+ *    A family may name
  *    the position_embedding_type that picks it and the auto_map code it
  *    follows; any other auto_map is TF_ERR_UNSUPPORTED naming it. Other
  *    tensors

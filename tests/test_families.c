@@ -2,9 +2,11 @@
  * tf_encoder_load: RoBERTa (under "roberta.", positions from pad_token_id
  * + 1, a padding id inside a sequence), DistilBERT (its names and
  * config keys), ModernBERT (the Hub's names, Wi's halves swapped, its
- * config.json keys each checked) and ELECTRA (a discriminator under
- * "electra."), each padded batch's real rows within 1e-5 of the float64
- * references of tests/data/gen_families.py; what each folder is inferred
+ * config.json keys each checked), ELECTRA (a discriminator under
+ * "electra.") and MPNet (under "mpnet.", positions after its padding_idx,
+ * the relative position bias every layer shares), each padded batch's
+ * real rows within 1e-5 of the float64 references of
+ * tests/data/gen_families.py; what each folder is inferred
  * to be; and the family's inconsistencies, each refused by name. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -206,6 +208,19 @@ START_TEST(test_jina_bert)
     ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
     ck_assert_int_eq(c.bias, 1); /* gated_layers' biases, which it lacks, are zeros */
     ck_assert_int_eq(c.pooler, 0);
+START_TEST(test_mpnet)
+{
+    expect_matches("mpnet");
+    const tf_config c = inspect("mpnet", "huggingface-mpnet");
+    ck_assert_int_eq(c.position, TF_POSITION_LEARNED);
+    ck_assert_int_eq(c.position_offset, 2); /* MPNetEmbeddings' padding_idx 1 + 1 */
+    ck_assert_int_eq(c.max_positions, 34);
+    ck_assert_int_eq(c.relative_buckets, 32);
+    ck_assert_int_eq(c.relative_max_distance, 0); /* 128 */
+    ck_assert_int_eq(c.n_token_types, 0);
+    ck_assert_int_eq(c.pooler, 0); /* MPNetForMaskedLM has none */
+    ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
+    ck_assert_float_eq(c.layer_norm_eps, 1e-5f);
 }
 END_TEST
 
@@ -355,6 +370,52 @@ START_TEST(test_inconsistencies)
                                         "[\"XLMRobertaForSequenceClassification\"]}"),
                    TF_ERR_FORMAT, "model.safetensors: missing tensor 'classifier.dense.weight' "
                    "[16, 16] (hidden_size 16)");
+    remove_tmp_dir();
+}
+END_TEST
+
+/* MPNet's config.json: the buckets other than compute_position_bias's 32
+ * refused by name and value; pad_token_id does not move its positions
+ * (MPNetEmbeddings fixes padding_idx at 1); its length bound. */
+START_TEST(test_mpnet_config)
+{
+    make_tmp_dir();
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {"\"relative_attention_num_buckets\": 64", TF_ERR_UNSUPPORTED,
+         "config.json: relative_attention_num_buckets 64 is not supported (MPNetEncoder buckets "
+         "relative positions into 32 whatever it says, so only a table of 32 rows is)"},
+        {"\"relative_attention_num_buckets\": 0", TF_ERR_FORMAT,
+         "config.json: relative_attention_num_buckets must be an integer in 1..2147483647, got 0"},
+        {"\"relative_attention_num_buckets\": \"32\"", TF_ERR_FORMAT,
+         "config.json: relative_attention_num_buckets must be an integer in 1..2147483647, got "
+         "\"32\""},
+        {"\"num_attention_heads\": 4", TF_ERR_SHAPE,
+         "mpnet.encoder.relative_attention_bias.weight: expected [32, 4] (for "
+         "relative_bias.weight), got [32, 2]"},
+        {"\"hidden_act\": \"swish\"", TF_ERR_UNSUPPORTED,
+         "config.json: hidden_act \"swish\" is not supported"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char config[256];
+        snprintf(config, sizeof config, "{\"model_type\": \"mpnet\", %s%s}",
+                 strstr(cases[i].keys, "heads") ? "" : "\"num_attention_heads\": 2, ",
+                 cases[i].keys);
+        expect_failure(load_with_config("mpnet", config), cases[i].status, cases[i].message);
+    }
+    prepare("mpnet", "{\"model_type\": \"mpnet\", \"num_attention_heads\": 2, "
+            "\"pad_token_id\": 7, \"relative_attention_num_buckets\": 32}");
+    tf_model_info *info;
+    ck_assert_int_eq(tf_model_inspect(tmp_dir, NULL, &info), TF_OK);
+    tf_config c;
+    tf_config_init(&c);
+    ck_assert_int_eq(tf_model_info_config(info, &c), TF_OK);
+    ck_assert_int_eq(c.position_offset, 2);
+    tf_model_info_destroy(info);
+    expect_longest(tmp_dir, 32, "sequence length 33 exceeds max_positions 34 less position_offset");
     remove_tmp_dir();
 }
 END_TEST
@@ -652,6 +713,8 @@ int main(void)
     tcase_add_test(tc, test_gte_config);
     tcase_add_test(tc, test_jina_bert);
     tcase_add_test(tc, test_jina_bert_config);
+    tcase_add_test(tc, test_mpnet);
+    tcase_add_test(tc, test_mpnet_config);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

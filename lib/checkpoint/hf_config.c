@@ -116,6 +116,8 @@ static const hf_field fields[] = {
     {"use_flash_attn", IGNORED, 0, 0, "which kernel computes attention"},
     {"fused_bias_fc", IGNORED, 0, 0, "which kernel computes the Linear layers"},
     {"fused_dropout_add_ln", IGNORED, 0, 0, "which kernel computes the LayerNorms"},
+    /* MPNet's, checked by its family (families/mpnet.c) */
+    SIZE_FIELD(relative_attention_num_buckets, 1, "the rows of relative_attention_bias"),
     /* honoured trivially */
     {"chunk_size_feed_forward", NO_EFFECT, 0, 0,
      "the feed-forward block is computed for each token alone, so computing it in chunks of "
@@ -342,6 +344,7 @@ void tf_hf_config_init(tf_hf_config *c)
                         .rotary_scaling_factor = -1.0, .rope_scaling_factor = -1.0,
                         .max_trained_positions = -1, .n_inner = -1,
                         .rotary_emb_interleaved = -1, .mlp_fc2_bias = -1, .prenorm = -1,
+                        .relative_attention_num_buckets = -1,
                         .family = NULL};
 }
 

@@ -32,6 +32,8 @@ typedef struct tf_hf_config {
     char feed_forward_type[TF_HF_NAME_MAX];   /* JinaBERT's */
     char layer_norm_type[TF_HF_NAME_MAX];     /* GTE's */
     char rope_scaling_type[TF_HF_NAME_MAX];   /* GTE: rope_scaling's type */
+    /* MPNet's (families/mpnet.c): absent -1 */
+    int64_t relative_attention_num_buckets;
     const struct tf_hf_family *family; /* model_type's, or NULL without one */
 } tf_hf_config;
 

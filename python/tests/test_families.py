@@ -13,7 +13,7 @@ from conftest import DATA
 @pytest.mark.parametrize("name,offset,token_types",
                          [("roberta", 2, 1), ("distilbert", 0, 0), ("modernbert", 0, 0),
                           ("electra", 0, 2), ("nomic_bert", 0, 2), ("gte", 0, 0),
-                          ("jina_bert", 0, 2)])
+                          ("jina_bert", 0, 2), ("mpnet", 2, 0)])
 def test_family_matches_reference(name, offset, token_types):
     path = os.path.join(DATA, "families", name)
     ids = np.load(os.path.join(path, "input_ids.npy"))
@@ -26,6 +26,13 @@ def test_family_matches_reference(name, offset, token_types):
     real = mask.astype(bool)
     assert np.abs(got[real] - want[real]).max() <= 1e-5
     assert not got[~real].any()  # padding is written as zeros
+
+
+def test_mpnet_relative_bias_is_read():
+    """MPNet's relative_attention_bias: 32 buckets shared by every layer."""
+    with tfenc.Encoder.from_file(os.path.join(DATA, "families", "mpnet")) as enc:
+        assert (enc.config["relative_buckets"], enc.config["relative_max_distance"]) == (32, 0)
+        assert enc["relative_bias.weight"].shape == (32, 2)
 
 
 def test_position_offset_is_checked():

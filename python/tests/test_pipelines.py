@@ -83,7 +83,7 @@ def test_wrong_kind_of_folder():
 
 @pytest.mark.parametrize("name", ["roberta_cross_encoder", "roberta_classifier",
                                   "distilbert_classifier", "xlmr_cross_encoder",
-                                  "electra_classifier"])
+                                  "electra_classifier", "mpnet_classifier"])
 def test_other_families_heads(name):
     """RoBERTa (byte-level BPE tokenizer.json, </s></s> pairs, its classification
     head), XLM-R (a Unigram tokenizer.json) and DistilBERT (pre_classifier)
@@ -136,6 +136,16 @@ def test_wordpiece_sentence_encoders(name):
     with tfenc.SentenceEncoder.from_dir(path) as enc:
         assert (enc.dim, enc.max_seq_length) == (8, 64)
         got = enc.encode(exp["texts"], batch_size=4)
+def test_mpnet_sentence_encoder():
+    """Laid out as all-mpnet-base-v2: MPNet, mean pooling, Normalize,
+    max_seq_length 384, a WordPiece tokenizer.json with <s> and </s>; the last
+    text has more than 384 tokens."""
+    path = os.path.join(DATA, "families", "mpnet_st")
+    with open(os.path.join(path, "expected.json")) as f:
+        exp = json.load(f)
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        assert (enc.dim, enc.max_seq_length) == (16, 384)
+        got = enc.encode(exp["texts"], batch_size=3)
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
 
 

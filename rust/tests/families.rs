@@ -1,6 +1,6 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
 //! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT, GTE,
-//! JinaBERT v2) within 1e-5 of their
+//! JinaBERT v2, MPNet) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -56,4 +56,9 @@ fn gte_matches_reference() {
 #[test]
 fn jina_bert_matches_reference() {
     expect_matches("jina_bert", 0, 2);
+fn mpnet_matches_reference() {
+    expect_matches("mpnet", 2, 0);
+    let dir = data_dir().join("families").join("mpnet");
+    let cfg = Encoder::from_file(&dir, &LoadOptions::default()).unwrap().config();
+    assert_eq!((cfg.relative_buckets, cfg.relative_max_distance), (32, 0));
 }

@@ -1,7 +1,8 @@
 //! Model folders through the pipeline types: the sentence-transformers,
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
 //! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
-//! with a Unigram one, DistilBERT, ELECTRA, a BERT token classifier) within 1e-5 of the float64
+//! with a Unigram one, DistilBERT, ELECTRA, MPNet with a WordPiece one laid out as
+//! all-mpnet-base-v2, a BERT token classifier) within 1e-5 of the float64
 //! references of their generators (expected_texts.bin with expected_out.npy or
 //! expected_entities.tsv, written beside expected.json).
 mod common;
@@ -98,6 +99,14 @@ fn gte_and_jina_sentence_encoders() {
         let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
         assert_close(&out.values, &want, name);
     }
+fn mpnet_sentence_encoder_as_all_mpnet_base_v2() {
+    let (dir, texts, want, dim) = fixture("families/mpnet_st");
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    assert_eq!((enc.dim(), enc.max_seq_length(), dim), (16, 384, 16));
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let out = enc.encode(&texts, &EncodeOptions { batch_size: 3, ..Default::default() }).unwrap();
+    assert_eq!(out.truncated, 1);
+    assert_close(&out.values, &want, "mpnet_st");
 }
 
 #[test]
@@ -124,6 +133,7 @@ fn classifiers_give_label_probabilities() {
         ("families/roberta_classifier", vec!["negative", "neutral", "positive"]),
         ("families/distilbert_classifier", vec!["negative", "positive"]),
         ("families/electra_classifier", vec!["negative", "positive"]),
+        ("families/mpnet_classifier", vec!["negative", "neutral", "positive"]),
     ] {
         let (dir, texts, want, width) = fixture(name);
         let clf = Classifier::from_dir(&dir).unwrap();

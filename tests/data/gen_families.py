@@ -80,6 +80,25 @@ the ids and scores expected:
               embedding_size = hidden_size (BertModel's embeddings and layers, no
               pooler; an ElectraForPreTraining discriminator under "electra."),
               ElectraClassificationHead (out_proj(gelu(dense(h[:, 0])))).
+  mpnet, mpnet_st, mpnet_classifier
+              transformers/models/mpnet/modeling_mpnet.py (mpnet_forward):
+              MPNetEmbeddings (word + position, positions from
+              create_position_ids_from_input_ids with padding_idx 1, no token
+              types, LayerNorm), MPNetEncoder.compute_position_bias (one
+              relative_attention_bias [32, H] for every layer, buckets of
+              relative_position_bucket through tests/modern/gen_modern.py's
+              relative_bucket), MPNetSelfAttention (q k^T / sqrt(d_k) + bias,
+              softmax, o), MPNetAttention (LayerNorm(o + x)), MPNetIntermediate,
+              MPNetOutput, MPNetPooler. mpnet: an MPNetForMaskedLM under "mpnet."
+              (lm_head.* ignored, no pooler); mpnet_st: a sentence-transformers
+              folder laid out as all-mpnet-base-v2 (MPNetModel with its pooler,
+              mean pooling, Normalize, max_seq_length 384 of 514 positions, a
+              WordPiece tokenizer.json with <s> </s> and RobertaProcessing, ids
+              from gen_pipelines.py's wordpiece shifted past MPNet's four
+              specials as MPNet's vocabulary is BERT's shifted; a text of more
+              than 384 tokens cut); mpnet_classifier:
+              MPNetForSequenceClassification, MPNetClassificationHead
+              (out_proj(tanh(dense(h[:, 0])))), softmax.
 
     /usr/bin/python3 tests/data/gen_families.py"""
 import json
@@ -92,8 +111,9 @@ import sys
 import numpy as np
 import torch
 
-from gen_pipelines import (MEAN_NORMALIZE, VOCAB, bert_forward, dump, dump_for_rust, encode, floats,
-                           layer_norm, make_bert, normalize, pool, st_modules, write_safetensors)
+from gen_pipelines import (MEAN_NORMALIZE, TEXTS, VOCAB, bert_forward, dump, dump_for_rust, encode,
+                           floats, layer_norm, make_bert, normalize, pool, st_modules, wordpiece,
+                           write_safetensors)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
@@ -785,6 +805,205 @@ def jina_fuzz_seeds():
     fuzz_seeds("jina_bert", w, cfg, [
         ("swiglu", {"feed_forward_type": "swiglu"}), ("original", {"feed_forward_type": "original"}),
         ("absolute", {"position_embedding_type": "absolute"})])
+# ---- MPNet (transformers' models/mpnet/modeling_mpnet.py) ---------------------------------
+
+MPNET_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]  # ids 0..3, then BERT's vocabulary
+MPNET_VOCAB = MPNET_SPECIALS + VOCAB + ["<mask>"]
+MPNET_PADDING_IDX = 1  # MPNetEmbeddings.padding_idx
+MPNET_BUCKETS = 32  # the num_buckets MPNetEncoder.forward gives compute_position_bias
+
+
+def make_mpnet(seed, V, P, pooler):
+    """MPNetModel's weights under its names (small random values), its
+    config.json, and forward(ids) -> last_hidden_state [T, D] (float64)."""
+    g = torch.Generator().manual_seed(seed)
+
+    def r(*shape, scale=0.3):
+        return (torch.randn(*shape, generator=g) * scale).float()
+    w = {"embeddings.word_embeddings.weight": r(V, D, scale=1.0),
+         "embeddings.position_embeddings.weight": r(P, D, scale=0.5),
+         "embeddings.LayerNorm.weight": 1 + r(D, scale=0.1),
+         "embeddings.LayerNorm.bias": r(D, scale=0.1),
+         "encoder.relative_attention_bias.weight": r(MPNET_BUCKETS, H, scale=1.0)}
+    for l in range(L):
+        p = f"encoder.layer.{l}."
+        for name in ("attention.attn.q", "attention.attn.k", "attention.attn.v",
+                     "attention.attn.o"):
+            w[p + name + ".weight"], w[p + name + ".bias"] = r(D, D, scale=1 / math.sqrt(D)), r(D)
+        w[p + "intermediate.dense.weight"] = r(F, D, scale=1 / math.sqrt(D))
+        w[p + "intermediate.dense.bias"] = r(F)
+        w[p + "output.dense.weight"], w[p + "output.dense.bias"] = r(D, F, scale=1 / math.sqrt(F)), r(D)
+        for norm in ("attention.LayerNorm", "output.LayerNorm"):
+            w[p + norm + ".weight"], w[p + norm + ".bias"] = 1 + r(D, scale=0.1), r(D, scale=0.1)
+    if pooler:
+        w["pooler.dense.weight"], w["pooler.dense.bias"] = r(D, D, scale=1 / math.sqrt(D)), r(D)
+    cfg = {"model_type": "mpnet", "architectures": ["MPNetModel"], "vocab_size": V,
+           "hidden_size": D, "num_attention_heads": H, "intermediate_size": F,
+           "num_hidden_layers": L, "max_position_embeddings": P, "hidden_act": "gelu",
+           "layer_norm_eps": 1e-5, "relative_attention_num_buckets": MPNET_BUCKETS,
+           "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2,
+           "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1,
+           "initializer_range": 0.02}
+    return w, cfg, g, lambda ids: mpnet_forward(w, cfg, ids)
+
+
+def mpnet_forward(w, cfg, ids):
+    """MPNetModel.forward's last_hidden_state for one unpadded sequence
+    (modeling_mpnet.py; dropout off)."""
+    def W(name):
+        return w[name].double()
+    eps, T, dk = cfg["layer_norm_eps"], len(ids), D // H
+    positions = roberta_positions(ids, MPNET_PADDING_IDX)  # create_position_ids_from_input_ids
+    x = W("embeddings.word_embeddings.weight")[torch.tensor(ids)]
+    x = x + W("embeddings.position_embeddings.weight")[torch.tensor(positions)]
+    x = layer_norm(x, W("embeddings.LayerNorm.weight"), W("embeddings.LayerNorm.bias"), eps)
+    # compute_position_bias: relative_attention_bias[bucket(j - i)], (H, T, T)
+    pos = torch.arange(T)
+    buckets = gen_modern.relative_bucket(pos[None, :] - pos[:, None],
+                                         {"relative_buckets": MPNET_BUCKETS,
+                                          "relative_max_distance": 128})
+    position_bias = W("encoder.relative_attention_bias.weight")[buckets].permute(2, 0, 1)
+    for l in range(L):
+        p = f"encoder.layer.{l}."
+
+        def lin(name, v):
+            return v @ W(p + name + ".weight").T + W(p + name + ".bias")
+        q, k, v = (lin("attention.attn." + n, x).view(T, H, dk).transpose(0, 1) for n in "qkv")
+        scores = q @ k.transpose(1, 2) / math.sqrt(dk) + position_bias  # MPNetSelfAttention
+        ctx = (torch.softmax(scores, dim=-1) @ v).transpose(0, 1).reshape(T, D)
+        x = layer_norm(lin("attention.attn.o", ctx) + x, W(p + "attention.LayerNorm.weight"),
+                       W(p + "attention.LayerNorm.bias"), eps)  # MPNetAttention
+        h = gelu(lin("intermediate.dense", x))  # MPNetIntermediate
+        x = layer_norm(lin("output.dense", h) + x, W(p + "output.LayerNorm.weight"),
+                       W(p + "output.LayerNorm.bias"), eps)  # MPNetOutput
+    return x
+
+
+def mpnet():
+    """An MPNetForMaskedLM under "mpnet." (its lm_head ignored, no pooler)."""
+    w, cfg, g, forward = make_mpnet(41, V, 34, pooler=False)
+    cfg["architectures"] = ["MPNetForMaskedLM"]
+    saved = {"mpnet." + k: v for k, v in w.items()}
+    saved["lm_head.dense.weight"] = (torch.randn(D, D, generator=g) * 0.3).float()
+    saved["lm_head.bias"] = torch.zeros(V).float()
+    save("mpnet", saved, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+def mpnet_ids(text, max_length=None):
+    """MPNet's tokenizer.json on a lower-case ASCII text: WordPiece over BERT's
+    vocabulary shifted by the four specials, <s> ... </s> (RobertaProcessing),
+    cut to max_length ids."""
+    body = [i + len(MPNET_SPECIALS) for i in wordpiece(text)]
+    if max_length:
+        body = body[:max_length - 2]
+    return [MPNET_VOCAB.index("<s>")] + body + [MPNET_VOCAB.index("</s>")]
+
+
+def mpnet_tokenizer():
+    """tokenizer.json as all-mpnet-base-v2's: BertNormalizer (lower case),
+    BertPreTokenizer, WordPiece with [UNK], RobertaProcessing <s> a </s></s> b
+    </s>, a WordPiece decoder."""
+    specials = ["<s>", "<pad>", "</s>", "[UNK]", "<mask>"]
+    return {"version": "1.0", "truncation": None, "padding": None,
+            "added_tokens": [{"id": MPNET_VOCAB.index(t), "content": t, "single_word": False,
+                              "lstrip": t == "<mask>", "rstrip": False, "normalized": False,
+                              "special": True} for t in specials],
+            "normalizer": {"type": "BertNormalizer", "clean_text": True,
+                           "handle_chinese_chars": True, "strip_accents": None,
+                           "lowercase": True},
+            "pre_tokenizer": {"type": "BertPreTokenizer"},
+            "post_processor": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 0],
+                               "trim_offsets": True, "add_prefix_space": False},
+            "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+            "model": {"type": "WordPiece", "unk_token": "[UNK]",
+                      "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+                      "vocab": {t: i for i, t in enumerate(MPNET_VOCAB)}}}
+
+
+def mpnet_folder(name, seed, architecture, pooler):
+    """An MPNet folder with its tokenizer (514 positions as all-mpnet-base-v2);
+    the folder, weights, config, generator and forward."""
+    w, cfg, g, forward = make_mpnet(seed, len(MPNET_VOCAB), 514, pooler)
+    cfg["architectures"] = [architecture]
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    write_tokenizer(d, mpnet_tokenizer())
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "MPNetTokenizer", "do_lower_case": True, "model_max_length": 512,
+          "bos_token": "<s>", "eos_token": "</s>", "cls_token": "<s>", "sep_token": "</s>",
+          "pad_token": "<pad>", "unk_token": "[UNK]", "mask_token": "<mask>"})
+    return d, w, cfg, g, forward
+
+
+MPNET_MAX_SEQ_LENGTH = 384  # all-mpnet-base-v2's sentence_bert_config.json
+
+
+def mpnet_sentence_encoder():
+    """all-mpnet-base-v2's layout: MPNetModel (pooler stored, unused), mean
+    pooling, Normalize, max_seq_length 384; the last text has 420 tokens."""
+    d, w, cfg, _, forward = mpnet_folder("mpnet_st", 42, "MPNetModel", pooler=True)
+    save_weights(d, w)
+    dump(os.path.join(d, "config.json"), cfg)
+    dump(os.path.join(d, "modules.json"), st_modules(*MEAN_NORMALIZE))
+    dump(os.path.join(d, "sentence_bert_config.json"),
+         {"max_seq_length": MPNET_MAX_SEQ_LENGTH, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": D, "pooling_mode_cls_token": False,
+          "pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": False,
+          "pooling_mode_mean_sqrt_len_tokens": False})
+    dump(os.path.join(d, "config_sentence_transformers.json"),
+         {"prompts": {}, "default_prompt_name": None, "similarity_fn_name": "cosine"})
+    texts = TEXTS + ["Hello World", "the cat sat on the mat. " * 60]
+    ids = [mpnet_ids(t, MPNET_MAX_SEQ_LENGTH) for t in texts]
+    vecs = [normalize(pool(forward(i), "mean")) for i in ids]
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": ids, "dim": D,
+                                            "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+def mpnet_classifier():
+    """MPNetForSequenceClassification: MPNetClassificationHead,
+    out_proj(tanh(dense(h[:, 0]))), softmax over three labels."""
+    labels = ["negative", "neutral", "positive"]
+    d, w, cfg, g, forward = mpnet_folder("mpnet_classifier", 43,
+                                         "MPNetForSequenceClassification", pooler=False)
+    cfg.update({"id2label": {str(i): l for i, l in enumerate(labels)},
+                "label2id": {l: i for i, l in enumerate(labels)}})
+    dump(os.path.join(d, "config.json"), cfg)
+    head = {"classifier.dense.weight": (torch.randn(D, D, generator=g) / math.sqrt(D)).float(),
+            "classifier.dense.bias": (torch.randn(D, generator=g) * 0.2).float(),
+            "classifier.out_proj.weight": (torch.randn(3, D, generator=g) * 0.8).float(),
+            "classifier.out_proj.bias": (torch.randn(3, generator=g) * 0.3).float()}
+    save_weights(d, {**{"mpnet." + k: v for k, v in w.items()}, **head})
+    hd = {k: v.double() for k, v in head.items()}
+    texts = ["i liked the movie.", "the movie was bad.", "it was not good."]
+    out, ids = [], []
+    for text in texts:
+        i = mpnet_ids(text)
+        h = torch.tanh(forward(i)[0] @ hd["classifier.dense.weight"].T + hd["classifier.dense.bias"])
+        out.append(torch.softmax(h @ hd["classifier.out_proj.weight"].T
+                                 + hd["classifier.out_proj.bias"], 0))
+        ids.append(i)
+    dump(os.path.join(d, "expected.json"),
+         {"inputs": [[t, None] for t in texts], "labels": labels, "ids": ids,
+          "out": [floats(v) for v in out]})
+    dump_for_rust(d, texts, [floats(v) for v in out])
+
+
+def mpnet_fuzz_seeds():
+    """Seeds of fuzz/corpus/loader (fuzz_loader.c: a safetensors file, then
+    "@@config.json@@\\n" and a config.json): the mpnet folder with its
+    config.json, and with relative_attention_num_buckets the loader refuses."""
+    d = os.path.join(OUT, "mpnet")
+    with open(os.path.join(d, "model.safetensors"), "rb") as f:
+        weights = f.read()
+    with open(os.path.join(d, "config.json")) as f:
+        cfg = json.load(f)
+    corpus = os.path.join(HERE, "..", "..", "fuzz", "corpus", "loader")
+    for name, changes in (("mpnet_with_config", {}),
+                          ("mpnet_bad_buckets", {"relative_attention_num_buckets": 64})):
+        with open(os.path.join(corpus, name + ".bin"), "wb") as f:
+            f.write(weights + b"@@config.json@@\n" + json.dumps({**cfg, **changes}).encode())
 
 
 # ---- Token classification (transformers' pipelines/token_classification.py) -------------
@@ -968,6 +1187,10 @@ def main():
     jina_bert()
     jina_st(short_cases(bert_source[3], 24)[0][:6])
     jina_fuzz_seeds()
+    mpnet()
+    mpnet_fuzz_seeds()
+    mpnet_sentence_encoder()
+    mpnet_classifier()
 
 
 if __name__ == "__main__":

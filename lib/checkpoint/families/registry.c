@@ -24,7 +24,7 @@
 
 extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
     tf_family_modernbert, tf_family_electra, tf_family_nomic_bert,
-    tf_family_gte, tf_family_jina_bert;
+    tf_family_gte, tf_family_jina_bert, tf_family_mpnet;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
@@ -35,6 +35,7 @@ static const tf_hf_family *const families[] = {
     &tf_family_nomic_bert,
     &tf_family_gte,
     &tf_family_jina_bert,
+    &tf_family_mpnet,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
