@@ -116,12 +116,6 @@ for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st"):
 query = run("embed", "--model", f"{fam}/nomic_st", "--prompt-name", "query", "what is a cat?")
 written = run("embed", "--model", f"{fam}/nomic_st", "search_query: what is a cat?")
 assert query["embeddings"] == written["embeddings"], (query, written)
-for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier"):
-st = json.load(open(f"{fam}/xlmr_st/expected.json"))
-got = run("embed", "--model", f"{fam}/xlmr_st", *st["texts"])
-assert got["dim"] == 8 and got["truncated"] == 0, got
-for g, w in zip(got["embeddings"], st["embeddings"]):
-    assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("xlmr_st", g, w)
 st = json.load(open(f"{fam}/mpnet_st/expected.json"))
 got = run("embed", "--model", f"{fam}/mpnet_st", *st["texts"])
 assert got["dim"] == 16 and got["truncated"] == 1, got
