@@ -208,6 +208,9 @@ START_TEST(test_jina_bert)
     ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
     ck_assert_int_eq(c.bias, 1); /* gated_layers' biases, which it lacks, are zeros */
     ck_assert_int_eq(c.pooler, 0);
+}
+END_TEST
+
 START_TEST(test_mpnet)
 {
     expect_matches("mpnet");

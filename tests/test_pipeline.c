@@ -209,8 +209,8 @@ END_TEST
 /* ---- Heads -------------------------------------------------------------------------- */
 
 /* Head folders under tests/data: BERT's (gen_pipelines.py), RoBERTa's with
- * a byte-level BPE tokenizer.json, XLM-R's with a Unigram one, DistilBERT's,
- * ELECTRA's and MPNet's (gen_families.py). */
+ * a byte-level BPE tokenizer.json, XLM-R's with a Unigram one, DistilBERT's
+ * and ELECTRA's (gen_families.py). */
 static const struct head_case {
     const char *dir; /* under TFENC_DATA_DIR */
     tf_pipeline_kind kind;
@@ -297,48 +297,6 @@ static tf_pipeline *expect_sentence_encoder(const char *name, int max_seq_length
 START_TEST(test_xlmr_sentence_encoder)
 {
     tf_pipeline *p = expect_sentence_encoder("xlmr_st", 32);
-/* tests/data/families/<name>, a sentence-transformers folder of dim values
- * a vector: its tokenizer gives expected.json's ids (those of the first
- * `untruncated` texts: the tokenizer alone does not cut), the pipeline its
- * vectors, `truncated` texts cut. Returns the pipeline (to destroy). */
-static tf_pipeline *expect_sentence_encoder(const char *name, int dim, int untruncated,
-                                            size_t truncated)
-{
-    char sub[64];
-    snprintf(sub, sizeof sub, "families/%s", name);
-    const path_buf dir = join(data_dir, sub);
-    cJSON *exp = read_json(join(dir.s, "expected.json").s);
-    tf_pipeline *p;
-    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
-    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_EMBEDDING);
-    ck_assert_int_eq(tf_pipeline_dim(p), dim);
-    const cJSON *texts = json_at(exp, "texts");
-    const int n = cJSON_GetArraySize(texts);
-    ck_assert_int_le(n, 8);
-    const char **t = strings(texts, 0);
-    const char *no_pairs[8] = {NULL};
-    cJSON *ids = cJSON_GetObjectItemCaseSensitive(exp, "ids");
-    while (cJSON_GetArraySize(ids) > untruncated)
-        cJSON_DeleteItemFromArray(ids, untruncated);
-    expect_ids(dir.s, exp, t, no_pairs);
-    float out[8 * 16];
-    size_t cut = 0;
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 3, a.truncated = &cut;
-    ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
-    ck_assert_uint_eq(cut, truncated);
-    expect_rows(out, json_at(exp, "embeddings"), dim, name);
-    cJSON_Delete(exp);
-    return p;
-}
-
-/* An XLM-RoBERTa sentence-transformers folder (mean pooling, Normalize)
- * with a SentencePiece Unigram tokenizer.json. */
-START_TEST(test_xlmr_sentence_encoder)
-{
-    tf_pipeline *p = expect_sentence_encoder("xlmr_st", 8, 8, 0);
-    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 32);
     ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
     tf_pipeline_destroy(p);
 }
@@ -381,15 +339,41 @@ END_TEST
 START_TEST(test_jina_sentence_encoder)
 {
     tf_pipeline_destroy(expect_sentence_encoder("jina_st", 64));
+}
+END_TEST
+
 /* A folder laid out as all-mpnet-base-v2 (MPNetModel, mean pooling,
  * Normalize, max_seq_length 384 of 514 positions, a WordPiece
- * tokenizer.json with <s> and </s>): the ids, the last text's 422 ids cut
- * to 384 and counted, the vectors. */
+ * tokenizer.json with <s> and </s>): the ids (the tokenizer alone does not
+ * cut: all but the last text's), the last text's 422 ids cut to 384 and
+ * counted, the vectors. */
 START_TEST(test_mpnet_sentence_encoder)
 {
-    tf_pipeline *p = expect_sentence_encoder("mpnet_st", 16, 6, 1);
+    const path_buf dir = join(data_dir, "families/mpnet_st");
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_dim(p), 16);
     ck_assert_int_eq(tf_pipeline_max_seq_length(p), 384);
+    const cJSON *texts = json_at(exp, "texts");
+    const int n = cJSON_GetArraySize(texts);
+    ck_assert_int_le(n, 8);
+    const char **t = strings(texts, 0);
+    const char *no_pairs[8] = {NULL};
+    cJSON *ids = cJSON_GetObjectItemCaseSensitive(exp, "ids");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetArrayItem(ids, n - 1)), 384);
+    cJSON_DeleteItemFromArray(ids, n - 1);
+    expect_ids(dir.s, exp, t, no_pairs);
+    float out[8 * 16];
+    size_t truncated = 0;
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 3, a.truncated = &truncated;
+    ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
+    ck_assert_uint_eq(truncated, 1);
+    expect_rows(out, json_at(exp, "embeddings"), 16, "mpnet_st");
     tf_pipeline_destroy(p);
+    cJSON_Delete(exp);
 }
 END_TEST
 
