@@ -136,6 +136,9 @@ def test_wordpiece_sentence_encoders(name):
     with tfenc.SentenceEncoder.from_dir(path) as enc:
         assert (enc.dim, enc.max_seq_length) == (8, 64)
         got = enc.encode(exp["texts"], batch_size=4)
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
+
+
 def test_mpnet_sentence_encoder():
     """Laid out as all-mpnet-base-v2: MPNet, mean pooling, Normalize,
     max_seq_length 384, a WordPiece tokenizer.json with <s> and </s>; the last

@@ -56,6 +56,9 @@ fn gte_matches_reference() {
 #[test]
 fn jina_bert_matches_reference() {
     expect_matches("jina_bert", 0, 2);
+}
+
+#[test]
 fn mpnet_matches_reference() {
     expect_matches("mpnet", 2, 0);
     let dir = data_dir().join("families").join("mpnet");

@@ -99,6 +99,9 @@ fn gte_and_jina_sentence_encoders() {
         let out = enc.encode(&texts, &EncodeOptions::default()).unwrap();
         assert_close(&out.values, &want, name);
     }
+}
+
+#[test]
 fn mpnet_sentence_encoder_as_all_mpnet_base_v2() {
     let (dir, texts, want, dim) = fixture("families/mpnet_st");
     let enc = SentenceEncoder::from_dir(&dir).unwrap();
