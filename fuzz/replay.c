@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* A target's set-up before its first input, where it has one (libFuzzer
+ * calls it too). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int replay_file(const char *path)
 {
@@ -32,6 +35,8 @@ static int replay_file(const char *path)
 int main(int argc, char **argv)
 {
     int files = 0;
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) != 0)

@@ -5,8 +5,9 @@
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
 # commit the file, and it replays in meson test from then on. Prints
-# libFuzzer's count of executions. The loader's inputs are capped at 4 KiB
-# (a hostile file that small must never be expensive); JOBS (default 1)
+# libFuzzer's count of executions. The loader's and the encoder's inputs
+# are capped at 4 KiB (a hostile file or text that small must never be
+# expensive); JOBS (default 1)
 # runs that many fuzzing processes at once, their executions adding up.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ seconds=$2
 jobs=${3:-1}
 max_len=""
 [ "$target" != loader ] || max_len=-max_len=4096
+[ "$target" != tokenizer_encode ] || max_len=-max_len=4096
 [ "$target" != tokenizer_json ] || max_len=-max_len=8192
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
 if [ "$target" = serve_request ]; then # the tool's parser, not the library
