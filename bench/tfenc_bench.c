@@ -5,7 +5,7 @@
  *               [--batch 1] [--threads N] [--lengths 16,64,...] [--min-time 1]
  *               [--csv FILE] [--json FILE] [--no-peak] [--varlen] [--gemm-floor]
  *               [--concurrent K]
- *   tfenc-bench --tokenize VOCAB [--text-file FILE] [--min-time 1]
+ *   tfenc-bench --tokenize all|TOKENIZER [--text-file FILE] [--min-time 1]
  *
  * Per length: median and min ms over at least 3 timed runs (after a warm-up)
  * and at least --min-time seconds; GFLOP/s from the formula printed in the
@@ -43,9 +43,11 @@
  * build, its own thread setting and, for OpenBLAS, the kernels it chose
  * (OPENBLAS_CORETYPE, when set, picks them instead of the CPU).
  *
- * With --tokenize: MB/s of text through the WordPiece tokenizer on one
- * thread (the text of --text-file, or English-like text made from the
- * vocabulary's whole words with punctuation). */
+ * With --tokenize: MB/s of text through a tokenizer on one thread
+ * (tokenize_bench.h): "all", each algorithm's committed fixture on the seed
+ * article and a mixed-script text (or the text of --text-file); else the
+ * given tokenizer.json, vocab.txt or folder on the text of --text-file, or
+ * on English-like text made from the vocabulary's whole words. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
@@ -59,6 +61,7 @@
 #include "gemm_floor.h"
 #include "tfenc.h"
 #include "timing.h"
+#include "tokenize_bench.h"
 
 enum { MAX_LENGTHS = 32 };
 
@@ -69,7 +72,7 @@ typedef struct bench_options {
     double min_time;
     int no_peak, varlen, gemm_floor, concurrent;
     const char *csv, *json;
-    const char *vocab, *text_file;
+    const char *tokenize, *text_file; /* --tokenize */
 } bench_options;
 
 /* --arch: a kind of encoder, base-sized. */
@@ -277,7 +280,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
         } else if (!strcmp(f, "--json")) {
             o->json = v;
         } else if (!strcmp(f, "--tokenize")) {
-            o->vocab = v;
+            o->tokenize = v;
         } else if (!strcmp(f, "--text-file")) {
             o->text_file = v;
         } else {
@@ -332,85 +335,6 @@ static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B
     tf_workspace_destroy(ws);
     free(x), free(y);
     return s;
-}
-
-/* About 4 MB of English-like text: the vocabulary's whole words (no "##",
- * no [..]), some capitalised, with commas and full stops. */
-static char *make_text(const tf_tokenizer *tok, size_t *len)
-{
-    const size_t cap = 4u << 20;
-    char *text = malloc(cap + 64);
-    size_t n = 0, word = 0;
-    const int32_t V = tf_tokenizer_vocab_size(tok);
-    for (uint32_t r = 12345; text && n < cap; word++) {
-        const char *w;
-        do {
-            r = r * 1103515245u + 12345u;
-            w = tf_tokenizer_id_to_token(tok, (int32_t)((r >> 8) % (uint32_t)V));
-        } while (w[0] == '[' || w[0] == '#' || strlen(w) < 2 || strlen(w) > 30);
-        n += (size_t)sprintf(text + n, " %s", w);
-        char *first = text + n - strlen(w);
-        if (word % 9 == 0 && *first >= 'a' && *first <= 'z')
-            *first = (char)(*first - 'a' + 'A');
-        if (word % 13 == 12)
-            text[n++] = word % 2 ? ',' : '.';
-    }
-    if (text)
-        *len = n;
-    return text;
-}
-
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = size > 0 ? malloc((size_t)size) : NULL;
-    if (text)
-        *len = fread(text, 1, (size_t)size, f);
-    fclose(f);
-    return text;
-}
-
-static int bench_tokenizer(const bench_options *o)
-{
-    tf_tokenizer *tok;
-    tf_status s = tf_tokenizer_load(o->vocab, NULL, &tok);
-    if (s) {
-        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
-        return 1;
-    }
-    size_t len = 0;
-    char *text = o->text_file ? read_text(o->text_file, &len) : make_text(tok, &len);
-    if (!text) {
-        fprintf(stderr, "tfenc-bench: cannot read the text\n");
-        tf_tokenizer_destroy(tok);
-        return 1;
-    }
-    double best = 1e30, total = 0;
-    size_t ids = 0;
-    for (int run = 0; s == TF_OK && (run < 3 || total < o->min_time); run++) {
-        tf_encoding *e;
-        const double t0 = bench_now();
-        s = tf_tokenizer_encode(tok, text, len, NULL, 0, &e);
-        const double dt = bench_now() - t0;
-        total += dt;
-        best = dt < best ? dt : best;
-        ids = s == TF_OK ? (size_t)tf_encoding_lengths(e)[0] : 0;
-        tf_encoding_destroy(e);
-    }
-    if (s == TF_OK)
-        printf("tokenizer: %.2f MB of %s text -> %zu ids, best %.1f ms: %.1f MB/s on one thread\n",
-               (double)len / 1e6, o->text_file ? "the given" : "English-like", ids, best * 1e3,
-               (double)len / 1e6 / best);
-    else
-        fprintf(stderr, "tfenc-bench: %s: %s\n", tf_status_name(s), tf_last_error());
-    free(text);
-    tf_tokenizer_destroy(tok);
-    return s ? 1 : 0;
 }
 
 /* Floating-point operations of one forward call at length T (the formula
@@ -607,8 +531,8 @@ int main(int argc, char **argv)
     bench_options o;
     if (parse_options(argc, argv, &o))
         return 2;
-    if (o.vocab)
-        return bench_tokenizer(&o);
+    if (o.tokenize)
+        return bench_tokenize(o.tokenize, o.text_file, o.min_time);
     tf_config cfg;
     if (arch_config(&o, &cfg))
         return 2;
