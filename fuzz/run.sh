@@ -7,8 +7,10 @@
 # commit the file, and it replays in meson test from then on. Prints
 # libFuzzer's count of executions. The loader's and the encoder's inputs
 # are capped at 4 KiB (a hostile file or text that small must never be
-# expensive); JOBS (default 1)
-# runs that many fuzzing processes at once, their executions adding up.
+# expensive); JOBS (default 1) runs that many fuzzing processes at once,
+# their executions adding up.
+# An input is a hang after 120 s: on the shared machine a process at nice 19
+# stalled for 30-450 s at times (each such input ran in under a second again).
 set -eu
 cd "$(dirname "$0")/.."
 target=$1
@@ -43,7 +45,7 @@ log="$root/fuzz/build/$target.log"
 cd fuzz/work
 rm -f fuzz-*.log
 ASAN_OPTIONS=allocator_may_return_null=1 OPENBLAS_NUM_THREADS=1 \
-    "$root/fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$root/fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=120 -rss_limit_mb=2048 \
     $max_len -jobs="$jobs" -workers="$jobs" -print_final_stats=1 \
     -artifact_prefix="$root/fuzz/crashes/$target/" "$root/fuzz/work/$target" \
     >"$log" 2>&1 || { tail -40 "$log" fuzz-*.log 2>/dev/null; exit 1; }
