@@ -822,6 +822,21 @@ static void replacement_two_chars(cJSON *j)
                               cJSON_CreateString("__"));
 }
 
+/* "" read as one character looked past the string (fuzz_tokenizer_json's
+ * heap overflow in the Strip decoder, replayed): so for both fields. */
+static void replacement_empty(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(j, "pre_tokenizer"), "replacement",
+                              cJSON_CreateString(""));
+}
+
+static void strip_decoder_content_empty(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(j, "decoder",
+                              cJSON_Parse("{\"type\": \"Strip\", \"content\": \"\", "
+                                          "\"start\": 1, \"stop\": 0}"));
+}
+
 START_TEST(test_hostile_files)
 {
     expect_load_failure("bert_uncased", unknown_normalizer, TF_ERR_UNSUPPORTED,
@@ -851,6 +866,10 @@ START_TEST(test_hostile_files)
                         "\"never\"");
     expect_load_failure("unigram", replacement_two_chars, TF_ERR_FORMAT,
                         "pre_tokenizer.replacement: expected one character");
+    expect_load_failure("unigram", replacement_empty, TF_ERR_FORMAT,
+                        "pre_tokenizer.replacement: expected one character");
+    expect_load_failure("unigram", strip_decoder_content_empty, TF_ERR_FORMAT,
+                        "decoder.content: expected one character");
     expect_load_failure("bert_cased", template_id_out_of_range, TF_ERR_FORMAT,
                         "post_processor: id 1000000 is not a token (the vocabulary and added "
                         "tokens have 6841)");

@@ -557,8 +557,10 @@ static tf_status load_metaspace(const loader *l, const cJSON *o, const char *fie
     name_field(f, sizeof f, "%s.replacement", field);
     tf_status s = get_string(l, o, "replacement", f, 0, &replacement);
     utf8proc_int32_t cp = -1;
-    const utf8proc_ssize_t len = s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)replacement,
-                                                          -1, &cp);
+    /* the string's own length: with -1, "" would read its NUL as a character and look past it */
+    const utf8proc_ssize_t len =
+        s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)replacement,
+                                 (utf8proc_ssize_t)strlen(replacement), &cp);
     if (s == TF_OK && (len <= 0 || replacement[len] != '\0'))
         s = bad(l, f, "one character");
     p->replacement = cp;
@@ -718,7 +720,8 @@ static tf_status load_one_decoder(const loader *l, const cJSON *o, const char *f
         s = decoder_text(l, o, "content", field, NULL, &d->text);
         utf8proc_int32_t cp;
         const utf8proc_ssize_t width =
-            s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)d->text, -1, &cp);
+            s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)d->text,
+                                     (utf8proc_ssize_t)strlen(d->text), &cp); /* as above */
         name_field(f, sizeof f, "%s.content", field);
         if (s == TF_OK && (width <= 0 || d->text[width]))
             s = bad(l, f, "one character");
