@@ -821,6 +821,13 @@ TF_API int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *tok
 TF_API tf_status tf_tokenizer_decode(const tf_tokenizer *tok, const int32_t *ids, size_t n,
                                      int32_t skip_special_tokens, char *buf, size_t size,
                                      size_t *len);
+/* Since 0.4.0. The text of the token strings tokens[0..n) (NUL-terminated
+ * UTF-8, in the vocabulary's spelling, "Ġthe" or "##s", or any other text)
+ * through the same decoder: transformers' convert_tokens_to_string. buf,
+ * size and *len as tf_tokenizer_decode's; a NULL token is
+ * TF_ERR_INVALID_ARGUMENT naming it. */
+TF_API tf_status tf_tokenizer_decode_tokens(const tf_tokenizer *tok, const char *const *tokens,
+                                            size_t n, char *buf, size_t size, size_t *len);
 
 /* The result of encoding: B texts (or pairs), padded to the longest (with
  * [PAD], or as the tokenizer.json says), T ids each. Arrays are [B, T], row-major, owned by the encoding,
@@ -1088,19 +1095,35 @@ TF_API tf_status tf_pipeline_logits(const tf_pipeline *p, const tf_pipeline_args
  *  - TF_AGGREGATION_SIMPLE: the tokens' best labels grouped into entities
  *    (a run of one tag, B- starting a new one; the group's score the mean);
  *  - TF_AGGREGATION_FIRST: each word takes its first token's best label and
- *    score, then the words are grouped as SIMPLE groups tokens.
+ *    score, then the words are grouped as SIMPLE groups tokens;
+ *  - TF_AGGREGATION_AVERAGE: each word the best label of the mean of its
+ *    tokens' softmaxes, and that mean, then grouped;
+ *  - TF_AGGREGATION_MAX: each word the label and score of its best-scored
+ *    token (the first of equals), then grouped.
  * A word is its first token and the subword tokens after it: with a
  * WordPiece tokenizer (vocab.txt, or a tokenizer.json whose model has a
  * continuing_subword_prefix) a token whose text span is not as long as the
- * token is a subword (the unknown token never is); with others a token not
- * after a space and not at the text's start. Entities (or tokens) labelled
- * "O" are left out, as the pipeline's ignore_labels. start and end are
- * byte offsets of the text. */
+ * token is a subword (the unknown token never is); with others (byte-level
+ * BPE's "Ġ", Unigram's) a token not after a space and not at one. Entities
+ * (or tokens) labelled "O" are left out, as the pipeline's ignore_labels.
+ * start and end are byte offsets of the text (a byte-level token's without
+ * the spaces its leading "Ġ"s stand for, as tokenizers' trim_offsets has
+ * them; the one space before the text's first word, which add_prefix_space
+ * adds, kept); the word is the pipeline's:
+ * the token (the unknown token: its text span), and for a word or a group
+ * the tokenizer's decoder's text of its tokens or words
+ * (tf_tokenizer_decode_tokens: "##" joined, "Ġ" a space). */
 typedef enum tf_aggregation {
     TF_AGGREGATION_NONE = 0,
     TF_AGGREGATION_SIMPLE = 1,
-    TF_AGGREGATION_FIRST = 2
+    TF_AGGREGATION_FIRST = 2,
+    TF_AGGREGATION_AVERAGE = 3,
+    TF_AGGREGATION_MAX = 4
 } tf_aggregation;
+
+/* Since 0.4.0. transformers' name of an aggregation ("none", "simple",
+ * "first", "average", "max"), or NULL for another value. */
+TF_API const char *tf_aggregation_name(int32_t aggregation);
 
 typedef struct tf_entities tf_entities; /* opaque: the entities of one text */
 
@@ -1115,6 +1138,8 @@ TF_API size_t tf_entities_count(const tf_entities *e);
 /* Entity i's label (its entity_group: the label without "B-" or "I-",
  * except for TF_AGGREGATION_NONE), or NULL out of range. */
 TF_API const char *tf_entities_label(const tf_entities *e, size_t i);
+/* Its word (see above; owned by e), or NULL out of range. */
+TF_API const char *tf_entities_word(const tf_entities *e, size_t i);
 /* Its score (the mean of its tokens' or words'), its bytes [start, end) of
  * the text, and (TF_AGGREGATION_NONE) its token's index in the encoding,
  * else -1; 0 (index -1) out of range. */

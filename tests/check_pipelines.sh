@@ -97,16 +97,19 @@ for name in ("roberta_cross_encoder", "xlmr_cross_encoder"):
     for (query, doc), want in zip(ce["inputs"], ce["out"]):
         got = run("rerank", "--model", f"{fam}/{name}", query, doc)
         assert len(got) == 1 and abs(got[0]["score"] - want[0]) <= 1e-5, (name, query, got, want)
-tc = json.load(open(f"{fam}/bert_token_classifier/expected.json"))
-texts = [t["text"] for t in tc["texts"]]
-for agg, key in (("none", "entity"), ("simple", "entity_group"), ("first", "entity_group")):
-    got = run("classify", "--tokens", "--aggregation", agg, "--model",
-              f"{fam}/bert_token_classifier", *texts)
-    for item, want in zip(got, tc["texts"]):
-        assert [(e[key], e["start"], e["end"]) for e in item["entities"]] == \
-            [(e[key], e["start"], e["end"]) for e in want[agg]], (agg, item, want[agg])
-        assert all(abs(e["score"] - w["score"]) <= 1e-5 for e, w in zip(item["entities"], want[agg]))
-        assert all(e["word"] == item["text"][e["start"]:e["end"]] for e in item["entities"])
+for folder in ("bert_token_classifier", "roberta_token_classifier"):
+    tc = json.load(open(f"{fam}/{folder}/expected.json"))
+    texts = [t["text"] for t in tc["texts"]]
+    for agg in ("none", "simple", "first", "average", "max"):
+        key = "entity" if agg == "none" else "entity_group"
+        got = run("classify", "--tokens", "--aggregation", agg, "--model", f"{fam}/{folder}",
+                  *texts)
+        for item, want in zip(got, tc["texts"]):
+            assert [(e[key], e["word"], e["start"], e["end"]) for e in item["entities"]] == \
+                [(e[key], e["word"], e["start"], e["end"]) for e in want[agg]], \
+                (folder, agg, item, want[agg])
+            assert all(abs(e["score"] - w["score"]) <= 1e-5
+                       for e, w in zip(item["entities"], want[agg]))
 for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st"):
     st = json.load(open(f"{fam}/{name}/expected.json"))
     got = run("embed", "--model", f"{fam}/{name}", *st["texts"])

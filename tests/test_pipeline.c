@@ -377,40 +377,54 @@ START_TEST(test_mpnet_sentence_encoder)
 }
 END_TEST
 
-/* A BertForTokenClassification folder: the entities of each text, by
- * aggregation, as transformers' TokenClassificationPipeline gives them. */
-START_TEST(test_token_classifier)
+/* The entities of each text of a token classifier's expected.json, by each
+ * aggregation, as transformers' TokenClassificationPipeline gives them (the
+ * word too); the pipeline, kept for the caller. */
+static tf_pipeline *expect_entities(const char *folder)
 {
-    const path_buf dir = join(data_dir, "families/bert_token_classifier");
+    const path_buf dir = join(data_dir, folder);
     cJSON *exp = read_json(join(dir.s, "expected.json").s);
     tf_pipeline *p;
     ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
     ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_TOKEN_CLASSIFIER);
     ck_assert_int_eq(tf_pipeline_dim(p), 5);
-    static const char *const strategies[] = {"none", "simple", "first"};
     const cJSON *item;
     cJSON_ArrayForEach(item, json_at(exp, "texts")) {
         const char *text = json_at(item, "text")->valuestring;
-        for (int agg = TF_AGGREGATION_NONE; agg <= TF_AGGREGATION_FIRST; agg++) {
-            const cJSON *want = json_at(item, strategies[agg]);
+        for (int agg = TF_AGGREGATION_NONE; agg <= TF_AGGREGATION_MAX; agg++) {
+            const cJSON *want = json_at(item, tf_aggregation_name(agg));
             tf_entities *e;
             ck_assert_int_eq(tf_pipeline_entities(p, text, agg, &e), TF_OK);
             ck_assert_uint_eq(tf_entities_count(e), (size_t)cJSON_GetArraySize(want));
             for (size_t i = 0; i < tf_entities_count(e); i++) {
                 const cJSON *w = cJSON_GetArrayItem(want, (int)i);
                 ck_assert_str_eq(tf_entities_label(e, i), json_at(w, agg ? "entity_group" : "entity")->valuestring);
+                ck_assert_str_eq(tf_entities_word(e, i), json_at(w, "word")->valuestring);
                 ck_assert_double_eq_tol(tf_entities_score(e, i), json_at(w, "score")->valuedouble, TOL);
                 ck_assert_int_eq(tf_entities_start(e, i), json_at(w, "start")->valueint);
                 ck_assert_int_eq(tf_entities_end(e, i), json_at(w, "end")->valueint);
                 ck_assert_int_eq(tf_entities_index(e, i), agg ? -1 : json_at(w, "index")->valueint);
             }
             ck_assert_ptr_null(tf_entities_label(e, tf_entities_count(e)));
+            ck_assert_ptr_null(tf_entities_word(e, tf_entities_count(e)));
             tf_entities_destroy(e);
         }
     }
+    cJSON_Delete(exp);
+    return p;
+}
+
+/* A BertForTokenClassification folder (WordPiece: "##" subwords); a call
+ * of another aggregation or kind refused. */
+START_TEST(test_token_classifier)
+{
+    tf_pipeline *p = expect_entities("families/bert_token_classifier");
     tf_entities *e = (tf_entities *)&e;
-    expect_failure(tf_pipeline_entities(p, "hello", 3, &e), TF_ERR_INVALID_ARGUMENT,
-                   "aggregation: expected 0 (none), 1 (simple) or 2 (first), got 3");
+    expect_failure(tf_pipeline_entities(p, "hello", 5, &e), TF_ERR_INVALID_ARGUMENT,
+                   "aggregation: expected 0 (none) to 4 (max), got 5");
+    ck_assert_ptr_null(e);
+    expect_failure(tf_pipeline_entities(p, "hello", -1, &e), TF_ERR_INVALID_ARGUMENT,
+                   "aggregation: expected 0 (none) to 4 (max), got -1");
     ck_assert_ptr_null(e);
     float out[5];
     tf_pipeline_args a;
@@ -426,7 +440,17 @@ START_TEST(test_token_classifier)
     expect_failure(tf_pipeline_entities(p, "hello", 0, &e), TF_ERR_INVALID_ARGUMENT,
                    "tf_pipeline_entities: the pipeline is a classifier; use tf_pipeline_classify");
     tf_pipeline_destroy(p);
-    cJSON_Delete(exp);
+    ck_assert_str_eq(tf_aggregation_name(TF_AGGREGATION_AVERAGE), "average");
+    ck_assert_ptr_null(tf_aggregation_name(TF_AGGREGATION_MAX + 1));
+}
+END_TEST
+
+/* A RobertaForTokenClassification folder: byte-level BPE, whose words are
+ * found by the offsets (no space before a token: a subword) and decoded by
+ * the ByteLevel decoder ("Ġ" a space). */
+START_TEST(test_roberta_token_classifier)
+{
+    tf_pipeline_destroy(expect_entities("families/roberta_token_classifier"));
 }
 END_TEST
 
@@ -593,6 +617,7 @@ int main(void)
     tcase_add_test(tc, test_jina_sentence_encoder);
     tcase_add_test(tc, test_mpnet_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
+    tcase_add_test(tc, test_roberta_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
     suite_add_tcase(s, tc);

@@ -967,6 +967,16 @@ START_TEST(test_decode)
                    "added tokens have 6841)");
     expect_failure(tf_tokenizer_decode(vocab, ids, (size_t)n, 2, b, sizeof b, &lb),
                    TF_ERR_INVALID_ARGUMENT, "skip_special_tokens: expected 0 or 1, got 2");
+    /* token strings (convert_tokens_to_string): "##" joins, punctuation's space goes */
+    const char *tokens[] = {"cat", "##s", ",", "sat", "\xe2\x98\x83"};
+    ck_assert_int_eq(tf_tokenizer_decode_tokens(json, tokens, 5, a, sizeof a, &la), TF_OK);
+    ck_assert_str_eq(a, "cats, sat \xe2\x98\x83");
+    ck_assert_int_eq(la, 13);
+    const char *holes[] = {"cat", NULL};
+    expect_failure(tf_tokenizer_decode_tokens(json, holes, 2, a, sizeof a, &la),
+                   TF_ERR_INVALID_ARGUMENT, "tokens[1] is NULL");
+    expect_failure(tf_tokenizer_decode_tokens(json, NULL, 2, a, sizeof a, &la),
+                   TF_ERR_INVALID_ARGUMENT, "tokens is NULL but n is not 0");
     tf_encoding_destroy(e);
     tf_tokenizer_destroy(vocab);
     tf_tokenizer_destroy(json);
@@ -980,6 +990,8 @@ START_TEST(test_decode)
     const int32_t one = 5;
     expect_failure(tf_tokenizer_decode(tok, &one, 1, 0, b, sizeof b, &lb), TF_ERR_UNSUPPORTED,
                    "decoder: type \"CTC\" is not supported");
+    expect_failure(tf_tokenizer_decode_tokens(tok, tokens, 1, b, sizeof b, &lb),
+                   TF_ERR_UNSUPPORTED, "decoder: type \"CTC\" is not supported");
     tf_tokenizer_destroy(tok);
     remove_tmp_dir();
     cJSON_Delete(j);

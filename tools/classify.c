@@ -15,8 +15,8 @@ static void classify_usage(FILE *out)
 {
     fprintf(out,
             "usage: tfenc classify --model DIR [--json] TEXT [TEXT ...]\n"
-            "       tfenc classify --tokens [--aggregation none|simple|first] --model DIR\n"
-            "                      [--json] TEXT [TEXT ...]\n"
+            "       tfenc classify --tokens [--aggregation none|simple|first|average|max]\n"
+            "                      --model DIR [--json] TEXT [TEXT ...]\n"
             "The label probabilities of each TEXT from the sequence classifier in DIR\n"
             "(*ForSequenceClassification: softmax, or sigmoid for multi-label models\n"
             "and one-label ones, as transformers' text-classification pipeline). Prints\n"
@@ -24,9 +24,10 @@ static void classify_usage(FILE *out)
             "{\"text\", \"labels\": [{\"label\", \"score\"}, ...]}, best first.\n"
             "--tokens: the entities of each TEXT from the token classifier in DIR\n"
             "(*ForTokenClassification, as transformers' token-classification pipeline with\n"
-            "aggregation_strategy simple, the default here, first or none): one line each,\n"
-            "the text's number, the entity, its score, its start and end (characters) and\n"
-            "its words, tab-separated; --json: a list of {\"text\", \"entities\":\n"
+            "aggregation_strategy simple, the default here, none, first, average or max):\n"
+            "one line each, the text's number, the entity, its score, its start and end\n"
+            "(characters) and its word (the tokenizer's decoding of its tokens), tab-\n"
+            "separated; --json: a list of {\"text\", \"entities\":\n"
             "[{\"entity_group\" (none: \"entity\" and \"index\"), \"score\", \"word\",\n"
             "\"start\", \"end\"}, ...]}.\n");
 }
@@ -112,23 +113,18 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
         printf(", \"entities\": [");
     }
     for (size_t i = 0; i < tf_entities_count(e); i++) {
-        const int64_t start = tf_entities_start(e, i), end = tf_entities_end(e, i);
-        const int word = (int)(end - start);
+        const size_t start = tf_utf8_count(text, (size_t)tf_entities_start(e, i));
+        const size_t end = tf_utf8_count(text, (size_t)tf_entities_end(e, i));
         if (!o->json) {
-            printf("%zu\t%s\t%.6f\t%zu\t%zu\t%.*s\n", t, tf_entities_label(e, i),
-                   (double)tf_entities_score(e, i), tf_utf8_count(text, (size_t)start),
-                   tf_utf8_count(text, (size_t)end), word, text + start);
+            printf("%zu\t%s\t%.6f\t%zu\t%zu\t%s\n", t, tf_entities_label(e, i),
+                   (double)tf_entities_score(e, i), start, end, tf_entities_word(e, i));
             continue;
         }
         printf("%s{\"%s\": ", i ? ", " : "", aggregation ? "entity_group" : "entity");
         pipeline_cli_json_string(stdout, tf_entities_label(e, i));
-        printf(", \"score\": %.7g, \"word\": \"", (double)tf_entities_score(e, i));
-        for (int k = 0; k < word; k++) /* the span, escaped as pipeline_cli_json_string does */
-            printf(text[start + k] == '"' || text[start + k] == '\\' ? "\\%c"
-                   : (unsigned char)text[start + k] < 0x20 ? "\\u%04x" : "%c",
-                   text[start + k]);
-        printf("\", \"start\": %zu, \"end\": %zu", tf_utf8_count(text, (size_t)start),
-               tf_utf8_count(text, (size_t)end));
+        printf(", \"score\": %.7g, \"word\": ", (double)tf_entities_score(e, i));
+        pipeline_cli_json_string(stdout, tf_entities_word(e, i));
+        printf(", \"start\": %zu, \"end\": %zu", start, end);
         if (!aggregation)
             printf(", \"index\": %d", (int)tf_entities_index(e, i));
         printf("}");
@@ -137,16 +133,24 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
         printf("]}");
 }
 
+/* --aggregation's value: transformers' name (tf_aggregation_name), simple
+ * when not given; -1 for another. */
+static int32_t aggregation_of(const char *name)
+{
+    if (!name)
+        return TF_AGGREGATION_SIMPLE;
+    for (int32_t k = TF_AGGREGATION_NONE; k <= TF_AGGREGATION_MAX; k++)
+        if (!strcmp(name, tf_aggregation_name(k)))
+            return k;
+    return -1;
+}
+
 static int classify_tokens(const classify_options *o)
 {
-    static const char *const names[] = {"none", "simple", "first"};
-    int32_t aggregation = o->aggregation ? -1 : TF_AGGREGATION_SIMPLE;
-    for (int32_t k = 0; o->aggregation && k < 3; k++)
-        if (!strcmp(o->aggregation, names[k]))
-            aggregation = k;
+    const int32_t aggregation = aggregation_of(o->aggregation);
     if (aggregation < 0) {
-        cli_error("classify", "--aggregation: expected none, simple or first, got '%s'",
-                  o->aggregation);
+        cli_error("classify", "--aggregation: expected none, simple, first, average or max, "
+                  "got '%s'", o->aggregation);
         return CLI_USAGE;
     }
     tf_pipeline *p = pipeline_cli_load("classify", o->model, 0);

@@ -152,26 +152,28 @@ def test_mpnet_sentence_encoder():
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
 
 
-@pytest.mark.parametrize("strategy", ["none", "simple", "first"])
-def test_token_classifier_entities(strategy):
-    """A BertForTokenClassification folder: entities as transformers'
+@pytest.mark.parametrize("folder", ["bert_token_classifier", "roberta_token_classifier"])
+@pytest.mark.parametrize("strategy", ["none", "simple", "first", "average", "max"])
+def test_token_classifier_entities(folder, strategy):
+    """BertForTokenClassification (WordPiece) and RobertaForTokenClassification
+    (byte-level BPE) folders: entities, words included, as transformers'
     TokenClassificationPipeline gives them (tests/data/gen_families.py)."""
-    path = os.path.join(DATA, "families", "bert_token_classifier")
+    path = os.path.join(DATA, "families", folder)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)
     key = "entity" if strategy == "none" else "entity_group"
     with tfenc.TokenClassifier.from_dir(path) as tc:
         got = tc([t["text"] for t in exp["texts"]], aggregation_strategy=strategy)
         for entities, want in zip(got, exp["texts"]):
-            assert [(e[key], e["start"], e["end"]) for e in entities] == \
-                [(w[key], w["start"], w["end"]) for w in want[strategy]]
+            assert [(e[key], e["word"], e["start"], e["end"]) for e in entities] == \
+                [(w[key], w["word"], w["start"], w["end"]) for w in want[strategy]]
             assert np.allclose([e["score"] for e in entities],
                                [w["score"] for w in want[strategy]], atol=1e-5, rtol=0)
             if strategy == "none":
                 assert [e["index"] for e in entities] == [w["index"] for w in want["none"]]
         with pytest.raises(ValueError, match="aggregation_strategy: expected one of none, "
-                           "simple, first, got 'max'"):
-            tc("hello", aggregation_strategy="max")
+                           "simple, first, average, max, got 'mean'"):
+            tc("hello", aggregation_strategy="mean")
     with pytest.raises(ValueError, match="the folder's kind is classifier; TokenClassifier"):
         tfenc.TokenClassifier.from_dir(os.path.join(PIPELINES, "classifier"))
 

@@ -4,6 +4,7 @@ pooling, Dense and Normalize modules, prompts), tfenc.CrossEncoder (a
 *ForSequenceClassification reranker) and tfenc.Classifier, each over
 the C library's tf_pipeline."""
 import ctypes
+import itertools
 
 import numpy as np
 
@@ -56,6 +57,8 @@ for _name, _res, _args in [
     ("tf_entities_destroy", None, [VP]),
     ("tf_entities_count", c_size_t, [VP]),
     ("tf_entities_label", CP, [VP, c_size_t]),
+    ("tf_entities_word", CP, [VP, c_size_t]),
+    ("tf_aggregation_name", CP, [c_int32]),
     ("tf_entities_score", c_float, [VP, c_size_t]),
     ("tf_entities_start", ctypes.c_int64, [VP, c_size_t]),
     ("tf_entities_end", ctypes.c_int64, [VP, c_size_t]),
@@ -227,7 +230,8 @@ class Classifier(_Pipeline):
         return out[0] if single else out
 
 
-_AGGREGATIONS = ("none", "simple", "first")  # tf_aggregation's values, in order
+_AGGREGATIONS = tuple(lib.tf_aggregation_name(k).decode()  # tf_aggregation's, in order
+                      for k in itertools.takewhile(lib.tf_aggregation_name, itertools.count()))
 
 
 class TokenClassifier(_Pipeline):
@@ -235,7 +239,8 @@ class TokenClassifier(_Pipeline):
     calling it gives entities as transformers' token-classification
     pipeline: {"entity_group", "score", "word", "start", "end"} (aggregation
     "none": {"entity", "score", "index", "word", "start", "end"}), start and
-    end in characters of the text, word its span there."""
+    end in characters of the text, word the tokenizer's decoding of its
+    tokens (the pipeline's convert_tokens_to_string)."""
     _kinds = ("token-classifier",)
 
     def _entities(self, text, aggregation):
@@ -253,7 +258,7 @@ class TokenClassifier(_Pipeline):
                         "score": float(lib.tf_entities_score(e, i))}
                 if not aggregation:
                     item["index"] = lib.tf_entities_index(e, i)
-                item.update(word=text[chars[0]:chars[1]], start=chars[0], end=chars[1])
+                item.update(word=lib.tf_entities_word(e, i).decode(), start=chars[0], end=chars[1])
                 out.append(item)
             return out
         finally:

@@ -333,6 +333,8 @@ extern "C" {
     pub fn tf_entities_destroy(e: *mut tf_entities);
     pub fn tf_entities_count(e: *const tf_entities) -> usize;
     pub fn tf_entities_label(e: *const tf_entities, i: usize) -> *const c_char;
+    pub fn tf_entities_word(e: *const tf_entities, i: usize) -> *const c_char;
+    pub fn tf_aggregation_name(aggregation: i32) -> *const c_char;
     pub fn tf_entities_score(e: *const tf_entities, i: usize) -> f32;
     pub fn tf_entities_start(e: *const tf_entities, i: usize) -> i64;
     pub fn tf_entities_end(e: *const tf_entities, i: usize) -> i64;

@@ -329,13 +329,27 @@ pub enum Aggregation {
     Simple = 1,
     /// Each word takes its first token's label, then grouped as Simple.
     First = 2,
+    /// Each word the best label of its tokens' mean scores, then grouped.
+    Average = 3,
+    /// Each word its best-scored token's label, then grouped.
+    Max = 4,
 }
 
-/// One entity (or token, for `Aggregation::None`): its label, score, its
-/// bytes `start..end` of the text, and for `None` the token's index.
+impl Aggregation {
+    /// transformers' name of it (`tf_aggregation_name`): "none" ... "max".
+    pub fn name(self) -> String {
+        // SAFETY: tf_aggregation_name takes any value; NULL or a static string.
+        string(unsafe { ffi::tf_aggregation_name(self as i32) }).unwrap_or_default()
+    }
+}
+
+/// One entity (or token, for `Aggregation::None`): its label, score, word
+/// (the tokenizer's decoding of its tokens, as the pipeline's), its bytes
+/// `start..end` of the text, and for `None` the token's index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entity {
     pub label: String,
+    pub word: String,
     pub score: f32,
     pub start: usize,
     pub end: usize,
@@ -365,6 +379,7 @@ impl TokenClassifier {
             let out = (0..ffi::tf_entities_count(e))
                 .map(|i| Entity {
                     label: string(ffi::tf_entities_label(e, i)).unwrap_or_default(),
+                    word: string(ffi::tf_entities_word(e, i)).unwrap_or_default(),
                     score: ffi::tf_entities_score(e, i),
                     start: from_c(ffi::tf_entities_start(e, i)),
                     end: from_c(ffi::tf_entities_end(e, i)),

@@ -2,7 +2,7 @@
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
 //! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
 //! with a Unigram one, DistilBERT, ELECTRA, MPNet with a WordPiece one laid out as
-//! all-mpnet-base-v2, a BERT token classifier) within 1e-5 of the float64
+//! all-mpnet-base-v2, BERT and RoBERTa token classifiers) within 1e-5 of the float64
 //! references of their generators (expected_texts.bin with expected_out.npy or
 //! expected_entities.tsv, written beside expected.json).
 mod common;
@@ -160,28 +160,42 @@ fn a_folder_of_another_kind_is_refused() {
     assert_eq!(e.status, Status::Io);
 }
 
-#[test]
-fn token_classifier_entities() {
-    let dir = data_dir().join("families").join("bert_token_classifier");
+/// Each entity of a token classifier folder against its expected_entities.tsv
+/// (text, aggregation, label, score, start, end, index, word), by every
+/// aggregation.
+fn expect_entities(folder: &str) {
+    let dir = data_dir().join("families").join(folder);
     let bytes = std::fs::read(dir.join("expected_texts.bin")).unwrap();
     let texts: Vec<String> =
         bytes.split(|&b| b == 0).filter(|t| !t.is_empty()).map(|t| String::from_utf8(t.to_vec()).unwrap()).collect();
     let tsv = std::fs::read_to_string(dir.join("expected_entities.tsv")).unwrap();
     let tc = TokenClassifier::from_dir(&dir).unwrap();
-    for (name, agg) in [("none", Aggregation::None), ("simple", Aggregation::Simple), ("first", Aggregation::First)] {
+    let all = [Aggregation::None, Aggregation::Simple, Aggregation::First, Aggregation::Average, Aggregation::Max];
+    for agg in all {
         for (t, text) in texts.iter().enumerate() {
             let want: Vec<Vec<&str>> = tsv
                 .lines()
                 .map(|l| l.split('\t').collect::<Vec<_>>())
-                .filter(|f| f[0] == t.to_string() && f[1] == name)
+                .filter(|f| f[0] == t.to_string() && f[1] == agg.name())
                 .collect();
             let got = tc.entities(text, agg).unwrap();
-            assert_eq!(got.len(), want.len(), "{} {}", name, text);
+            assert_eq!(got.len(), want.len(), "{} {}", agg.name(), text);
             for (g, w) in got.iter().zip(&want) {
                 assert_eq!((g.label.as_str(), g.start.to_string(), g.end.to_string()), (w[2], w[4].to_string(), w[5].to_string()));
+                assert_eq!(g.word, w[7]);
                 assert!((g.score - w[3].parse::<f32>().unwrap()).abs() <= 1e-5);
                 assert_eq!(g.index.map_or(-1, |i| i as i64), w[6].parse::<i64>().unwrap());
             }
         }
     }
+}
+
+#[test]
+fn token_classifier_entities() {
+    expect_entities("bert_token_classifier");
+}
+
+#[test]
+fn roberta_token_classifier_entities_by_byte_level_words() {
+    expect_entities("roberta_token_classifier");
 }

@@ -68,9 +68,10 @@ the ids and scores expected:
               Tokenizer: tests/data/tokenizer_json/roberta's byte-level BPE
               tokenizer.json (RobertaProcessing: <s> a </s></s> b </s>) with
               its ids renumbered as RoBERTa's (<s> 0, <pad> 1, </s> 2, <unk> 3,
-              the rest in order); the ids expected are that file's reference
-              ids (its cases.json, from the Rust tokenizers library) mapped the
-              same way.
+              the rest in order), written once (roberta_tokenizer.json) and
+              linked from each RoBERTa folder; the ids expected are that file's
+              reference ids (its cases.json, from the Rust tokenizers library)
+              mapped the same way.
   distilbert_classifier
               DistilBertForSequenceClassification.forward (modeling_distilbert.py:
               classifier(ReLU(pre_classifier(h[:, 0]))), dropout off); vocab.txt
@@ -99,6 +100,16 @@ the ids and scores expected:
               than 384 tokens cut); mpnet_classifier:
               MPNetForSequenceClassification, MPNetClassificationHead
               (out_proj(tanh(dense(h[:, 0])))), softmax.
+  bert_token_classifier, roberta_token_classifier
+              BertForTokenClassification / RobertaForTokenClassification
+              (classifier on every token's state) with a vocab.txt or the
+              renumbered byte-level BPE tokenizer, and the entities of
+              transformers' pipelines/token_classification.py
+              (TokenClassificationPipeline: gather_pre_entities, aggregate,
+              aggregate_word(s), group_entities) by each aggregation_strategy,
+              words through tokenizers' WordPiece and ByteLevel decoders
+              (decoders/wordpiece.rs, byte_level.rs), the RoBERTa offsets
+              tokenizers' (trim_offsets) from cases.json.
 
     /usr/bin/python3 tests/data/gen_families.py"""
 import json
@@ -310,11 +321,16 @@ def roberta_tokenizer():
     return tok, new, cases, n
 
 
+ROBERTA_RENUMBERED = os.path.join(OUT, "roberta_tokenizer.json")
+
+
 def roberta_tokenizer_source():
-    """The renumbered RoBERTa tokenizer: (tokenizer.json, id map, size,
-    reference cases)."""
+    """The renumbered RoBERTa tokenizer, written once for the folders to link
+    (ROBERTA_RENUMBERED): (its path, id map, size, reference cases)."""
     tok, new, cases, n = roberta_tokenizer()
-    return tok, new, n, cases
+    with open(ROBERTA_RENUMBERED, "w") as f:  # compact: it is the largest file
+        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
+    return ROBERTA_RENUMBERED, new, n, cases
 
 
 def linked_tokenizer_source(name):
@@ -337,13 +353,8 @@ def xlmr_tokenizer_source():
 
 
 def write_tokenizer(d, tok):
-    """tok: a tokenizer.json to link (a path), or its JSON to write compact."""
-    path = os.path.join(d, "tokenizer.json")
-    if isinstance(tok, str):
-        os.symlink(os.path.relpath(tok, d), path)
-        return
-    with open(path, "w") as f:  # compact: it is the largest file
-        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
+    """A link to the tokenizer.json tok (a path)."""
+    os.symlink(os.path.relpath(tok, d), os.path.join(d, "tokenizer.json"))
 
 
 def roberta_folder(name, seed, source, model_type, architecture, extra=None):
@@ -1045,15 +1056,63 @@ def wordpiece_offsets(text):
     return pieces
 
 
-def gather_pre_entities(text, ids, scores, offsets):
-    """TokenClassificationPipeline.gather_pre_entities for a WordPiece
-    tokenizer (continuing_subword_prefix "##"), specials already left out."""
+# tokenizers' decoders (tokenizers/src/decoders/), which transformers'
+# convert_tokens_to_string runs for a fast tokenizer
+def wordpiece_decode(tokens, prefix="##"):
+    """decoders/wordpiece.rs WordPiece::decode_chain with cleanup: a token
+    after the first loses prefix, or gets a space before it; then cleanup."""
+    out = []
+    for i, t in enumerate(tokens):
+        if i:
+            t = t.replace(prefix, "", 1) if t.startswith(prefix) else " " + t
+        for dirty, clean in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"),
+                             (" n't", "n't"), (" 'm", "'m"), (" do not", " don't"),
+                             (" 's", "'s"), (" 've", "'ve"), (" 're", "'re")):
+            t = t.replace(dirty, clean)
+        out.append(t)
+    return "".join(out)
+
+
+def bytes_to_unicode():
+    """GPT-2's byte -> character map (pre_tokenizers/byte_level.rs bytes_char)."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {b: chr(c) for b, c in zip(bs, cs)}
+
+
+BYTE_OF = {c: b for b, c in bytes_to_unicode().items()}
+
+
+def byte_level_decode(tokens):
+    """decoders/byte_level.rs ByteLevel::decode_chain: each token's characters
+    back to bytes (a token with another character: its own UTF-8), all as one
+    text, invalid UTF-8 replaced (from_utf8_lossy)."""
+    out = b""
+    for t in tokens:
+        out += bytes(BYTE_OF[c] for c in t) if all(c in BYTE_OF for c in t) else t.encode()
+    return out.decode("utf-8", errors="replace")
+
+
+def gather_pre_entities(text, ids, scores, offsets, vocab, unk, wordpiece):
+    """TokenClassificationPipeline.gather_pre_entities, specials already left
+    out: word the token (convert_ids_to_tokens); is_subword len(word) !=
+    len(word_ref) for a tokenizer with a continuing_subword_prefix (WordPiece),
+    else the fallback heuristic (not at the start, no space before or at it);
+    the unknown token: its text span, never a subword."""
     out = []
     for idx, (i, (start, end)) in enumerate(zip(ids, offsets)):
-        word = VOCAB[i]
-        is_subword = len(word) != len(text[start:end])
-        if i == VOCAB.index("[UNK]"):
-            word, is_subword = text[start:end], False
+        word, ref = vocab[i], text[start:end]
+        if wordpiece:
+            is_subword = len(word) != len(ref)
+        else:
+            is_subword = start > 0 and " " not in text[start - 1:start + 1]
+        if i == unk:
+            word, is_subword = ref, False
         out.append({"word": word, "scores": scores[idx], "start": start, "end": end,
                     "index": idx + 1, "is_subword": is_subword})
     return out
@@ -1067,13 +1126,14 @@ def get_tag(name):
     return "I", name
 
 
-def group_sub_entities(entities):
+def group_sub_entities(entities, decode):
     return {"entity_group": entities[0]["entity"].split("-", 1)[-1],
             "score": float(np.mean([e["score"] for e in entities])),
+            "word": decode([e["word"] for e in entities]),
             "start": entities[0]["start"], "end": entities[-1]["end"]}
 
 
-def group_entities(entities):
+def group_entities(entities, decode):
     groups, disagg = [], []
     for e in entities:
         if not disagg:
@@ -1084,20 +1144,36 @@ def group_entities(entities):
         if tag == last_tag and bi != "B":
             disagg.append(e)
         else:
-            groups.append(group_sub_entities(disagg))
+            groups.append(group_sub_entities(disagg, decode))
             disagg = [e]
     if disagg:
-        groups.append(group_sub_entities(disagg))
+        groups.append(group_sub_entities(disagg, decode))
     return groups
 
 
-def aggregate(pre, strategy):
-    """aggregate (none, simple) and aggregate_words + aggregate_word (first),
-    then the ignore_labels ["O"] filter of postprocess."""
+def aggregate_word(tokens, strategy, decode):
+    """aggregate_word: first (the first token's scores), max (the scores of
+    the token with the highest score, the first of equals), average (the
+    mean of the tokens' scores)."""
+    if strategy == "average":
+        scores = np.nanmean(np.stack([t["scores"] for t in tokens]), axis=0)
+    elif strategy == "max":
+        scores = max(tokens, key=lambda t: t["scores"].max())["scores"]
+    else:
+        scores = tokens[0]["scores"]
+    best = int(scores.argmax())
+    return {"entity": TOKEN_LABELS[best], "score": float(scores[best]),
+            "word": decode([t["word"] for t in tokens]),
+            "start": tokens[0]["start"], "end": tokens[-1]["end"]}
+
+
+def aggregate(pre, strategy, decode):
+    """aggregate (none, simple) and aggregate_words + aggregate_word (first,
+    average, max), then the ignore_labels ["O"] filter of postprocess."""
     if strategy in ("none", "simple"):
         entities = [{"entity": TOKEN_LABELS[int(p["scores"].argmax())],
                      "score": float(p["scores"].max()), "index": p["index"],
-                     "start": p["start"], "end": p["end"]} for p in pre]
+                     "word": p["word"], "start": p["start"], "end": p["end"]} for p in pre]
         if strategy == "none":
             return [e for e in entities if e["entity"] != "O"]
     else:
@@ -1111,23 +1187,49 @@ def aggregate(pre, strategy):
                 words.append(group)
                 group = [p]
         words.append(group)
-        entities = [{"entity": TOKEN_LABELS[int(g[0]["scores"].argmax())],
-                     "score": float(g[0]["scores"].max()), "start": g[0]["start"],
-                     "end": g[-1]["end"]} for g in words]
-    return [e for e in group_entities(entities) if e["entity_group"] != "O"]
+        entities = [aggregate_word(g, strategy, decode) for g in words]
+    return [e for e in group_entities(entities, decode) if e["entity_group"] != "O"]
+
+
+AGGREGATIONS = ("none", "simple", "first", "average", "max")
+
+
+def token_labels():
+    """config.json's id2label and label2id for TOKEN_LABELS."""
+    return {"id2label": {str(i): l for i, l in enumerate(TOKEN_LABELS)},
+            "label2id": {l: i for i, l in enumerate(TOKEN_LABELS)}}
+
+
+def save_token_expected(d, exp):
+    """expected.json, and for rust/tests/pipelines.rs the texts and a line per
+    entity (text, aggregation, label, score, start, end, index, word)."""
+    dump(os.path.join(d, "expected.json"), {"labels": TOKEN_LABELS, "texts": exp})
+    with open(os.path.join(d, "expected_texts.bin"), "wb") as f:
+        f.write(b"".join(item["text"].encode() + b"\0" for item in exp))
+    with open(os.path.join(d, "expected_entities.tsv"), "w") as f:
+        for t, item in enumerate(exp):
+            for k in AGGREGATIONS:
+                for e in item[k]:
+                    f.write(f"{t}\t{k}\t{e.get('entity', e.get('entity_group'))}\t"
+                            f"{e['score']!r}\t{e['start']}\t{e['end']}\t{e.get('index', -1)}\t"
+                            f"{e['word']}\n")
+
+
+def token_expected(text, ids, offsets, scores, vocab, unk, wordpiece, decode):
+    pre = gather_pre_entities(text, ids[1:-1], scores, offsets, vocab, unk, wordpiece)
+    return {"text": text, "ids": ids, **{k: aggregate(pre, k, decode) for k in AGGREGATIONS}}
 
 
 def bert_token_classifier():
     """BertForTokenClassification (modeling_bert.py: classifier on every token's
-    state, dropout off; no pooler), a vocab.txt, and the entities of each text
-    with aggregation none, simple and first."""
+    state, dropout off; no pooler), a vocab.txt (BertTokenizerFast: WordPiece,
+    continuing_subword_prefix "##", the WordPiece decoder), and the entities
+    of each text by each aggregation."""
     w, cfg, g = make_bert(32, prefix="bert.")
     w = {k: v for k, v in w.items() if not k.startswith("bert.pooler.")}
     n = len(TOKEN_LABELS)
     cw, cb = (torch.randn(n, D, generator=g) * 1.5).float(), (torch.randn(n, generator=g)).float()
-    cfg.update({"architectures": ["BertForTokenClassification"],
-                "id2label": {str(i): l for i, l in enumerate(TOKEN_LABELS)},
-                "label2id": {l: i for i, l in enumerate(TOKEN_LABELS)}})
+    cfg.update({"architectures": ["BertForTokenClassification"], **token_labels()})
     d = os.path.join(OUT, "bert_token_classifier")
     os.makedirs(d)
     save_weights(d, {**w, "classifier.weight": cw, "classifier.bias": cb})
@@ -1140,26 +1242,51 @@ def bert_token_classifier():
         pieces = wordpiece_offsets(text)
         ids = [VOCAB.index("[CLS]")] + [i for i, _, _ in pieces] + [VOCAB.index("[SEP]")]
         x, _ = bert_forward(w, cfg, ids, [0] * len(ids), prefix="bert.")
-        logits = x[1:-1] @ cw.double().T + cb.double()
-        scores = torch.softmax(logits, -1).numpy()
-        pre = gather_pre_entities(text, [i for i, _, _ in pieces], scores,
-                                  [(s0, e0) for _, s0, e0 in pieces])
-        exp.append({"text": text, "ids": ids,
-                    **{k: aggregate(pre, k) for k in ("none", "simple", "first")}})
-    dump(os.path.join(d, "expected.json"), {"labels": TOKEN_LABELS, "texts": exp})
-    # for rust/tests/pipelines.rs: the texts, and a line per entity
-    with open(os.path.join(d, "expected_texts.bin"), "wb") as f:
-        f.write(b"".join(t.encode() + b"\0" for t in TOKEN_TEXTS))
-    with open(os.path.join(d, "expected_entities.tsv"), "w") as f:
-        for t, item in enumerate(exp):
-            for k in ("none", "simple", "first"):
-                for e in item[k]:
-                    f.write(f"{t}\t{k}\t{e.get('entity', e.get('entity_group'))}\t"
-                            f"{e['score']!r}\t{e['start']}\t{e['end']}\t{e.get('index', -1)}\n")
+        scores = torch.softmax(x[1:-1] @ cw.double().T + cb.double(), -1).numpy()
+        exp.append(token_expected(text, ids, [(s0, e0) for _, s0, e0 in pieces], scores, VOCAB,
+                                  VOCAB.index("[UNK]"), True, wordpiece_decode))
+    save_token_expected(d, exp)
+
+
+ROBERTA_TOKEN_TEXTS = ["CAPITALS and MiXeD case", "The quick brown fox jumps over the lazy dog.",
+                       "pneumonoultramicroscopicsilicovolcanoconiosis is long",
+                       "I'm sure you've seen it, haven't you? They'll say we'd DONE it."]
+
+
+def roberta_token_classifier(source):
+    """RobertaForTokenClassification (modeling_roberta.py: classifier on every
+    token's state, dropout off) with the renumbered byte-level BPE tokenizer
+    (continuing_subword_prefix "": the fallback heuristic for words; the
+    ByteLevel decoder); ids and offsets from the tokenizer's reference cases."""
+    with open(source[0]) as f:
+        tok = json.load(f)
+    by_text = {c["text"]: c for c in source[3] if "pair" not in c}
+    d, w, cfg, g, new = roberta_folder("roberta_token_classifier", 33, source, "roberta",
+                                       "RobertaForTokenClassification", token_labels())
+    n = len(TOKEN_LABELS)
+    cw = (torch.randn(n, HEAD_D, generator=g) * 1.5).float()
+    cb = (torch.randn(n, generator=g)).float()
+    save_weights(d, {**{"roberta." + k: v for k, v in w.items()},
+                     "classifier.weight": cw, "classifier.bias": cb})
+    vocab = {i: t for t, i in tok["model"]["vocab"].items()}
+    exp = []
+    for text in ROBERTA_TOKEN_TEXTS:
+        case = by_text[text]
+        ids = [new[i] for i in case["ids"]]
+        x = roberta_hidden(w, cfg, ids)
+        scores = torch.softmax(x[1:-1] @ cw.double().T + cb.double(), -1).numpy()
+        exp.append(token_expected(text, ids, [tuple(o) for o in case["offsets"][1:-1]], scores,
+                                  vocab, tok_id(tok, "<unk>"), False, byte_level_decode))
+    save_token_expected(d, exp)
+
+
+def tok_id(tok, content):
+    return next(t["id"] for t in tok["added_tokens"] if t["content"] == content)
 
 
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
     roberta()
     distilbert()
     modernbert()
@@ -1191,6 +1318,7 @@ def main():
     mpnet_fuzz_seeds()
     mpnet_sentence_encoder()
     mpnet_classifier()
+    roberta_token_classifier(roberta_source)
 
 
 if __name__ == "__main__":
