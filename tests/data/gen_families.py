@@ -353,8 +353,14 @@ def xlmr_tokenizer_source():
 
 
 def write_tokenizer(d, tok):
-    """A link to the tokenizer.json tok (a path)."""
-    os.symlink(os.path.relpath(tok, d), os.path.join(d, "tokenizer.json"))
+    """tok: a tokenizer.json to link (a path), or its JSON to write compact
+    (MPNet's, which no other folder shares)."""
+    path = os.path.join(d, "tokenizer.json")
+    if isinstance(tok, str):
+        os.symlink(os.path.relpath(tok, d), path)
+        return
+    with open(path, "w") as f:  # compact: it is the largest file
+        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
 
 
 def roberta_folder(name, seed, source, model_type, architecture, extra=None):
