@@ -294,6 +294,12 @@ typedef struct tf_config {
                                   share the last bucket; 0 = 128 (MPNet's and
                                   T5's); else > E. Must be 0 without
                                   relative_buckets */
+    int32_t embedding_dim;     /* E: 0 (or D) = the embeddings are D wide; E in
+                                  1..65536 other than D: the token, position and
+                                  token-type embeddings and their LayerNorm are E
+                                  wide, and embed.project [D, E] (+ bias) takes
+                                  their sum to D before layer 0 (ELECTRA's
+                                  embeddings_project, electra-small's E 128, D 256) */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
@@ -506,6 +512,9 @@ TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
  *   embed.position.weight      [P, D]   when position is LEARNED
  *   embed.token_type.weight    [n_token_types, D]  when n_token_types > 0
  *   embed.norm.weight, .bias   [D]      when embedding_norm
+ *   embed.project.weight [D, E] and .bias [D]  with an embedding_dim E other
+ *                                       than D, whose four embed.* tensors
+ *                                       above are then E wide, not D
  *   layers.{l}.attn.q.weight   [D, D]   and .bias [D]        (query)
  *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
  *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
@@ -572,6 +581,9 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  *   embed.token_type    [B, T, D]      token-type vectors (if any)
  *   embed.sum           [B, T, D]      their sum
  *   embed.norm          [B, T, D]      after the embedding LayerNorm (if any)
+ *   embed.project       [B, T, D]      embedding_dim E other than D: the
+ *                                      embeddings (the five events above,
+ *                                      E wide) . embed.project^T + bias
  *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
  *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
  *   layers.l.attn.q_rotated [B, H, T, d_k] ROTARY: the queries rotated (also
@@ -624,7 +636,8 @@ typedef struct tf_forward_args {
 
     /* Input: exactly one of these two. */
     const int32_t *input_ids;      /* [B, T] ids in [0, V) (padding ignored) */
-    const float *input_embeds;     /* [B, T, D] vectors, used as embed.token */
+    const float *input_embeds;     /* [B, T, D] vectors, used as embed.token
+                                      ([B, T, E] with an embedding_dim E) */
     const int32_t *token_type_ids; /* [B, T] in [0, n_token_types), or NULL = 0 */
 
     /* Padding (right-padded sequences): at most one of these; neither means

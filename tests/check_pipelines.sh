@@ -110,6 +110,11 @@ for folder in ("bert_token_classifier", "roberta_token_classifier"):
                 (folder, agg, item, want[agg])
             assert all(abs(e["score"] - w["score"]) <= 1e-5
                        for e, w in zip(item["entities"], want[agg]))
+# an encoder folder with ELECTRA's embeddings_project (embedding_size 8, hidden_size 16)
+el = json.load(open(f"{fam}/electra_small/expected_embed.json"))
+out = subprocess.run([tfenc, "embed", "--model", f"{fam}/electra_small", el["text"]], check=True,
+                     capture_output=True, text=True).stdout.split()
+assert len(out) == 16 and all(abs(float(a) - b) <= 1e-5 for a, b in zip(out, el["mean"])), out
 for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st"):
     st = json.load(open(f"{fam}/{name}/expected.json"))
     got = run("embed", "--model", f"{fam}/{name}", *st["texts"])

@@ -255,6 +255,58 @@ START_TEST(test_electra)
 }
 END_TEST
 
+/* ELECTRA with embedding_size 8 != hidden_size 16 (electra-small's layout):
+ * embeddings 8 wide, embeddings_project [16, 8] before layer 0; the same
+ * after tf_encoder_save and tf_encoder_load in libtfenc's format. */
+START_TEST(test_electra_embeddings_project)
+{
+    expect_matches("electra_small");
+    const tf_config c = inspect("electra_small", "huggingface-electra");
+    ck_assert_int_eq(c.d_model, 16);
+    ck_assert_int_eq(c.embedding_dim, 8);
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(folder("electra_small").s, NULL, &enc), TF_OK);
+    int32_t rank;
+    int64_t dims[TF_MAX_RANK];
+    ck_assert_int_eq(tf_encoder_tensor_shape(enc, "embed.project.weight", &rank, dims), TF_OK);
+    ck_assert_int_eq(rank, 2);
+    ck_assert_int_eq(dims[0], 16);
+    ck_assert_int_eq(dims[1], 8);
+    ck_assert_int_eq(tf_encoder_tensor_shape(enc, "embed.norm.weight", &rank, dims), TF_OK);
+    ck_assert_int_eq(dims[0], 8);
+    make_tmp_dir();
+    const path_buf saved = join(tmp_dir, "model.safetensors");
+    ck_assert_int_eq(tf_encoder_save(enc, saved.s), TF_OK);
+    tf_encoder_destroy(enc);
+    ck_assert_int_eq(tf_encoder_load(saved.s, NULL, &enc), TF_OK);
+    tf_config back;
+    tf_config_init(&back);
+    ck_assert_int_eq(tf_encoder_get_config(enc, &back), TF_OK);
+    ck_assert_int_eq(back.embedding_dim, 8);
+    const int32_t ids[5] = {0, 5, 17, 33, 2};
+    float out[5 * 16];
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = 5, a.input_ids = ids, a.output = out;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+    cJSON *exp = read_json(join(folder("electra_small").s, "expected.json").s);
+    const cJSON *want = cJSON_GetArrayItem(json_at(exp, "hidden"), 0); /* [5 x 16] of ids 0, 5, 17, 33, 2 */
+    for (int k = 0; k < 5 * 16; k++)
+        ck_assert_double_eq_tol(out[k], cJSON_GetArrayItem(want, k)->valuedouble, TOL);
+    cJSON_Delete(exp);
+    tf_encoder_destroy(enc);
+    remove_tmp_dir();
+
+    tf_config bad;
+    tf_config_init(&bad);
+    bad.embedding_dim = -1;
+    enc = (tf_encoder *)&enc;
+    expect_failure(tf_encoder_create(&bad, &enc), TF_ERR_INVALID_ARGUMENT,
+                   "config.embedding_dim: expected 0..65536, got -1");
+    ck_assert_ptr_null(enc);
+}
+END_TEST
+
 /* RoBERTa's last positions: T + position_offset <= max_positions. */
 START_TEST(test_offset_positions_bound_the_length)
 {
@@ -338,8 +390,12 @@ START_TEST(test_inconsistencies)
     expect_failure(load_with_config("electra", "{\"model_type\": \"electra\", "
                                     "\"num_attention_heads\": 2, \"hidden_size\": 16, "
                                     "\"embedding_size\": 8}"),
-                   TF_ERR_UNSUPPORTED, "config.json: embedding_size 8 differs from hidden_size "
-                   "16: ELECTRA's embeddings_project between them is not supported");
+                   TF_ERR_SHAPE, "config.json: embedding_size 8 disagrees with "
+                   "electra.embeddings.word_embeddings.weight [58, 16]");
+    expect_failure(load_with_config("electra_small", "{\"model_type\": \"electra\", "
+                                    "\"num_attention_heads\": 2, \"hidden_size\": 8}"),
+                   TF_ERR_SHAPE, "config.json: hidden_size 8 disagrees with "
+                   "electra.embeddings_project.weight [16, 8]");
     /* DistilBERT's names under another family's model_type */
     expect_failure(load_with_config("distilbert", "{\"model_type\": \"bert\", "
                                     "\"num_attention_heads\": 2}"),
@@ -718,6 +774,7 @@ int main(void)
     tcase_add_test(tc, test_jina_bert_config);
     tcase_add_test(tc, test_mpnet);
     tcase_add_test(tc, test_mpnet_config);
+    tcase_add_test(tc, test_electra_embeddings_project);
     tcase_add_test(tc, test_offset_positions_bound_the_length);
     tcase_add_test(tc, test_inconsistencies);
     suite_add_tcase(s, tc);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h" /* the library's limits (TF_MAX_D_MODEL), tf_layer_is_local, tf_rotary_dim_of */
+#include "config.h" /* the library's limits (TF_MAX_D_MODEL), tf_layer_is_local, tf_rotary_dim_of, tf_embed_width */
 #include "dump.h"
 #include "explain_html.h"
 #include "heatmap.h"
@@ -131,7 +131,7 @@ static void row_stats(const walkthrough *w, const float *rows, int width)
 
 static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const char *name)
 {
-    const int D = w->cfg.d_model, T = w->T;
+    const int D = tf_embed_width(&w->cfg), T = w->T; /* the embeddings' width */
     if (!strcmp(name, "embed.token")) {
         heading(w, w->cfg.vocab_size ? "Token embedding: each token id picks one row of the table"
                                      : "Token vectors: the model takes vectors, not ids");
@@ -172,6 +172,14 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
         heading(w, "Embedding LayerNorm");
         tensor_line(ev, "each row now has mean 0 and standard deviation 1 (then scaled):");
         row_stats(w, ev->data, D);
+    } else if (!strcmp(name, "embed.project")) {
+        const int d_model = w->cfg.d_model;
+        heading(w, "Embedding projection: from the embeddings' width to d_model");
+        printf("  (%d, %d) . embed.project (%d, %d)^T + bias (%d) -> (%d, %d): the embeddings are\n"
+               "  %d wide, the layers %d (ELECTRA's embeddings_project)\n", T, D, d_model, D,
+               d_model, T, d_model, D, d_model);
+        tensor_line(ev, "");
+        token_rows(w, ev->data, d_model);
     }
 }
 

@@ -27,6 +27,7 @@ static matrix matrix_of(const explain_page *e, const recorded *ev)
         m.token_cols = !strcmp(d, "B,H,T,T");
     } else if (ev->rank >= 2 && strcmp(d, "B,D")) {
         m.rows = (int)ev->dims[ev->rank - 2], m.token_rows = !strcmp(d, "B,T,D") ||
+                                                             !strcmp(d, "B,T,E") ||
                                                              !strcmp(d, "B,T,F");
     }
     return m;

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA, tf_relative_max_distance_of */
+#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA, tf_relative_max_distance_of,
+                       tf_embed_projects */
 #include "options.h"
 #include "shape_text.h"
 #include "tfenc.h"
@@ -90,6 +91,9 @@ static void print_modern_fields(const tf_config *c)
             printf(", positions divided by %g", (double)c->rotary_linear_factor);
         printf("\n");
     }
+    if (tf_embed_projects(c))
+        printf("        embeddings: %d wide, projected to d_model %d (embed.project)\n",
+               (int)c->embedding_dim, (int)c->d_model);
     if (c->attn_window && c->global_every)
         printf("        local attention: window %d, layers l %% %d == 0 global\n",
                (int)c->attn_window, (int)c->global_every);

@@ -298,11 +298,31 @@ static tf_status agree(const char *key, int64_t json_value, int32_t shape_value,
                    (long long)json_value, t->name, shape);
 }
 
-static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config *c)
+/* vocab_size and the embeddings' width from the token embedding; d_model
+ * from it too, or from embed.project [D, E] when the file has one (ELECTRA's
+ * embeddings_project: embedding_dim E). *d_model_from: the tensor that gave
+ * d_model. */
+static tf_status infer_widths(const tf_checkpoint *ck, tf_config *c, const char **d_model_from)
 {
+    int32_t E;
     tf_status s;
     if ((s = dim_of(ck, "embed.token.weight", "vocab_size", 0, &c->vocab_size)) ||
-        (s = dim_of(ck, "embed.token.weight", "d_model", 1, &c->d_model)))
+        (s = dim_of(ck, "embed.token.weight", "d_model", 1, &E)))
+        return s;
+    *d_model_from = "embed.token.weight";
+    c->d_model = E;
+    if (!source_of(ck, "embed.project.weight"))
+        return TF_OK;
+    *d_model_from = "embed.project.weight";
+    c->embedding_dim = E;
+    return dim_of(ck, "embed.project.weight", "d_model", 0, &c->d_model);
+}
+
+static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config *c)
+{
+    const char *d_model_from;
+    tf_status s = infer_widths(ck, c, &d_model_from);
+    if (s)
         return s;
     c->n_layers = count_layers(ck);
     if (c->n_layers == 0)
@@ -338,7 +358,9 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
     c->n_heads = json->num_attention_heads > 0 ? (int32_t)json->num_attention_heads : 0;
     if (ck->family->configure && (s = ck->family->configure(json, c)))
         return s;
-    if ((s = agree("hidden_size", json->hidden_size, c->d_model, "embed.token.weight", ck)) ||
+    if ((s = agree("hidden_size", json->hidden_size, c->d_model, d_model_from, ck)) ||
+        (s = agree("embedding_size", json->embedding_size, tf_embed_width(c),
+                   "embed.token.weight", ck)) ||
         (s = agree("vocab_size", json->vocab_size, c->vocab_size, "embed.token.weight", ck)) ||
         (s = agree("intermediate_size", json->intermediate_size, c->d_ff,
                    "layers.0.ffn.up.weight", ck)) ||

@@ -112,7 +112,8 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_float("rotary_linear_factor", c->rotary_linear_factor, 1.0f, 1)) ||
         (s = check_range("rotary_ntk_positions", c->rotary_ntk_positions, 0, TF_MAX_POSITIONS)) ||
         (s = check_range("attn_window", c->attn_window, 0, TF_MAX_POSITIONS)) ||
-        (s = check_range("global_every", c->global_every, 0, TF_MAX_LAYERS)))
+        (s = check_range("global_every", c->global_every, 0, TF_MAX_LAYERS)) ||
+        (s = check_range("embedding_dim", c->embedding_dim, 0, TF_MAX_D_MODEL)))
         return s;
     if (c->rotary_dim % 2 != 0)
         return tf_fail(TF_ERR_INVALID_ARGUMENT,

@@ -49,6 +49,19 @@ static inline int32_t tf_relative_max_distance_of(const tf_config *cfg)
                                       : TF_RELATIVE_DEFAULT_MAX_DISTANCE;
 }
 
+/* E, the width of a validated config's embeddings: embedding_dim, or D
+ * when it is 0. */
+static inline int32_t tf_embed_width(const tf_config *cfg)
+{
+    return cfg->embedding_dim ? cfg->embedding_dim : cfg->d_model;
+}
+
+/* Whether the embeddings are projected from E to D (embed.project). */
+static inline int tf_embed_projects(const tf_config *cfg)
+{
+    return tf_embed_width(cfg) != cfg->d_model;
+}
+
 /* Checks a caller's config and copies it into *out (with this library's
  * struct_size). On failure *out is untouched and the message names the
  * field and its value. */

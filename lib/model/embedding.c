@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
 #include "kernels.h"
+#include "linear.h"
 
 void tf_sinusoidal_row(float *row, int64_t t, size_t D)
 {
@@ -72,7 +74,8 @@ static void add_positions(float *x, float *pos_row, const tf_config *cfg, const 
 }
 
 /* Emits the positional encodings of positions 0..T-1 (position_offset..
- * +T-1 with an offset: those of tokens that are not padding) as [T, D]. */
+ * +T-1 with an offset: those of tokens that are not padding) as [T, D]
+ * (D the embeddings' width). */
 static void trace_positions(tf_tracer *tr, const tf_config *cfg, const tf_weights *w,
                             const tf_batch *batch, size_t D)
 {
@@ -83,7 +86,8 @@ static void trace_positions(tf_tracer *tr, const tf_config *cfg, const tf_weight
         for (size_t t = 0; t < T; t++)
             tf_sinusoidal_row(tr->buf + t * D, (int64_t)t, D);
     const int64_t dims[2] = {(int64_t)T, (int64_t)D};
-    tf_trace_emit(tr, "embed.position", -1, 2, dims, "T,D", tr->buf);
+    tf_trace_emit(tr, "embed.position", -1, 2, dims, tf_embed_projects(cfg) ? "T,E" : "T,D",
+                  tr->buf);
 }
 
 /* tmp (N, D) = the token-type vector of each token (type 0 without ids). */
@@ -100,30 +104,57 @@ static void gather_token_types(float *tmp, const tf_weights *w, const tf_forward
     }
 }
 
-void tf_embed(float *x, float *tmp, float *pos_row, const tf_config *cfg, const tf_weights *w,
-              const tf_forward_args *a, const tf_batch *batch, tf_tracer *tr)
+const char *tf_embed_last_step(const tf_config *cfg)
 {
-    const size_t D = (size_t)cfg->d_model, N = batch->N;
-    gather_tokens(x, w, a, batch, D);
+    return tf_embed_projects(cfg) ? "embed.project"
+           : cfg->embedding_norm  ? "embed.norm"
+                                  : "embed.sum";
+}
+
+/* x (N, E) = the embeddings of the batch's real tokens, E = tf_embed_width
+ * wide: tokens + positions + token types, LayerNorm. */
+static void embed_rows(float *x, float *tmp, float *pos_row, const tf_config *cfg,
+                       const tf_weights *w, const tf_forward_args *a, const tf_batch *batch,
+                       tf_tracer *tr)
+{
+    const size_t E = (size_t)tf_embed_width(cfg), N = batch->N;
+    const char *dims = tf_embed_projects(cfg) ? "B,T,E" : "B,T,D";
+    gather_tokens(x, w, a, batch, E);
     if (tf_tracing(tr))
-        tf_trace_rows(tr, "embed.token", -1, x, D, "B,T,D");
+        tf_trace_rows(tr, "embed.token", -1, x, E, dims);
     /* rotary and ALiBi positions act inside attention (layer.c) */
     if (cfg->position == TF_POSITION_SINUSOIDAL || cfg->position == TF_POSITION_LEARNED) {
         if (tf_tracing(tr))
-            trace_positions(tr, cfg, w, batch, D);
-        add_positions(x, pos_row, cfg, w, a, batch, D);
+            trace_positions(tr, cfg, w, batch, E);
+        add_positions(x, pos_row, cfg, w, a, batch, E);
     }
     if (cfg->n_token_types > 0) {
-        gather_token_types(tmp, w, a, batch, D);
+        gather_token_types(tmp, w, a, batch, E);
         if (tf_tracing(tr))
-            tf_trace_rows(tr, "embed.token_type", -1, tmp, D, "B,T,D");
-        tf_add(x, tmp, N * D);
+            tf_trace_rows(tr, "embed.token_type", -1, tmp, E, dims);
+        tf_add(x, tmp, N * E);
     }
     if (tf_tracing(tr))
-        tf_trace_rows(tr, "embed.sum", -1, x, D, "B,T,D");
+        tf_trace_rows(tr, "embed.sum", -1, x, E, dims);
     if (cfg->embedding_norm) {
-        tf_layernorm_rows(x, x, w->embed_norm_w, w->embed_norm_b, N, D, cfg->layer_norm_eps);
+        tf_layernorm_rows(x, x, w->embed_norm_w, w->embed_norm_b, N, E, cfg->layer_norm_eps);
         if (tf_tracing(tr))
-            tf_trace_rows(tr, "embed.norm", -1, x, D, "B,T,D");
+            tf_trace_rows(tr, "embed.norm", -1, x, E, dims);
     }
+}
+
+void tf_embed(float *x, float *embed, float *tmp, float *pos_row, const tf_config *cfg,
+              const tf_weights *w, const tf_forward_args *a, const tf_batch *batch,
+              tf_tracer *tr)
+{
+    if (!tf_embed_projects(cfg)) {
+        embed_rows(x, tmp, pos_row, cfg, w, a, batch, tr); /* (N, D) */
+        return;
+    }
+    const size_t D = (size_t)cfg->d_model, E = (size_t)cfg->embedding_dim, N = batch->N;
+    embed_rows(embed, tmp, pos_row, cfg, w, a, batch, tr); /* (N, E) */
+    /* x (N, D) = embed (N, E) . embed.project (D, E)^T + bias (D) */
+    tf_linear(x, embed, w->embed_proj_w, w->embed_proj_b, N, D, E);
+    if (tf_tracing(tr))
+        tf_trace_rows(tr, "embed.project", -1, x, D, "B,T,D");
 }

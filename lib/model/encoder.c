@@ -138,8 +138,8 @@ static int32_t run_stages(tf_run *run, int32_t last, tf_nonfinite *nf)
     const size_t BTD = (size_t)batch->B * (size_t)batch->T * D;
     const size_t BHTT = (size_t)batch->B * H * (size_t)batch->T * (size_t)batch->T;
 
-    tf_embed(s->x, s->tmp, s->pos_row, cfg, run->w, a, batch, &run->tracer); /* (N, D) */
-    if (found_in_x(run, nf, cfg->embedding_norm ? "embed.norm" : "embed.sum", -1))
+    tf_embed(s->x, s->embed, s->tmp, s->pos_row, cfg, run->w, a, batch, &run->tracer); /* (N, D) */
+    if (found_in_x(run, nf, tf_embed_last_step(cfg), -1))
         return TF_STAGE_EMBED;
     if (a->hidden_states)
         tf_scatter_rows(a->hidden_states, s->x, batch, D);

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "checked.h"
+#include "config.h"
 #include "error.h"
 
 /* The element counts of the trace buffers (see tf_tracer) and their bytes;
@@ -16,9 +17,10 @@ static int tracer_sizes(const tf_config *cfg, const tf_batch *batch, size_t *buf
 {
     const size_t B = (size_t)batch->B, T = (size_t)batch->T, H = (size_t)cfg->n_heads;
     const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff;
+    const size_t E = (size_t)tf_embed_width(cfg), DF = D > F ? D : F;
     const size_t hidden_width = cfg->ffn_gated ? 2 * F : F;
     size_t total;
-    return tf_mul_size(B * T, D > F ? D : F, buf_n) &&
+    return tf_mul_size(B * T, DF > E ? DF : E, buf_n) &&
            tf_mul_size(batch->N, hidden_width, hidden_n) &&
            tf_mul_size(B * H, T, attn_n) && tf_mul_size(*attn_n, T, attn_n) &&
            tf_add_size(*buf_n, *hidden_n, &total) && tf_add_size(total, *attn_n, &total) &&

@@ -11,7 +11,7 @@ typedef struct tf_tracer {
     void *user_data;
     const tf_batch *batch;
     int32_t D, H;
-    float *buf;              /* [B, T, max(D, F)] where events are laid out;
+    float *buf;              /* [B, T, max(D, F, E)] where events are laid out;
                                 the one allocation the three below live in */
     float *ffn_hidden;       /* (N, F), or (N, 2F) when gated: the whole FFN
                                 hidden layer at once */

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "checked.h"
+#include "config.h"
 #include "encoder.h"
 #include "error.h"
 #include "rng.h"
@@ -43,18 +44,25 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
     b->slots[b->n++] = slot;
 }
 
-/* A LayerNorm's weight (ones) and, with biases (cfg.bias or cfg.norm_bias),
- * its bias (zeros). */
-static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
-                     const float **w_slot, const float **b_slot)
+/* A LayerNorm over `width` features: its weight (ones) and, with biases
+ * (cfg.bias or cfg.norm_bias), its bias (zeros). */
+static void add_norm_of(table_builder *b, const tf_config *cfg, const char *prefix,
+                        int32_t width, const float **w_slot, const float **b_slot)
 {
     char name[TF_TENSOR_NAME_MAX + 8];
     snprintf(name, sizeof name, "%s.weight", prefix);
-    add_tensor(b, w_slot, name, 1, cfg->d_model, 0, TF_INIT_ONES, 0);
+    add_tensor(b, w_slot, name, 1, width, 0, TF_INIT_ONES, 0);
     if (cfg->bias || cfg->norm_bias) {
         snprintf(name, sizeof name, "%s.bias", prefix);
-        add_tensor(b, b_slot, name, 1, cfg->d_model, 0, TF_INIT_ZEROS, 0);
+        add_tensor(b, b_slot, name, 1, width, 0, TF_INIT_ZEROS, 0);
     }
+}
+
+/* A LayerNorm over D features. */
+static void add_norm(table_builder *b, const tf_config *cfg, const char *prefix,
+                     const float **w_slot, const float **b_slot)
+{
+    add_norm_of(b, cfg, prefix, cfg->d_model, w_slot, b_slot);
 }
 
 /* A Linear's weight [out, in] and, with biases, its bias [out]; both
@@ -120,19 +128,28 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
     add_norm(b, cfg, prefix, &lw->norm2_w, &lw->norm2_b);
 }
 
+/* The embeddings, E wide (tf_embed_width), and their projection to D. */
+static void add_embeddings(table_builder *b, const tf_config *cfg, tf_weights *w)
+{
+    const int32_t E = tf_embed_width(cfg);
+    if (cfg->vocab_size > 0)
+        add_tensor(b, &w->token, "embed.token.weight", 2, cfg->vocab_size, E, TF_INIT_NORMAL, 0);
+    if (cfg->position == TF_POSITION_LEARNED)
+        add_tensor(b, &w->position, "embed.position.weight", 2, cfg->max_positions, E,
+                   TF_INIT_NORMAL, 0);
+    if (cfg->n_token_types > 0)
+        add_tensor(b, &w->token_type, "embed.token_type.weight", 2, cfg->n_token_types, E,
+                   TF_INIT_NORMAL, 0);
+    if (cfg->embedding_norm)
+        add_norm_of(b, cfg, "embed.norm", E, &w->embed_norm_w, &w->embed_norm_b);
+    if (tf_embed_projects(cfg))
+        add_linear(b, cfg, "embed.project", cfg->d_model, E, &w->embed_proj_w, &w->embed_proj_b);
+}
+
 static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
 {
     const int32_t D = cfg->d_model;
-    if (cfg->vocab_size > 0)
-        add_tensor(b, &w->token, "embed.token.weight", 2, cfg->vocab_size, D, TF_INIT_NORMAL, 0);
-    if (cfg->position == TF_POSITION_LEARNED)
-        add_tensor(b, &w->position, "embed.position.weight", 2, cfg->max_positions, D,
-                   TF_INIT_NORMAL, 0);
-    if (cfg->n_token_types > 0)
-        add_tensor(b, &w->token_type, "embed.token_type.weight", 2, cfg->n_token_types, D,
-                   TF_INIT_NORMAL, 0);
-    if (cfg->embedding_norm)
-        add_norm(b, cfg, "embed.norm", &w->embed_norm_w, &w->embed_norm_b);
+    add_embeddings(b, cfg, w);
     if (cfg->relative_buckets > 0) /* nn.Embedding (R, H), shared by every layer */
         add_tensor(b, &w->relative_bias, "relative_bias.weight", 2, cfg->relative_buckets,
                    cfg->n_heads, TF_INIT_NORMAL, 0);
@@ -166,8 +183,8 @@ void tf_weights_init_random(tf_weights *w, uint64_t seed)
 tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
-    /* Upper bound on the tensor count: 10 outside the layers, 18 per layer. */
-    table_builder b = {.cap = 10 + 18 * (size_t)cfg->n_layers};
+    /* Upper bound on the tensor count: 12 outside the layers, 18 per layer. */
+    table_builder b = {.cap = 12 + 18 * (size_t)cfg->n_layers};
     b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
     b.slots = tf_calloc(b.cap, sizeof *b.slots);
     w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);

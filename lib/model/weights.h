@@ -48,10 +48,13 @@ typedef struct tf_weights {
     tf_tensor *tensors;      /* in block order */
     size_t n_tensors;
     /* Views (NULL when the config has no such tensor). */
-    const float *token;      /* (V, D) */
-    const float *position;   /* (P, D) */
-    const float *token_type; /* (n_token_types, D) */
-    const float *embed_norm_w, *embed_norm_b; /* (D) */
+    const float *token;      /* (V, E): E the embeddings' width, D unless
+                                cfg.embedding_dim says otherwise */
+    const float *position;   /* (P, E) */
+    const float *token_type; /* (n_token_types, E) */
+    const float *embed_norm_w, *embed_norm_b; /* (E) */
+    const float *embed_proj_w; /* (D, E), when E != D */
+    const float *embed_proj_b; /* (D) */
     const float *final_norm_w, *final_norm_b; /* (D) */
     const float *relative_bias; /* (R, H): each relative-position bucket's bias per head */
     const float *pooler_w;   /* (D, D) */

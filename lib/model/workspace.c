@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "batch.h"
 #include "checked.h"
+#include "config.h"
 #include "encoder.h"
 #include "error.h"
 #include "rotary.h"
@@ -14,14 +15,16 @@
 
 #define TF_SCRATCH_ALIGN 64
 
-enum { R_LENGTHS, R_ROW_START, R_X, R_TMP, R_CTX, R_QKV, R_FFN, R_SCORES, R_POS, R_POOL_IN,
-       R_POOL_OUT, R_ROTARY, R_ALIBI, R_RELATIVE, R_COUNT };
+enum { R_LENGTHS, R_ROW_START, R_X, R_EMBED, R_TMP, R_CTX, R_QKV, R_FFN, R_SCORES, R_POS,
+       R_POOL_IN, R_POOL_OUT, R_ROTARY, R_ALIBI, R_RELATIVE, R_COUNT };
 
 /* Byte offset of each region and the total; 0 total on overflow. */
 static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, int32_t max_len,
                      size_t N)
 {
     const size_t D = (size_t)cfg->d_model, F = (size_t)cfg->d_ff, Bz = (size_t)B;
+    const size_t E = (size_t)tf_embed_width(cfg), wide = E > D ? E : D;
+    const size_t projected = tf_embed_projects(cfg) ? N : 0; /* rows of the E-wide sum */
     const size_t L = (size_t)max_len;
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
     const size_t blocks = (size_t)tf_pool_width(); /* one a thread */
@@ -33,10 +36,10 @@ static size_t layout(size_t offsets[R_COUNT], const tf_config *cfg, int32_t B, i
     const size_t f = sizeof(float);
     const size_t shape[R_COUNT][3] = { /* rows, columns, bytes per element */
         [R_LENGTHS] = {Bz, 1, sizeof(int32_t)}, [R_ROW_START] = {Bz, 1, sizeof(size_t)},
-        [R_X] = {N, D, f},          [R_TMP] = {N, D, f},         [R_CTX] = {N, D, f},
-        [R_QKV] = {N, 3 * D, f},    [R_FFN] = {chunk, ffn_width, f},
+        [R_X] = {N, D, f},          [R_EMBED] = {projected, E, f}, [R_TMP] = {N, wide, f},
+        [R_CTX] = {N, D, f},        [R_QKV] = {N, 3 * D, f},    [R_FFN] = {chunk, ffn_width, f},
         [R_SCORES] = {blocks, tf_attention_block_floats(L), f},
-        [R_POS] = {1, D, f},        [R_POOL_IN] = {pool, D, f},
+        [R_POS] = {1, wide, f},     [R_POOL_IN] = {pool, D, f},
         [R_POOL_OUT] = {pool, D, f}, [R_ROTARY] = {rotary, tf_rotary_dim(cfg), f},
         [R_ALIBI] = {slopes, 1, f}, [R_RELATIVE] = {relative, 2 * L - 1, f},
     };
@@ -70,6 +73,7 @@ void tf_scratch_carve(tf_scratch *s, void *mem, const tf_config *cfg, int32_t B,
     s->lengths = (int32_t *)(void *)(base + o[R_LENGTHS]);
     s->row_start = (size_t *)(void *)(base + o[R_ROW_START]);
     s->x = (float *)(void *)(base + o[R_X]);
+    s->embed = (float *)(void *)(base + o[R_EMBED]);
     s->tmp = (float *)(void *)(base + o[R_TMP]);
     s->ctx = (float *)(void *)(base + o[R_CTX]);
     s->qkv = (float *)(void *)(base + o[R_QKV]);

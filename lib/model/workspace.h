@@ -52,13 +52,16 @@ typedef struct tf_scratch {
     int32_t *lengths;   /* [B] */
     size_t *row_start;  /* [B] */
     float *x;           /* (N, D) the hidden state, updated layer by layer */
-    float *tmp;         /* (N, D) a sub-layer's output, or LN(x) for pre-norm */
+    float *embed;       /* (N, E) the embeddings before embed.project (E = the
+                           config's embedding_dim other than D; else no rows) */
+    float *tmp;         /* (N, max(D, E)) a sub-layer's output, or LN(x) for
+                           pre-norm; the token-type vectors (N, E) first */
     float *ctx;         /* (N, D) attention context (heads concatenated) */
     float *qkv;         /* (N, 3D) Q | K | V side by side */
     float *ffn_hidden;  /* (min(N, TF_FFN_CHUNK_ROWS), F), or 2F when gated */
     float *scores;      /* (width, tf_attention_block_floats(max_len)): one block
                            per thread, width = tf_pool_width() */
-    float *pos_row;     /* (D) one positional-encoding row */
+    float *pos_row;     /* (max(D, E)) one positional-encoding row */
     float *pool_in;     /* (B, D) CLS rows, with a pooler */
     float *pool_out;    /* (B, D) */
     float *rotary;      /* (2, max_len, r) with rotary positions: the cos | sin tables

@@ -13,7 +13,7 @@ from conftest import DATA
 @pytest.mark.parametrize("name,offset,token_types",
                          [("roberta", 2, 1), ("distilbert", 0, 0), ("modernbert", 0, 0),
                           ("electra", 0, 2), ("nomic_bert", 0, 2), ("gte", 0, 0),
-                          ("jina_bert", 0, 2), ("mpnet", 2, 0)])
+                          ("jina_bert", 0, 2), ("mpnet", 2, 0), ("electra_small", 0, 2)])
 def test_family_matches_reference(name, offset, token_types):
     path = os.path.join(DATA, "families", name)
     ids = np.load(os.path.join(path, "input_ids.npy"))
@@ -33,6 +33,15 @@ def test_mpnet_relative_bias_is_read():
     with tfenc.Encoder.from_file(os.path.join(DATA, "families", "mpnet")) as enc:
         assert (enc.config["relative_buckets"], enc.config["relative_max_distance"]) == (32, 0)
         assert enc["relative_bias.weight"].shape == (32, 2)
+
+
+def test_electra_embeddings_project():
+    """electra_small: embedding_size 8, hidden_size 16; a bad width refused."""
+    with tfenc.Encoder.from_file(os.path.join(DATA, "families", "electra_small")) as enc:
+        assert (enc.config["d_model"], enc.config["embedding_dim"]) == (16, 8)
+    with pytest.raises(tfenc.InvalidArgumentError,
+                       match=r"config.embedding_dim: expected 0..65536, got -1"):
+        tfenc.Encoder(d_model=8, n_heads=2, d_ff=8, embedding_dim=-1)
 
 
 def test_position_offset_is_checked():

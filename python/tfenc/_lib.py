@@ -36,7 +36,8 @@ class Config(ctypes.Structure):
                 ("rotary_ntk_factor", c_float), ("rotary_ntk_positions", c_int32),
                 ("attn_window", c_int32), ("global_every", c_int32),
                 ("rotary_linear_factor", c_float),
-                ("relative_buckets", c_int32), ("relative_max_distance", c_int32)]
+                ("relative_buckets", c_int32), ("relative_max_distance", c_int32),
+                ("embedding_dim", c_int32)]
 
 
 class TraceEvent(ctypes.Structure):

@@ -80,7 +80,7 @@ def _norm_placement(norm_first):
 # The fields 0.4.0 added, by kind (the constructor's keywords of the same names).
 _FLAGS_0_4 = ("ffn_gated", "norm_bias", "skip_first_norm1", "rotary_interleaved")
 _INTEGERS_0_4 = ("rotary_dim", "rotary_ntk_positions", "attn_window", "global_every",
-                 "relative_buckets", "relative_max_distance")
+                 "relative_buckets", "relative_max_distance", "embedding_dim")
 _FLOATS_0_4 = ("rotary_base", "rotary_base_local", "rotary_ntk_factor", "rotary_linear_factor")
 
 
@@ -98,7 +98,8 @@ class Encoder(Owner):
                  norm_bias=False, skip_first_norm1=False, rotary_dim=0, rotary_interleaved=False,
                  rotary_base=0.0, rotary_base_local=0.0, rotary_ntk_factor=0.0,
                  rotary_ntk_positions=0, attn_window=0, global_every=0,
-                 rotary_linear_factor=0.0, relative_buckets=0, relative_max_distance=0):
+                 rotary_linear_factor=0.0, relative_buckets=0, relative_max_distance=0,
+                 embedding_dim=0):
         c = _lib.new(_lib.Config)
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
                             ("n_layers", n_layers), ("vocab_size", vocab_size),
@@ -108,7 +109,8 @@ class Encoder(Owner):
                             ("rotary_ntk_positions", rotary_ntk_positions),
                             ("attn_window", attn_window), ("global_every", global_every),
                             ("relative_buckets", relative_buckets),
-                            ("relative_max_distance", relative_max_distance)):
+                            ("relative_max_distance", relative_max_distance),
+                            ("embedding_dim", embedding_dim)):
             setattr(c, name, integer(value, name))
         for name, value in (("embedding_norm", embedding_norm), ("final_norm", final_norm),
                             ("bias", bias), ("pooler", pooler), ("ffn_gated", ffn_gated),

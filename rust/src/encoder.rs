@@ -64,6 +64,9 @@ pub struct Config {
     pub relative_buckets: usize,
     /// Their max distance (0: 128).
     pub relative_max_distance: usize,
+    /// The embeddings' width E (0: d_model); another than d_model: embed.project [D, E]
+    /// takes them to d_model before layer 0 (ELECTRA's embeddings_project).
+    pub embedding_dim: usize,
 }
 
 impl Default for Config {
@@ -114,6 +117,7 @@ impl Config {
             rotary_linear_factor: c.rotary_linear_factor,
             relative_buckets: from_c(c.relative_buckets),
             relative_max_distance: from_c(c.relative_max_distance),
+            embedding_dim: from_c(c.embedding_dim),
         }
     }
 
@@ -150,6 +154,7 @@ impl Config {
         c.rotary_linear_factor = self.rotary_linear_factor;
         c.relative_buckets = to_c("relative_buckets", self.relative_buckets)?;
         c.relative_max_distance = to_c("relative_max_distance", self.relative_max_distance)?;
+        c.embedding_dim = to_c("embedding_dim", self.embedding_dim)?;
         Ok(c)
     }
 }

@@ -82,6 +82,7 @@ pub struct tf_config {
     pub rotary_linear_factor: f32,
     pub relative_buckets: i32,
     pub relative_max_distance: i32,
+    pub embedding_dim: i32,
 }
 
 #[repr(C)]

@@ -1,6 +1,6 @@
 //! Hugging Face families beside BERT through `Encoder::from_file`: the
-//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA, NomicBERT, GTE,
-//! JinaBERT v2, MPNet) within 1e-5 of their
+//! folders of tests/data/families (RoBERTa, DistilBERT, ModernBERT, ELECTRA with and without
+//! embeddings_project, NomicBERT, GTE, JinaBERT v2, MPNet) within 1e-5 of their
 //! float64 references (tests/data/gen_families.py) on real tokens.
 mod common;
 
@@ -64,4 +64,11 @@ fn mpnet_matches_reference() {
     let dir = data_dir().join("families").join("mpnet");
     let cfg = Encoder::from_file(&dir, &LoadOptions::default()).unwrap().config();
     assert_eq!((cfg.relative_buckets, cfg.relative_max_distance), (32, 0));
+}
+
+#[test]
+fn electra_with_embeddings_project_matches_reference() {
+    expect_matches("electra_small", 0, 2);
+    let enc = Encoder::from_file(data_dir().join("families").join("electra_small"), &LoadOptions::default()).unwrap();
+    assert_eq!((enc.config().d_model, enc.config().embedding_dim), (16, 8));
 }

@@ -100,6 +100,10 @@ the ids and scores expected:
               than 384 tokens cut); mpnet_classifier:
               MPNetForSequenceClassification, MPNetClassificationHead
               (out_proj(tanh(dense(h[:, 0])))), softmax.
+  electra_small
+              the same ElectraModel with embedding_size 8 != hidden_size 16:
+              ElectraEmbeddings 8 wide, then embeddings_project (nn.Linear(8, 16))
+              before the layers, as electra-small's 128 -> 256.
   bert_token_classifier, roberta_token_classifier
               BertForTokenClassification / RobertaForTokenClassification
               (classifier on every token's state) with a vocab.txt or the
@@ -516,6 +520,42 @@ def electra():
     saved["discriminator_predictions.dense_prediction.weight"] = (torch.randn(1, D, generator=g)).float()
     sequences = [[i % len(VOCAB) for i in seq] for seq in SEQUENCES]
     save("electra", saved, cfg, sequences, [forward(ids) for ids in sequences])
+
+
+E_SMALL = 8  # electra_small's embedding_size, half its hidden_size as electra-small's 128 of 256
+
+
+def electra_small():
+    """ElectraForPreTraining with embedding_size E_SMALL != hidden_size D
+    (modeling_electra.py: ElectraEmbeddings' word, position and token-type
+    embeddings and LayerNorm E wide, then ElectraModel's embeddings_project,
+    nn.Linear(E, D), before the encoder)."""
+    w, cfg, g, _ = make_electra(18)
+    V, P = w["embeddings.word_embeddings.weight"].shape[0], cfg["max_position_embeddings"]
+    w["embeddings.word_embeddings.weight"] = torch.randn(V, E_SMALL, generator=g).float()
+    w["embeddings.position_embeddings.weight"] = (torch.randn(P, E_SMALL, generator=g) * 0.5).float()
+    w["embeddings.token_type_embeddings.weight"] = (torch.randn(2, E_SMALL, generator=g) * 0.5).float()
+    w["embeddings.LayerNorm.weight"] = (1 + torch.randn(E_SMALL, generator=g) * 0.1).float()
+    w["embeddings.LayerNorm.bias"] = (torch.randn(E_SMALL, generator=g) * 0.1).float()
+    w["embeddings_project.weight"] = (torch.randn(D, E_SMALL, generator=g) / math.sqrt(E_SMALL)).float()
+    w["embeddings_project.bias"] = (torch.randn(D, generator=g) * 0.1).float()
+    cfg.update({"architectures": ["ElectraForPreTraining"], "embedding_size": E_SMALL})
+    saved = {"electra." + k: v for k, v in w.items()}
+    saved["discriminator_predictions.dense.weight"] = (torch.randn(D, D, generator=g)).float()
+    saved["discriminator_predictions.dense_prediction.weight"] = (torch.randn(1, D, generator=g)).float()
+    sequences = [[i % len(VOCAB) for i in seq] for seq in SEQUENCES]
+    save("electra_small", saved, cfg, sequences,
+         [bert_forward(w, cfg, ids, [0] * len(ids))[0] for ids in sequences])
+    # for check_embed.sh: gen_pipelines.py's vocab.txt, and the mean over the
+    # tokens of a text (tfenc embed's default pooling)
+    d = os.path.join(OUT, "electra_small")
+    with open(os.path.join(d, "vocab.txt"), "w") as f:
+        f.write("\n".join(VOCAB) + "\n")
+    text = "the cats sat on the mats"
+    ids, _, _ = encode(text)
+    dump(os.path.join(d, "expected_embed.json"),
+         {"text": text, "ids": ids,
+          "mean": floats(pool(bert_forward(w, cfg, ids, [0] * len(ids))[0], "mean"))})
 
 
 def electra_classifier():
@@ -1308,6 +1348,7 @@ def main():
                         "xlm-roberta", "XLMRobertaForSequenceClassification")
     distilbert_classifier()
     electra()
+    electra_small()
     electra_classifier()
     bert_token_classifier()
     nomic_bert()

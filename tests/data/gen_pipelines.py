@@ -145,7 +145,9 @@ def bert_forward(w, cfg, ids, types, prefix="", positions=None):
     """last_hidden_state [T, D] and pooler_output [D] of one unpadded sequence
     (padding is masked out of every real token's attention, so one sequence
     alone gives the padded batch's real rows); positions: 0..T-1 unless given
-    (RoBERTa's, gen_families.py)."""
+    (RoBERTa's, gen_families.py); an ELECTRA's E-wide embeddings projected by
+    its embeddings_project (modeling_electra.py ElectraModel.forward) when
+    w has one."""
     def W(name):
         return w[prefix + name].double()
     eps, H = cfg["layer_norm_eps"], cfg["num_attention_heads"]
@@ -155,6 +157,8 @@ def bert_forward(w, cfg, ids, types, prefix="", positions=None):
         torch.tensor(positions if positions is not None else list(range(T)))]
     x = x + W("embeddings.token_type_embeddings.weight")[torch.tensor(types)]
     x = layer_norm(x, W("embeddings.LayerNorm.weight"), W("embeddings.LayerNorm.bias"), eps)
+    if prefix + "embeddings_project.weight" in w:  # ElectraModel.forward: E -> D
+        x = x @ W("embeddings_project.weight").T + W("embeddings_project.bias")
     D = x.shape[1]
     dk = D // H
     for l in range(cfg["num_hidden_layers"]):

@@ -1,26 +1,26 @@
 /* electra.c — ELECTRA discriminators (transformers' models/electra/
  * modeling_electra.py: ElectraEmbeddings, ElectraLayer = BertLayer, no
- * pooler), under "electra." in task models: BERT's names. An
- * embedding_size other than hidden_size (ElectraModel's embeddings_project,
- * electra-small's) is refused (configure). ElectraForSequenceClassification's
- * head is ElectraClassificationHead: out_proj(gelu(dense(h[:, 0]))), dropout
- * being off; ElectraForPreTraining's discriminator_predictions are ignored. */
-#include "error.h"
+ * pooler), under "electra." in task models: BERT's names, and
+ * embeddings_project (ElectraModel's nn.Linear(embedding_size, hidden_size),
+ * electra-small's 128 -> 256) when embedding_size differs from hidden_size:
+ * the library's embed.project (tf_config.embedding_dim; checkpoint.c infers
+ * it from the tensor). ElectraForSequenceClassification's head is
+ * ElectraClassificationHead: out_proj(gelu(dense(h[:, 0]))), dropout being
+ * off; ElectraForPreTraining's discriminator_predictions are ignored. */
 #include "hf_family.h"
 
 static const char *const model_types[] = {"electra", NULL};
-
-static tf_status configure(const tf_hf_config *json, tf_config *c)
-{
-    (void)c;
-    if (json->embedding_size >= 0 && json->hidden_size >= 0 &&
-        json->embedding_size != json->hidden_size)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: embedding_size %lld differs from "
-                       "hidden_size %lld: ELECTRA's embeddings_project between them is not "
-                       "supported", (long long)json->embedding_size, (long long)json->hidden_size);
-    return TF_OK;
-}
 static const char *const class_prefixes[] = {"Electra", NULL};
+
+static const tf_name_rule top[] = {
+    {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
+    {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
+    {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
+    {"embeddings.LayerNorm.weight", "embed.norm.weight", 1},
+    {"embeddings.LayerNorm.bias", "embed.norm.bias", 1},
+    {"embeddings_project.weight", "embed.project.weight", 1},
+    {"embeddings_project.bias", "embed.project.bias", 1},
+    {NULL, NULL, 0}};
 
 const tf_hf_family tf_family_electra = {
     .format = "huggingface-electra",
@@ -28,12 +28,12 @@ const tf_hf_family tf_family_electra = {
     .class_prefixes = class_prefixes,
     .base_prefix = "electra.",
     .layer_prefix = "encoder.layer.",
-    .top = tf_bert_top,
+    .top = top,
     .layer = tf_bert_layer,
     .keys = NULL,
     .padded_positions = 0,
     .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_GELU,
                  .out = "classifier.out_proj"},
     .default_pad_token_id = 0,
-    .configure = configure,
+    .configure = NULL,
 };
