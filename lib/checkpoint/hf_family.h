@@ -75,6 +75,30 @@ typedef struct tf_hf_family {
                                          with zeros, NULL-ended; NULL: none */
 } tf_hf_family;
 
+/* BertLayer's attention names (BertSelfAttention, BertSelfOutput), which
+ * families that change only the feed-forward block share (JinaBERT's). */
+#define TF_BERT_ATTENTION_RULES                                                                    \
+    {"attention.self.query.weight", "attn.q.weight", 1},                                           \
+    {"attention.self.query.bias", "attn.q.bias", 1},                                               \
+    {"attention.self.key.weight", "attn.k.weight", 1},                                             \
+    {"attention.self.key.bias", "attn.k.bias", 1},                                                 \
+    {"attention.self.value.weight", "attn.v.weight", 1},                                           \
+    {"attention.self.value.bias", "attn.v.bias", 1},                                               \
+    {"attention.output.dense.weight", "attn.out.weight", 1},                                       \
+    {"attention.output.dense.bias", "attn.out.bias", 1},                                           \
+    {"attention.output.LayerNorm.weight", "norm1.weight", 1},                                      \
+    {"attention.output.LayerNorm.bias", "norm1.bias", 1}
+
+/* BertIntermediate's and BertOutput's names, which MPNet's and JinaBERT's
+ * "original" feed-forward block keep. */
+#define TF_BERT_FFN_RULES                                                                          \
+    {"intermediate.dense.weight", "ffn.up.weight", 1},                                             \
+    {"intermediate.dense.bias", "ffn.up.bias", 1},                                                 \
+    {"output.dense.weight", "ffn.down.weight", 1},                                                 \
+    {"output.dense.bias", "ffn.down.bias", 1},                                                     \
+    {"output.LayerNorm.weight", "norm2.weight", 1},                                                \
+    {"output.LayerNorm.bias", "norm2.bias", 1}
+
 /* BERT's names (families/bert.c), which RoBERTa's are too. */
 extern const tf_name_rule tf_bert_top[], tf_bert_layer[];
 

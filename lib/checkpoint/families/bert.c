@@ -20,24 +20,10 @@ const tf_name_rule tf_bert_top[] = {
     {NULL, NULL, 0}};
 
 const tf_name_rule tf_bert_layer[] = {
-    {"attention.self.query.weight", "attn.q.weight", 1},
-    {"attention.self.query.bias", "attn.q.bias", 1},
-    {"attention.self.key.weight", "attn.k.weight", 1},
-    {"attention.self.key.bias", "attn.k.bias", 1},
-    {"attention.self.value.weight", "attn.v.weight", 1},
-    {"attention.self.value.bias", "attn.v.bias", 1},
-    {"attention.output.dense.weight", "attn.out.weight", 1},
-    {"attention.output.dense.bias", "attn.out.bias", 1},
-    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
-    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
+    TF_BERT_ATTENTION_RULES,
     {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
     {"attention.output.LayerNorm.beta", "norm1.bias", 1},
-    {"intermediate.dense.weight", "ffn.up.weight", 1},
-    {"intermediate.dense.bias", "ffn.up.bias", 1},
-    {"output.dense.weight", "ffn.down.weight", 1},
-    {"output.dense.bias", "ffn.down.bias", 1},
-    {"output.LayerNorm.weight", "norm2.weight", 1},
-    {"output.LayerNorm.bias", "norm2.bias", 1},
+    TF_BERT_FFN_RULES,
     {"output.LayerNorm.gamma", "norm2.weight", 1},
     {"output.LayerNorm.beta", "norm2.bias", 1},
     {NULL, NULL, 0}};

@@ -20,27 +20,13 @@ static const char *const remote_code[] = {"jinaai/jina-bert-implementation--", N
 static const char *const zero_tensors[] = {"ffn.up.bias", "ffn.gate.bias", NULL};
 
 static const tf_name_rule layer[] = {
-    {"attention.self.query.weight", "attn.q.weight", 1},
-    {"attention.self.query.bias", "attn.q.bias", 1},
-    {"attention.self.key.weight", "attn.k.weight", 1},
-    {"attention.self.key.bias", "attn.k.bias", 1},
-    {"attention.self.value.weight", "attn.v.weight", 1},
-    {"attention.self.value.bias", "attn.v.bias", 1},
-    {"attention.output.dense.weight", "attn.out.weight", 1},
-    {"attention.output.dense.bias", "attn.out.bias", 1},
-    {"attention.output.LayerNorm.weight", "norm1.weight", 1},
-    {"attention.output.LayerNorm.bias", "norm1.bias", 1},
+    TF_BERT_ATTENTION_RULES,
     {"mlp.gated_layers.weight", "ffn.up.weight", 2}, /* the activated half first */
     {"mlp.wo.weight", "ffn.down.weight", 1},
     {"mlp.wo.bias", "ffn.down.bias", 1},
     {"mlp.layernorm.weight", "norm2.weight", 1},
     {"mlp.layernorm.bias", "norm2.bias", 1},
-    {"intermediate.dense.weight", "ffn.up.weight", 1}, /* feed_forward_type "original" */
-    {"intermediate.dense.bias", "ffn.up.bias", 1},
-    {"output.dense.weight", "ffn.down.weight", 1},
-    {"output.dense.bias", "ffn.down.bias", 1},
-    {"output.LayerNorm.weight", "norm2.weight", 1},
-    {"output.LayerNorm.bias", "norm2.bias", 1},
+    TF_BERT_FFN_RULES, /* feed_forward_type "original" */
     {NULL, NULL, 0}};
 
 /* JinaBertConfig's (BertConfig's) defaults for keys config.json leaves out. */

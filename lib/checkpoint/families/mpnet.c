@@ -41,12 +41,7 @@ static const tf_name_rule layer[] = {
     {"attention.attn.o.bias", "attn.out.bias", 1},
     {"attention.LayerNorm.weight", "norm1.weight", 1},
     {"attention.LayerNorm.bias", "norm1.bias", 1},
-    {"intermediate.dense.weight", "ffn.up.weight", 1},
-    {"intermediate.dense.bias", "ffn.up.bias", 1},
-    {"output.dense.weight", "ffn.down.weight", 1},
-    {"output.dense.bias", "ffn.down.bias", 1},
-    {"output.LayerNorm.weight", "norm2.weight", 1},
-    {"output.LayerNorm.bias", "norm2.bias", 1},
+    TF_BERT_FFN_RULES,
     {NULL, NULL, 0}};
 
 /* MPNetEmbeddings.padding_idx, and the buckets MPNetEncoder.forward asks
