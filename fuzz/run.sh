@@ -1,14 +1,15 @@
 #!/bin/sh
 # run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
 # tokenizer_json, tokenizer_encode, serve_request) for
-# SECONDS with clang's libFuzzer under AddressSanitizer and UBSan (no
+# SECONDS (or until RUNS executions per job, if given) with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
 # commit the file, and it replays in meson test from then on. Prints
 # libFuzzer's count of executions. The loader's and the encoder's inputs
 # are capped at 4 KiB (a hostile file or text that small must never be
 # expensive); JOBS (default 1) runs that many fuzzing processes at once,
-# their executions adding up.
+# their executions adding up. Each target's job logs go to a folder of its
+# own (fuzz/build/jobs-TARGET), so that two targets may be fuzzed at once.
 # An input is a hang after 120 s: on the shared machine a process at nice 19
 # stalled for 30-450 s at times (each such input ran in under a second again).
 set -eu
@@ -16,6 +17,8 @@ cd "$(dirname "$0")/.."
 target=$1
 seconds=$2
 jobs=${3:-1}
+runs=""
+[ -z "${4:-}" ] || runs=-runs=$4
 max_len=""
 [ "$target" != loader ] || max_len=-max_len=4096
 [ "$target" != tokenizer_encode ] || max_len=-max_len=4096
@@ -41,12 +44,13 @@ fi
 cp -n "fuzz/corpus/$target/"* "fuzz/work/$target/" 2>/dev/null || true
 root=$PWD
 log="$root/fuzz/build/$target.log"
-# from fuzz/work, where libFuzzer's -jobs mode leaves its fuzz-N.log files
-cd fuzz/work
+# from a folder of the target's own, where libFuzzer's -jobs mode leaves its fuzz-N.log files
+mkdir -p "fuzz/build/jobs-$target"
+cd "fuzz/build/jobs-$target"
 rm -f fuzz-*.log
 ASAN_OPTIONS=allocator_may_return_null=1 OPENBLAS_NUM_THREADS=1 \
     "$root/fuzz/build/fuzz_$target" -max_total_time="$seconds" -timeout=120 -rss_limit_mb=2048 \
-    $max_len -jobs="$jobs" -workers="$jobs" -print_final_stats=1 \
+    $max_len $runs -jobs="$jobs" -workers="$jobs" -print_final_stats=1 \
     -artifact_prefix="$root/fuzz/crashes/$target/" "$root/fuzz/work/$target" \
     >"$log" 2>&1 || { tail -40 "$log" fuzz-*.log 2>/dev/null; exit 1; }
 rm -f fuzz-*.log # with -jobs, each job's own log (libFuzzer copied it into ours)
