@@ -35,8 +35,11 @@
  * theta 160000 / 10000, a 128-token window with layers l % 3 == 0 global;
  * F 1152), modernbert-local and modernbert-global (the same with every
  * layer local, or global), nomic (NomicBERT: post-norm, SwiGLU, rotary theta
- * 1000, LayerNorm biases only), jina (JinaBERT v2: ALiBi, GeGLU) and gte
- * (GTE v1.5: rotary theta 160000 with NTK factor 2, GeGLU).
+ * 1000, LayerNorm biases only), jina (JinaBERT v2: ALiBi, GeGLU), gte
+ * (GTE v1.5: rotary theta 160000 with NTK factor 2, GeGLU) and mpnet (MPNet-base:
+ * BERT's post-norm layers with its relative position bias, 32 buckets up to
+ * distance 128 shared by the layers). BERT's other shapes (RoBERTa,
+ * DistilBERT, ELECTRA, XLM-R) are bert with other sizes.
  *
  * --threads N is the forward calls' tf_forward_args.n_threads (0, the
  * default: one per online core). The header says which BLAS ran, its
@@ -124,6 +127,12 @@ static void set_gte(tf_config *c)
     c->embedding_norm = 1, c->ffn_gated = 1;
 }
 
+static void set_mpnet(tf_config *c)
+{
+    c->position = TF_POSITION_NONE, c->embedding_norm = 1, c->layer_norm_eps = 1e-12f;
+    c->relative_buckets = 32; /* relative_max_distance 0: MPNet's 128 */
+}
+
 static const arch_preset archs[] = {
     {"bert", 768, 12, 3072, set_bert},
     {"modernbert", 768, 12, 1152, set_modernbert},
@@ -132,6 +141,7 @@ static const arch_preset archs[] = {
     {"nomic", 768, 12, 3072, set_nomic},
     {"jina", 768, 12, 3072, set_jina},
     {"gte", 768, 12, 3072, set_gte},
+    {"mpnet", 768, 12, 3072, set_mpnet},
 };
 enum { N_ARCHS = sizeof archs / sizeof archs[0] };
 

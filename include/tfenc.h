@@ -694,7 +694,10 @@ TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
  * scores exceed 3.4e38, or a weight of 3e38): the pass looks for one after
  * the embeddings, in each layer's attention scores and output, after the
  * final norm and in the pooler (per layer, a vectorised scan of the hidden
- * state and a bound on the scores from the norms of Q's and K's rows), and
+ * state and a bound on the scores from the norms of Q's and K's rows and the
+ * largest position bias; the scores as attention computes them: Q and K
+ * rotated, q . k / sqrt(d_k) plus the relative position bias and ALiBi's
+ * -m_h |i - j|, over the keys a causal or local-window query sees), and
  * on finding one fails with TF_ERR_UNSUPPORTED naming the first
  * traced tensor (see Tracing) that holds it, its position and value, e.g.
  *   "layers.0.attn.scores: a non-finite value (inf) at [0, 3, 1, 2]

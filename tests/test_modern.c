@@ -369,6 +369,46 @@ START_TEST(test_overflow_outside_the_window_is_not_computed)
 }
 END_TEST
 
+/* MPNet's relative bias goes into the score after q . k / sqrt(d_k): a
+ * score of -1.8e38 that q . k of tokens 0 and 1 gives, plus a bias of
+ * -1.7e38 in every bucket, is -inf in float32, which would silently mask key
+ * 1 for query 0 (the rest stays finite, so the call returned TF_OK before
+ * the locator added the biases as attention does). */
+START_TEST(test_relative_bias_overflow_is_named)
+{
+    enum { T = 2, D = 2, R = 4 };
+    const float A = 1.6e19f; /* q0 . k1 = -A^2 = -2.56e38, / sqrt(2) = -1.81e38 */
+    const float x[T * D] = {A, 0, 0, A};
+    const float qk[2 * D * D] = {1, 0, 0, 0, /* W_Q: q0 = (A, 0), q1 = 0 */
+                                 0, -1, 0, 0 /* W_K: k0 = 0, k1 = (-A, 0) */};
+    const float v[D * D] = {1e-3f, 0, 0, 1e-3f};
+    const float bias[R] = {-1.7e38f, -1.7e38f, -1.7e38f, -1.7e38f}; /* (R, H) */
+    const int64_t dims[2] = {D, D}, bias_dims[2] = {R, 1};
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = 1, cfg.d_ff = 2, cfg.position = TF_POSITION_NONE;
+    cfg.bias = 0, cfg.relative_buckets = R;
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.q.weight", qk, 2, dims), TF_OK);
+    ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.k.weight", qk + 4, 2, dims), TF_OK);
+    ck_assert_int_eq(tf_encoder_set_tensor(enc, "layers.0.attn.v.weight", v, 2, dims), TF_OK);
+    ck_assert_msg(tf_encoder_set_tensor(enc, "relative_bias.weight", bias, 2, bias_dims) == TF_OK,
+                  "%s", tf_last_error());
+    float out[T * D] = {0};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(tf_last_error(), "layers.0.attn.scores") &&
+                      strstr(tf_last_error(), "(-inf) at [0, 0, 0, 1]"),
+                  "%s", tf_last_error());
+    for (int i = 0; i < T * D; i++)
+        ck_assert(out[i] == 0.0f); /* not written */
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 /* ---- Validation of the fields 0.4.0 added ------------------------------------- */
 
 typedef struct bad_field {
@@ -547,6 +587,7 @@ int main(void)
     tcase_add_test(tc, test_fields_saved);
     tcase_add_test(tc, test_save_keeps_every_new_field);
     tcase_add_test(tc, test_overflow_outside_the_window_is_not_computed);
+    tcase_add_test(tc, test_relative_bias_overflow_is_named);
     tcase_add_test(tc, test_trace_of_the_new_steps);
     tcase_add_test(tc, test_relative_bias_in_trace);
     suite_add_tcase(s, tc);

@@ -74,8 +74,8 @@ enum { TF_STAGE_EMBED = 0 }; /* then 1 + l after layer l, then n_layers + 1 */
 /* What explains a non-finite value in this call: its inputs. */
 static tf_nonfinite_scope scope_of(const tf_run *run)
 {
-    return (tf_nonfinite_scope){run->args, run->cfg, &run->batch, (size_t)run->cfg->d_model,
-                                &run->sched};
+    return (tf_nonfinite_scope){run->args, run->cfg, &run->batch, &run->mask,
+                                (size_t)run->cfg->d_model, &run->sched};
 }
 
 /* Whether x (N, D), tensor tf_trace_name(name, layer), holds such a value. */

@@ -138,25 +138,68 @@ static double dot(const float *q, const float *k, size_t dk)
     return sum;
 }
 
-/* The first q . k of one head of one sequence (Q, K: len rows of dk
- * values, ld apart) that float32 cannot hold, among the pairs attention
- * computes (k <= q when causal, |q - k| <= hw when hw > 0): its query and
- * key in *at, its exact value in *value; 0 when there is none. */
-static int find_score_overflow(const float *Q, const float *K, size_t len, size_t ld, size_t dk,
-                               int causal, size_t hw, size_t at[2], double *value)
+/* The largest |value| the call's position biases add to a score: the
+ * relative bias table's largest, plus ALiBi's steepest slope over the
+ * longest distance. */
+static double max_position_bias(const tf_attn_mask *m, size_t H, size_t max_len)
+{
+    double most = 0.0;
+    if (m->relative_bias)
+        most += tf_max_abs(m->relative_bias, H * (2 * m->relative_len - 1));
+    if (m->alibi_slopes && max_len > 0)
+        most += (double)tf_max_abs(m->alibi_slopes, H) * (double)(max_len - 1);
+    return most;
+}
+
+/* One head of one sequence, as the locator reads it. */
+typedef struct score_head {
+    const float *Q, *K; /* (len, d_k) each, rows ld apart */
+    size_t len, ld, dk, h;
+    int causal;
+    size_t hw;                /* the layer's half window; 0: global */
+    const tf_attn_mask *bias; /* the call's position biases */
+    double max_bias;          /* max_position_bias */
+} score_head;
+
+/* Score (q, k) of a head from its exact q . k (|dot| <= FLT_MAX), as
+ * attend_block and apply_masks compute it: scaled in float32, then the
+ * relative bias for k - q, then ALiBi's -m_h |q - k|. */
+static float biased_score(const score_head *s, double dot, size_t q, size_t k)
+{
+    const tf_attn_mask *m = s->bias;
+    float score = (float)(dot / sqrt((double)s->dk));
+    if (m->relative_bias) /* (H, 2 relative_len - 1), j - i = 0 at relative_len - 1 */
+        score += m->relative_bias[s->h * (2 * m->relative_len - 1) + m->relative_len - 1 + k - q];
+    if (m->alibi_slopes)
+        score -= m->alibi_slopes[s->h] * (float)(k > q ? k - q : q - k);
+    return score;
+}
+
+/* The first score of head s that float32 cannot hold, among the pairs
+ * attention computes (k <= q when causal, |q - k| <= hw when hw > 0): its
+ * query and key in *at, its value (NaN or an infinity) in *value; 0 when
+ * there is none. */
+static int find_score_overflow(const score_head *s, size_t at[2], float *value)
 {
     /* Cauchy-Schwarz: no |q . k| exceeds max |q| max |k| (L2 norms); when
-     * that is well inside float32 this head has nothing to look for. */
-    if (sqrt(max_sq_norm(Q, len, ld, dk)) * sqrt(max_sq_norm(K, len, ld, dk)) <= FLT_MAX / 2)
+     * that and the biases are well inside float32 this head has nothing to
+     * look for. */
+    const size_t len = s->len, hw = s->hw;
+    if (sqrt(max_sq_norm(s->Q, len, s->ld, s->dk)) * sqrt(max_sq_norm(s->K, len, s->ld, s->dk)) +
+            s->max_bias <= FLT_MAX / 2)
         return 0;
     for (size_t q = 0; q < len; q++) {
         const size_t first = hw && q > hw ? q - hw : 0;
-        size_t end = causal ? q + 1 : len;
+        size_t end = s->causal ? q + 1 : len;
         end = hw && q + hw + 1 < end ? q + hw + 1 : end;
         for (size_t k = first; k < end; k++) {
-            const double s = dot(Q + q * ld, K + k * ld, dk);
-            if (!(fabs(s) <= FLT_MAX)) { /* NaN too */
-                at[0] = q, at[1] = k, *value = s;
+            const double d = dot(s->Q + q * s->ld, s->K + k * s->ld, s->dk);
+            const float score = fabs(d) <= FLT_MAX ? biased_score(s, d, q, k)
+                                : isnan(d)         ? NAN
+                                : d > 0            ? INFINITY
+                                                   : -INFINITY;
+            if (!isfinite(score)) {
+                at[0] = q, at[1] = k, *value = score;
                 return 1;
             }
         }
@@ -202,18 +245,18 @@ static float float_of(unsigned bits)
     return value;
 }
 
-/* Whether |q . k| <= d_k max|q| max|k| keeps every score of qkv (N, 3D)
- * well inside float32: one vectorised pass over Q and K, split over the
- * call's threads (the usual case). */
+/* Whether |q . k| <= d_k max|q| max|k| and the biases (up to max_bias)
+ * keep every score of qkv (N, 3D) well inside float32: one vectorised pass
+ * over Q and K, split over the call's threads (the usual case). */
 static int scores_cannot_overflow(const tf_schedule *sched, const float *qkv, size_t N, size_t D,
-                                  size_t dk)
+                                  size_t dk, double max_bias)
 {
     qk_bound b = {.qkv = qkv, .D = D};
     atomic_init(&b.max_q, 0u);
     atomic_init(&b.max_k, 0u);
     tf_schedule_rows(sched, qk_bound_part, &b, N, 2 * D);
     const double max_q = float_of(atomic_load(&b.max_q)), max_k = float_of(atomic_load(&b.max_k));
-    return (double)dk * max_q * max_k <= FLT_MAX / 2;
+    return (double)dk * max_q * max_k + max_bias <= FLT_MAX / 2;
 }
 
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t layer,
@@ -221,22 +264,25 @@ int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *sc, int32_t 
 {
     const tf_batch *bt = sc->batch;
     const size_t D = sc->D, dk = D / H, ld = 3 * D;
-    if (scores_cannot_overflow(sc->sched, qkv, bt->N, D, dk))
+    const double max_bias = max_position_bias(sc->mask, H, (size_t)bt->max_len);
+    if (scores_cannot_overflow(sc->sched, qkv, bt->N, D, dk, max_bias))
         return 0;
     for (int32_t b = 0; b < bt->B; b++) {
         const float *rows = qkv + bt->row_start[b] * ld; /* (len, 3D) */
-        const size_t len = (size_t)bt->lengths[b];
         if (input_nonfinite(sc, b))
             continue;
         for (size_t h = 0; h < H; h++) {
+            const score_head head = {.Q = rows + h * dk, .K = rows + D + h * dk,
+                                     .len = (size_t)bt->lengths[b], .ld = ld, .dk = dk, .h = h,
+                                     .causal = sc->args->causal,
+                                     .hw = half_window(sc, layer), .bias = sc->mask,
+                                     .max_bias = max_bias};
             size_t at[2];
-            double s;
-            if (!find_score_overflow(rows + h * dk, rows + D + h * dk, len, ld, dk,
-                                     sc->args->causal, half_window(sc, layer), at, &s))
+            float value;
+            if (!find_score_overflow(&head, at, &value))
                 continue;
             const int64_t index[4] = {b, (int64_t)h, (int64_t)at[0], (int64_t)at[1]};
-            record(nf, "attn.scores", layer, 4, index, "B,H,T,T",
-                   isnan(s) ? NAN : s > 0 ? INFINITY : -INFINITY);
+            record(nf, "attn.scores", layer, 4, index, "B,H,T,T", value);
             return 1;
         }
     }

@@ -4,6 +4,7 @@
 #ifndef TF_NONFINITE_H
 #define TF_NONFINITE_H
 
+#include "attention.h"
 #include "batch.h"
 #include "schedule.h"
 #include "tfenc.h"
@@ -17,6 +18,8 @@ typedef struct tf_nonfinite_scope {
     const tf_forward_args *args;
     const tf_config *cfg;     /* which layers are local (their windows) */
     const tf_batch *batch;
+    const tf_attn_mask *mask; /* the call's: causal, ALiBi's slopes, the relative bias
+                                 (tf_layer_prepare's) */
     size_t D;
     const tf_schedule *sched;
 } tf_nonfinite_scope;
@@ -45,12 +48,16 @@ int tf_nonfinite_tensor(tf_nonfinite *nf, const tf_nonfinite_scope *scope, const
                         int32_t rank, const int64_t *dims, const char *dim_names,
                         const float *data);
 
-/* Whether layer `layer`'s attention scores Q K^T / sqrt(d_k), from its
- * Q | K | V in qkv (N, 3D), overflowed float32 where a query reads them (+inf
- * turns into NaN, but -inf would silently act as a masked key); if so *nf
- * names the first, in attn.scores. Bounds from the largest |q| and |k| (one
- * pass split over the call's threads; then per head from the rows' norms)
- * skip what cannot come near the limit. */
+/* Whether layer `layer`'s attention scores, from its Q | K | V in qkv (N,
+ * 3D) (Q and K rotated, with rotary positions), overflowed float32 where a
+ * query reads them (+inf turns into NaN, but -inf would silently act as a
+ * masked key); if so *nf names the first, in attn.scores. A score is what
+ * attention computes: q . k, then / sqrt(d_k), then the relative position
+ * bias and ALiBi's -m_h |i - j| added in float32 (the caller's additive mask
+ * is not: a very negative value there is how masks are written). Bounds from
+ * the largest |q| and |k| (one pass split over the call's threads; then per
+ * head from the rows' norms) and the largest bias skip what cannot come
+ * near the limit. */
 int tf_nonfinite_scores(tf_nonfinite *nf, const tf_nonfinite_scope *scope, int32_t layer,
                         const float *qkv, size_t H);
 
