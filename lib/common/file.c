@@ -84,7 +84,8 @@ tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *le
         return s;
     char *buf = NULL; /* [size + 1] */
     if (size > max)
-        s = tf_fail(TF_ERR_FORMAT, "%s: larger than %zu bytes", path, max);
+        s = tf_fail(TF_ERR_FORMAT, "%s: %zu bytes, more than the %zu a file may have here", path,
+                    size, max);
     else if (!(buf = tf_malloc(size + 1)))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size + 1);
     size_t n = 0;
