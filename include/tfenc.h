@@ -300,6 +300,18 @@ typedef struct tf_config {
                                   wide, and embed.project [D, E] (+ bias) takes
                                   their sum to D before layer 0 (ELECTRA's
                                   embeddings_project, electra-small's E 128, D 256) */
+    int32_t qk_norm;           /* 1: a LayerNorm over the D features of each row of
+                                  Q and one over K, right after their projections
+                                  (before the split into heads and any rotation):
+                                  layers.l.attn.q_norm and .k_norm, D wide, with
+                                  biases when bias or norm_bias (JinaBERT v2's code
+                                  variant, jina-bert-v2-qk-post-norm's layer_norm_q
+                                  and layer_norm_k) */
+    int32_t add_norm1b;        /* 1 (post-norm only): after a = LN1(x + MHA(x)),
+                                  x = LN1b(x + a), the layer's input added a
+                                  second time, before the feed-forward block
+                                  (layers.l.norm1b; the same code variant's
+                                  JinaBertLayer.layer_norm_1) */
 } tf_config;
 
 /* Fills *cfg with the tutorial's model: D 512, H 8, F 2048, L 1, GELU (erf),
@@ -308,8 +320,8 @@ typedef struct tf_config {
  * layer_norm_eps 1e-5, seed 0, and every 0.4.0 field 0 (see "Structs that
  * grow"). tf_encoder_create refuses a field out of its range, or one that
  * does not fit the others (rotary_* without ROTARY positions, global_every
- * without attn_window, skip_first_norm1 with post-norm,
- * relative_max_distance without relative_buckets), naming it and its
+ * without attn_window, skip_first_norm1 with post-norm, add_norm1b with
+ * pre-norm, relative_max_distance without relative_buckets), naming it and its
  * value (TF_ERR_INVALID_ARGUMENT). */
 TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
 TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
@@ -518,9 +530,12 @@ TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
  *   layers.{l}.attn.q.weight   [D, D]   and .bias [D]        (query)
  *   layers.{l}.attn.k.weight   [D, D]   and .bias [D]        (key)
  *   layers.{l}.attn.v.weight   [D, D]   and .bias [D]        (value)
+ *   layers.{l}.attn.q_norm.weight [D] and .bias [D]  with qk_norm (also
+ *                                       attn.k_norm)
  *   layers.{l}.attn.out.weight [D, D]   and .bias [D]        (W_O)
  *   layers.{l}.norm1.weight    [D]      and .bias [D]  (not layer 0's with
  *                                       skip_first_norm1)
+ *   layers.{l}.norm1b.weight   [D]      and .bias [D]  with add_norm1b
  *   layers.{l}.ffn.up.weight   [F, D]   and .bias [F]        (D -> F)
  *   layers.{l}.ffn.gate.weight [F, D]   and .bias [F]        (with ffn_gated)
  *   layers.{l}.ffn.down.weight [D, F]   and .bias [D]        (F -> D)
@@ -586,6 +601,9 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  *                                      E wide) . embed.project^T + bias
  *   layers.l.norm1      [B, T, D]      LN1(x), pre-norm only
  *   layers.l.attn.q     [B, H, T, d_k] per-head queries (also .k, .v)
+ *   layers.l.attn.q_norm [B, H, T, d_k] qk_norm: the queries after their
+ *                                      LayerNorm over all D features (also
+ *                                      .k_norm), which the scores use
  *   layers.l.attn.q_rotated [B, H, T, d_k] ROTARY: the queries rotated (also
  *                                      .k_rotated), which the scores use
  *   layers.l.attn.alibi_slopes [H]     ALIBI: m_h of each head; the scores
@@ -602,6 +620,8 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  *   layers.l.attn.out   [B, T, D]      context . W_O^T + b_O
  *   layers.l.add_norm1  [B, T, D]      post-norm: LN1(x + attn.out);
  *                                      pre-norm: x + attn.out
+ *   layers.l.add_norm1b [B, T, D]      add_norm1b: LN1b(x + add_norm1), x
+ *                                      the layer's input
  *   layers.l.norm2      [B, T, D]      LN2(x), pre-norm only
  *   layers.l.ffn.up     [B, T, F]      ffn_gated: x W_up^T + b_up
  *   layers.l.ffn.gate   [B, T, F]      ffn_gated: x W_gate^T + b_gate

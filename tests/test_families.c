@@ -734,8 +734,13 @@ START_TEST(test_jina_bert_config)
         {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"geglu\", "
          "\"architectures\": [\"JinaBertForMaskedLM\"], \"auto_map\": {\"AutoModel\": "
          "\"jinaai/jina-bert-v2-qk-post-norm--modeling_bert.JinaBertModel\"}",
+         TF_ERR_FORMAT, /* the code variant's auto_map on the plain v2's tensors */
+         "missing tensor 'encoder.layer.0.mlp.up_gated_layer.weight'"},
+        {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"geglu\", "
+         "\"architectures\": [\"JinaBertForMaskedLM\"], \"auto_map\": {\"AutoModel\": "
+         "\"jinaai/jina-bert-v3-qk-norm--modeling_bert.JinaBertModel\"}",
          TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
-         "\"jinaai/jina-bert-v2-qk-post-norm--modeling_bert.JinaBertModel\" points at remote "
+         "\"jinaai/jina-bert-v3-qk-norm--modeling_bert.JinaBertModel\" points at remote "
          "code (architectures JinaBertForMaskedLM) that this library does not follow"},
         {"\"architectures\": [\"JinaBertForMaskedLM\"]", TF_ERR_UNSUPPORTED,
          "config.json: model_type \"bert\" (architectures JinaBertForMaskedLM) is not supported"},

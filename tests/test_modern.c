@@ -255,6 +255,75 @@ START_TEST(test_trace_of_the_new_steps)
 }
 END_TEST
 
+/* Mean and variance of the D values of token t of sequence b in a [B, H, T,
+ * d_k] event (its heads side by side). */
+static void token_moments(const recorded *ev, int b, int t, double *mean, double *var)
+{
+    const int64_t H = ev->dims[1], T = ev->dims[2], dk = ev->dims[3];
+    double sum = 0, sq = 0;
+    for (int64_t h = 0; h < H; h++)
+        for (int64_t i = 0; i < dk; i++) {
+            const double v = ev->data[((b * H + h) * T + t) * dk + i];
+            sum += v, sq += v * v;
+        }
+    *mean = sum / (double)(H * dk);
+    *var = sq / (double)(H * dk) - *mean * *mean;
+}
+
+/* qk_norm and add_norm1b in the trace: attn.q_norm and .k_norm hold each
+ * token's whole row of Q and K normalised over its D features (the norms
+ * initialised to weight 1, bias 0: mean 0, variance v / (v + eps) of the
+ * row's variance v in attn.q, .k), not head by head;
+ * add_norm1b is LN(x + add_norm1) of the layer's input x. */
+START_TEST(test_qk_norm_in_trace)
+{
+    enum { B = 2, T = 4, D = 16, H = 4, F = 12 };
+    tf_config cfg;
+    tf_config_init(&cfg);
+    cfg.d_model = D, cfg.n_heads = H, cfg.d_ff = F, cfg.n_layers = 1, cfg.seed = 5;
+    cfg.position = TF_POSITION_ALIBI, cfg.qk_norm = 1, cfg.add_norm1b = 1;
+    float x[B * T * D], out[B * T * D];
+    fill_uniform(x, B * T * D, 3, -1.0f, 1.0f);
+    const int32_t lengths[B] = {T, 2};
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+    recording rec = {0};
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = out;
+    a.trace = record, a.trace_user_data = &rec;
+    ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+    ck_assert(!rec.out_of_memory);
+    const char *names[2][2] = {{"layers.0.attn.q", "layers.0.attn.q_norm"},
+                               {"layers.0.attn.k", "layers.0.attn.k_norm"}};
+    for (int n = 0; n < 2; n++) {
+        const recorded *raw = event(&rec, names[n][0]), *ev = event(&rec, names[n][1]);
+        ck_assert_int_eq(ev->rank, 4);
+        for (int b = 0; b < B; b++)
+            for (int t = 0; t < lengths[b]; t++) {
+                double mean, var, raw_mean, raw_var;
+                token_moments(ev, b, t, &mean, &var);
+                token_moments(raw, b, t, &raw_mean, &raw_var);
+                ck_assert_double_le(fabs(mean), 1e-5);
+                ck_assert_double_le(fabs(var - raw_var / (raw_var + 1e-5)), 1e-5);
+            }
+    }
+    const recorded *an1 = event(&rec, "layers.0.add_norm1"), *an1b = event(&rec, "layers.0.add_norm1b");
+    for (int t = 0; t < T; t++) { /* sequence 0: x is the layer's input as given */
+        double sum = 0, sq = 0, v[D];
+        for (int i = 0; i < D; i++)
+            v[i] = (double)x[t * D + i] + an1->data[t * D + i], sum += v[i];
+        for (int i = 0; i < D; i++)
+            sq += (v[i] - sum / D) * (v[i] - sum / D);
+        for (int i = 0; i < D; i++)
+            ck_assert_double_le(fabs(an1b->data[t * D + i] -
+                                     (v[i] - sum / D) / sqrt(sq / D + 1e-5)), 1e-4);
+    }
+    recording_free(&rec);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 /* The relative position bias in the trace: [H, 2 max_len - 1] per layer,
  * each head's entry for j - i being its row of relative_bias.weight at the
  * bucket MPNetEncoder.relative_position_bucket gives (8 buckets: E = 2,
@@ -451,6 +520,9 @@ static void relative_neg(tf_config *c) { c->relative_buckets = -32; }
 static void distance_alone(tf_config *c) { c->relative_max_distance = 64; }
 static void distance_short(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = 8; }
 static void distance_neg(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = -1; }
+static void qk_norm_2(tf_config *c) { c->qk_norm = 2; }
+static void norm1b_neg(tf_config *c) { c->add_norm1b = -1; }
+static void norm1b_pre(tf_config *c) { c->norm_placement = TF_NORM_PRE, c->add_norm1b = 1; }
 static void position_5(tf_config *c) { c->position = 5; }
 static void activation_4(tf_config *c) { c->activation = 4; }
 
@@ -494,6 +566,9 @@ static const bad_field bad_fields[] = {
     {"config.relative_max_distance: expected 0 or more than relative_buckets / 4 = 8 (the "
      "distances with a bucket each), got 8", distance_short},
     {"config.relative_max_distance: expected 0..16777216, got -1", distance_neg},
+    {"config.qk_norm: expected 0..1, got 2", qk_norm_2},
+    {"config.add_norm1b: expected 0..1, got -1", norm1b_neg},
+    {"config.add_norm1b: 1 needs norm_placement \"post\" (it is \"pre\")", norm1b_pre},
     {"config.position: expected 0..4, got 5", position_5},
     {"config.activation: expected 0..3, got 4", activation_4},
 };
@@ -551,9 +626,12 @@ START_TEST(test_save_keeps_every_new_field)
     rotary.rotary_dim = 4, rotary.rotary_interleaved = 1, rotary.rotary_base = 500.0f;
     rotary.rotary_base_local = 20.5f, rotary.rotary_ntk_factor = 1.5f;
     rotary.rotary_ntk_positions = 64, rotary.rotary_linear_factor = 1.25f;
-    const tf_config *cases[2] = {&cfg, &rotary};
+    rotary.qk_norm = 1;
+    tf_config post = cfg;
+    post.norm_placement = TF_NORM_POST, post.skip_first_norm1 = 0, post.add_norm1b = 1;
+    const tf_config *cases[3] = {&cfg, &rotary, &post};
     make_tmp_dir();
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         tf_encoder *enc, *back;
         ck_assert_msg(tf_encoder_create(cases[i], &enc) == TF_OK, "%s", tf_last_error());
         const path_buf file = join(tmp_dir, "saved.safetensors");
@@ -590,6 +668,7 @@ int main(void)
     tcase_add_test(tc, test_relative_bias_overflow_is_named);
     tcase_add_test(tc, test_trace_of_the_new_steps);
     tcase_add_test(tc, test_relative_bias_in_trace);
+    tcase_add_test(tc, test_qk_norm_in_trace);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);

@@ -259,6 +259,15 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
         tensor_line(ev, "values: what each token passes on");
         printf("  V of head %d:\n", h);
         token_rows(w, head_rows(w, ev), dk);
+    } else if (!strcmp(name, "attn.q_norm")) {
+        heading(w, "QK norm: a LayerNorm on Q and one on K");
+        printf("  each token's whole Q row (%d values, all heads together) normalised and scaled\n"
+               "  by q_norm, K's by k_norm, before the heads meet; V unchanged\n", D);
+        tensor_line(ev, "queries after their LayerNorm");
+        printf("  Q of head %d, normalised:\n", h);
+        token_rows(w, head_rows(w, ev), dk);
+    } else if (!strcmp(name, "attn.k_norm")) {
+        tensor_line(ev, "keys after theirs, which the scores use");
     } else if (!strcmp(name, "attn.q_rotated")) {
         explain_rotary(w, ev);
     } else if (!strcmp(name, "attn.k_rotated")) {
@@ -322,6 +331,12 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
             tensor_line(ev, "each row now has mean 0 and standard deviation 1:");
             row_stats(w, ev->data, D);
         }
+    } else if (!strcmp(name, "add_norm1b")) {
+        heading(w, "Add & Norm once more: LayerNorm(x + that), x the layer's input");
+        printf("  (%d, %d) + (%d, %d) -> LayerNorm (norm1b), the feed-forward network's input\n",
+               T, D, T, D);
+        tensor_line(ev, "");
+        row_stats(w, ev->data, D);
     } else if (!strcmp(name, "ffn.up")) {
         heading(w, "Gated feed-forward network, per token: up and gate, act(gate) * up, down");
         printf("  (%d, %d) . (%d, 2 x %d) -> up (%d, %d) and gate (%d, %d), one product\n", T, D,

@@ -287,8 +287,11 @@ static int norm_input(const explain_page *e, const recorded *after, const record
         *a = layer_event(e, "add_norm1");
     else if (!pre && !strcmp(name, "add_norm1"))
         *a = layer_input(e), *b = layer_event(e, "attn.out");
+    else if (!pre && !strcmp(name, "add_norm1b"))
+        *a = layer_input(e), *b = layer_event(e, "add_norm1");
     else if (!pre && !strcmp(name, "add_norm2"))
-        *a = layer_event(e, "add_norm1"), *b = layer_event(e, "ffn.out");
+        *a = layer_event(e, e->cfg->add_norm1b ? "add_norm1b" : "add_norm1"),
+        *b = layer_event(e, "ffn.out");
     else
         return 0;
     return *a != NULL;

@@ -102,6 +102,9 @@ static void print_modern_fields(const tf_config *c)
     if (c->relative_buckets)
         printf("        relative position bias: %d buckets, max distance %d, shared by every "
                "layer\n", (int)c->relative_buckets, (int)tf_relative_max_distance_of(c));
+    if (c->qk_norm || c->add_norm1b)
+        printf("        LayerNorms on Q and K %s, the input added again after add_norm1 %s\n",
+               c->qk_norm ? "yes" : "no", c->add_norm1b ? "yes (norm1b)" : "no");
 }
 
 static void print_config(const tf_config *c)

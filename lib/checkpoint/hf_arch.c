@@ -71,7 +71,8 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
         return tf_fail(TF_ERR_FORMAT, "%s: architectures must be a list of names", label);
     char names[256];
     list_architectures(archs, names, sizeof names);
-    a->family = tf_hf_family_find(model_type, position_type);
+    const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
+    a->family = tf_hf_family_find(model_type, position_type, auto_map);
     int all_known = a->family != NULL;
     const cJSON *item;
     cJSON_ArrayForEach(item, archs) {
@@ -85,7 +86,6 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
     }
     if (!all_known)
         return tf_hf_family_unsupported(label, model_type, names);
-    const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
     if (auto_map && !cJSON_IsNull(auto_map) && !cJSON_IsObject(auto_map))
         return tf_fail(TF_ERR_FORMAT, "%s: auto_map must be an object of class -> module", label);
     return auto_map ? check_auto_map(auto_map, a->family, names, label) : TF_OK;

@@ -326,8 +326,9 @@ static tf_status read_family(const cJSON *root, tf_hf_config *c, const char *pat
     if (!cJSON_IsString(item))
         return tf_fail(TF_ERR_FORMAT, "%s: model_type must be a string, got %s", path, value);
     const cJSON *positions = cJSON_GetObjectItemCaseSensitive(root, "position_embedding_type");
-    c->family = tf_hf_family_find(item->valuestring, cJSON_IsString(positions)
-                                                         ? positions->valuestring : NULL);
+    c->family = tf_hf_family_find(item->valuestring,
+                                  cJSON_IsString(positions) ? positions->valuestring : NULL,
+                                  cJSON_GetObjectItemCaseSensitive(root, "auto_map"));
     return c->family ? TF_OK : tf_hf_family_unsupported(path, item->valuestring, NULL);
 }
 

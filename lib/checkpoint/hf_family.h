@@ -13,6 +13,7 @@
 
 #include "dense.h"
 #include "hf_config.h"
+#include "json.h"
 #include "safetensors.h"
 #include "tfenc.h"
 
@@ -103,11 +104,14 @@ typedef struct tf_hf_family {
 extern const tf_name_rule tf_bert_top[], tf_bert_layer[];
 
 /* The family whose model_types hold model_type and whose position_type is
- * position_type (config.json's position_embedding_type); else, with another
+ * position_type (config.json's position_embedding_type), the one among
+ * those that follows a value of auto_map (config.json's, or NULL) first
+ * (JinaBERT's code variant beside JinaBERT); else, with another
  * position_type, the first of model_type without one, and without a
  * position_type (or without such a family) the first of model_type; NULL if
  * no family has model_type. */
-const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type);
+const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type,
+                                      const cJSON *auto_map);
 
 /* Whether f follows the remote code an auto_map value ("repo--module.Class")
  * names. */

@@ -62,6 +62,8 @@ static const struct field {
     {"relative_max_distance", F_INT, offsetof(tf_config, relative_max_distance), 0, 0,
      SINCE_0_4},
     {"embedding_dim", F_INT, offsetof(tf_config, embedding_dim), 0, 0, SINCE_0_4},
+    {"qk_norm", F_BOOL, offsetof(tf_config, qk_norm), 0, 0, SINCE_0_4},
+    {"add_norm1b", F_BOOL, offsetof(tf_config, add_norm1b), 0, 0, SINCE_0_4},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 _Static_assert(N_FIELDS + 2 == TF_METADATA_FIELDS, "a slot for every field, format and version, "

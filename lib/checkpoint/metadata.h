@@ -6,7 +6,7 @@
 #include "safetensors.h"
 #include "tfenc.h"
 
-enum { TF_METADATA_FIELDS = 34, TF_METADATA_VALUE_MAX = 32 };
+enum { TF_METADATA_FIELDS = 36, TF_METADATA_VALUE_MAX = 32 };
 
 /* keys[i] -> values[i] for every field (and "format" = "tfenc"). */
 void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],

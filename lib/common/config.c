@@ -113,7 +113,9 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_range("rotary_ntk_positions", c->rotary_ntk_positions, 0, TF_MAX_POSITIONS)) ||
         (s = check_range("attn_window", c->attn_window, 0, TF_MAX_POSITIONS)) ||
         (s = check_range("global_every", c->global_every, 0, TF_MAX_LAYERS)) ||
-        (s = check_range("embedding_dim", c->embedding_dim, 0, TF_MAX_D_MODEL)))
+        (s = check_range("embedding_dim", c->embedding_dim, 0, TF_MAX_D_MODEL)) ||
+        (s = check_range("qk_norm", c->qk_norm, 0, 1)) ||
+        (s = check_range("add_norm1b", c->add_norm1b, 0, 1)))
         return s;
     if (c->rotary_dim % 2 != 0)
         return tf_fail(TF_ERR_INVALID_ARGUMENT,
@@ -136,6 +138,8 @@ static tf_status validate_0_4(const tf_config *c)
         return s;
     if ((s = check_needs("skip_first_norm1", c->skip_first_norm1,
                          c->norm_placement == TF_NORM_PRE, "norm_placement \"pre\" (it is \"post\")")) ||
+        (s = check_needs("add_norm1b", c->add_norm1b, c->norm_placement == TF_NORM_POST,
+                         "norm_placement \"post\" (it is \"pre\")")) ||
         (s = check_needs("rotary_dim", c->rotary_dim, rotary, no_rotary)) ||
         (s = check_needs("rotary_interleaved", c->rotary_interleaved, rotary, no_rotary)) ||
         (s = check_needs("rotary_base", c->rotary_base, rotary, no_rotary)) ||

@@ -1,6 +1,8 @@
 /* layer.c — one encoder layer, post-norm or pre-norm:
  *   post-norm: x = LN1(x + MHA(x));   x = LN2(x + FFN(x))
- *   pre-norm:  x = x + MHA(LN1(x));   x = x + FFN(LN2(x))           */
+ *   pre-norm:  x = x + MHA(LN1(x));   x = x + FFN(LN2(x))
+ * with add_norm1b (post-norm), the layer's input x0 once more before the
+ * feed-forward block: x = LN1b(x0 + LN1(x0 + MHA(x0))). */
 #include "layer.h"
 
 #include "alibi.h"
@@ -8,6 +10,7 @@
 #include "ffn.h"
 #include "kernels.h"
 #include "linear.h"
+#include "qk_norm.h"
 #include "relative_bias.h"
 #include "rotary.h"
 
@@ -82,6 +85,13 @@ static void attention_block(tf_run *run, int32_t l, const float *in, float *attn
         scores = tr->scores;
         if (!attn_weights)
             attn_weights = tr->weights;
+    }
+    if (cfg->qk_norm) {
+        tf_qk_norm_apply(&run->sched, s->qkv, lw, N, D, cfg->layer_norm_eps);
+        if (tf_tracing(tr)) {
+            tf_trace_heads(tr, "attn.q_norm", l, s->qkv, 0);
+            tf_trace_heads(tr, "attn.k_norm", l, s->qkv, 1);
+        }
     }
     if (cfg->position == TF_POSITION_ROTARY)
         rotate_qk(run, l);
@@ -162,18 +172,25 @@ static void run_rows(tf_run *run, const rows_job *job)
     tf_schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D);
 }
 
-/* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */
-static void residual(tf_run *run, int32_t l, const float *delta, const float *norm_w,
-                     const float *norm_b, const char *trace_name)
+/* out (N, D) = LN(out + delta) for post-norm, out + delta for pre-norm. */
+static void residual_into(tf_run *run, int32_t l, float *out, const float *delta,
+                          const float *norm_w, const float *norm_b, const char *trace_name)
 {
     const tf_config *cfg = run->cfg;
     const size_t D = (size_t)cfg->d_model;
-    const rows_job job = {.out = run->s.x, .delta = delta, .norm_w = norm_w, .norm_b = norm_b,
+    const rows_job job = {.out = out, .delta = delta, .norm_w = norm_w, .norm_b = norm_b,
                           .D = D, .eps = cfg->layer_norm_eps,
                           .op = cfg->norm_placement == TF_NORM_POST ? ADD_NORM : ADD};
     run_rows(run, &job);
     if (tf_tracing(&run->tracer))
-        tf_trace_rows(&run->tracer, trace_name, l, run->s.x, D, "B,T,D");
+        tf_trace_rows(&run->tracer, trace_name, l, out, D, "B,T,D");
+}
+
+/* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */
+static void residual(tf_run *run, int32_t l, const float *delta, const float *norm_w,
+                     const float *norm_b, const char *trace_name)
+{
+    residual_into(run, l, run->s.x, delta, norm_w, norm_b, trace_name);
 }
 
 /* out (N, D) = LN(x), the pre-norm input of a sub-layer. */
@@ -199,7 +216,12 @@ void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
     const float *attn_in = norm1 ? pre_norm(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "norm1")
                                  : s->x;
     attention_block(run, l, attn_in, attn_weights); /* s->tmp = MHA(attn_in) */
-    residual(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "add_norm1");
+    if (lw->norm1b_w) { /* add_norm1b: s->tmp = LN1(MHA(x) + x), then x = LN1b(x + s->tmp) */
+        residual_into(run, l, s->tmp, s->x, lw->norm1_w, lw->norm1_b, "add_norm1");
+        residual(run, l, s->tmp, lw->norm1b_w, lw->norm1b_b, "add_norm1b");
+    } else {
+        residual(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "add_norm1");
+    }
 
     const float *ffn_in = pre ? pre_norm(run, l, s->ctx, lw->norm2_w, lw->norm2_b, "norm2") : s->x;
     ffn_block(run, l, s->tmp, ffn_in); /* s->tmp = FFN(ffn_in) */

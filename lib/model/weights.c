@@ -31,7 +31,7 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
 {
     tf_tensor *t = &b->tensors[b->n];
     if (snprintf(t->name, sizeof t->name, "%s", name) >= (int)sizeof t->name)
-        b->overflow = 1; /* unreachable: the longest name has 28 bytes */
+        b->overflow = 1; /* unreachable: the longest name, "layers.1023.attn.q_norm.weight", has 30 bytes */
     t->rank = rank;
     t->dims[0] = d0;
     t->dims[1] = rank == 2 ? d1 : 0;
@@ -116,11 +116,21 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
         snprintf(name, sizeof name, "layers.%d.attn.%s.bias", (int)l, qkv[i]);
         add_tensor(b, i == 0 ? &lw->qkv_b : NULL, name, 1, D, 0, TF_INIT_UNIFORM, bound);
     }
+    if (cfg->qk_norm) { /* over each row's D features of Q, then of K */
+        snprintf(prefix, sizeof prefix, "layers.%d.attn.q_norm", (int)l);
+        add_norm(b, cfg, prefix, &lw->q_norm_w, &lw->q_norm_b);
+        snprintf(prefix, sizeof prefix, "layers.%d.attn.k_norm", (int)l);
+        add_norm(b, cfg, prefix, &lw->k_norm_w, &lw->k_norm_b);
+    }
     snprintf(prefix, sizeof prefix, "layers.%d.attn.out", (int)l);
     add_linear(b, cfg, prefix, D, D, &lw->out_w, &lw->out_b);
     snprintf(prefix, sizeof prefix, "layers.%d.norm1", (int)l);
     if (!(l == 0 && cfg->skip_first_norm1))
         add_norm(b, cfg, prefix, &lw->norm1_w, &lw->norm1_b);
+    if (cfg->add_norm1b) {
+        snprintf(prefix, sizeof prefix, "layers.%d.norm1b", (int)l);
+        add_norm(b, cfg, prefix, &lw->norm1b_w, &lw->norm1b_b);
+    }
     add_ffn_in(b, cfg, l, lw);
     snprintf(prefix, sizeof prefix, "layers.%d.ffn.down", (int)l);
     add_linear(b, cfg, prefix, D, F, &lw->down_w, &lw->down_b);
@@ -183,8 +193,8 @@ void tf_weights_init_random(tf_weights *w, uint64_t seed)
 tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
-    /* Upper bound on the tensor count: 12 outside the layers, 18 per layer. */
-    table_builder b = {.cap = 12 + 18 * (size_t)cfg->n_layers};
+    /* Upper bound on the tensor count: 12 outside the layers, 24 per layer. */
+    table_builder b = {.cap = 12 + 24 * (size_t)cfg->n_layers};
     b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
     b.slots = tf_calloc(b.cap, sizeof *b.slots);
     w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);

@@ -26,14 +26,18 @@ typedef struct tf_tensor {
 
 /* Views into the block for one layer. Biases are NULL when cfg.bias is 0
  * (a LayerNorm's when cfg.norm_bias is 0 too); norm1 is NULL for layer 0
- * with cfg.skip_first_norm1. */
+ * with cfg.skip_first_norm1; q_norm, k_norm and norm1b NULL without
+ * cfg.qk_norm and cfg.add_norm1b. */
 typedef struct tf_layer_weights {
     const float *qkv_w;   /* (3D, D): q, k, v weights stacked */
     const float *qkv_b;   /* (3D) */
+    const float *q_norm_w, *q_norm_b; /* (D), with cfg.qk_norm: Q's LayerNorm */
+    const float *k_norm_w, *k_norm_b; /* (D), with cfg.qk_norm: K's LayerNorm */
     const float *out_w;   /* (D, D) */
     const float *out_b;   /* (D) */
     const float *norm1_w; /* (D) */
     const float *norm1_b; /* (D) */
+    const float *norm1b_w, *norm1b_b; /* (D), with cfg.add_norm1b */
     const float *up_w;    /* (F, D); with cfg.ffn_gated (2F, D): up, then gate */
     const float *up_b;    /* (F); with cfg.ffn_gated (2F) */
     const float *down_w;  /* (D, F) */

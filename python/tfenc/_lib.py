@@ -37,7 +37,7 @@ class Config(ctypes.Structure):
                 ("attn_window", c_int32), ("global_every", c_int32),
                 ("rotary_linear_factor", c_float),
                 ("relative_buckets", c_int32), ("relative_max_distance", c_int32),
-                ("embedding_dim", c_int32)]
+                ("embedding_dim", c_int32), ("qk_norm", c_int32), ("add_norm1b", c_int32)]
 
 
 class TraceEvent(ctypes.Structure):

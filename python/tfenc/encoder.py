@@ -78,7 +78,8 @@ def _norm_placement(norm_first):
 
 
 # The fields 0.4.0 added, by kind (the constructor's keywords of the same names).
-_FLAGS_0_4 = ("ffn_gated", "norm_bias", "skip_first_norm1", "rotary_interleaved")
+_FLAGS_0_4 = ("ffn_gated", "norm_bias", "skip_first_norm1", "rotary_interleaved", "qk_norm",
+              "add_norm1b")
 _INTEGERS_0_4 = ("rotary_dim", "rotary_ntk_positions", "attn_window", "global_every",
                  "relative_buckets", "relative_max_distance", "embedding_dim")
 _FLOATS_0_4 = ("rotary_base", "rotary_base_local", "rotary_ntk_factor", "rotary_linear_factor")
@@ -99,7 +100,7 @@ class Encoder(Owner):
                  rotary_base=0.0, rotary_base_local=0.0, rotary_ntk_factor=0.0,
                  rotary_ntk_positions=0, attn_window=0, global_every=0,
                  rotary_linear_factor=0.0, relative_buckets=0, relative_max_distance=0,
-                 embedding_dim=0):
+                 embedding_dim=0, qk_norm=False, add_norm1b=False):
         c = _lib.new(_lib.Config)
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff),
                             ("n_layers", n_layers), ("vocab_size", vocab_size),
@@ -115,7 +116,8 @@ class Encoder(Owner):
         for name, value in (("embedding_norm", embedding_norm), ("final_norm", final_norm),
                             ("bias", bias), ("pooler", pooler), ("ffn_gated", ffn_gated),
                             ("norm_bias", norm_bias), ("skip_first_norm1", skip_first_norm1),
-                            ("rotary_interleaved", rotary_interleaved)):
+                            ("rotary_interleaved", rotary_interleaved), ("qk_norm", qk_norm),
+                            ("add_norm1b", add_norm1b)):
             setattr(c, name, flag(value, name))
         c.rotary_base, c.rotary_base_local = rotary_base, rotary_base_local
         c.rotary_ntk_factor, c.rotary_linear_factor = rotary_ntk_factor, rotary_linear_factor

@@ -67,6 +67,12 @@ pub struct Config {
     /// The embeddings' width E (0: d_model); another than d_model: embed.project [D, E]
     /// takes them to d_model before layer 0 (ELECTRA's embeddings_project).
     pub embedding_dim: usize,
+    /// LayerNorms over each row's d_model features of Q and of K after their projections
+    /// (layers.l.attn.q_norm, k_norm: JinaBERT v2's code variant's layer_norm_q, layer_norm_k).
+    pub qk_norm: bool,
+    /// Post-norm: the layer's input added again after add_norm1 and normed by
+    /// layers.l.norm1b before the feed-forward block (the same variant's layer_norm_1).
+    pub add_norm1b: bool,
 }
 
 impl Default for Config {
@@ -118,6 +124,8 @@ impl Config {
             relative_buckets: from_c(c.relative_buckets),
             relative_max_distance: from_c(c.relative_max_distance),
             embedding_dim: from_c(c.embedding_dim),
+            qk_norm: c.qk_norm != 0,
+            add_norm1b: c.add_norm1b != 0,
         }
     }
 
@@ -155,6 +163,8 @@ impl Config {
         c.relative_buckets = to_c("relative_buckets", self.relative_buckets)?;
         c.relative_max_distance = to_c("relative_max_distance", self.relative_max_distance)?;
         c.embedding_dim = to_c("embedding_dim", self.embedding_dim)?;
+        c.qk_norm = self.qk_norm as i32;
+        c.add_norm1b = self.add_norm1b as i32;
         Ok(c)
     }
 }

@@ -83,6 +83,8 @@ pub struct tf_config {
     pub relative_buckets: i32,
     pub relative_max_distance: i32,
     pub embedding_dim: i32,
+    pub qk_norm: i32,
+    pub add_norm1b: i32,
 }
 
 #[repr(C)]

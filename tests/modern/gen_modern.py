@@ -24,6 +24,11 @@ from the upstream modeling code that defines it:
   pre-norm layer,       modeling_modernbert.py: ModernBertEncoderLayer (attn_norm is
    no norm1 in layer 0  Identity for layer_id 0), ModernBertModel (final_norm)
   post-norm layer       modeling_hf_nomic_bert.py: NomicBertBlock (prenorm=False)
+  QK norm, the input    jinaai/jina-bert-v2-qk-post-norm modeling_bert.py (JinaBERT v2's
+   added twice          code variant): JinaBertSelfAttention.layer_norm_q / layer_norm_k
+                        (nn.LayerNorm(hidden_size) on query(x), key(x), before
+                        transpose_for_scores), JinaBertLayer.forward (layer_norm_1(x +
+                        attention(x)) before the MLP)
   relative position     transformers/models/mpnet/modeling_mpnet.py:
    bias                 MPNetEncoder.relative_position_bucket, compute_position_bias
                         (one relative_attention_bias table shared by every layer),
@@ -59,7 +64,8 @@ DEFAULTS = {
     "ffn_gated": False, "norm_bias": False, "skip_first_norm1": False, "rotary_dim": 0,
     "rotary_interleaved": False, "rotary_base": 0.0, "rotary_base_local": 0.0,
     "rotary_ntk_factor": 0.0, "rotary_ntk_positions": 0, "attn_window": 0, "global_every": 0,
-    "relative_buckets": 0, "relative_max_distance": 0,
+    "relative_buckets": 0, "relative_max_distance": 0, "embedding_dim": 0,
+    "qk_norm": False, "add_norm1b": False,
 }
 
 CASES = [
@@ -99,6 +105,14 @@ CASES = [
     ("relative_window", dict(d_model=16, n_heads=4, d_ff=24, n_layers=3, norm_first=True,
                              relative_buckets=10, relative_max_distance=12, attn_window=16,
                              global_every=2), [90, 40]),
+    # JinaBERT v2 code's: ALiBi, GeGLU, LayerNorms on Q and K, the input added again after
+    # add_norm1
+    ("qk_norm_code", dict(d_model=16, n_heads=2, d_ff=24, position="alibi",
+                          embedding_norm=True, ffn_gated=True, qk_norm=True, add_norm1b=True,
+                          layer_norm_eps=1e-12), [9, 5]),
+    # the norms on Q and K before a rotation, pre-norm, LayerNorms with biases only
+    ("qk_norm_rotary", dict(d_model=16, n_heads=2, d_ff=24, position="rotary", norm_first=True,
+                            bias=False, norm_bias=True, qk_norm=True), [7, 4]),
 ]
 
 
@@ -244,7 +258,10 @@ def attention(c, W, p, l, x, lengths):
     H = c["n_heads"]
     dk = D // H
     qkv = linear(x, W, p + "attn.qkv")  # (B, T, 3D)
-    q, k, v = (t.view(B, T, H, dk) for t in qkv.split(D, dim=-1))
+    q, k, v = qkv.split(D, dim=-1)  # (B, T, D) each
+    if c["qk_norm"]:  # JinaBertSelfAttention: layer_norm_q(query(x)), layer_norm_k(key(x))
+        q, k = norm(c, W, p + "attn.q_norm", q), norm(c, W, p + "attn.k_norm", k)
+    q, k, v = (t.reshape(B, T, H, dk) for t in (q, k, v))
     if c["position"] == "rotary":
         theta = rotary_theta(c, is_local(c, l), T)
         cos, sin = rotary_cos_sin(rotary_dim(c), theta, T, c.get("inv_freq"))
@@ -289,10 +306,13 @@ def norm(c, W, name, x):
 
 def layer(c, W, l, x, lengths):
     """NomicBertBlock (post-norm); ModernBertEncoderLayer (pre-norm, attn_norm
-    Identity in layer 0)"""
+    Identity in layer 0); with add_norm1b jina-bert-v2-qk-post-norm's
+    JinaBertLayer.forward: residual = layer_norm_1(x + attention(x)), attention(x)
+    being BertSelfOutput's LayerNorm(x + dense(ctx)) (norm1 here)"""
     p = f"layers.{l}."
     if not c["norm_first"]:
-        x = norm(c, W, p + "norm1", x + attention(c, W, p, l, x, lengths))
+        a = norm(c, W, p + "norm1", x + attention(c, W, p, l, x, lengths))
+        x = norm(c, W, p + "norm1b", x + a) if c["add_norm1b"] else a
         return norm(c, W, p + "norm2", x + ffn(c, W, p, x))
     attn_in = x if (l == 0 and c["skip_first_norm1"]) else norm(c, W, p + "norm1", x)
     x = x + attention(c, W, p, l, attn_in, lengths)
@@ -342,9 +362,14 @@ def tensor_names(c):
         if c["bias"]:
             for n in "qkv":
                 out.append((f"{p}attn.{n}.bias", (D,), "linear"))
+        if c["qk_norm"]:
+            add_norm(p + "attn.q_norm")
+            add_norm(p + "attn.k_norm")
         add_linear(p + "attn.out", D, D)
         if not (l == 0 and c["skip_first_norm1"]):
             add_norm(p + "norm1")
+        if c["add_norm1b"]:
+            add_norm(p + "norm1b")
         halves = ["up", "gate"] if c["ffn_gated"] else ["up"]
         for n in halves:
             out.append((f"{p}ffn.{n}.weight", (F_, D), "linear"))
@@ -430,6 +455,8 @@ FUZZ_SEEDS = [(name, changes) for name, changes, _ in CASES] + [
     ("bad_relative_odd", dict(relative_buckets=31)),
     ("bad_relative_distance_alone", dict(relative_max_distance=64)),
     ("bad_relative_distance_short", dict(relative_buckets=32, relative_max_distance=8)),
+    ("bad_add_norm1b_pre_norm", dict(add_norm1b=True, norm_first=True)),
+    ("bad_qk_norm_text", dict(qk_norm="2")),
 ]
 
 

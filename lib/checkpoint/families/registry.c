@@ -24,7 +24,7 @@
 
 extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
     tf_family_modernbert, tf_family_electra, tf_family_nomic_bert,
-    tf_family_gte, tf_family_jina_bert, tf_family_mpnet;
+    tf_family_gte, tf_family_jina_bert, tf_family_jina_bert_code, tf_family_mpnet;
 
 static const tf_hf_family *const families[] = {
     &tf_family_bert,
@@ -35,6 +35,7 @@ static const tf_hf_family *const families[] = {
     &tf_family_nomic_bert,
     &tf_family_gte,
     &tf_family_jina_bert,
+    &tf_family_jina_bert_code, /* after JinaBERT: found by its auto_map only */
     &tf_family_mpnet,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
@@ -52,20 +53,41 @@ static int starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type)
+/* Whether f follows the remote code of some string value of auto_map (an
+ * object of class -> module, or of lists of them: AutoTokenizer's). */
+static int runs_any(const tf_hf_family *f, const cJSON *auto_map)
 {
-    const tf_hf_family *first = NULL, *plain = NULL;
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, auto_map) {
+        const cJSON *values = cJSON_IsArray(entry) ? entry->child : entry;
+        for (const cJSON *v = values; v; v = cJSON_IsArray(entry) ? v->next : NULL)
+            if (cJSON_IsString(v) && tf_hf_family_runs(f, v->valuestring))
+                return 1;
+    }
+    return 0;
+}
+
+const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type,
+                                      const cJSON *auto_map)
+{
+    const tf_hf_family *first = NULL, *plain = NULL, *positioned = NULL;
     for (int i = 0; i < N_FAMILIES; i++) {
         const tf_hf_family *f = families[i];
         if (!in_list(f->model_types, model_type))
             continue;
-        if (f->position_type && position_type && strcmp(f->position_type, position_type) == 0)
-            return f;
+        if (f->position_type && position_type && strcmp(f->position_type, position_type) == 0) {
+            if (cJSON_IsObject(auto_map) && runs_any(f, auto_map))
+                return f;
+            if (!positioned)
+                positioned = f;
+        }
         if (!first)
             first = f;
         if (!f->position_type && !plain)
             plain = f;
     }
+    if (positioned)
+        return positioned;
     /* another position type: the family that checks it (hf_config.c refuses it by name) */
     return position_type && plain ? plain : first;
 }
