@@ -383,7 +383,12 @@ TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
  *    rotary_linear_factor a^(2 / d_k)); "bert" with position_embedding_type
  *    "alibi" (JinaBERT v2: BERT's names without positions, mlp.gated_layers
  *    (the activated half first, no bias), mlp.wo, mlp.layernorm; ALiBi;
- *    feed_forward_type geglu, reglu or original);
+ *    feed_forward_type geglu, reglu or original); the same with an
+ *    auto_map to jinaai/jina-bert-v2-qk-post-norm (JinaBERT v2's code
+ *    variant, jina-embeddings-v2-base-code: also
+ *    attention.self.layer_norm_q / layer_norm_k (qk_norm), layer_norm_1
+ *    (add_norm1b), mlp.up_gated_layer (the multiplied half first, no
+ *    bias), mlp.down_layer, layer_norm_2);
  *    "mpnet" (embeddings.word_embeddings / position_embeddings / LayerNorm,
  *    no token types, encoder.layer.{i}.attention.attn.q / k / v / o,
  *    attention.LayerNorm, intermediate.dense, output.dense,
@@ -499,7 +504,8 @@ TF_API tf_status tf_model_inspect(const char *path, const tf_load_options *opts,
 /* NULL is a no-op. */
 TF_API void tf_model_info_destroy(tf_model_info *info);
 /* "huggingface-<family>" ("huggingface-bert", "huggingface-roberta",
- * "huggingface-distilbert", "huggingface-modernbert", "huggingface-electra"),
+ * "huggingface-distilbert", "huggingface-modernbert", "huggingface-electra",
+ * "huggingface-jina-bert", "huggingface-jina-bert-code", ...),
  * "pytorch-transformer-encoder" or "tfenc". */
 TF_API const char *tf_model_info_format(const tf_model_info *info);
 /* The configuration the file implies (cfg->struct_size must be set). */

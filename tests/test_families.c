@@ -19,6 +19,7 @@
 #include "common/expect.h"
 #include "common/json_fixture.h"
 #include "common/suite.h"
+#include "common/tensor.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
 
@@ -208,6 +209,62 @@ START_TEST(test_jina_bert)
     ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
     ck_assert_int_eq(c.bias, 1); /* gated_layers' biases, which it lacks, are zeros */
     ck_assert_int_eq(c.pooler, 0);
+}
+END_TEST
+
+/* JinaBERT v2's code variant (jina-bert-v2-qk-post-norm): its norms on Q
+ * and K and layer_norm_1 read, the multiplied half of up_gated_layer first;
+ * saved in libtfenc's format and loaded back tensor for tensor. */
+START_TEST(test_jina_code)
+{
+    expect_matches("jina_code");
+    const tf_config c = inspect("jina_code", "huggingface-jina-bert-code");
+    ck_assert_int_eq(c.qk_norm, 1);
+    ck_assert_int_eq(c.add_norm1b, 1);
+    ck_assert_int_eq(c.position, TF_POSITION_ALIBI);
+    ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
+    ck_assert_int_eq(c.ffn_gated, 1);
+    ck_assert_int_eq(c.d_ff, 32); /* up_gated_layer [64, 16] */
+    ck_assert_int_eq(c.bias, 1);  /* its up_gated_layer's biases, which it lacks, are zeros */
+    tf_encoder *enc, *back;
+    ck_assert_int_eq(tf_encoder_load(folder("jina_code").s, NULL, &enc), TF_OK);
+    make_tmp_dir();
+    const path_buf saved = join(tmp_dir, "saved.safetensors");
+    ck_assert_msg(tf_encoder_save(enc, saved.s) == TF_OK, "%s", tf_last_error());
+    ck_assert_msg(tf_encoder_load(saved.s, NULL, &back) == TF_OK, "%s", tf_last_error());
+    ck_assert_uint_eq(tf_encoder_tensor_count(back), tf_encoder_tensor_count(enc));
+    const char *norms[] = {"layers.1.attn.q_norm.bias", "layers.1.attn.k_norm.weight",
+                           "layers.0.norm1b.weight", "layers.1.norm1b.bias"};
+    for (size_t i = 0; i < sizeof norms / sizeof norms[0]; i++) {
+        size_t n, m;
+        float *want = tensor_copy(enc, norms[i], &n), *got = tensor_copy(back, norms[i], &m);
+        ck_assert_msg(want && got, "%s", norms[i]);
+        ck_assert_uint_eq(n, 16);
+        ck_assert_uint_eq(m, n);
+        ck_assert_mem_eq(got, want, n * sizeof *got);
+        free(want);
+        free(got);
+    }
+    tf_encoder_destroy(back);
+    tf_encoder_destroy(enc);
+    remove_tmp_dir();
+}
+END_TEST
+
+/* A code-variant folder with a norm tensor left out, or of the wrong
+ * shape, is refused naming the tensor (and both shapes). */
+START_TEST(test_jina_code_inconsistent)
+{
+    tf_encoder *enc = (tf_encoder *)&enc;
+    expect_failure(tf_encoder_load(folder("jina_code_missing_norm").s, NULL, &enc), TF_ERR_FORMAT,
+                   "missing tensor 'encoder.layer.1.attention.self.layer_norm_k.weight' (for "
+                   "layers.1.attn.k_norm.weight [16])");
+    ck_assert_ptr_null(enc);
+    enc = (tf_encoder *)&enc;
+    expect_failure(tf_encoder_load(folder("jina_code_norm_shape").s, NULL, &enc), TF_ERR_SHAPE,
+                   "encoder.layer.0.attention.self.layer_norm_q.weight: expected [16] (for "
+                   "layers.0.attn.q_norm.weight), got [8]");
+    ck_assert_ptr_null(enc);
 }
 END_TEST
 
@@ -777,6 +834,8 @@ int main(void)
     tcase_add_test(tc, test_gte_config);
     tcase_add_test(tc, test_jina_bert);
     tcase_add_test(tc, test_jina_bert_config);
+    tcase_add_test(tc, test_jina_code);
+    tcase_add_test(tc, test_jina_code_inconsistent);
     tcase_add_test(tc, test_mpnet);
     tcase_add_test(tc, test_mpnet_config);
     tcase_add_test(tc, test_electra_embeddings_project);

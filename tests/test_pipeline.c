@@ -342,6 +342,14 @@ START_TEST(test_jina_sentence_encoder)
 }
 END_TEST
 
+/* A folder laid out as jina-embeddings-v2-base-code (JinaBERT v2's code
+ * variant: norms on Q and K, layer_norm_1; mean pooling). */
+START_TEST(test_jina_code_sentence_encoder)
+{
+    tf_pipeline_destroy(expect_sentence_encoder("jina_code_st", 64));
+}
+END_TEST
+
 /* A folder laid out as all-mpnet-base-v2 (MPNetModel, mean pooling,
  * Normalize, max_seq_length 384 of 514 positions, a WordPiece
  * tokenizer.json with <s> and </s>): the ids (the tokenizer alone does not
@@ -615,6 +623,7 @@ int main(void)
     tcase_add_test(tc, test_nomic_sentence_encoder);
     tcase_add_test(tc, test_gte_sentence_encoder);
     tcase_add_test(tc, test_jina_sentence_encoder);
+    tcase_add_test(tc, test_jina_code_sentence_encoder);
     tcase_add_test(tc, test_mpnet_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_test(tc, test_roberta_token_classifier);

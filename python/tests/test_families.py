@@ -13,7 +13,8 @@ from conftest import DATA
 @pytest.mark.parametrize("name,offset,token_types",
                          [("roberta", 2, 1), ("distilbert", 0, 0), ("modernbert", 0, 0),
                           ("electra", 0, 2), ("nomic_bert", 0, 2), ("gte", 0, 0),
-                          ("jina_bert", 0, 2), ("mpnet", 2, 0), ("electra_small", 0, 2)])
+                          ("jina_bert", 0, 2), ("jina_code", 0, 2), ("mpnet", 2, 0),
+                          ("electra_small", 0, 2)])
 def test_family_matches_reference(name, offset, token_types):
     path = os.path.join(DATA, "families", name)
     ids = np.load(os.path.join(path, "input_ids.npy"))
@@ -26,6 +27,16 @@ def test_family_matches_reference(name, offset, token_types):
     real = mask.astype(bool)
     assert np.abs(got[real] - want[real]).max() <= 1e-5
     assert not got[~real].any()  # padding is written as zeros
+
+
+def test_jina_code_norms_are_read():
+    """JinaBERT v2's code variant: layer_norm_q / _k and layer_norm_1 read."""
+    with tfenc.Encoder.from_file(os.path.join(DATA, "families", "jina_code")) as enc:
+        assert (enc.config["qk_norm"], enc.config["add_norm1b"]) == (True, True)
+        assert enc["layers.1.attn.k_norm.weight"].shape == (16,)
+    with pytest.raises(tfenc.InvalidArgumentError,
+                       match=r"config.add_norm1b: 1 needs norm_placement \"post\" \(it is \"pre\"\)"):
+        tfenc.Encoder(d_model=8, n_heads=2, d_ff=8, norm_first=True, add_norm1b=True)
 
 
 def test_mpnet_relative_bias_is_read():

@@ -126,10 +126,11 @@ def test_nomic_sentence_encoder():
     assert np.array_equal(prompted, written)
 
 
-@pytest.mark.parametrize("name", ["gte_st", "jina_st"])
+@pytest.mark.parametrize("name", ["gte_st", "jina_st", "jina_code_st"])
 def test_wordpiece_sentence_encoders(name):
-    """GTE "new" laid out as gte-base-en-v1.5 (CLS pooling, rope_scaling ntk)
-    and JinaBERT v2 as jina-embeddings-v2-base-en (ALiBi, mean pooling)."""
+    """GTE "new" laid out as gte-base-en-v1.5 (CLS pooling, rope_scaling ntk),
+    JinaBERT v2 as jina-embeddings-v2-base-en (ALiBi, mean pooling) and its
+    code variant as jina-embeddings-v2-base-code (norms on Q and K)."""
     path = os.path.join(DATA, "families", name)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)

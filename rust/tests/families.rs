@@ -59,6 +59,14 @@ fn jina_bert_matches_reference() {
 }
 
 #[test]
+fn jina_code_matches_reference() {
+    expect_matches("jina_code", 0, 2);
+    let dir = data_dir().join("families").join("jina_code");
+    let cfg = Encoder::from_file(&dir, &LoadOptions::default()).unwrap().config();
+    assert_eq!((cfg.qk_norm, cfg.add_norm1b), (true, true));
+}
+
+#[test]
 fn mpnet_matches_reference() {
     expect_matches("mpnet", 2, 0);
     let dir = data_dir().join("families").join("mpnet");

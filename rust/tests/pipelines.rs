@@ -91,7 +91,7 @@ fn nomic_sentence_encoder_laid_out_as_v1_5() {
 
 #[test]
 fn gte_and_jina_sentence_encoders() {
-    for name in ["families/gte_st", "families/jina_st"] {
+    for name in ["families/gte_st", "families/jina_st", "families/jina_code_st"] {
         let (dir, texts, want, dim) = fixture(name);
         let enc = SentenceEncoder::from_dir(&dir).unwrap();
         assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 64, 8));

@@ -58,6 +58,19 @@ float32 weights stored by references that follow the upstream source
               * h[F:])), h = gated_layers(x) without a bias); jina_st: laid out as
               jina-embeddings-v2-base-en (mean pooling, tokenizer_json/bert_uncased
               linked).
+  jina_code   JinaBERT v2's code variant, jinaai/jina-bert-v2-qk-post-norm
+              modeling_bert.py through gen_modern.py's float64 reference:
+              JinaBertSelfAttention's layer_norm_q / layer_norm_k on query(x) and
+              key(x) (all D features, before transpose_for_scores), BertSelfOutput
+              (LayerNorm(x + dense(ctx))), JinaBertLayer.forward (h =
+              layer_norm_1(x + attention(x)); layer_norm_2(h + mlp(h))),
+              JinaBertGLUMLP (down_layer(up * gelu(gated)), up, gated =
+              up_gated_layer(h) halves, no bias); jina_code_st: laid out as
+              jina-embeddings-v2-base-code (its config.json's keys and auto_map,
+              mean pooling, tokenizer_json/bert_uncased linked in place of its
+              own tokenizer); jina_code_missing_norm, jina_code_norm_shape: its
+              folder with layer 1's layer_norm_k.weight left out, layer 0's
+              layer_norm_q.weight cut to 8 values (refused).
 and model folders for tf_pipeline_load (tokenizer and head included), with
 the ids and scores expected:
   roberta_classifier, roberta_cross_encoder
@@ -813,11 +826,34 @@ def jina_hub_names(W, L):
     return out
 
 
-def make_jina(seed, D, V, P):
-    """A JinaBertModel: (Hub-named weights, config.json, forward(ids) float64)."""
+def jina_code_hub_names(W, L):
+    """jina-bert-v2-qk-post-norm's JinaBertModel names; up_gated_layer = the
+    multiplied half | the activated one, no bias."""
+    out = {k: v for k, v in jina_hub_names(W, L).items()
+           if ".mlp." not in k}
+    for l in range(L):
+        p, hub = f"layers.{l}.", f"encoder.layer.{l}."
+        for k in ("weight", "bias"):
+            out[f"{hub}attention.self.layer_norm_q.{k}"] = W[f"{p}attn.q_norm.{k}"]
+            out[f"{hub}attention.self.layer_norm_k.{k}"] = W[f"{p}attn.k_norm.{k}"]
+            out[f"{hub}layer_norm_1.{k}"] = W[f"{p}norm1b.{k}"]
+            out[f"{hub}mlp.down_layer.{k}"] = W[f"{p}ffn.down.{k}"]
+            out[f"{hub}layer_norm_2.{k}"] = W[f"{p}norm2.{k}"]
+        out[hub + "mlp.up_gated_layer.weight"] = torch.cat([W[p + "ffn.up.weight"],
+                                                            W[p + "ffn.gate.weight"]])
+    return out
+
+
+JINA_CODE_REMOTE = "jinaai/jina-bert-v2-qk-post-norm--"
+
+
+def make_jina(seed, D, V, P, code=False):
+    """A JinaBertModel (code: jina-bert-v2-qk-post-norm's): (Hub-named weights,
+    config.json, forward(ids) float64)."""
     c = dict(gen_modern.DEFAULTS)
     c.update(d_model=D, n_heads=H, d_ff=F, n_layers=L, position="alibi", embedding_norm=True,
-             ffn_gated=True, activation="gelu", layer_norm_eps=1e-12)
+             ffn_gated=True, activation="gelu", layer_norm_eps=1e-12, qk_norm=code,
+             add_norm1b=code)
     g = torch.Generator().manual_seed(seed)
     W = gen_modern.random_weights(c, g)
     for l in range(L):  # JinaBertGLUMLP's gated_layers has no bias
@@ -839,11 +875,16 @@ def make_jina(seed, D, V, P):
            "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.0,
            "initializer_range": 0.02, "pad_token_id": 0, "torch_dtype": "float32"}
 
+    if code:  # jina-embeddings-v2-base-code's config.json: the same keys, its auto_map
+        cfg["auto_map"] = {k: v.replace("jinaai/jina-bert-implementation--", JINA_CODE_REMOTE)
+                           for k, v in cfg["auto_map"].items()}
+        cfg["_name_or_path"] = JINA_CODE_REMOTE[:-2]
+
     def forward(ids):
         x = W64["embed.token.weight"][torch.tensor(ids)] + W64["embed.token_type.weight"][0]
         with torch.no_grad():
             return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
-    return jina_hub_names(W, L), cfg, forward
+    return (jina_code_hub_names if code else jina_hub_names)(W, L), cfg, forward
 
 
 def jina_bert():
@@ -862,6 +903,45 @@ def jina_fuzz_seeds():
     fuzz_seeds("jina_bert", w, cfg, [
         ("swiglu", {"feed_forward_type": "swiglu"}), ("original", {"feed_forward_type": "original"}),
         ("absolute", {"position_embedding_type": "absolute"})])
+
+
+def jina_code():
+    w, cfg, forward = make_jina(64, D, V, 64, code=True)
+    save("jina_code", w, cfg, SEQUENCES, [forward(ids) for ids in SEQUENCES])
+
+
+def jina_code_st(inputs):
+    """jina-embeddings-v2-base-code's layout: its JinaBertModel + mean pooling."""
+    w, cfg, forward = make_jina(65, HEAD_D, linked_tokenizer_source("bert_uncased")[2], 64,
+                                code=True)
+    wordpiece_st_folder("jina_code_st", w, cfg, forward, inputs, "mean")
+
+
+def jina_code_broken():
+    """Inconsistent jina_code folders the loader must refuse by the tensor:
+    layer 1's layer_norm_k.weight left out; layer 0's layer_norm_q.weight of
+    8 values, not hidden_size's 16."""
+    w, cfg, _ = make_jina(64, D, V, 64, code=True)
+    missing = {k: v for k, v in w.items() if k != "encoder.layer.1.attention.self.layer_norm_k.weight"}
+    short = dict(w)
+    short["encoder.layer.0.attention.self.layer_norm_q.weight"] = \
+        w["encoder.layer.0.attention.self.layer_norm_q.weight"][:8]
+    for name, weights in (("jina_code_missing_norm", missing), ("jina_code_norm_shape", short)):
+        d = os.path.join(OUT, name)
+        os.makedirs(d)
+        write_safetensors(os.path.join(d, "model.safetensors"),
+                          {k: v.numpy().astype(np.float32) for k, v in weights.items()})
+        dump(os.path.join(d, "config.json"), cfg)
+
+
+def jina_code_fuzz_seeds():
+    w, cfg, _ = make_jina(66, 8, 12, 16, code=True)
+    fuzz_seeds("jina_code", w, cfg, [
+        ("reglu", {"feed_forward_type": "reglu"}), ("swiglu", {"feed_forward_type": "swiglu"}),
+        ("other_remote", {"auto_map": {"AutoModel": "jinaai/jina-bert-v2-qk-devlin-norm-1e-2--"
+                                                    "modeling_bert.JinaBertModel"}})])
+    no_k_norm = {k: v for k, v in w.items() if "layer_norm_k" not in k}
+    fuzz_seed("jina_code_hub_no_k_norm", no_k_norm, cfg)
 # ---- MPNet (transformers' models/mpnet/modeling_mpnet.py) ---------------------------------
 
 MPNET_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]  # ids 0..3, then BERT's vocabulary
@@ -1361,6 +1441,10 @@ def main():
     jina_bert()
     jina_st(short_cases(bert_source[3], 24)[0][:6])
     jina_fuzz_seeds()
+    jina_code()
+    jina_code_st(short_cases(bert_source[3], 24)[0][:6])
+    jina_code_broken()
+    jina_code_fuzz_seeds()
     mpnet()
     mpnet_fuzz_seeds()
     mpnet_sentence_encoder()
