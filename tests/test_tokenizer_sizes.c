@@ -79,10 +79,13 @@ static void expect_same_sample_ids(const tf_tokenizer *big, const tf_tokenizer *
         ck_assert_int_eq(a[i], b[i]);
 }
 
-/* The extra token k of the big vocabularies: 16 bytes, none of them in sample. */
+/* The extra token k of the big vocabularies, into buf[EXTRA_TOKEN_SIZE]:
+ * 16 bytes for every k here, none of them in sample. */
+enum { EXTRA_TOKEN_SIZE = 32 };
+
 static void extra_token(char *buf, size_t k)
 {
-    snprintf(buf, 17, "##q%013zu", k);
+    snprintf(buf, EXTRA_TOKEN_SIZE, "##q%013zu", k);
 }
 
 /* bert_uncased's tokenizer.json with continuation pieces added to model.vocab
@@ -100,12 +103,12 @@ START_TEST(test_vocabulary_of_100_mb_in_tokenizer_json)
     char *at = strstr(text, key);
     ck_assert_msg(at != NULL, "the fixture writes no %s", key);
     const size_t head = (size_t)(at - text) + strlen(key);
-    char *big = malloc(len + BIG_VOCAB_BYTES + 64); /* an entry is at most 30 bytes */
+    char *big = malloc(len + BIG_VOCAB_BYTES + 64); /* an entry is at most 27 bytes */
     ck_assert_ptr_nonnull(big);
     memcpy(big, text, head);
     size_t n = head, extra = 0;
     for (; n <= BIG_VOCAB_BYTES; extra++) {
-        char token[17];
+        char token[EXTRA_TOKEN_SIZE];
         extra_token(token, extra);
         n += (size_t)sprintf(big + n, "\"%s\":%zu,", token, (size_t)base + extra);
     }
@@ -122,7 +125,7 @@ START_TEST(test_vocabulary_of_100_mb_in_tokenizer_json)
 
     tf_tokenizer *tok = load(path.s), *small = load(fixture("bert_uncased").s);
     ck_assert_int_eq(tf_tokenizer_vocab_size(tok), base + (int32_t)extra);
-    char last[17];
+    char last[EXTRA_TOKEN_SIZE];
     extra_token(last, extra - 1);
     ck_assert_int_eq(tf_tokenizer_token_to_id(tok, last), base + (int32_t)extra - 1);
     ck_assert_str_eq(tf_tokenizer_id_to_token(tok, base), "##q0000000000000");
@@ -149,7 +152,7 @@ START_TEST(test_vocab_txt_of_100_mb)
     ck_assert_int_eq(fwrite(text, 1, len, f), len);
     const size_t extra = (BIG_VOCAB_BYTES - len) / 17 + 1;
     for (size_t k = 0; k < extra; k++) {
-        char token[17];
+        char token[EXTRA_TOKEN_SIZE];
         extra_token(token, k);
         fprintf(f, "%s\n", token);
     }
@@ -158,7 +161,7 @@ START_TEST(test_vocab_txt_of_100_mb)
 
     tf_tokenizer *tok = load(path.s), *small = load(small_path.s);
     ck_assert_int_eq(tf_tokenizer_vocab_size(tok), base + (int32_t)extra);
-    char last[17];
+    char last[EXTRA_TOKEN_SIZE];
     extra_token(last, extra - 1);
     ck_assert_int_eq(tf_tokenizer_token_to_id(tok, last), base + (int32_t)extra - 1);
     expect_same_sample_ids(tok, small);
@@ -255,7 +258,7 @@ int main(void)
     data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("tokenizer_sizes");
     TCase *tc = tcase_create("tokenizer_sizes");
-    tcase_set_timeout(tc, 600);
+    tcase_set_timeout(tc, 1800);
     tcase_add_test(tc, test_vocabulary_of_100_mb_in_tokenizer_json);
     tcase_add_test(tc, test_vocab_txt_of_100_mb);
     tcase_add_test(tc, test_file_past_the_limit);
