@@ -979,8 +979,11 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *
  * Since 0.3.0. A model folder as the Hugging Face hub holds it, loaded with
  * no options into what sentence-transformers or transformers computes from
- * it (the architecture: BERT, config.json's model_type "bert"; any other is
- * TF_ERR_UNSUPPORTED naming model_type and architectures and listing the
+ * it (the architecture: config.json's model_type, any family
+ * tf_encoder_load reads, e.g. BERT's "bert" or ModernBERT's "modernbert",
+ * whose sentence-transformers folders (modernbert-embed-base,
+ * gte-modernbert-base) hold a ModernBertModel without "model."; any other
+ * is TF_ERR_UNSUPPORTED naming model_type and architectures and listing the
  * supported ones):
  *  - a sentence-transformers folder (modules.json): TF_PIPELINE_EMBEDDING.
  *    Its modules run in order: Transformer (the BERT checkpoint of the
@@ -1007,7 +1010,8 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *  - another folder: TF_PIPELINE_EMBEDDING, mean pooling and no
  *    normalisation (sentence-transformers' pipeline for a plain model).
  * Texts are tokenised with the folder's tokenizer.json (its own pipeline:
- * RoBERTa's pairs are <s> a </s></s> b </s>), else its vocab.txt
+ * RoBERTa's pairs are <s> a </s></s> b </s>, ModernBERT's [CLS] a [SEP] b
+ * [SEP]), else its vocab.txt
  * (WordPiece; tokenizer_config.json's do_lower_case, default true, and
  * strip_accents; sentence_bert_config.json's do_lower_case true
  * lower-cases too); token types reach the model only when it has more

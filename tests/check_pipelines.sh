@@ -115,7 +115,7 @@ el = json.load(open(f"{fam}/electra_small/expected_embed.json"))
 out = subprocess.run([tfenc, "embed", "--model", f"{fam}/electra_small", el["text"]], check=True,
                      capture_output=True, text=True).stdout.split()
 assert len(out) == 16 and all(abs(float(a) - b) <= 1e-5 for a, b in zip(out, el["mean"])), out
-for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st", "jina_code_st"):
+for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st", "jina_code_st", "modernbert_st"):
     st = json.load(open(f"{fam}/{name}/expected.json"))
     got = run("embed", "--model", f"{fam}/{name}", *st["texts"])
     assert got["dim"] == 8 and got["truncated"] == 0, got
@@ -124,6 +124,9 @@ for name in ("xlmr_st", "nomic_st", "gte_st", "jina_st", "jina_code_st"):
 query = run("embed", "--model", f"{fam}/nomic_st", "--prompt-name", "query", "what is a cat?")
 written = run("embed", "--model", f"{fam}/nomic_st", "search_query: what is a cat?")
 assert query["embeddings"] == written["embeddings"], (query, written)
+doc = run("embed", "--model", f"{fam}/modernbert_st", "--prompt-name", "document", "a cat sat")
+written = run("embed", "--model", f"{fam}/modernbert_st", "search_document: a cat sat")
+assert doc["embeddings"] == written["embeddings"], (doc, written)
 st = json.load(open(f"{fam}/mpnet_st/expected.json"))
 got = run("embed", "--model", f"{fam}/mpnet_st", *st["texts"])
 assert got["dim"] == 16 and got["truncated"] == 1, got

@@ -292,6 +292,22 @@ static tf_pipeline *expect_sentence_encoder(const char *name, int max_seq_length
     return p;
 }
 
+/* text with prompt `name` embeds (width 8) exactly as `written`, the
+ * prompt's text before it, with no prompt. */
+static void expect_prompt_as_written(const tf_pipeline *p, const char *name, const char *text,
+                                     const char *written)
+{
+    float prompted[8], plain[8];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 1, a.texts = &text, a.out = prompted, a.prompt_name = name;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    a.texts = &written, a.out = plain, a.prompt_name = "";
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(prompted[i], plain[i]);
+}
+
 /* XLM-RoBERTa + mean pooling + Normalize (e5's prompts, max_seq_length 32)
  * with a SentencePiece Unigram tokenizer.json. */
 START_TEST(test_xlmr_sentence_encoder)
@@ -312,16 +328,7 @@ START_TEST(test_nomic_sentence_encoder)
     ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "search_query: ");
     ck_assert_str_eq(tf_pipeline_prompt(p, "document"), "search_document: ");
     ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
-    const char *query[] = {"what is a cat?"}, *with_prefix[] = {"search_query: what is a cat?"};
-    float prompted[8], written[8];
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    a.n = 1, a.texts = query, a.out = prompted, a.prompt_name = "query";
-    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    a.texts = with_prefix, a.out = written, a.prompt_name = "";
-    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
-    for (int i = 0; i < 8; i++)
-        ck_assert_float_eq(prompted[i], written[i]);
+    expect_prompt_as_written(p, "query", "what is a cat?", "search_query: what is a cat?");
     tf_pipeline_destroy(p);
 }
 END_TEST
@@ -347,6 +354,22 @@ END_TEST
 START_TEST(test_jina_code_sentence_encoder)
 {
     tf_pipeline_destroy(expect_sentence_encoder("jina_code_st", 64));
+}
+END_TEST
+
+/* A folder laid out as modernbert-embed-base (a ModernBertModel without
+ * "model.", mean pooling, Normalize, search_query: / search_document:
+ * prompts, a byte-level BPE tokenizer.json with [CLS] and [SEP]); a prompt
+ * goes before each text as if written there. */
+START_TEST(test_modernbert_sentence_encoder)
+{
+    tf_pipeline *p = expect_sentence_encoder("modernbert_st", 64);
+    ck_assert_uint_eq(tf_pipeline_prompt_count(p), 2);
+    ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "search_query: ");
+    ck_assert_str_eq(tf_pipeline_prompt(p, "document"), "search_document: ");
+    ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
+    expect_prompt_as_written(p, "document", "a cat sat", "search_document: a cat sat");
+    tf_pipeline_destroy(p);
 }
 END_TEST
 
@@ -625,6 +648,7 @@ int main(void)
     tcase_add_test(tc, test_jina_sentence_encoder);
     tcase_add_test(tc, test_jina_code_sentence_encoder);
     tcase_add_test(tc, test_mpnet_sentence_encoder);
+    tcase_add_test(tc, test_modernbert_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_test(tc, test_roberta_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);

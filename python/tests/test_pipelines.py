@@ -112,18 +112,24 @@ def test_xlmr_sentence_encoder():
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
 
 
-def test_nomic_sentence_encoder():
-    """NomicBERT laid out as nomic-embed-text-v1.5: mean pooling, its prompts."""
-    path = os.path.join(DATA, "families", "nomic_st")
+@pytest.mark.parametrize("name, prompt, text, written", [
+    ("nomic_st", "query", "what is a cat?", "search_query: what is a cat?"),
+    ("modernbert_st", "document", "a cat sat", "search_document: a cat sat")])
+def test_prompted_sentence_encoders(name, prompt, text, written):
+    """NomicBERT laid out as nomic-embed-text-v1.5 (mean pooling, its prompts)
+    and ModernBERT as modernbert-embed-base (mean pooling, Normalize, its
+    search_query: / search_document: prompts, a byte-level BPE tokenizer): the
+    vectors, and a prompt as if written before the text."""
+    path = os.path.join(DATA, "families", name)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)
     with tfenc.SentenceEncoder.from_dir(path) as enc:
         assert (enc.dim, enc.max_seq_length) == (8, 64)
         got = enc.encode(exp["texts"], batch_size=4)
-        prompted = enc.encode(["what is a cat?"], prompt_name="query")
-        written = enc.encode(["search_query: what is a cat?"])
+        prompted = enc.encode([text], prompt_name=prompt)
+        plain = enc.encode([written])
     assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
-    assert np.array_equal(prompted, written)
+    assert np.array_equal(prompted, plain)
 
 
 @pytest.mark.parametrize("name", ["gte_st", "jina_st", "jina_code_st"])

@@ -2,7 +2,8 @@
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
 //! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
 //! with a Unigram one, DistilBERT, ELECTRA, MPNet with a WordPiece one laid out as
-//! all-mpnet-base-v2, BERT and RoBERTa token classifiers) within 1e-5 of the float64
+//! all-mpnet-base-v2, ModernBERT's sentence encoder,
+//! BERT and RoBERTa token classifiers) within 1e-5 of the float64
 //! references of their generators (expected_texts.bin with expected_out.npy or
 //! expected_entities.tsv, written beside expected.json).
 mod common;
@@ -90,8 +91,13 @@ fn nomic_sentence_encoder_laid_out_as_v1_5() {
 }
 
 #[test]
-fn gte_and_jina_sentence_encoders() {
-    for name in ["families/gte_st", "families/jina_st", "families/jina_code_st"] {
+fn gte_jina_and_modernbert_sentence_encoders() {
+    for name in [
+        "families/gte_st",
+        "families/jina_st",
+        "families/jina_code_st",
+        "families/modernbert_st",
+    ] {
         let (dir, texts, want, dim) = fixture(name);
         let enc = SentenceEncoder::from_dir(&dir).unwrap();
         assert_eq!((enc.dim(), enc.max_seq_length(), dim), (8, 64, 8));
@@ -114,7 +120,11 @@ fn mpnet_sentence_encoder_as_all_mpnet_base_v2() {
 
 #[test]
 fn cross_encoders_score_and_rank() {
-    for name in ["pipelines/cross_encoder", "families/roberta_cross_encoder", "families/xlmr_cross_encoder"] {
+    for name in [
+        "pipelines/cross_encoder",
+        "families/roberta_cross_encoder",
+        "families/xlmr_cross_encoder",
+    ] {
         let (dir, texts, want, width) = fixture(name);
         assert_eq!(width, 1);
         let ce = CrossEncoder::from_dir(&dir).unwrap();

@@ -264,18 +264,25 @@ MODERNBERT = dict(n_layers=4, position="rotary", embedding_norm=True, norm_first
                   d_model=D, n_heads=H, d_ff=F, max_positions=64)
 
 
-def modernbert_hub_names(W):
-    """The library's tensors (gen_modern.tensor_names) under the Hub's names."""
-    out = {"model.embeddings.tok_embeddings.weight": W["embed.token.weight"],
-           "model.embeddings.norm.weight": W["embed.norm.weight"],
-           "model.final_norm.weight": W["final_norm.weight"]}
+def modernbert_hub_names(W, prefix="model."):
+    """The library's tensors (gen_modern.tensor_names) under the Hub's names
+    (LayerNorm biases where W has them: norm_bias), after prefix ("": a
+    ModernBertModel as sentence-transformers saves it)."""
+    out = {prefix + "embeddings.tok_embeddings.weight": W["embed.token.weight"]}
+
+    def norm(ours, theirs):
+        for part in ("weight", "bias"):
+            if f"{ours}.{part}" in W:
+                out[f"{prefix}{theirs}.{part}"] = W[f"{ours}.{part}"]
+    norm("embed.norm", "embeddings.norm")
+    norm("final_norm", "final_norm")
     for l in range(MODERNBERT["n_layers"]):
-        p, hub = f"layers.{l}.", f"model.layers.{l}."
+        p, hub = f"layers.{l}.", f"{prefix}layers.{l}."
         if l > 0:  # layer 0's attn_norm is nn.Identity: no tensor
-            out[hub + "attn_norm.weight"] = W[p + "norm1.weight"]
+            norm(p + "norm1", f"layers.{l}.attn_norm")
         out[hub + "attn.Wqkv.weight"] = torch.cat([W[p + f"attn.{n}.weight"] for n in "qkv"])
         out[hub + "attn.Wo.weight"] = W[p + "attn.out.weight"]
-        out[hub + "mlp_norm.weight"] = W[p + "norm2.weight"]
+        norm(p + "norm2", f"layers.{l}.mlp_norm")
         out[hub + "mlp.Wi.weight"] = torch.cat([W[p + "ffn.gate.weight"], W[p + "ffn.up.weight"]])
         out[hub + "mlp.Wo.weight"] = W[p + "ffn.down.weight"]
     return out
@@ -687,6 +694,135 @@ def wordpiece_st_folder(name, w, cfg, forward, inputs, pooling, prompts=None, no
     dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
                                             "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
     dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+# ---- ModernBERT's sentence-transformers and cross-encoder folders --------------------------
+
+# ModernBERT's special tokens, after the BPE vocabulary as in its tokenizer.json
+# (50280 [UNK] ... 50284 [MASK] after 50280 BPE tokens); RoBERTa's they replace
+MODERNBERT_SPECIALS = ("[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]")
+ROBERTA_SPECIALS = ("<s>", "</s>", "<pad>", "<unk>", "<mask>")
+MODERNBERT_TOKENIZER = os.path.join(OUT, "modernbert_tokenizer.json")
+
+
+def modernbert_tokenizer_source():
+    """tests/data/tokenizer_json/roberta's byte-level BPE (its vocabulary and
+    ids as they are) with ModernBERT's special tokens in place of RoBERTa's
+    added ones, numbered after the vocabulary, and its TemplateProcessing:
+    [CLS] a [SEP], pairs [CLS] a [SEP] b [SEP]; written once
+    (MODERNBERT_TOKENIZER) for the folders to link. The reference cases are
+    that file's (the Rust tokenizers library's) without any special token's
+    text, their ids mapped onto the template: <s> is [CLS], </s> [SEP], a
+    pair's </s></s> one [SEP]."""
+    d = os.path.join(HERE, "tokenizer_json", "roberta")
+    with open(os.path.join(d, "tokenizer.json")) as f:
+        tok = json.load(f)
+    with open(os.path.join(d, "cases.json")) as f:
+        cases = json.load(f)["cases"]
+    old = {t["content"]: t["id"] for t in tok["added_tokens"]}
+    first = max(tok["model"]["vocab"].values()) + 1
+    ids = {name: first + i for i, name in enumerate(MODERNBERT_SPECIALS)}
+    tok["added_tokens"] = [{"id": ids[n], "content": n, "single_word": False, "lstrip": n == "[MASK]",
+                            "rstrip": False, "normalized": False, "special": True}
+                           for n in MODERNBERT_SPECIALS]
+
+    def special(name, type_id):
+        return {"SpecialToken": {"id": name, "type_id": type_id}}
+
+    def sequence(name, type_id):
+        return {"Sequence": {"id": name, "type_id": type_id}}
+    tok["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0)],
+        "pair": [special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0), sequence("B", 1),
+                 special("[SEP]", 1)],
+        "special_tokens": {n: {"id": n, "ids": [ids[n]], "tokens": [n]} for n in ("[CLS]", "[SEP]")}}
+    tok["padding"].update({"pad_id": ids["[PAD]"], "pad_token": "[PAD]"})
+    tok["truncation"] = None  # tf_pipeline_load truncates to the model's length
+    with open(MODERNBERT_TOKENIZER, "w") as f:  # compact: it is the largest file
+        json.dump(tok, f, ensure_ascii=False, separators=(",", ":"))
+    plain = [c for c in cases if not any(n in c["text"] + c.get("pair", "")
+                                         for n in ROBERTA_SPECIALS + MODERNBERT_SPECIALS)]
+    cls, sep = ids["[CLS]"], ids["[SEP]"]
+    mapped = {old["<s>"]: cls, old["</s>"]: sep}
+    for c in plain:
+        i = [mapped.get(t, t) for t in c["ids"]]
+        if "pair" in c:
+            at = next(k for k in range(len(i) - 1) if i[k] == sep and i[k + 1] == sep)
+            i = i[:at] + i[at + 1:]
+        c["ids"] = i
+    n = first + len(MODERNBERT_SPECIALS)
+    return MODERNBERT_TOKENIZER, {i: i for i in range(n)}, n, plain
+
+
+def make_modernbert(seed, D, V, norm_bias=False):
+    """ModernBERT weights (the library's names, float32), float64 forward(ids)
+    -> last_hidden_state [T, D] (gen_modern.encoder, as modernbert() runs it)
+    and config.json's encoder keys, 4 layers as MODERNBERT's."""
+    c = dict(gen_modern.DEFAULTS)
+    c.update(MODERNBERT, d_model=D, d_ff=2 * D, norm_bias=norm_bias)
+    g = torch.Generator().manual_seed(seed)
+    W = gen_modern.random_weights(c, g)
+    W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
+    W64 = {k: v.double() for k, v in W.items()}
+
+    def forward(ids):
+        x = W64["embed.token.weight"][torch.tensor(ids)][None]  # [1, T, D]
+        with torch.no_grad():
+            return gen_modern.encoder(c, W64, x, [len(ids)])[0][0]
+    cfg = {"model_type": "modernbert", "vocab_size": V, "hidden_size": D,
+           "intermediate_size": 2 * D, "num_hidden_layers": 4, "num_attention_heads": H,
+           "hidden_activation": "gelu", "norm_eps": 1e-5, "norm_bias": norm_bias,
+           "attention_bias": False, "mlp_bias": False, "max_position_embeddings": 64,
+           "global_rope_theta": 1000.0, "local_rope_theta": 50.0, "local_attention": 4,
+           "global_attn_every_n_layers": 3}
+    return W, forward, cfg, g
+
+
+def modernbert_folder(name, cfg, source):
+    """The folder with config.json (ModernBertConfig's token ids as the
+    tokenizer's) and source's tokenizer linked."""
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    with open(source[0]) as f:
+        tok = json.load(f)
+    cls, sep = tok_id(tok, "[CLS]"), tok_id(tok, "[SEP]")
+    cfg.update(pad_token_id=tok_id(tok, "[PAD]"), cls_token_id=cls, bos_token_id=cls,
+               sep_token_id=sep, eos_token_id=sep)
+    dump(os.path.join(d, "config.json"), cfg)
+    write_tokenizer(d, source[0])
+    dump(os.path.join(d, "tokenizer_config.json"),
+         {"tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": 64,
+          "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]"})
+    return d
+
+
+def modernbert_st(source, inputs):
+    """Laid out as nomic-ai/modernbert-embed-base: a ModernBertModel saved by
+    sentence-transformers (its names without "model."), mean pooling,
+    Normalize, prompts search_query: / search_document: (none by default)."""
+    W, forward, cfg, _ = make_modernbert(31, HEAD_D, source[2])
+    cfg["architectures"] = ["ModernBertModel"]
+    d = modernbert_folder("modernbert_st", cfg, source)
+    save_weights(d, modernbert_hub_names(W, prefix=""))
+    dump(os.path.join(d, "modules.json"), st_modules(*MEAN_NORMALIZE))
+    dump(os.path.join(d, "sentence_bert_config.json"), {"max_seq_length": 64, "do_lower_case": False})
+    dump(os.path.join(d, "1_Pooling", "config.json"),
+         {"word_embedding_dimension": HEAD_D, "pooling_mode_mean_tokens": True})
+    dump(os.path.join(d, "config_sentence_transformers.json"),
+         {"prompts": {"query": "search_query: ", "document": "search_document: "},
+          "default_prompt_name": None, "similarity_fn_name": "cosine"})
+    vecs = [normalize(pool(forward(ids), "mean")) for _, _, ids in inputs]
+    texts = [t for t, _, _ in inputs]
+    dump(os.path.join(d, "expected.json"), {"texts": texts, "ids": [i for _, _, i in inputs],
+                                            "dim": HEAD_D, "embeddings": [floats(v) for v in vecs]})
+    dump_for_rust(d, texts, [floats(v) for v in vecs])
+
+
+def modernbert_pipelines():
+    source = modernbert_tokenizer_source()
+    singles, pairs = short_cases(source[3], 24)
+    modernbert_st(source, singles[:6])
 
 
 # ---- Seeds of the loader's fuzz corpus (fuzz/corpus/loader) -------------------------------
@@ -1450,6 +1586,7 @@ def main():
     mpnet_sentence_encoder()
     mpnet_classifier()
     roberta_token_classifier(roberta_source)
+    modernbert_pipelines()
 
 
 if __name__ == "__main__":
