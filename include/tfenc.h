@@ -1003,7 +1003,16 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *    classifier.weight [labels, D] and .bias; RoBERTa's (XLM-R's,
  *    CamemBERT's) classifier.out_proj(tanh(classifier.dense(h[<s>])));
  *    DistilBERT's classifier(ReLU(pre_classifier(h[CLS])));
- *    ELECTRA's classifier.out_proj(gelu(classifier.dense(h[CLS]))). Labels from
+ *    ELECTRA's classifier.out_proj(gelu(classifier.dense(h[CLS])));
+ *    ModernBERT's classifier(head.norm(act(head.dense(pool(h))))) (since
+ *    0.4.0; ModernBertForSequenceClassification): pool by config.json's
+ *    classifier_pooling, "cls" (h[CLS]) or "mean" (over the attention
+ *    mask); act by classifier_activation: "gelu", "gelu_python", "relu",
+ *    "tanh", "sigmoid" or "linear"; head.dense's bias by classifier_bias,
+ *    head.norm a LayerNorm with norm_eps and a bias by norm_bias
+ *    (ModernBertConfig's defaults "cls", "gelu", false, false); another
+ *    classifier_pooling or classifier_activation is TF_ERR_UNSUPPORTED
+ *    naming it, and a ModernBertForTokenClassification too. Labels from
  *    id2label; problem_type. With one label, or with the
  *    "sentence_transformers" object a CrossEncoder saves in config.json,
  *    TF_PIPELINE_CROSS_ENCODER, else TF_PIPELINE_CLASSIFIER.

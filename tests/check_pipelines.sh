@@ -92,7 +92,7 @@ tfenc, fam = sys.argv[1], sys.argv[2]
 def run(*args):
     return json.loads(subprocess.run([tfenc, args[0], "--json", *args[1:]],
                                      check=True, capture_output=True, text=True).stdout)
-for name in ("roberta_cross_encoder", "xlmr_cross_encoder"):
+for name in ("roberta_cross_encoder", "xlmr_cross_encoder", "modernbert_cross_encoder"):
     ce = json.load(open(f"{fam}/{name}/expected.json"))
     for (query, doc), want in zip(ce["inputs"], ce["out"]):
         got = run("rerank", "--model", f"{fam}/{name}", query, doc)
@@ -133,7 +133,7 @@ assert got["dim"] == 16 and got["truncated"] == 1, got
 for g, w in zip(got["embeddings"], st["embeddings"]):
     assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("mpnet_st", g, w)
 for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier",
-             "mpnet_classifier"):
+             "mpnet_classifier", "modernbert_classifier"):
     cl = json.load(open(f"{fam}/{name}/expected.json"))
     out = run("classify", "--model", f"{fam}/{name}", *[t for t, _ in cl["inputs"]])
     for item, want in zip(out, cl["out"]):

@@ -225,6 +225,10 @@ static const struct head_case {
     {"families/xlmr_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
     {"families/electra_classifier", TF_PIPELINE_CLASSIFIER, 2, "positive"},
     {"families/mpnet_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
+    /* ModernBertForSequenceClassification: mean pooling, a bias-free head */
+    {"families/modernbert_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
+    /* ... CLS pooling, tanh, the head's dense and LayerNorm with biases */
+    {"families/modernbert_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
 };
 
 /* The folder's tokenizer gives expected.json's ids (pairs as pairs). */
@@ -613,24 +617,72 @@ START_TEST(test_inconsistent_folders)
                         "\"x--modeling.JinaBert\" points at remote code (architectures none) "
                         "that this library does not follow");
 
-    /* ModernBERT's heads (head.dense, head.norm before the classifier) are
-     * not read: refused, not computed from the classifier alone */
-    const char *kinds[] = {"Sequence", "Token"};
-    for (int k = 0; k < 2; k++) {
-        char config[512];
-        snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", \"hidden_size\": 16, "
-                 "\"intermediate_size\": 32, \"num_hidden_layers\": 4, \"num_attention_heads\": 2, "
-                 "\"vocab_size\": 60, \"max_position_embeddings\": 64, \"local_attention\": 4, "
-                 "\"architectures\": [\"ModernBertFor%sClassification\"]}", kinds[k]);
-        prepare("../families/modernbert", config);
-        char message[160];
-        snprintf(message, sizeof message, "config.json: a *For%sClassification of format "
-                 "huggingface-modernbert is not supported", kinds[k]);
-        expect_load_failure(TF_ERR_UNSUPPORTED, message);
-    }
+    /* ModernBERT's token head (head.dense, head.norm on every token) is not
+       read: refused, not computed from the classifier alone */
+    prepare("../families/modernbert", "{\"model_type\": \"modernbert\", \"hidden_size\": 16, "
+            "\"intermediate_size\": 32, \"num_hidden_layers\": 4, \"num_attention_heads\": 2, "
+            "\"vocab_size\": 60, \"max_position_embeddings\": 64, \"local_attention\": 4, "
+            "\"architectures\": [\"ModernBertForTokenClassification\"]}");
+    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: a *ForTokenClassification of format "
+                        "huggingface-modernbert is not supported");
     remove_tmp_dir();
 }
 END_TEST
+
+/* The ModernBERT head folder `name` (tests/data/families) with config.json's
+ * head and label keys as `keys` (modernbert_classifier's: classifier_pooling
+ * "cls", classifier_activation "tanh", classifier_bias and norm_bias true, 3
+ * labels; modernbert_cross_encoder's: "mean", "gelu", no biases, 1 label). */
+static void prepare_modernbert_head(const char *name, const char *keys)
+{
+    char config[1024];
+    snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", \"vocab_size\": 3747, "
+             "\"hidden_size\": 8, \"intermediate_size\": 16, \"num_hidden_layers\": 4, "
+             "\"num_attention_heads\": 2, \"max_position_embeddings\": 64, "
+             "\"global_rope_theta\": 1000.0, \"local_rope_theta\": 50.0, "
+             "\"local_attention\": 4, \"pad_token_id\": 3745, "
+             "\"architectures\": [\"ModernBertForSequenceClassification\"], %s}", keys);
+    prepare(join("../families", name).s, config);
+}
+
+/* ModernBertForSequenceClassification's head keys: values it does not have
+ * are refused naming the key and the value; tensors the keys ask for must be
+ * there, with their shapes. */
+START_TEST(test_modernbert_head_config)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } cases[] = {
+        {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_pooling\": \"max\"",
+         TF_ERR_UNSUPPORTED, "config.json: classifier_pooling \"max\" is not supported "
+         "(\"cls\" and \"mean\" are, as ModernBertForSequenceClassification's)"},
+        {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_activation\": \"swish\"",
+         TF_ERR_UNSUPPORTED, "config.json: classifier_activation \"swish\" is not supported "
+         "(gelu, gelu_python, relu, tanh, sigmoid and linear are)"},
+        {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_pooling\": 1",
+         TF_ERR_FORMAT, "config.json: classifier_pooling must be a string, got 1"},
+        {"\"norm_bias\": true, \"classifier_bias\": \"yes\"", TF_ERR_FORMAT,
+         "config.json: classifier_bias must be true or false, got \"yes\""},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        prepare_modernbert_head("modernbert_classifier", cases[i].keys);
+        expect_load_failure(cases[i].status, cases[i].message);
+    }
+    /* the head's tensors by their names and shapes */
+    prepare_modernbert_head("modernbert_cross_encoder", "\"classifier_bias\": true");
+    expect_load_failure(TF_ERR_FORMAT, "model.safetensors: missing tensor 'head.dense.bias' [8] "
+                        "(hidden_size 8)");
+    prepare_modernbert_head("modernbert_classifier", "\"norm_bias\": true, "
+                            "\"classifier_bias\": true, \"num_labels\": 2");
+    expect_load_failure(TF_ERR_SHAPE, "model.safetensors: classifier.weight: expected [2, 8] (2 "
+                        "labels in config.json id2label, hidden_size 8), got [3, 8]");
+    remove_tmp_dir();
+}
+END_TEST
+
 
 int main(void)
 {
@@ -653,6 +705,7 @@ int main(void)
     tcase_add_test(tc, test_roberta_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
+    tcase_add_test(tc, test_modernbert_head_config);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

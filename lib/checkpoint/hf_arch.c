@@ -165,6 +165,11 @@ tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label)
         if ((s = read_problem(root, label, &a->problem)) == TF_OK)
             s = read_labels(root, label, a);
     }
+    if (s == TF_OK && a->seq_cls) {
+        a->head = a->family->seq_head;
+        if (a->family->configure_head)
+            s = a->family->configure_head(root, label, &a->head);
+    }
     cJSON_Delete(root);
     if (s)
         tf_hf_arch_free(a);

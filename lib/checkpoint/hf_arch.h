@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "hf_family.h"
 #include "tfenc.h"
 
 typedef enum tf_problem {
@@ -23,11 +24,15 @@ typedef struct tf_hf_arch {
     int32_t n_labels;      /* id2label's size (num_labels, else 2, without it) */
     char **labels;         /* [n_labels], owned */
     tf_problem problem;
+    tf_hf_seq_head head;   /* seq_cls: the family's head as config.json configures it */
 } tf_hf_arch;
 
 /* Reads the config.json at path; label names it in messages. A model_type
  * of no family, an architecture that is not its family's, or an auto_map
- * (remote code) is TF_ERR_UNSUPPORTED naming them and the supported ones. */
+ * (remote code) is TF_ERR_UNSUPPORTED naming them and the supported ones. A
+ * *ForSequenceClassification's head is its family's seq_head as the
+ * family's configure_head sets it from config.json (a value it cannot run:
+ * TF_ERR_UNSUPPORTED naming the key and the value). */
 tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label);
 void tf_hf_arch_free(tf_hf_arch *a);
 

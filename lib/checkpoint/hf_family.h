@@ -17,6 +17,8 @@
 #include "safetensors.h"
 #include "tfenc.h"
 
+struct cJSON;
+
 /* One tensor name of theirs and the library's name for it. */
 typedef struct tf_name_rule {
     const char *theirs, *ours;
@@ -31,13 +33,20 @@ typedef struct tf_hf_key {
 } tf_hf_key;
 
 /* A *ForSequenceClassification head (tensors outside the base prefix):
- * logits = out(act(dense(h[:, 0]))), or out(BERT's pooler output). */
+ * logits = out(norm(act(dense(pool(h))))), or out(BERT's pooler output). */
 typedef struct tf_hf_seq_head {
-    const char *dense;            /* "classifier.dense": [D, D] + bias on the first
-                                     token's state; NULL: the encoder's pooler */
+    const char *dense;            /* "classifier.dense": [D, D] on the pooled state;
+                                     NULL: the encoder's pooler */
     tf_dense_activation dense_act;/* after dense */
     const char *out;              /* "classifier.out_proj": [labels, D] + bias;
                                      NULL: a head the pipeline does not read */
+    int32_t dense_bias;           /* 1: dense has a bias [D] */
+    /* Since ModernBERT's head (ModernBertPredictionHead): */
+    int32_t pooling;              /* what dense reads: a tf_pooling, TF_POOLING_CLS
+                                     (h[:, 0]) or TF_POOLING_MEAN (over the mask) */
+    const char *norm;             /* "head.norm": a LayerNorm [D] after act, with the
+                                     encoder's layer_norm_eps; NULL: none */
+    int32_t norm_bias;            /* 1: norm has a bias [D] */
 } tf_hf_seq_head;
 
 typedef struct tf_hf_family {
@@ -61,6 +70,10 @@ typedef struct tf_hf_family {
     /* What the architecture fixes and its own config.json keys give, set on
        c after the BERT-like inference (checkpoint.c); NULL: nothing. */
     tf_status (*configure)(const tf_hf_config *json, tf_config *c);
+    /* config.json's keys for a *ForSequenceClassification head, set on a copy
+       of seq_head (root: config.json, label names it); NULL: none. */
+    tf_status (*configure_head)(const struct cJSON *root, const char *label,
+                                tf_hf_seq_head *head);
     /* Since issue #17's remote-code families: */
     const char *position_type;        /* config.json position_embedding_type that picks
                                          it among the families of one model_type

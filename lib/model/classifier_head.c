@@ -6,7 +6,19 @@
 
 #include <math.h>
 
+#include "kernels.h"
 #include "linear.h"
+#include "sentence_pool.h"
+
+void tf_head_transform_forward(float *pooled, float *scratch, const float *hidden,
+                               const int32_t *lengths, size_t B, size_t T, size_t D,
+                               const tf_head_transform *h)
+{
+    tf_pool_mode(scratch, D, hidden, lengths, NULL, B, T, D, h->pooling); /* (B, D) */
+    tf_dense_forward(pooled, scratch, h->dense_w, h->dense_b, B, D, D, h->act); /* (B, D) */
+    if (h->norm_w)
+        tf_layernorm_rows(pooled, pooled, h->norm_w, h->norm_b, B, D, h->norm_eps);
+}
 
 void tf_head_logits(float *logits, const float *pooled, const float *w, const float *b, size_t n,
                     size_t labels, size_t D)

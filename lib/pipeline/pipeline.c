@@ -135,16 +135,40 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
 
 /* ---- The head ------------------------------------------------------------------- */
 
-/* "<name>.weight" (rows, D) and "<name>.bias" (rows) of f. */
-static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows, int64_t D,
-                             const char *why, float **w, float **b)
+/* "<name>.weight" (rank, dims) and, if bias, "<name>.bias" [dims[0]] of f:
+ * a Linear's (rows, D) or a LayerNorm's (D). */
+static tf_status read_weight_bias(const tf_st_file *f, const char *name, int32_t rank,
+                                  const int64_t *dims, int bias, const char *why, float **w,
+                                  float **b)
 {
     char w_name[96], b_name[96];
     snprintf(w_name, sizeof w_name, "%s.weight", name);
     snprintf(b_name, sizeof b_name, "%s.bias", name);
-    const int64_t w_dims[2] = {rows, D}, b_dims[1] = {rows};
-    tf_status s = tf_extra_tensor_read(f, w_name, 2, w_dims, "model.safetensors", why, w);
-    return s ? s : tf_extra_tensor_read(f, b_name, 1, b_dims, "model.safetensors", why, b);
+    tf_status s = tf_extra_tensor_read(f, w_name, rank, dims, "model.safetensors", why, w);
+    return s || !bias ? s : tf_extra_tensor_read(f, b_name, 1, dims, "model.safetensors", why, b);
+}
+
+static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows, int64_t D,
+                             int bias, const char *why, float **w, float **b)
+{
+    const int64_t dims[2] = {rows, D};
+    return read_weight_bias(f, name, 2, dims, bias, why, w, b);
+}
+
+/* A sequence head's dense layer and LayerNorm (hf_family.h), if it has them. */
+static tf_status read_head_transform(tf_pipeline *p, const tf_st_file *f)
+{
+    const int64_t D = p->cfg.d_model;
+    char why[160];
+    snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
+    tf_status s = TF_OK;
+    if (p->head->dense)
+        s = read_linear(f, p->head->dense, D, D, p->head->dense_bias, why, &p->dense_w,
+                        &p->dense_b);
+    if (s == TF_OK && p->head->norm)
+        s = read_weight_bias(f, p->head->norm, 1, &D, p->head->norm_bias, why, &p->norm_w,
+                             &p->norm_b);
+    return s;
 }
 
 /* The head's Linear layers from model.safetensors: a sequence head's
@@ -160,14 +184,13 @@ static tf_status read_head(tf_pipeline *p, const char *dir)
     if (s)
         return s;
     const int64_t n = p->arch.n_labels, D = p->cfg.d_model;
+    if (p->head)
+        s = read_head_transform(p, &f);
     char why[160];
-    snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
-    if (p->head && p->head->dense)
-        s = read_linear(&f, p->head->dense, D, D, why, &p->dense_w, &p->dense_b);
     snprintf(why, sizeof why, "%lld labels in config.json id2label, hidden_size %lld",
              (long long)n, (long long)D);
     if (s == TF_OK)
-        s = read_linear(&f, p->head ? p->head->out : "classifier", n, D, why, &p->cls_w,
+        s = read_linear(&f, p->head ? p->head->out : "classifier", n, D, 1, why, &p->cls_w,
                         &p->cls_b);
     tf_st_close(&f);
     p->dim = (int32_t)n;
@@ -176,7 +199,10 @@ static tf_status read_head(tf_pipeline *p, const char *dir)
 
 static tf_status load_head(tf_pipeline *p, const char *dir)
 {
-    if (!p->arch.family->seq_head.out) /* ModernBERT's: its own head module, not read yet */
+    /* a family's own head module (GTE's, NomicBERT's), or ModernBERT's token
+       head (its prediction head before the classifier on every token) */
+    const tf_hf_seq_head *family_head = &p->arch.family->seq_head;
+    if (!family_head->out || (p->arch.token_cls && family_head->norm))
         return tf_fail(TF_ERR_UNSUPPORTED, "config.json: a *For%sClassification of format "
                        "%s is not supported (its encoder loads with tf_encoder_load)",
                        p->arch.token_cls ? "Token" : "Sequence", p->arch.family->format);
@@ -184,7 +210,7 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
         p->kind = TF_PIPELINE_TOKEN_CLASSIFIER;
         return read_head(p, dir);
     }
-    p->head = &p->arch.family->seq_head;
+    p->head = &p->arch.head;
     if (!p->head->dense && !p->cfg.pooler)
         return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
                        "model_type \"bert\" (config.json architectures) needs the pooler "
@@ -267,6 +293,8 @@ void tf_pipeline_destroy(tf_pipeline *p)
     tf_hf_arch_free(&p->arch);
     tf_free(p->dense_w);
     tf_free(p->dense_b);
+    tf_free(p->norm_w);
+    tf_free(p->norm_b);
     tf_free(p->cls_w);
     tf_free(p->cls_b);
     tf_free(p);

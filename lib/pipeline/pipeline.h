@@ -23,8 +23,9 @@ struct tf_pipeline {
     int32_t dim;              /* embedding: the vectors' width; heads: labels */
     tf_st_pipeline st;        /* embedding: pooling, Dense and Normalize, prompts */
     tf_hf_arch arch;          /* heads: labels, problem_type */
-    const tf_hf_seq_head *head; /* sequence heads: the family's (hf_family.h) */
-    float *dense_w, *dense_b; /* heads with a dense layer: (D, D), (D) */
+    const tf_hf_seq_head *head; /* sequence heads: arch.head (hf_family.h) */
+    float *dense_w, *dense_b; /* heads with a dense layer: (D, D), (D) or NULL */
+    float *norm_w, *norm_b;   /* heads with a LayerNorm after it: (D), (D) or NULL */
     float *cls_w;             /* heads: the logits' Linear, (labels, D) */
     float *cls_b;             /* heads: its bias (labels) */
     int32_t wordpiece_subwords; /* token heads: a subword is a token longer than its
@@ -37,7 +38,7 @@ typedef struct tf_pipeline_batch {
     int32_t B, T;
     float *hidden;            /* [B, T, D] the encoder's output */
     float *pooled;            /* [B, D] sequence heads only: what the logits' Linear reads
-                                 (BERT's pooler output, or act(dense(hidden[:, 0]))) */
+                                 (BERT's pooler output, or norm(act(dense(pool(hidden))))) */
     size_t truncated;         /* inputs of the batch that were cut */
 } tf_pipeline_batch;
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "dense.h"
+#include "classifier_head.h"
 #include "error.h"
 #include "pipeline.h"
 
@@ -32,15 +32,16 @@ static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
     return TF_OK;
 }
 
-/* b->pooled (B, D) = act(dense(hidden[:, 0])): the head's input where it
- * is not BERT's pooler; first (B, D) is scratch. */
-static void head_dense(const tf_pipeline *p, tf_pipeline_batch *b, float *first)
+/* b->pooled (B, D) = norm(act(dense(pool(hidden)))): the head's input where
+ * it is not BERT's pooler; scratch (B, D). */
+static void head_transform(const tf_pipeline *p, tf_pipeline_batch *b, float *scratch)
 {
-    const size_t D = (size_t)p->cfg.d_model, T = (size_t)b->T;
-    for (size_t r = 0; r < (size_t)b->B; r++)
-        memcpy(first + r * D, b->hidden + r * T * D, D * sizeof *first);
-    tf_dense_forward(b->pooled, first, p->dense_w, p->dense_b, (size_t)b->B, D, D,
-                     p->head->dense_act);
+    const tf_head_transform h = {.pooling = p->head->pooling, .dense_w = p->dense_w,
+                                 .dense_b = p->dense_b, .act = p->head->dense_act,
+                                 .norm_w = p->norm_w, .norm_b = p->norm_b,
+                                 .norm_eps = p->cfg.layer_norm_eps};
+    tf_head_transform_forward(b->pooled, scratch, b->hidden, tf_encoding_lengths(b->enc),
+                              (size_t)b->B, (size_t)b->T, (size_t)p->cfg.d_model, &h);
 }
 
 static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_batch *b)
@@ -51,9 +52,9 @@ static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_ba
     b->hidden = tf_malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
     if (head)
         b->pooled = tf_malloc((size_t)b->B * D * sizeof *b->pooled); /* [B, D] */
-    float *first = dense ? tf_malloc((size_t)b->B * D * sizeof *first) : NULL; /* [B, D] */
+    float *scratch = dense ? tf_malloc((size_t)b->B * D * sizeof *scratch) : NULL; /* [B, D] */
     tf_status s = TF_OK;
-    if (!b->hidden || (head && !b->pooled) || (dense && !first))
+    if (!b->hidden || (head && !b->pooled) || (dense && !scratch))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the hidden states of %d x %d "
                     "tokens", (int)b->B, (int)b->T);
     tf_forward_args a;
@@ -65,8 +66,8 @@ static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_ba
     a.output = b->hidden, a.pooled_output = head && !dense ? b->pooled : NULL;
     a.n_threads = n_threads;
     if (s == TF_OK && (s = tf_encoder_forward(p->enc, &a)) == TF_OK && dense)
-        head_dense(p, b, first);
-    tf_free(first);
+        head_transform(p, b, scratch);
+    tf_free(scratch);
     return s;
 }
 

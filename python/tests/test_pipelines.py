@@ -83,11 +83,13 @@ def test_wrong_kind_of_folder():
 
 @pytest.mark.parametrize("name", ["roberta_cross_encoder", "roberta_classifier",
                                   "distilbert_classifier", "xlmr_cross_encoder",
-                                  "electra_classifier", "mpnet_classifier"])
+                                  "electra_classifier", "mpnet_classifier",
+                                  "modernbert_cross_encoder", "modernbert_classifier"])
 def test_other_families_heads(name):
     """RoBERTa (byte-level BPE tokenizer.json, </s></s> pairs, its classification
-    head), XLM-R (a Unigram tokenizer.json) and DistilBERT (pre_classifier)
-    folders of tests/data/families."""
+    head), XLM-R (a Unigram tokenizer.json), DistilBERT (pre_classifier) and
+    ModernBERT (mean or CLS pooling, head.dense, head.norm; [CLS] a [SEP] b
+    [SEP] pairs) folders of tests/data/families."""
     path = os.path.join(DATA, "families", name)
     with open(os.path.join(path, "expected.json")) as f:
         exp = json.load(f)

@@ -2,7 +2,7 @@
 //! cross-encoder and classifier folders of tests/data/pipelines (BERT) and
 //! tests/data/families (RoBERTa with a byte-level BPE tokenizer.json, XLM-R
 //! with a Unigram one, DistilBERT, ELECTRA, MPNet with a WordPiece one laid out as
-//! all-mpnet-base-v2, ModernBERT's sentence encoder,
+//! all-mpnet-base-v2, ModernBERT's sentence encoder, cross-encoder and classifier,
 //! BERT and RoBERTa token classifiers) within 1e-5 of the float64
 //! references of their generators (expected_texts.bin with expected_out.npy or
 //! expected_entities.tsv, written beside expected.json).
@@ -124,6 +124,7 @@ fn cross_encoders_score_and_rank() {
         "pipelines/cross_encoder",
         "families/roberta_cross_encoder",
         "families/xlmr_cross_encoder",
+        "families/modernbert_cross_encoder",
     ] {
         let (dir, texts, want, width) = fixture(name);
         assert_eq!(width, 1);
@@ -147,6 +148,7 @@ fn classifiers_give_label_probabilities() {
         ("families/distilbert_classifier", vec!["negative", "positive"]),
         ("families/electra_classifier", vec!["negative", "positive"]),
         ("families/mpnet_classifier", vec!["negative", "neutral", "positive"]),
+        ("families/modernbert_classifier", vec!["negative", "neutral", "positive"]),
     ] {
         let (dir, texts, want, width) = fixture(name);
         let clf = Classifier::from_dir(&dir).unwrap();

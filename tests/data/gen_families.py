@@ -819,10 +819,65 @@ def modernbert_st(source, inputs):
     dump_for_rust(d, texts, [floats(v) for v in vecs])
 
 
+def modernbert_head_folder(name, seed, labels, head_cfg, inputs, source):
+    """A ModernBertForSequenceClassification folder (model.*, head.dense,
+    head.norm, classifier.*) and its outputs, following modeling_modernbert.py:
+    ModernBertForSequenceClassification.forward (classifier_pooling "cls":
+    h[:, 0], "mean": the mean over the attention mask), ModernBertPredictionHead
+    .forward (norm(act(dense(x))): dense with a bias by classifier_bias, act
+    ACT2FN[classifier_activation], LayerNorm with norm_eps and a bias by
+    norm_bias), classifier; then sigmoid with one label (CrossEncoder.predict's
+    activation_fn, the "sentence_transformers" object as tomaarsen/
+    reranker-ModernBERT-base-gooaq-bce saves it), else softmax
+    (TextClassificationPipeline.postprocess). inputs: (text, pair or None,
+    reference ids)."""
+    n, norm_bias = len(labels), head_cfg["norm_bias"]
+    W, forward, cfg, g = make_modernbert(seed, HEAD_D, source[2], norm_bias=norm_bias)
+    cfg.update(head_cfg, architectures=["ModernBertForSequenceClassification"],
+               id2label={str(i): l for i, l in enumerate(labels)},
+               label2id={l: i for i, l in enumerate(labels)})
+    if n == 1:
+        cfg["sentence_transformers"] = {"activation_fn": "torch.nn.modules.activation.Sigmoid",
+                                        "version": "4.0.1"}
+    E = HEAD_D
+    head = {"head.dense.weight": (torch.randn(E, E, generator=g) / math.sqrt(E)).float(),
+            "head.norm.weight": (1 + 0.1 * torch.randn(E, generator=g)).float(),
+            "classifier.weight": (torch.randn(n, E, generator=g) * 0.8).float(),
+            "classifier.bias": (torch.randn(n, generator=g) * 0.3).float()}
+    if head_cfg["classifier_bias"]:
+        head["head.dense.bias"] = (torch.randn(E, generator=g) * 0.2).float()
+    if norm_bias:
+        head["head.norm.bias"] = (0.1 * torch.randn(E, generator=g)).float()
+    d = modernbert_folder(name, cfg, source)
+    save_weights(d, {**modernbert_hub_names(W), **head})
+    hd = {k: v.double() for k, v in head.items()}
+    act = {"gelu": gelu, "tanh": torch.tanh, "relu": torch.relu}[head_cfg["classifier_activation"]]
+    out = []
+    for _, _, ids in inputs:
+        h = forward(ids)  # [T, D]: one unpadded sequence, its mask all ones
+        x = h[0] if head_cfg["classifier_pooling"] == "cls" else h.mean(0)
+        x = x @ hd["head.dense.weight"].T + hd.get("head.dense.bias", 0)
+        x = layer_norm(act(x), hd["head.norm.weight"], hd.get("head.norm.bias", 0), 1e-5)
+        logits = x @ hd["classifier.weight"].T + hd["classifier.bias"]
+        out.append(torch.sigmoid(logits) if n == 1 else torch.softmax(logits, 0))
+    dump(os.path.join(d, "expected.json"),
+         {"inputs": [[t, p] for t, p, _ in inputs], "labels": labels,
+          "ids": [i for _, _, i in inputs], "out": [floats(v) for v in out]})
+    dump_for_rust(d, [[t, p] for t, p, _ in inputs], [floats(v) for v in out])
+
+
 def modernbert_pipelines():
     source = modernbert_tokenizer_source()
     singles, pairs = short_cases(source[3], 24)
     modernbert_st(source, singles[:6])
+    # as tomaarsen/reranker-ModernBERT-base-gooaq-bce (ModernBERT-base's head keys)
+    modernbert_head_folder("modernbert_cross_encoder", 32, ["LABEL_0"],
+                           {"classifier_pooling": "mean", "classifier_activation": "gelu",
+                            "classifier_bias": False, "norm_bias": False}, pairs[:6], source)
+    # a fine-tuned classifier with the other choices: CLS pooling, biases, tanh
+    modernbert_head_folder("modernbert_classifier", 33, ["negative", "neutral", "positive"],
+                           {"classifier_pooling": "cls", "classifier_activation": "tanh",
+                            "classifier_bias": True, "norm_bias": True}, singles[:6], source)
 
 
 # ---- Seeds of the loader's fuzz corpus (fuzz/corpus/loader) -------------------------------

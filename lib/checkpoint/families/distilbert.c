@@ -56,6 +56,6 @@ const tf_hf_family tf_family_distilbert = {
     .keys = keys,
     .padded_positions = 0,
     .seq_head = {.dense = "pre_classifier", .dense_act = TF_DENSE_RELU,
-                 .out = "classifier"},
+                 .out = "classifier", .dense_bias = 1},
     .default_pad_token_id = 0,
 };

@@ -33,7 +33,7 @@ const tf_hf_family tf_family_electra = {
     .keys = NULL,
     .padded_positions = 0,
     .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_GELU,
-                 .out = "classifier.out_proj"},
+                 .out = "classifier.out_proj", .dense_bias = 1},
     .default_pad_token_id = 0,
     .configure = NULL,
 };

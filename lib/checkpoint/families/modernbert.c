@@ -11,9 +11,18 @@
  * Wo(act(input) * gate), so Wi [2F, D] stacks the activated half first;
  * final_norm after the last layer. Linear biases by attention_bias and
  * mlp_bias, LayerNorm biases by norm_bias (all false by default). The
- * MaskedLM head (head.*, decoder.*) is not loaded. */
+ * MaskedLM head (head.*, decoder.*) is not loaded.
+ * ModernBertForSequenceClassification: classifier(head(pool(h))), pool by
+ * classifier_pooling ("cls": h[:, 0]; "mean": the mean over the attention
+ * mask), ModernBertPredictionHead: norm(act(dense(x))), dense [D, D] with a
+ * bias by classifier_bias, act ACT2FN[classifier_activation], norm a
+ * LayerNorm with norm_eps and a bias by norm_bias; classifier [labels, D]
+ * with a bias; dropout off. */
+#include <string.h>
+
 #include "error.h"
 #include "hf_family.h"
+#include "json_file.h"
 
 static const char *const model_types[] = {"modernbert", NULL};
 static const char *const class_prefixes[] = {"ModernBert", NULL};
@@ -107,6 +116,54 @@ static tf_status configure(const tf_hf_config *json, tf_config *c)
     return configure_biases(json, c);
 }
 
+/* classifier_activation values, as transformers' ACT2FN computes them. */
+static const struct {
+    const char *name;
+    tf_dense_activation act;
+} head_activations[] = {
+    {"gelu", TF_DENSE_GELU},        /* torch's erf GELU */
+    {"gelu_python", TF_DENSE_GELU}, /* the same formula written in Python */
+    {"relu", TF_DENSE_RELU},
+    {"tanh", TF_DENSE_TANH},
+    {"sigmoid", TF_DENSE_SIGMOID},
+    {"linear", TF_DENSE_IDENTITY},  /* LinearActivation */
+};
+enum { N_HEAD_ACTIVATIONS = sizeof head_activations / sizeof head_activations[0] };
+
+static tf_status head_activation(const char *name, const char *label, tf_dense_activation *act)
+{
+    for (int i = 0; i < N_HEAD_ACTIVATIONS; i++)
+        if (strcmp(name, head_activations[i].name) == 0) {
+            *act = head_activations[i].act;
+            return TF_OK;
+        }
+    return tf_fail(TF_ERR_UNSUPPORTED, "%s: classifier_activation \"%s\" is not supported "
+                   "(gelu, gelu_python, relu, tanh, sigmoid and linear are)", label, name);
+}
+
+/* ModernBertConfig's defaults: classifier_pooling "cls", classifier_activation
+ * "gelu", classifier_bias and norm_bias false. */
+static tf_status configure_head(const cJSON *root, const char *label, tf_hf_seq_head *head)
+{
+    const char *pooling = "cls", *activation = "gelu";
+    head->dense_bias = 0, head->norm_bias = 0;
+    tf_status s = tf_json_get_string(root, "classifier_pooling", label, &pooling);
+    if (s == TF_OK)
+        s = tf_json_get_string(root, "classifier_activation", label, &activation);
+    if (s == TF_OK)
+        s = tf_json_get_bool(root, "classifier_bias", label, &head->dense_bias);
+    if (s == TF_OK)
+        s = tf_json_get_bool(root, "norm_bias", label, &head->norm_bias);
+    if (s)
+        return s;
+    if (strcmp(pooling, "cls") != 0 && strcmp(pooling, "mean") != 0)
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: classifier_pooling \"%s\" is not supported "
+                       "(\"cls\" and \"mean\" are, as ModernBertForSequenceClassification's)",
+                       label, pooling);
+    head->pooling = pooling[0] == 'c' ? TF_POOLING_CLS : TF_POOLING_MEAN;
+    return head_activation(activation, label, &head->dense_act);
+}
+
 const tf_hf_family tf_family_modernbert = {
     .format = "huggingface-modernbert",
     .model_types = model_types,
@@ -117,8 +174,10 @@ const tf_hf_family tf_family_modernbert = {
     .layer = layer,
     .keys = keys,
     .padded_positions = 0,
-    .seq_head = {.dense = NULL, .dense_act = TF_DENSE_IDENTITY, .out = NULL},
+    .seq_head = {.dense = "head.dense", .dense_act = TF_DENSE_GELU, .out = "classifier",
+                 .norm = "head.norm"},
     .default_pad_token_id = 50283,
     .gate_first = 1,
     .configure = configure,
+    .configure_head = configure_head,
 };

@@ -82,7 +82,7 @@ const tf_hf_family tf_family_mpnet = {
     .keys = NULL,
     .padded_positions = 0, /* padding_idx is MPNet's own 1: configure */
     .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_TANH,
-                 .out = "classifier.out_proj"},
+                 .out = "classifier.out_proj", .dense_bias = 1},
     .default_pad_token_id = 1,
     .configure = configure,
 };

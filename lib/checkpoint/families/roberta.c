@@ -22,6 +22,6 @@ const tf_hf_family tf_family_roberta = {
     .keys = NULL,
     .padded_positions = 1,
     .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_TANH,
-                 .out = "classifier.out_proj"},
+                 .out = "classifier.out_proj", .dense_bias = 1},
     .default_pad_token_id = 1,
 };
