@@ -266,7 +266,13 @@ typedef struct tf_config {
     int32_t rotary_ntk_positions; /* with rotary_ntk_factor: 0 = static (theta'
                                   always); P0 > 0 = dynamic: a call whose longest
                                   sequence L exceeds P0 uses theta'' = theta
-                                  (a L / P0 - (a - 1))^(r / (r - 2)), theta below */
+                                  (a L / P0 - (a - 1))^(r / (r - 2)) for all its
+                                  sequences, theta below. Per call, so a result
+                                  never depends on earlier calls; nomic's
+                                  NomicBertDynamicNTKRotaryEmbedding instead keeps
+                                  the tables of the longest padded length it has
+                                  seen (a call after a longer one reuses that
+                                  one's theta''; see README) */
     int32_t attn_window;       /* W: 0 = every layer attends globally; W > 0 (even):
                                   local layers' query i sees keys |i - j| <= W/2,
                                   computed in O(T W), not O(T^2) */
@@ -1100,6 +1106,16 @@ typedef struct tf_pipeline_args {
     float *out;                /* embed: [n, dimensions or dim]; score and classify:
                                   [n, labels] */
     size_t *truncated;         /* NULL, or set to the number of inputs cut */
+    /* Since 0.4.0: */
+    int32_t dimensions_layer_norm; /* embed: 0 (default) = `dimensions` as above;
+                                  1 = nomic-embed-text-v1.5's Matryoshka recipe
+                                  (its model card): each vector the modules give
+                                  (what SentenceTransformer.encode returns) goes
+                                  through a layer norm over all dim values (no
+                                  weight or bias, eps 1e-5: F.layer_norm's
+                                  default), then keeps its first `dimensions` (0:
+                                  all), then is scaled to unit L2 norm whatever
+                                  normalize says */
 } tf_pipeline_args;
 
 /* -1 normalize, everything else 0, struct_size set. */
@@ -1107,8 +1123,19 @@ TF_API void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_si
 #define tf_pipeline_args_init(args) tf_pipeline_args_init_sized((args), sizeof *(args))
 
 /* Sentence vectors (TF_PIPELINE_EMBEDDING). A `dimensions` above dim is
- * TF_ERR_INVALID_ARGUMENT naming both; an unknown prompt_name names the
- * folder's. On failure out is not written. */
+ * TF_ERR_INVALID_ARGUMENT naming both, as is a dimensions_layer_norm other
+ * than 0 or 1; an unknown prompt_name names the folder's. On failure out is
+ * not written.
+ *
+ * Matryoshka: sentence-transformers' truncate_dim keeps the first
+ * `dimensions` values (then its Normalize, if the folder has one, has already
+ * run: a cut of unit vectors is renormalised here, as a cosine needs).
+ * nomic-embed-text-v1.5 was trained for another recipe, which its model card
+ * writes out as code: layer norm, cut, L2 normalise (dimensions_layer_norm
+ * 1). A folder does not say which one it wants: v1.5's config.json and
+ * config_sentence_transformers.json hold the same keys as v1's (model_type
+ * nomic_bert, the same auto_map, max_trained_positions 2048, the same
+ * prompts), so the caller chooses. */
 TF_API tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args);
 /* A head's scores of (text, pair) inputs, as sentence-transformers'
  * CrossEncoder.predict: with one label its sigmoid, else the logits. */

@@ -127,6 +127,14 @@ assert query["embeddings"] == written["embeddings"], (query, written)
 doc = run("embed", "--model", f"{fam}/modernbert_st", "--prompt-name", "document", "a cat sat")
 written = run("embed", "--model", f"{fam}/modernbert_st", "search_document: a cat sat")
 assert doc["embeddings"] == written["embeddings"], (doc, written)
+# nomic-embed-text-v1.5's Matryoshka recipe (layer norm, the first 4, unit length), float64
+mat = json.load(open(f"{fam}/nomic_st/expected_matryoshka.json"))
+texts = json.load(open(f"{fam}/nomic_st/expected.json"))["texts"]
+got = run("embed", "--model", f"{fam}/nomic_st", "--dimensions", "4", "--dimensions-layer-norm",
+          *texts)
+assert got["dim"] == 4, got
+for g, w in zip(got["embeddings"], mat["embeddings"]):
+    assert all(abs(a - b) <= 1e-5 for a, b in zip(g, w)), ("matryoshka", g, w)
 st = json.load(open(f"{fam}/mpnet_st/expected.json"))
 got = run("embed", "--model", f"{fam}/mpnet_st", *st["texts"])
 assert got["dim"] == 16 and got["truncated"] == 1, got

@@ -337,6 +337,55 @@ START_TEST(test_nomic_sentence_encoder)
 }
 END_TEST
 
+/* nomic-embed-text-v1.5's Matryoshka recipe (dimensions_layer_norm) on the
+ * nomic_st folder against expected_matryoshka.json (gen_families.py
+ * matryoshka, float64): layer norm, the first 4, unit norm; and uncut (0: all
+ * 8, layer-normed and normalised). Without the flag the cut is another
+ * vector; a flag other than 0 or 1 is refused before anything is written. */
+START_TEST(test_nomic_matryoshka_layer_norm)
+{
+    const path_buf dir = join(join(data_dir, "families").s, "nomic_st");
+    cJSON *exp = read_json(join(dir.s, "expected.json").s);
+    cJSON *mat = read_json(join(dir.s, "expected_matryoshka.json").s);
+    ck_assert_int_eq(json_at(mat, "dimensions")->valueint, 4);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(dir.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    const cJSON *texts = json_at(exp, "texts");
+    const int n = cJSON_GetArraySize(texts);
+    float out[8 * 8], plain[8 * 4];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = (size_t)n, a.texts = strings(texts, 0), a.out = out, a.batch_size = 4;
+    a.dimensions = 4, a.dimensions_layer_norm = 1;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, json_at(mat, "embeddings"), 4, "matryoshka 4");
+    a.dimensions = 0;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    expect_rows(out, json_at(mat, "uncut"), 8, "matryoshka uncut");
+    a.dimensions = 4, a.dimensions_layer_norm = 0, a.out = plain;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    double differ = 0.0; /* the plain cut against nomic's */
+    for (int i = 0; i < n * 4; i++) {
+        const double want = cJSON_GetArrayItem(cJSON_GetArrayItem(json_at(mat, "embeddings"),
+                                                                  i / 4), i % 4)->valuedouble;
+        differ = fmax(differ, fabs(plain[i] - want));
+    }
+    ck_assert_msg(differ > 1e-3, "the plain cut equals nomic's recipe (%g)", differ);
+    memset(out, 0, sizeof out);
+    a.out = out, a.dimensions_layer_norm = 2;
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+                   "args.dimensions_layer_norm: expected 0 (the plain cut) or 1 (nomic's layer "
+                   "norm before it), got 2");
+    a.dimensions_layer_norm = -1;
+    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT, "got -1");
+    for (int i = 0; i < 8 * 8; i++)
+        ck_assert_float_eq(out[i], 0.0f); /* nothing written */
+    tf_pipeline_destroy(p);
+    cJSON_Delete(mat);
+    cJSON_Delete(exp);
+}
+END_TEST
+
 /* A folder laid out as gte-base-en-v1.5 (GTE "new", CLS pooling, rope_scaling
  * ntk). */
 START_TEST(test_gte_sentence_encoder)
@@ -696,6 +745,7 @@ int main(void)
     tcase_add_test(tc, test_minilm_max_seq_length_256);
     tcase_add_test(tc, test_xlmr_sentence_encoder);
     tcase_add_test(tc, test_nomic_sentence_encoder);
+    tcase_add_test(tc, test_nomic_matryoshka_layer_norm);
     tcase_add_test(tc, test_gte_sentence_encoder);
     tcase_add_test(tc, test_jina_sentence_encoder);
     tcase_add_test(tc, test_jina_code_sentence_encoder);

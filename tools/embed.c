@@ -2,8 +2,9 @@
  * encoder, CLS or mean pooling, optional L2 normalisation), batched with
  * padding. A text longer than the limit (--max-length: the model's
  * max_positions, else 512 tokens) is cut to it, and stderr says so. A
- * sentence-transformers folder (modules.json), or --prompt-name or
- * --dimensions, runs the folder's pipeline (tf_pipeline_embed) instead. */
+ * sentence-transformers folder (modules.json), or --prompt-name,
+ * --dimensions or --dimensions-layer-norm, runs the folder's pipeline
+ * (tf_pipeline_embed) instead. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@ typedef struct embed_options {
     int cased, normalize, json, pool_given;
     int32_t pooling, max_length; /* max_length 0: the default */
     int32_t dimensions;          /* 0: all */
+    int dimensions_layer_norm;   /* --dimensions-layer-norm: nomic's Matryoshka recipe */
     tf_load_options load;
     const char **texts;          /* [n_texts]: the TEXT arguments, then the lines of --file */
     size_t n_texts, n_args;
@@ -55,7 +57,8 @@ static void embed_usage(FILE *out)
             "                   [--pool %s] [--normalize] [--npy OUT.npy]\n"
             "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n"
             "       tfenc embed --model DIR [--prompt-name NAME] [--dimensions N]\n"
-            "                   [--normalize] [--max-length N] [--json | --npy OUT.npy] ...\n",
+            "                   [--dimensions-layer-norm] [--normalize] [--max-length N]\n"
+            "                   [--json | --npy OUT.npy] ...\n",
             cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
     cli_load_options_usage(out, "                   ");
     fprintf(out,
@@ -69,8 +72,10 @@ static void embed_usage(FILE *out)
             "A sentence-transformers folder DIR (modules.json) runs its own pipeline: its\n"
             "tokenizer settings, max_seq_length, pooling, Dense and Normalize modules,\n"
             "prompts (--prompt-name; default: its default_prompt_name) and --dimensions\n"
-            "(the first N, renormalised when normalised); --json prints {\"dim\",\n"
-            "\"truncated\", \"embeddings\"}.\n",
+            "(the first N, renormalised when normalised); --dimensions-layer-norm takes\n"
+            "nomic-embed-text-v1.5's recipe instead (its model card): a layer norm over\n"
+            "all the values, the first N (default: all), unit length. --json prints\n"
+            "{\"dim\", \"truncated\", \"embeddings\"}.\n",
             DEFAULT_MAX_LENGTH);
 }
 
@@ -102,8 +107,8 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
 static int take_embed(cli_args *a, const char *arg, void *user)
 {
     embed_options *o = user;
-    if (!strcmp(arg, "--json")) {
-        o->json = 1;
+    if (!strcmp(arg, "--json") || !strcmp(arg, "--dimensions-layer-norm")) {
+        *(arg[2] == 'j' ? &o->json : &o->dimensions_layer_norm) = 1;
         return 1;
     }
     if (!strcmp(arg, "--cased") || !strcmp(arg, "--normalize")) {
@@ -406,6 +411,7 @@ static int embed_folder(const embed_options *o)
     tf_pipeline_args_init(&a);
     a.n = o->n_texts, a.texts = o->texts, a.out = vectors, a.truncated = &truncated;
     a.prompt_name = o->prompt_name, a.dimensions = o->dimensions;
+    a.dimensions_layer_norm = o->dimensions_layer_norm;
     a.normalize = o->normalize ? 1 : -1;
     const tf_status s = vectors ? tf_pipeline_embed(p, &a) : TF_ERR_OUT_OF_MEMORY;
     rc = s ? pipeline_cli_fail("embed", s) : 0;
@@ -433,7 +439,8 @@ int tfenc_embed(int argc, char **argv)
     } else if (o.n_texts == 0) {
         cli_error("embed", "no text to embed: pass TEXT arguments or a --file with lines");
         rc = CLI_USAGE;
-    } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions || o.json) {
+    } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions ||
+               o.dimensions_layer_norm || o.json) {
         rc = embed_folder(&o);
     } else {
         rc = embed_all(&o);

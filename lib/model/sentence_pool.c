@@ -1,6 +1,7 @@
 /* sentence_pool.c — sentence vectors: each pooling mode of
  * sentence-transformers (sentence_transformers/models/Pooling.py, forward),
- * L2 normalisation, and the public tf_pool over them. */
+ * L2 normalisation, the layer norm of nomic's Matryoshka vectors, and the
+ * public tf_pool over them. */
 #include "sentence_pool.h"
 
 #include <math.h>
@@ -83,6 +84,22 @@ void tf_l2_normalize_rows(float *x, size_t n, size_t D)
         const double scale = 1.0 / fmax(sqrt(norm), 1e-12);
         for (size_t i = 0; i < D; i++)
             v[i] = (float)(v[i] * scale);
+    }
+}
+
+void tf_layer_norm_vectors(float *x, size_t n, size_t D, double eps)
+{
+    for (size_t r = 0; r < n; r++) {
+        float *v = x + r * D; /* (D) */
+        double mean = 0.0, var = 0.0;
+        for (size_t i = 0; i < D; i++)
+            mean += v[i];
+        mean /= (double)D;
+        for (size_t i = 0; i < D; i++)
+            var += ((double)v[i] - mean) * ((double)v[i] - mean);
+        const double rstd = 1.0 / sqrt(var / (double)D + eps);
+        for (size_t i = 0; i < D; i++)
+            v[i] = (float)(((double)v[i] - mean) * rstd);
     }
 }
 

@@ -18,4 +18,10 @@ void tf_pool_mode(float *out, size_t ld_out, const float *seq, const int32_t *le
  * torch.nn.functional.normalize (a zero row stays zero). */
 void tf_l2_normalize_rows(float *x, size_t n, size_t D);
 
+/* Each row of x (n, D) through a layer norm with neither weight nor bias,
+ * (x - mean) / sqrt(var + eps) with the biased variance, in double: as
+ * torch.nn.functional.layer_norm(x, (D,), eps=eps), the Matryoshka step of
+ * nomic-embed-text-v1.5 (tf_pipeline_args.dimensions_layer_norm). */
+void tf_layer_norm_vectors(float *x, size_t n, size_t D, double eps);
+
 #endif

@@ -16,6 +16,9 @@
 #include "sentence_pool.h"
 
 #define TF_PIPELINE_BATCH 32
+/* nomic-embed-text-v1.5's Matryoshka layer norm: F.layer_norm's default eps,
+ * as its model card calls it */
+#define TF_MATRYOSHKA_LAYER_NORM_EPS 1e-5
 
 static const tf_pipeline_args args_defaults = {
     .struct_size = sizeof(tf_pipeline_args),
@@ -199,7 +202,8 @@ static void embed_modules(const tf_pipeline *p, const tf_pipeline_batch *b, int3
     memcpy(out, x, B * width * sizeof *out);
 }
 
-/* 1 when the call's vectors are unit vectors (a Matryoshka cut renormalises them). */
+/* 1 when the call's vectors are unit vectors (a plain Matryoshka cut
+ * renormalises them). */
 static int normalises(const tf_pipeline *p, int32_t normalize)
 {
     int has = 0;
@@ -208,14 +212,27 @@ static int normalises(const tf_pipeline *p, int32_t normalize)
     return normalize == 1 || (normalize == -1 && has);
 }
 
-/* out [n, dims] = the first dims of each row of results [n, dim]. */
+/* out [n, dims] = the first dims of each row of results [n, dim], scaled to
+ * unit L2 norm when `unit`. */
 static void cut_dimensions(float *out, const float *results, size_t n, size_t dim, size_t dims,
-                           int renormalise)
+                           int unit)
 {
     for (size_t r = 0; r < n; r++)
         memcpy(out + r * dims, results + r * dim, dims * sizeof *out);
-    if (renormalise && dims < dim)
+    if (unit)
         tf_l2_normalize_rows(out, n, dims);
+}
+
+/* The call's vectors results [n, dim] into out [n, dims]: the plain cut
+ * (renormalised when the vectors are unit vectors and it drops some), or
+ * nomic's recipe (dimensions_layer_norm): layer norm, cut, unit norm. */
+static void matryoshka(float *out, float *results, const tf_pipeline *p, const tf_pipeline_args *a)
+{
+    const size_t dim = (size_t)p->dim, dims = a->dimensions ? (size_t)a->dimensions : dim;
+    if (a->dimensions_layer_norm)
+        tf_layer_norm_vectors(results, a->n, dim, TF_MATRYOSHKA_LAYER_NORM_EPS);
+    cut_dimensions(out, results, a->n, dim, dims,
+                   a->dimensions_layer_norm || (dims < dim && normalises(p, a->normalize)));
 }
 
 /* The call each tf_pipeline_kind is for (tf_pipeline_<call>). */
@@ -245,6 +262,10 @@ static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *
     if (a->dimensions < 0 || a->dimensions > p->dim)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.dimensions %d: the model's vectors have "
                        "%d dimensions (0 keeps them all)", (int)a->dimensions, (int)p->dim);
+    if (a->dimensions_layer_norm < 0 || a->dimensions_layer_norm > 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.dimensions_layer_norm: expected 0 (the "
+                       "plain cut) or 1 (nomic's layer norm before it), got %d",
+                       (int)a->dimensions_layer_norm);
     return TF_OK;
 }
 
@@ -274,8 +295,7 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
         }
     }
     if (s == TF_OK) {
-        const size_t dims = a.dimensions ? (size_t)a.dimensions : (size_t)p->dim;
-        cut_dimensions(a.out, e.results, a.n, (size_t)p->dim, dims, normalises(p, a.normalize));
+        matryoshka(a.out, e.results, p, &a);
         if (a.truncated)
             *a.truncated = truncated;
     }

@@ -134,6 +134,26 @@ def test_prompted_sentence_encoders(name, prompt, text, written):
     assert np.array_equal(prompted, plain)
 
 
+def test_nomic_matryoshka_layer_norm():
+    """nomic-embed-text-v1.5's Matryoshka recipe (layer norm, the first 4, unit
+    length) against the float64 vectors of expected_matryoshka.json."""
+    path = os.path.join(DATA, "families", "nomic_st")
+    with open(os.path.join(path, "expected.json")) as f:
+        texts = json.load(f)["texts"]
+    with open(os.path.join(path, "expected_matryoshka.json")) as f:
+        exp = json.load(f)
+    with tfenc.SentenceEncoder.from_dir(path) as enc:
+        got = enc.encode(texts, dimensions=exp["dimensions"], dimensions_layer_norm=True)
+        uncut = enc.encode(texts, dimensions_layer_norm=True)
+        plain = enc.encode(texts, dimensions=exp["dimensions"])
+        with pytest.raises(ValueError, match="dimensions_layer_norm: expected a bool"):
+            enc.encode(texts, dimensions_layer_norm=2)
+    assert got.shape == (len(texts), 4) and uncut.shape == (len(texts), 8)
+    assert np.allclose(got, exp["embeddings"], atol=1e-5, rtol=0)
+    assert np.allclose(uncut, exp["uncut"], atol=1e-5, rtol=0)
+    assert not np.allclose(plain, exp["embeddings"], atol=1e-3, rtol=0)
+
+
 @pytest.mark.parametrize("name", ["gte_st", "jina_st", "jina_code_st"])
 def test_wordpiece_sentence_encoders(name):
     """GTE "new" laid out as gte-base-en-v1.5 (CLS pooling, rope_scaling ntk),

@@ -28,7 +28,8 @@ class PipelineArgs(ctypes.Structure):  # since 0.3.0
     _fields_ = [("struct_size", c_size_t), ("n", c_size_t), ("texts", P(CP)), ("pairs", P(CP)),
                 ("prompt_name", CP), ("normalize", c_int32), ("dimensions", c_int32),
                 ("batch_size", c_int32), ("n_threads", c_int32), ("out", P(c_float)),
-                ("truncated", P(c_size_t))]
+                ("truncated", P(c_size_t)),
+                ("dimensions_layer_norm", c_int32)]  # since 0.4.0
 
 
 _differ = _lib._mismatches(lib, (PipelineOptions, PipelineArgs))
@@ -156,17 +157,21 @@ class SentenceEncoder(_Pipeline):
             name = lib.tf_pipeline_default_prompt_name(h)
         return name.decode() if name is not None else None
 
-    def encode(self, texts, prompt_name=None, normalize=None, dimensions=None, batch_size=32):
+    def encode(self, texts, prompt_name=None, normalize=None, dimensions=None, batch_size=32,
+               dimensions_layer_norm=False):
         """[len(texts), dimensions or dim] float32 vectors (one text: [dim]).
         prompt_name None: the folder's default prompt, "" none; normalize
         None: as the folder's modules, False: its Normalize skipped, True:
         unit length; dimensions: the first ones (Matryoshka), renormalised
-        when normalised."""
+        when normalised; dimensions_layer_norm True: nomic-embed-text-v1.5's
+        recipe instead (its model card): layer norm over all dim values,
+        the first dimensions (None: all), unit length."""
         single = isinstance(texts, (str, bytes))
         texts = [texts] if single else list(texts)
         dims = self.dim if dimensions is None else integer(dimensions, "dimensions")
         fields = {"normalize": -1 if normalize is None else flag(normalize, "normalize"),
-                  "dimensions": 0 if dimensions is None else dims}
+                  "dimensions": 0 if dimensions is None else dims,
+                  "dimensions_layer_norm": flag(dimensions_layer_norm, "dimensions_layer_norm")}
         if prompt_name is not None:
             fields["prompt_name"] = _utf8(prompt_name, "prompt_name")
         out = self._run(lib.tf_pipeline_embed, texts, None, dims, batch_size, **fields)

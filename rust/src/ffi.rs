@@ -198,6 +198,8 @@ pub struct tf_pipeline_args {
     pub n_threads: i32,
     pub out: *mut f32,
     pub truncated: *mut usize,
+    /// Since 0.4.0.
+    pub dimensions_layer_norm: i32,
 }
 
 pub const TF_PIPELINE_EMBEDDING: i32 = 0;

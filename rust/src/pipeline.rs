@@ -65,12 +65,14 @@ struct Call<'a> {
     prompt_name: Option<&'a str>,
     normalize: i32,
     dimensions: usize,
+    dimensions_layer_norm: bool,
     batch_size: usize,
 }
 
 impl<'a> Call<'a> {
     fn new(pairs: Option<&'a [&'a str]>, batch_size: usize) -> Call<'a> {
-        Call { pairs, prompt_name: None, normalize: -1, dimensions: 0, batch_size }
+        Call { pairs, prompt_name: None, normalize: -1, dimensions: 0, dimensions_layer_norm: false,
+               batch_size }
     }
 }
 
@@ -143,6 +145,7 @@ impl Pipeline {
         a.prompt_name = prompt.as_ref().map_or(ptr::null(), |p| p.as_ptr());
         a.normalize = call.normalize;
         a.dimensions = to_c("dimensions", call.dimensions)?;
+        a.dimensions_layer_norm = call.dimensions_layer_norm as i32;
         a.batch_size = to_c("batch_size", call.batch_size)?;
         a.out = out.as_mut_ptr();
         a.truncated = &mut truncated;
@@ -173,13 +176,17 @@ impl Embeddings {
 
 /// `SentenceTransformer.encode`'s options: the prompt by name (None: the
 /// folder's default_prompt_name; Some(""): none), normalisation (None: as
-/// the modules say), Matryoshka `dimensions` (0: all), texts per batch (0: 32).
+/// the modules say), Matryoshka `dimensions` (0: all), texts per batch (0: 32),
+/// and `dimensions_layer_norm`: nomic-embed-text-v1.5's Matryoshka recipe (its
+/// model card: a layer norm over all `dim` values, then the first `dimensions`,
+/// then unit length) instead of the plain cut (since 0.4.0).
 #[derive(Clone, Debug, Default)]
 pub struct EncodeOptions<'a> {
     pub prompt_name: Option<&'a str>,
     pub normalize: Option<bool>,
     pub dimensions: usize,
     pub batch_size: usize,
+    pub dimensions_layer_norm: bool,
 }
 
 /// A sentence-transformers folder (or a plain model: mean pooling).
@@ -235,6 +242,7 @@ impl SentenceEncoder {
         call.prompt_name = opts.prompt_name;
         call.normalize = opts.normalize.map_or(-1, |n| n as i32);
         call.dimensions = opts.dimensions;
+        call.dimensions_layer_norm = opts.dimensions_layer_norm;
         let (values, truncated) = self.0.run(ffi::tf_pipeline_embed, texts, dim, &call)?;
         Ok(Embeddings { dim, values, truncated })
     }

@@ -91,6 +91,23 @@ fn nomic_sentence_encoder_laid_out_as_v1_5() {
 }
 
 #[test]
+fn nomic_matryoshka_layer_norm() {
+    // nomic-embed-text-v1.5's recipe against the float64 vectors of
+    // expected_matryoshka.npy [texts, 4] (gen_families.py matryoshka)
+    let (dir, texts, _, _) = fixture("families/nomic_st");
+    let (shape, want) = npy_f32(dir.join("expected_matryoshka.npy"));
+    assert_eq!(shape, vec![texts.len(), 4]);
+    let enc = SentenceEncoder::from_dir(&dir).unwrap();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let opts = EncodeOptions { dimensions: 4, dimensions_layer_norm: true, ..Default::default() };
+    let out = enc.encode(&texts, &opts).unwrap();
+    assert_eq!(out.dim, 4);
+    assert_close(&out.values, &want, "nomic_st matryoshka");
+    let plain = enc.encode(&texts, &EncodeOptions { dimensions: 4, ..Default::default() }).unwrap();
+    assert!(plain.values.iter().zip(&want).any(|(p, w)| (p - w).abs() > 1e-3));
+}
+
+#[test]
 fn gte_jina_and_modernbert_sentence_encoders() {
     for name in [
         "families/gte_st",

@@ -659,12 +659,33 @@ NOMIC_PROMPTS = {"query": "search_query: ", "document": "search_document: ",
                  "classification": "classification: ", "clustering": "clustering: "}
 
 
+MATRYOSHKA_DIMS = 4  # nomic_st's cut: half of HEAD_D
+
+
+def matryoshka(v, dims):
+    """nomic-embed-text-v1.5's model card (its sentence-transformers and
+    transformers code alike): F.layer_norm(embeddings, normalized_shape=
+    (embeddings.shape[1],)) (no weight, eps 1e-5) on what the modules give,
+    then embeddings[:, :matryoshka_dim], then F.normalize(p=2, dim=1)."""
+    fn = torch.nn.functional  # F is the fixtures' d_ff here
+    return fn.normalize(fn.layer_norm(v[None], (v.shape[0],))[0][:dims], p=2, dim=0)
+
+
 def nomic_st(inputs):
     """nomic-embed-text-v1.5's layout: NomicBertModel + mean pooling (no
-    Normalize module: the model card normalises itself), its prompts."""
+    Normalize module: the model card normalises itself), its prompts; and
+    expected_matryoshka.json / .npy: the model card's Matryoshka vectors of
+    the same texts, cut to MATRYOSHKA_DIMS and uncut."""
     tok, _, n_tokens, _ = linked_tokenizer_source("bert_uncased")
     w, cfg, forward = make_nomic(42, HEAD_D, n_tokens, 1.0, False, 1000.0, NOMIC_F, 64)
     wordpiece_st_folder("nomic_st", w, cfg, forward, inputs, "mean", NOMIC_PROMPTS)
+    vecs = [pool(forward(ids), "mean") for _, _, ids in inputs]
+    cut = [floats(matryoshka(v, MATRYOSHKA_DIMS)) for v in vecs]
+    d = os.path.join(OUT, "nomic_st")
+    dump(os.path.join(d, "expected_matryoshka.json"),
+         {"dimensions": MATRYOSHKA_DIMS, "embeddings": cut,
+          "uncut": [floats(matryoshka(v, HEAD_D)) for v in vecs]})
+    np.save(os.path.join(d, "expected_matryoshka.npy"), np.array(cut, dtype=np.float32))
 
 
 def wordpiece_st_folder(name, w, cfg, forward, inputs, pooling, prompts=None, normalise=False):

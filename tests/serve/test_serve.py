@@ -156,6 +156,15 @@ def test_embeddings(s):
                         check=True, capture_output=True, text=True).stdout.split()
     status, out = s.post("/v1/embeddings", {"input": [TEXTS[0]], "dimensions": 8})
     close([out["data"][0]["embedding"]], [[float(v) for v in d8]], "dimensions")
+    # nomic's Matryoshka recipe, on both routes, as tfenc embed gives it (its float64
+    # reference: check_pipelines.sh)
+    ln8 = tfenc_json("embed", "--model", ST, "--json", "--dimensions", "8",
+                     "--dimensions-layer-norm", *TEXTS)["embeddings"]
+    status, out = s.post("/v1/embeddings", {"input": TEXTS, "dimensions": 8,
+                                            "dimensions_layer_norm": True})
+    close([d["embedding"] for d in out["data"]], ln8, "dimensions_layer_norm (OpenAI)")
+    close(s.post("/embed", {"inputs": TEXTS, "dimensions": 8, "dimensions_layer_norm": True})[1],
+          ln8, "dimensions_layer_norm (TEI)")
     raw_vec = s.post("/embed", {"inputs": [TEXTS[0]], "normalize": False})[1][0]
     norm = math.sqrt(sum(v * v for v in raw_vec))
     assert abs(norm - 1) > 1e-3, norm  # the folder's Normalize skipped
@@ -186,6 +195,8 @@ def test_errors(s):
                 "dimensions: expected a positive integer, got 0", True)
     check_error(s.post("/v1/embeddings", {"input": "a", "dimensions": 17}), 400,
                 "dimensions: 17, but the model's vectors have 16", True)
+    check_error(s.post("/embed", {"inputs": "a", "dimensions_layer_norm": 1}), 400,
+                "dimensions_layer_norm: expected true or false, got a number")
     check_error(s.post("/v1/embeddings", {"input": [55]}), 400,  # "##s" alone
                 "input[0][0]: id 55 does not come back from the ids' text (\"##s\"), which "
                 "tokenizes to 1 there", True)

@@ -45,7 +45,8 @@ struct serve_batcher {
 static int compatible(const serve_job *a, const serve_job *b)
 {
     return a->task == b->task && a->normalize == b->normalize &&
-           a->dimensions == b->dimensions && !a->pairs == !b->pairs &&
+           a->dimensions == b->dimensions &&
+           a->dimensions_layer_norm == b->dimensions_layer_norm && !a->pairs == !b->pairs &&
            !a->prompt_name == !b->prompt_name &&
            (!a->prompt_name || strcmp(a->prompt_name, b->prompt_name) == 0);
 }
@@ -107,7 +108,8 @@ static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
     tf_pipeline_args_init(&a);
     a.n = B, a.texts = b->texts, a.pairs = job->pairs ? b->pairs : NULL;
     a.prompt_name = job->prompt_name, a.normalize = job->normalize;
-    a.dimensions = job->dimensions, a.batch_size = (int32_t)B;
+    a.dimensions = job->dimensions, a.dimensions_layer_norm = job->dimensions_layer_norm;
+    a.batch_size = (int32_t)B;
     a.n_threads = b->o.n_threads, a.out = out;
     switch (job->task) {
     case SERVE_TASK_EMBED: return tf_pipeline_embed(b->p, &a);

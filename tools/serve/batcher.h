@@ -27,7 +27,7 @@ typedef enum serve_task {
 typedef struct serve_job {
     serve_task task;
     const char *prompt_name;  /* embed: as tf_pipeline_args' */
-    int32_t normalize, dimensions;
+    int32_t normalize, dimensions, dimensions_layer_norm;
     size_t n;                 /* inputs */
     const char *const *texts; /* [n] */
     const char *const *pairs; /* [n] or NULL */

@@ -297,7 +297,8 @@ static int parse_openai(serve_request *r, size_t max, serve_error *e)
     const char *format = NULL, *user = NULL;
     if (get_texts(r, "input", max, e) || get_string(r, "model", &r->model, e) ||
         get_string(r, "encoding_format", &format, e) || get_string(r, "user", &user, e) ||
-        get_positive(r, "dimensions", &r->dimensions, e))
+        get_positive(r, "dimensions", &r->dimensions, e) ||
+        get_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e))
         return -1;
     if (format && strcmp(format, "float") != 0 && strcmp(format, "base64") != 0)
         return serve_error_set(e, 400, "encoding_format", "encoding_format: expected \"float\" "
@@ -311,7 +312,8 @@ static int parse_embed(serve_request *r, size_t max, serve_error *e)
     return get_texts(r, "inputs", max, e) || get_bool(r, "normalize", &r->normalize, e) ||
            get_bool(r, "truncate", &r->truncate, e) || check_direction(r, e) ||
            get_string(r, "prompt_name", &r->prompt_name, e) ||
-           get_positive(r, "dimensions", &r->dimensions, e) ? -1 : 0;
+           get_positive(r, "dimensions", &r->dimensions, e) ||
+           get_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ? -1 : 0;
 }
 
 static int parse_rerank(serve_request *r, size_t max, serve_error *e)
