@@ -115,6 +115,58 @@ START_TEST(test_modern_case)
 }
 END_TEST
 
+/* Dynamic NTK (nomic_like: factor 2 past 8 positions, sequences of 12 and 7)
+ * is a function of the call alone: a call's longest sequence sets theta
+ * for all of its sequences, so the 7 tokens in the batch with 12 get the
+ * scaled theta (out.npy) and alone the trained one (alone.npy, float64:
+ * each sequence in a call of its own), whatever ran before. Upstream's
+ * NomicBertDynamicNTKRotaryEmbedding keeps the tables of the longest call
+ * it has seen, so there the second call would repeat the first's vectors. */
+START_TEST(test_dynamic_ntk_is_per_call)
+{
+    char dir[1024];
+    tf_encoder *enc = load_case("nomic_like", dir);
+    npy_array x, lengths, want_batch, want_alone;
+    load_npy(dir, "x.npy", &x);
+    load_npy(dir, "lengths.npy", &lengths);
+    load_npy(dir, "out.npy", &want_batch);
+    load_npy(dir, "alone.npy", &want_alone);
+    const int B = (int)x.dims[0], T = (int)x.dims[1], D = (int)x.dims[2];
+    const int32_t *len = lengths.data;
+    ck_assert_int_eq(B, 2);
+    ck_assert_int_eq(len[0], 12); /* past the trained 8 */
+    ck_assert_int_eq(len[1], 7);
+    const size_t BTD = (size_t)B * T * D;
+    float *batch = malloc(BTD * sizeof *batch), *again = malloc(BTD * sizeof *again);
+    float *one = malloc((size_t)T * D * sizeof *one); /* [1, len, D] */
+    ck_assert(batch && again && one);
+    forward(enc, &x, &lengths, 0, batch, NULL);
+    ck_assert(error_of(batch, want_batch.data, B, T, D, len) <= TOL);
+    for (int b = B - 1; b >= 0; b--) { /* the short one first, after the long call */
+        tf_forward_args a;
+        tf_forward_args_init(&a);
+        a.batch = 1, a.seq_len = len[b], a.output = one;
+        a.input_embeds = (const float *)x.data + (size_t)b * T * D;
+        ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+        const float *want = (const float *)want_alone.data + (size_t)b * T * D;
+        const double e = error_of(one, want, 1, len[b], D, &len[b]);
+        ck_assert_msg(e <= TOL, "sequence %d alone: error %g", b, e);
+    }
+    /* the 7 tokens alone are not what they are beside 12 (theta scaled) */
+    const float *in_batch = batch + (size_t)T * D; /* [len, D] of sequence 1 */
+    const float *alone = (const float *)want_alone.data + (size_t)T * D;
+    double moved = 0.0;
+    for (size_t i = 0; i < (size_t)len[1] * D; i++)
+        moved = fmax(moved, fabs((double)in_batch[i] - alone[i]));
+    ck_assert_msg(moved > 1e-3, "sequence 1: %g", moved);
+    forward(enc, &x, &lengths, 0, again, NULL); /* the same bits after the short calls */
+    ck_assert_mem_eq(again, batch, BTD * sizeof *batch);
+    free(batch), free(again), free(one);
+    npy_free(&x), npy_free(&lengths), npy_free(&want_batch), npy_free(&want_alone);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
 /* A model whose layers are all local with a window wider than the longest
  * sequence computes what the same model with global layers does (the
  * window leaves every key in; only the query blocks differ, so within
@@ -666,6 +718,7 @@ int main(void)
     tcase_add_test(tc, test_save_keeps_every_new_field);
     tcase_add_test(tc, test_overflow_outside_the_window_is_not_computed);
     tcase_add_test(tc, test_relative_bias_overflow_is_named);
+    tcase_add_test(tc, test_dynamic_ntk_is_per_call);
     tcase_add_test(tc, test_trace_of_the_new_steps);
     tcase_add_test(tc, test_relative_bias_in_trace);
     tcase_add_test(tc, test_qk_norm_in_trace);

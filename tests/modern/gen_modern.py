@@ -38,7 +38,8 @@ Each case holds model.safetensors in libtfenc's own format (its tensor names,
 the whole tf_config in __metadata__, as tf_encoder_save writes it), x.npy
 [B, T, D] float32 vectors in (vocab_size 0), lengths.npy [B], and out.npy
 [B, T, D] and hidden.npy [L + 1, B, T, D] computed in float64 from exactly
-the stored float32 weights. The tests read these without torch.
+the stored float32 weights (with dynamic NTK also alone.npy [B, T, D]: each
+sequence in a call of its own). The tests read these without torch.
 
     /usr/bin/python3 tests/modern/gen_modern.py   # rewrites tests/modern/*/
 """
@@ -436,7 +437,21 @@ def make_case(seed, name, changes, lengths):
     np.save(os.path.join(d, "lengths.npy"), np.array(lengths, dtype=np.int32))
     np.save(os.path.join(d, "out.npy"), out.float().numpy())
     np.save(os.path.join(d, "hidden.npy"), hidden.float().numpy())
+    if c["rotary_ntk_factor"] and c["rotary_ntk_positions"]:
+        np.save(os.path.join(d, "alone.npy"), alone(c, W64, x.double(), lengths).float().numpy())
     return name
+
+
+def alone(c, W64, x, lengths):
+    """[B, T, D]: each sequence run in a call of its own (B 1, padded to its
+    own length; zeros past it), so that dynamic NTK scales each by its own
+    length: upstream's NomicBertDynamicNTKRotaryEmbedding would instead keep
+    the tables of the longest call it has seen."""
+    out = torch.zeros_like(x)
+    with torch.no_grad():
+        for b, n in enumerate(lengths):
+            out[b, :n] = encoder(c, W64, x[b:b + 1, :n], [n])[0][0]
+    return out
 
 
 # Seeds of the loader's fuzz corpus (fuzz/corpus/loader): each case's config on a
