@@ -288,6 +288,20 @@ def test_many_clients(s, clients=64, requests=50):
     assert calls < clients * requests, ("no call held two requests", calls)
 
 
+def test_dimensions_layer_norm_default():
+    """--dimensions-layer-norm: a request's dimensions follow nomic's recipe
+    unless it says "dimensions_layer_norm": false."""
+    s = Server(ST, "--dimensions-layer-norm")
+    ln8 = tfenc_json("embed", "--model", ST, "--json", "--dimensions", "8",
+                     "--dimensions-layer-norm", *TEXTS)["embeddings"]
+    plain8 = tfenc_json("embed", "--model", ST, "--json", "--dimensions", "8", *TEXTS)["embeddings"]
+    status, out = s.post("/v1/embeddings", {"input": TEXTS, "dimensions": 8})
+    close([d["embedding"] for d in out["data"]], ln8, "--dimensions-layer-norm (OpenAI)")
+    close(s.post("/embed", {"inputs": TEXTS, "dimensions": 8, "dimensions_layer_norm": False})[1],
+          plain8, "dimensions_layer_norm false")
+    s.stop()
+
+
 def test_heads():
     q = "how many legs does a dog have?"
     docs = ["a dog has four legs.", "the sky is blue.", "the cat sat on the mat."]
@@ -426,6 +440,7 @@ def main():
         lines = [l for l in s.log().splitlines() if l.startswith("POST ")]
         assert len(lines) >= 64 * 50 and all(" queue_ms=" in l for l in lines), lines[:3]
         s.stop()
+        test_dimensions_layer_norm_default()
         test_heads()
         test_back_pressure_and_cancel()
         test_sigterm_under_load()
@@ -433,7 +448,8 @@ def main():
         for server in SERVERS:
             if server.proc.poll() is None:
                 server.proc.kill()
-    print("serve: all routes, errors, 64 x 50 clients, back-pressure, cancel, SIGTERM: ok")
+    print("serve: all routes, errors, 64 x 50 clients, --dimensions-layer-norm, back-pressure, "
+          "cancel, SIGTERM: ok")
 
 
 main()

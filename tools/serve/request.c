@@ -345,7 +345,7 @@ int serve_request_parse(serve_request *r, serve_body_kind kind, const char *body
         [SERVE_BODY_TOKENIZE] = parse_tokenize,
     };
     *r = (serve_request){.kind = kind, .normalize = -1, .truncate = -1,
-                         .add_special_tokens = 1};
+                         .dimensions_layer_norm = -1, .add_special_tokens = 1};
     if (tf_json_parse(body, len, SERVE_MAX_JSON_DEPTH, "the request body", &r->root) != 0)
         return serve_error_set(e, 400, "", "%s", file_message());
     int rc = cJSON_IsObject(r->root) ? parsers[kind](r, max_inputs, e)

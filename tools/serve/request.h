@@ -48,7 +48,8 @@ typedef struct serve_request {
     const char *prompt_name;  /* NULL: the folder's default */
     int32_t normalize;        /* -1: the model's; 0; 1 */
     int32_t dimensions;       /* 0: all */
-    int32_t dimensions_layer_norm; /* 1: nomic's Matryoshka recipe (tf_pipeline_args') */
+    int32_t dimensions_layer_norm; /* -1: the server's --dimensions-layer-norm; 0; 1:
+                                  nomic's Matryoshka recipe (tf_pipeline_args') */
     int32_t truncate;         /* -1: the server's --auto-truncate; 0; 1 */
     int32_t raw_scores;       /* rerank, predict: the logits */
     int32_t return_text;      /* rerank */

@@ -215,7 +215,10 @@ static int embed(serve_server *s, int r, const serve_request *q, serve_response 
     int rc = count_inputs(s, &run, field, width, &in, e);
     serve_job job = {.task = SERVE_TASK_EMBED, .prompt_name = run.prompt_name,
                      .normalize = q->normalize, .dimensions = q->dimensions,
-                     .dimensions_layer_norm = q->dimensions_layer_norm, .n = q->n,
+                     .dimensions_layer_norm = q->dimensions_layer_norm >= 0
+                                                  ? q->dimensions_layer_norm
+                                                  : s->limits.dimensions_layer_norm,
+                     .n = q->n,
                      .texts = run.texts, .tokens = in.tokens, .out = in.out, .width = width};
     if (rc == 0)
         rc = run_job(s, &job, out, e);

@@ -23,7 +23,7 @@
 typedef struct serve_options {
     const char *model, *host, *port_file, *model_id;
     int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
-    int auto_truncate;
+    int auto_truncate, dimensions_layer_norm;
     const char *api_key;
 } serve_options;
 
@@ -33,8 +33,8 @@ static void serve_usage(FILE *out)
             "usage: tfenc serve --model DIR [--host 127.0.0.1] [--port 8080] [--threads N]\n"
             "                   [--max-batch-tokens 16384] [--max-client-batch 64]\n"
             "                   [--max-concurrent 512] [--payload-limit 2000000]\n"
-            "                   [--auto-truncate] [--api-key KEY] [--model-id NAME]\n"
-            "                   [--port-file FILE]\n"
+            "                   [--auto-truncate] [--dimensions-layer-norm] [--api-key KEY]\n"
+            "                   [--model-id NAME] [--port-file FILE]\n"
             "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
             "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
             "and text-embeddings-inference's POST /embed, /rerank (a cross-encoder),\n"
@@ -45,6 +45,9 @@ static void serve_usage(FILE *out)
             "first. An input longer than the model's max_seq_length is 413 unless the\n"
             "request says \"truncate\": true or the server runs with --auto-truncate. A\n"
             "request has at most --max-client-batch inputs and --payload-limit bytes.\n"
+            "--dimensions-layer-norm: an embedding request's \"dimensions\" follows\n"
+            "nomic-embed-text-v1.5's recipe (layer norm, cut, unit length) unless it\n"
+            "says \"dimensions_layer_norm\": false (without the flag: unless true).\n"
             "--threads: the forward's threads (0, the default: one per core). --port 0\n"
             "takes a free port; the port is printed on stderr and written to --port-file.\n"
             "--api-key: every route but /health needs \"Authorization: Bearer KEY\".\n"
@@ -71,8 +74,8 @@ static int take_serve(cli_args *a, const char *arg, void *user)
         {"--max-concurrent", 1, 1 << 16, &o->max_concurrent},
         {"--payload-limit", 1, 1 << 30, &o->payload_limit},
     };
-    if (!strcmp(arg, "--auto-truncate")) {
-        o->auto_truncate = 1;
+    if (!strcmp(arg, "--auto-truncate") || !strcmp(arg, "--dimensions-layer-norm")) {
+        *(arg[2] == 'a' ? &o->auto_truncate : &o->dimensions_layer_norm) = 1;
         return 1;
     }
     const int rc = cli_string_table(a, arg, CLI_TABLE(strings));
@@ -208,7 +211,8 @@ int tfenc_serve(int argc, char **argv)
                    .max_client_batch = (size_t)o.max_client_batch,
                    .max_concurrent = (size_t)o.max_concurrent,
                    .payload_limit = (size_t)o.payload_limit,
-                   .auto_truncate = o.auto_truncate, .api_key = o.api_key}};
+                   .auto_truncate = o.auto_truncate,
+                   .dimensions_layer_norm = o.dimensions_layer_norm, .api_key = o.api_key}};
     serve_metrics_init(&s.metrics);
     rc = run(&s, &o, &stop);
     serve_metrics_destroy(&s.metrics);

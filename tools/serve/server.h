@@ -17,6 +17,8 @@ typedef struct serve_limits {
     size_t max_concurrent;    /* --max-concurrent: requests admitted at once */
     size_t payload_limit;     /* --payload-limit: body bytes */
     int auto_truncate;        /* --auto-truncate: cut long inputs unless asked not to */
+    int dimensions_layer_norm; /* --dimensions-layer-norm: nomic's Matryoshka recipe unless
+                                  a request says "dimensions_layer_norm": false */
     const char *api_key;      /* --api-key, or NULL */
 } serve_limits;
 
