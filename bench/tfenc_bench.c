@@ -35,7 +35,8 @@
  * theta 160000 / 10000, a 128-token window with layers l % 3 == 0 global;
  * F 1152), modernbert-local and modernbert-global (the same with every
  * layer local, or global), nomic (NomicBERT: post-norm, SwiGLU, rotary theta
- * 1000, LayerNorm biases only), jina (JinaBERT v2: ALiBi, GeGLU), gte
+ * 1000, LayerNorm biases only), jina (JinaBERT v2: ALiBi, GeGLU), jina-code
+ * (its code variant: LayerNorms on Q and K and a second norm after attention), gte
  * (GTE v1.5: rotary theta 160000 with NTK factor 2, GeGLU) and mpnet (MPNet-base:
  * BERT's post-norm layers with its relative position bias, 32 buckets up to
  * distance 128 shared by the layers). BERT's other shapes (RoBERTa,
@@ -121,6 +122,12 @@ static void set_jina(tf_config *c)
     c->position = TF_POSITION_ALIBI, c->embedding_norm = 1, c->ffn_gated = 1;
 }
 
+static void set_jina_code(tf_config *c)
+{
+    set_jina(c);
+    c->qk_norm = 1, c->add_norm1b = 1;
+}
+
 static void set_gte(tf_config *c)
 {
     c->position = TF_POSITION_ROTARY, c->rotary_base = 160000.0f, c->rotary_ntk_factor = 2.0f;
@@ -140,6 +147,7 @@ static const arch_preset archs[] = {
     {"modernbert-global", 768, 12, 1152, set_modernbert_global},
     {"nomic", 768, 12, 3072, set_nomic},
     {"jina", 768, 12, 3072, set_jina},
+    {"jina-code", 768, 12, 3072, set_jina_code},
     {"gte", 768, 12, 3072, set_gte},
     {"mpnet", 768, 12, 3072, set_mpnet},
 };
