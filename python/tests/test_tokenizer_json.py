@@ -94,3 +94,39 @@ def test_truncation_and_padding_as_called():
         tok("a", truncation=True)
     with pytest.raises(tfenc.TfencError, match="ids\\[1\\]: 99999 is not a token"):
         tok.decode([5, 99999])
+
+
+def test_padding_false_and_return_tensors_as_transformers():
+    tok = tfenc.Tokenizer.from_file(os.path.join(FILES, "bert_uncased", "tokenizer.json"))
+    texts = ["hello world", "a", "hello world hello"]
+    want = [tok.encode(t) for t in texts]  # the rows unpadded: [CLS] ... [SEP]
+    assert len({len(w) for w in want}) == 3
+    # return_tensors=None: lists, each row its own length (transformers' BatchEncoding)
+    out = tok(texts, padding=False, return_tensors=None, return_offsets_mapping=True)
+    assert out["input_ids"] == want
+    assert out["attention_mask"] == [[1] * len(w) for w in want]
+    assert out["token_type_ids"] == [[0] * len(w) for w in want]
+    assert out["offset_mapping"][0] == [(0, 0), (0, 5), (6, 11), (0, 0)]
+    assert tok(texts, padding="do_not_pad", return_tensors=None)["input_ids"] == want
+    # padded lists: the longest row's length, pad id 0 after the real ids
+    out = tok(texts, padding=True, return_tensors=None)
+    assert out["input_ids"][1] == want[1] + [tok.token_to_id("[PAD]")] * 2
+    assert out["attention_mask"][1] == [1, 1, 1, 0, 0]
+    assert len(out["input_ids"][0]) == 5
+    # a single text: the row itself, not a batch of one
+    assert tok("hello world", padding=False, return_tensors=None)["input_ids"] == want[0]
+    # "np": rows of different lengths are a [B] object array of each row's ids
+    out = tok(texts, padding=False, return_tensors="np")
+    assert out["input_ids"].dtype == object and out["input_ids"].shape == (3,)
+    assert [row.tolist() for row in out["input_ids"]] == want
+    assert out["input_ids"][1].dtype.name == "int32"
+    # "np" with rows of one length, or a single text: [B, T]
+    out = tok(["hello", "world"], padding=False, return_tensors="np")
+    assert out["input_ids"].shape == (2, 3) and out["input_ids"].dtype.name == "int32"
+    assert tok("a", padding=False)["input_ids"].tolist() == [want[1]]
+    # unpadded even where left padding or a multiple is asked
+    out = tok(texts, padding=False, padding_side="left", pad_to_multiple_of=8,
+              return_tensors=None)
+    assert out["input_ids"] == want
+    with pytest.raises(ValueError, match="return_tensors: expected None or 'np', got 'pt'"):
+        tok("a", return_tensors="pt")

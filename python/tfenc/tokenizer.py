@@ -21,6 +21,32 @@ def _utf8(text, name):
         raise ValueError(f"{name}: not encodable as UTF-8: {e}") from None
 
 
+def _rows(batch, mask, padded):
+    """Each row of batch [B, T, ...] as an array: whole when padded, else
+    its real tokens only (mask [B, T], 1 = real, on either side)."""
+    return [row if padded else row[m == 1] for row, m in zip(batch, mask)]
+
+
+def _rows_as_lists(batch, mask, padded, single):
+    """batch as transformers' return_tensors=None gives it: a list per row
+    (offsets as tuples), the row itself for a single text."""
+    rows = [[tuple(x) if batch.ndim == 3 else x for x in row.tolist()]
+            for row in _rows(batch, mask, padded)]
+    return rows[0] if single else rows
+
+
+def _unpadded_arrays(batch, mask):
+    """Unpadded rows as transformers' "np" gives them: [B, T] when every
+    row has T real tokens, else a [B] object array of each row's."""
+    rows = _rows(batch, mask, False)
+    if len({len(row) for row in rows}) == 1:
+        return np.stack(rows)
+    out = np.empty(len(rows), dtype=object)
+    for b, row in enumerate(rows):
+        out[b] = row
+    return out
+
+
 class Tokenizer(Owner):
     """Tokenizer(path, lowercase=True): the tokenizer a tokenizer.json
     describes, a model directory's (its tokenizer.json, else its vocab.txt),
@@ -157,24 +183,34 @@ class Tokenizer(Owner):
 
     def __call__(self, texts, pairs=None, *, text_pair=None, truncation=None, max_length=None,
                  padding=True, pad_to_multiple_of=None, padding_side=None,
-                 return_offsets_mapping=False):
-        """A padded batch, called as Hugging Face's fast tokenizers are:
-        {"input_ids", "attention_mask", "token_type_ids"} as int32 arrays
-        [B, T] ready for Encoder.__call__, and with return_offsets_mapping
-        "offset_mapping" [B, T, 2] int64: each token's (start, end) in code
-        points of its text or pair ((0, 0) for special tokens and padding).
-        texts: a str or a list; text_pair (or pairs): the same. truncation:
-        None (the tokenizer's own), False, True / "longest_first",
-        "only_first", "only_second", cutting to max_length (else the
-        tokenizer's model_max_length). padding: rows are always padded to
-        the longest (True, "longest"; False and "do_not_pad" too, as a
-        [B, T] array needs); "max_length" pads to max_length;
-        pad_to_multiple_of rounds up; padding_side "left" or "right"."""
+                 return_offsets_mapping=False, return_tensors="np"):
+        """A batch, called as Hugging Face's fast tokenizers are:
+        {"input_ids", "attention_mask", "token_type_ids"}, and with
+        return_offsets_mapping "offset_mapping": each token's (start, end) in
+        code points of its text or pair ((0, 0) for special tokens and
+        padding). texts: a str or a list; text_pair (or pairs): the same.
+        truncation: None (the tokenizer's own), False, True /
+        "longest_first", "only_first", "only_second", cutting to max_length
+        (else the tokenizer's model_max_length). padding: True / "longest"
+        pads to the longest row, "max_length" to max_length, False /
+        "do_not_pad" leaves each row its own length (the tokenizer.json's
+        own padding too, as transformers disables it); pad_to_multiple_of
+        rounds padded rows up; padding_side "left" or "right".
+        return_tensors "np" (the default here, where transformers' is None:
+        Encoder.__call__ takes these): int32 arrays [B, T] (offset_mapping
+        int64 [B, T, 2]); unpadded rows of different lengths are, as
+        transformers gives them, a [B] object array of each row's array.
+        return_tensors None: Python lists, a list per row (unpadded rows
+        have their own lengths; offsets as (start, end) tuples), or for a
+        str the one row's list itself."""
         if text_pair is not None:
             if pairs is not None:
                 raise TypeError("pairs and text_pair: give one of them")
             pairs = text_pair
-        if isinstance(texts, (str, bytes)):
+        if return_tensors not in (None, "np"):
+            raise ValueError(f"return_tensors: expected None or 'np', got {return_tensors!r}")
+        single = isinstance(texts, (str, bytes))
+        if single:
             texts = [texts]
             pairs = None if pairs is None else [pairs]
         options = self._options(truncation, max_length, padding, pad_to_multiple_of,
@@ -184,7 +220,12 @@ class Tokenizer(Owner):
         out = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         if flag(return_offsets_mapping, "return_offsets_mapping"):
             out["offset_mapping"] = chars
-        return out
+        padded = padding not in (False, "do_not_pad")
+        if return_tensors is None:
+            return {k: _rows_as_lists(v, mask, padded, single) for k, v in out.items()}
+        if padded:
+            return out
+        return {k: _unpadded_arrays(v, mask) for k, v in out.items()}
 
     def decode(self, ids, skip_special_tokens=False):
         """The text of ids as the tokenizer's decoder makes it (Hugging Face
