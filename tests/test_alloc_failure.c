@@ -4,7 +4,8 @@
  * tokenizer (vocab.txt and tokenizer.json files of every kind of stage) and
  * model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
- * loading a hostile file of at most 4 KiB never holds more than 2 MiB. */
+ * loading a hostile file of at most 4 KiB never holds more than 2 MiB, and
+ * encoding a 1 MB text holds at most TEXT_BYTES_HELD bytes a byte of it. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -392,6 +393,59 @@ START_TEST(test_small_hostile_files_need_little_memory)
 }
 END_TEST
 
+/* The most bytes encoding a long text may hold at once per byte of it:
+ * the text's characters (16 bytes each) in at most three arrays (the
+ * text's, the normalised, the first pre-tokenizer's), the tokens, and the
+ * encoding's [1, T] arrays. Measured (this test prints it): 54-59. */
+#define TEXT_BYTES_HELD 80
+
+/* text [len]: a 1 MB text of English words, code, numbers, CJK and an
+ * emoji, as the benchmarks' texts mix them (mostly ASCII: one character a
+ * byte, the most characters a byte can make). */
+static char *long_text(size_t *len)
+{
+    static const char line[] = "The quick brown fox jumps over the lazy dog, 1234 times; "
+                               "x = f(y[2]) + 0.5; 东京是日本的首都。 Ünïcödé 🙂\n";
+    const size_t n = 1000000 / (sizeof line - 1);
+    char *text = malloc(n * (sizeof line - 1) + 1);
+    ck_assert_ptr_nonnull(text);
+    for (size_t k = 0; k < n; k++)
+        memcpy(text + k * (sizeof line - 1), line, sizeof line - 1);
+    *len = n * (sizeof line - 1);
+    text[*len] = '\0';
+    return text;
+}
+
+/* WordPiece from vocab.txt, byte-level BPE with a regex Split and NFC
+ * (Qwen3's), Unigram with Precompiled: the bytes held at once while one
+ * 1 MB text is encoded, per byte of it. */
+START_TEST(test_long_text_memory_is_linear)
+{
+    static const char *const files[] = {"wordpiece/vocab.txt", "tokenizer_json/qwen3",
+                                        "tokenizer_json/unigram"};
+    size_t len;
+    char *text = long_text(&len);
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", data_dir, files[k]);
+        tf_tokenizer *tok;
+        ck_assert_int_eq(tf_tokenizer_load(path, NULL, &tok), TF_OK);
+        const size_t base = tf_alloc_hook_live_bytes();
+        tf_alloc_hook_reset_peak();
+        tf_encoding *e;
+        ck_assert_int_eq(tf_tokenizer_encode(tok, text, len, NULL, 0, &e), TF_OK);
+        const size_t held = tf_alloc_hook_peak_bytes() - base;
+        printf("%s: a %zu-byte text (%d tokens) held at most %zu bytes, %.1f a byte\n",
+               files[k], len, tf_encoding_lengths(e)[0], held, (double)held / (double)len);
+        ck_assert_int_gt(tf_encoding_lengths(e)[0], 100000);
+        ck_assert_uint_le(held, TEXT_BYTES_HELD * len);
+        tf_encoding_destroy(e);
+        tf_tokenizer_destroy(tok);
+    }
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     data_dir = getenv("TFENC_DATA_DIR");
@@ -414,6 +468,7 @@ int main(void)
     tcase_add_test(tc, test_tokenizer_json);
     tcase_add_test(tc, test_pipelines);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
+    tcase_add_test(tc, test_long_text_memory_is_linear);
     suite_add_tcase(s, tc);
     const int rc = run_suite(s);
     char cmd[128];

@@ -1,7 +1,8 @@
 /* alloc_hook.c — the allocation functions of test builds of the library
  * (TF_ALLOC_FAILURE_HOOK): they count allocations and live bytes, and can
- * make the Nth allocation fail. Each block carries a 64-byte header (its
- * size), which also keeps every returned pointer 64-byte aligned. */
+ * make the Nth allocation fail. Each block carries a header of 64 bytes
+ * or its alignment, if larger (its last 64 bytes hold the block's size and
+ * alignment), which also keeps every returned pointer that aligned. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <stdint.h>
@@ -44,33 +45,41 @@ static int fail_now(void)
     return 0;
 }
 
-void *tf_malloc(size_t n)
+/* n bytes aligned to `alignment` (a power of two, at least HEADER). */
+static void *hooked_alloc(size_t alignment, size_t n)
 {
-    if (fail_now() || n > SIZE_MAX - HEADER)
+    if (fail_now() || n > SIZE_MAX - alignment)
         return NULL;
     void *base;
-    if (posix_memalign(&base, HEADER, n + HEADER) != 0)
+    if (posix_memalign(&base, alignment, n + alignment) != 0)
         return NULL;
-    memcpy(base, &n, sizeof n);
+    char *p = (char *)base + alignment;
+    memcpy(p - HEADER, &n, sizeof n);
+    memcpy(p - HEADER + sizeof n, &alignment, sizeof alignment);
     atomic_fetch_add(&allocations, 1);
     atomic_fetch_add(&live, 1);
     const size_t now = atomic_fetch_add(&live_bytes, n) + n;
     size_t peak = atomic_load(&peak_bytes);
     while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now))
         ;
-    return (char *)base + HEADER;
+    return p;
+}
+
+void *tf_malloc(size_t n)
+{
+    return hooked_alloc(HEADER, n);
 }
 
 void tf_free(void *p)
 {
     if (!p)
         return;
-    char *base = (char *)p - HEADER;
-    size_t n;
-    memcpy(&n, base, sizeof n);
+    size_t n, alignment;
+    memcpy(&n, (char *)p - HEADER, sizeof n);
+    memcpy(&alignment, (char *)p - HEADER + sizeof n, sizeof alignment);
     atomic_fetch_sub(&live, 1);
     atomic_fetch_sub(&live_bytes, n);
-    free(base);
+    free((char *)p - alignment);
 }
 
 void *tf_calloc(size_t count, size_t size)
@@ -97,5 +106,7 @@ void *tf_realloc(void *p, size_t n)
 
 void *tf_aligned_alloc(size_t alignment, size_t n)
 {
-    return alignment <= HEADER ? tf_malloc(n) : NULL;
+    if (alignment & (alignment - 1)) /* (aligned_alloc's alignments are powers of two) */
+        return NULL;
+    return hooked_alloc(alignment > HEADER ? alignment : HEADER, n);
 }

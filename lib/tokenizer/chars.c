@@ -12,6 +12,7 @@
 #include "bert_classes.h"
 #include "checked.h"
 #include "error.h"
+#include "utf8.h"
 
 /* Arrays of two of these (4 MiB) or more are made of huge pages where the
  * system allows (transparent huge pages, "madvise" mode): their first touch
@@ -42,11 +43,19 @@ static void *grow_array(void *old, size_t used, size_t bytes)
     return v;
 }
 
+/* The capacity after cap (> 0): half as much again, so that an array of a
+ * long text is at most that much larger than what it holds, and growing
+ * it holds 2.5 times that at once (the old array and the new). */
+static size_t grown_capacity(size_t cap)
+{
+    return cap + cap / 2 + 1;
+}
+
 void *tf_reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial)
 {
     if (n < *cap)
         return v;
-    const size_t grown = *cap ? 2 * *cap : initial;
+    const size_t grown = *cap ? grown_capacity(*cap) : initial;
     size_t bytes;
     void *bigger = tf_mul_size(grown, size, &bytes) ? grow_array(v, n * size, bytes) : NULL;
     if (bigger)
@@ -58,7 +67,7 @@ int tf_chars_reserve(tf_chars *c, size_t n)
 {
     if (n <= c->cap)
         return 1;
-    size_t cap = c->cap ? 2 * c->cap : 256, bytes;
+    size_t cap = c->cap ? grown_capacity(c->cap) : 256, bytes;
     cap = cap < n ? n : cap;
     tf_char *v = tf_mul_size(cap, sizeof *v, &bytes) ? grow_array(c->v, c->n * sizeof *v, bytes)
                                                      : NULL;
@@ -67,6 +76,12 @@ int tf_chars_reserve(tf_chars *c, size_t n)
     c->v = v;
     c->cap = cap;
     return 1;
+}
+
+int tf_chars_reserve_output(tf_chars *out, const tf_chars *in)
+{
+    size_t n;
+    return tf_add_size(out->n, in->n + in->n / 16 + 16, &n) && tf_chars_reserve(out, n);
 }
 
 int tf_chars_copy(tf_chars *c, const tf_char *src, size_t n)
@@ -84,7 +99,7 @@ tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t b
                           const char *what)
 {
     const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
-    if (!tf_chars_reserve(out, out->n + len)) /* at most one character a byte */
+    if (!tf_chars_reserve(out, out->n + tf_utf8_count(text, len))) /* (exactly, when valid) */
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the characters", what);
     for (size_t i = 0; i < len;) {
         utf8proc_int32_t cp = p[i];

@@ -26,13 +26,19 @@ typedef struct tf_chars {
 } tf_chars;
 
 /* The array v of n elements of `size` bytes (capacity *cap) with room for
- * one more: v itself, or v moved to twice the capacity (first `initial`);
+ * one more: v itself, or v moved to 1.5 times the capacity (first `initial`);
  * NULL when out of memory, with v and *cap unchanged. */
 void *tf_reserve_one(void *v, size_t *cap, size_t n, size_t size, size_t initial);
 
 /* Room for at least `n` characters in c (its contents kept); 0 when out of
  * memory, with c unchanged. */
 int tf_chars_reserve(tf_chars *c, size_t n);
+
+/* Room in out for what a stage makes of in: in's characters and a
+ * sixteenth more (what normalizers and pre-tokenizers make, a few
+ * inserted ones included; more grows the array), so that a stage's
+ * output of a long text is not twice its size. 0 when out of memory. */
+int tf_chars_reserve_output(tf_chars *out, const tf_chars *in);
 
 /* Appends a character (word_start 0); 0 when out of memory. Inline: the
  * stages call it once per character. */
@@ -42,6 +48,12 @@ static inline int tf_chars_push(tf_chars *c, int32_t cp, int64_t begin, int64_t 
         return 0;
     c->v[c->n++] = (tf_char){cp, 0, begin, end};
     return 1;
+}
+
+/* The bytes of code point cp (a Unicode scalar value) in UTF-8. */
+static inline size_t tf_utf8_length(int32_t cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
 /* c = src[0..n) with word_start 0; 0 when out of memory. */

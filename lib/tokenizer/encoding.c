@@ -22,10 +22,11 @@ struct tf_encoding {
     int64_t *char_offsets;   /* [B, T, 2] code points */
 };
 
-/* A row's tokens and each one's code point offsets. */
+/* A row's tokens: the template's made of n_a tokens of the text and n_b
+ * of the pair. */
 typedef struct row_tokens {
     tf_token_vec tokens;
-    int64_t *chars; /* [tokens.n, 2] */
+    size_t n_a, n_b;
 } row_tokens;
 
 /* Code points before a byte of one text: a cursor that moves either way,
@@ -45,28 +46,24 @@ static int64_t chars_before(char_cursor *c, int64_t b)
     return c->chars;
 }
 
-/* r->chars from r->tokens, which the template t made of a (n_a tokens of
- * text) and b (n_b of pair), in the order tf_template_apply puts them.
- * 0 when out of memory. */
-static int char_offsets(row_tokens *r, const tf_template *t, size_t n_a, size_t n_b,
-                        const char *text, const char *pair)
+/* The code point offsets [tokens, 2] of row `row` of e (at `base`) from
+ * r's byte offsets, in the order tf_template_apply puts the template t's
+ * items. */
+static void char_offsets(tf_encoding *e, size_t base, const row_tokens *r, const tf_template *t,
+                         const char *text, const char *pair)
 {
-    r->chars = tf_malloc((r->tokens.n ? r->tokens.n : 1) * 2 * sizeof *r->chars);
-    if (!r->chars)
-        return 0;
     char_cursor cursors[2] = {{text, 0, 0}, {pair, 0, 0}};
     size_t k = 0;
     for (size_t i = 0; i < t->n; i++) {
         const tf_template_item *it = &t->items[i];
-        const size_t n = it->sequence < 0 ? it->n_ids : it->sequence == 0 ? n_a : n_b;
+        const size_t n = it->sequence < 0 ? it->n_ids : it->sequence == 0 ? r->n_a : r->n_b;
         for (size_t j = 0; j < n; j++, k++) {
             const tf_token *tok = &r->tokens.v[k];
             char_cursor *c = it->sequence < 0 ? NULL : &cursors[it->sequence];
-            r->chars[2 * k] = c ? chars_before(c, tok->begin) : 0;
-            r->chars[2 * k + 1] = c ? chars_before(c, tok->end) : 0;
+            e->char_offsets[2 * (base + k)] = c ? chars_before(c, tok->begin) : 0;
+            e->char_offsets[2 * (base + k) + 1] = c ? chars_before(c, tok->end) : 0;
         }
     }
-    return 1;
 }
 
 /* Row `index` of a batch: the tokens of text (and pair), truncated, in
@@ -88,16 +85,16 @@ static tf_status encode_row(const tf_tokenizer *tok, const tf_truncation *trunca
     const tf_template *t = pair ? &tok->pair : &tok->single;
     if (s == TF_OK)
         s = tf_truncate(a, b, pair != NULL, tf_template_added(t), truncation, what);
-    if (s == TF_OK && (!tf_template_apply(&row->tokens, t, a, b) ||
-                       !char_offsets(row, t, a->n, b->n, text, pair)))
+    if (s == TF_OK && !tf_template_apply(&row->tokens, t, a, b))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
+    row->n_a = a->n, row->n_b = b->n;
     return s;
 }
 
-/* Row `row` of e from its tokens and its padding (before them when
- * pad_left). */
+/* Row `row` of e from its tokens (of text and pair) and its padding
+ * (before them when pad_left). */
 static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, const row_tokens *r,
-                      int pad_left)
+                      const char *text, const char *pair, int pad_left)
 {
     const size_t T = (size_t)e->seq_len, n = r->tokens.n;
     const size_t first = pad_left ? T - n : 0;       /* of the tokens */
@@ -109,9 +106,8 @@ static void write_row(tf_encoding *e, int32_t row, const tf_tokenizer *tok, cons
         e->attention_mask[base + t] = 1;
         e->offsets[2 * (base + t)] = k->begin;
         e->offsets[2 * (base + t) + 1] = k->end;
-        e->char_offsets[2 * (base + t)] = r->chars[2 * t];
-        e->char_offsets[2 * (base + t) + 1] = r->chars[2 * t + 1];
     }
+    char_offsets(e, base, r, pair ? &tok->pair : &tok->single, text, pair);
     e->lengths[row] = (int32_t)n;
     for (size_t t = pad; t < pad + T - n; t++) {
         e->ids[t] = tok->pad_id;
@@ -242,14 +238,16 @@ tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
         s = encode_row(tok, &plan.truncation, texts[i], len, pair, plen, i, &a, &b, &rows[i]);
         longest = rows[i].tokens.n > longest ? rows[i].tokens.n : longest;
     }
+    tf_free(a.v), tf_free(b.v); /* (as long as the longest text: freed before e is made) */
     tf_encoding *e = s == TF_OK ? alloc_encoding(n, padded_length(&plan, longest)) : NULL;
     if (s == TF_OK && !e)
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "encoding: cannot allocate %zu x %zu ids", n, longest);
     for (size_t i = 0; i < n && s == TF_OK; i++)
-        write_row(e, (int32_t)i, tok, &rows[i], plan.pad_left);
+        write_row(e, (int32_t)i, tok, &rows[i], texts[i], pairs ? pairs[i] : NULL,
+                  plan.pad_left);
     for (size_t i = 0; rows && i < n; i++)
-        tf_free(rows[i].tokens.v), tf_free(rows[i].chars);
-    tf_free(rows), tf_free(a.v), tf_free(b.v);
+        tf_free(rows[i].tokens.v);
+    tf_free(rows);
     if (s) {
         tf_encoding_destroy(e);
         return s;

@@ -11,11 +11,11 @@
 #include "vocab.h"
 
 /* One token: its id, its token type and the bytes [begin, end) of the text
- * it came from. */
+ * it came from (at most TF_TEXT_MAX_BYTES: 16 bytes a token). */
 typedef struct tf_token {
     int32_t id;
     int32_t type_id;
-    int64_t begin, end;
+    uint32_t begin, end;
 } tf_token;
 
 typedef struct tf_token_vec {
@@ -24,7 +24,7 @@ typedef struct tf_token_vec {
 } tf_token_vec;
 
 /* Appends a token of type 0; 0 when out of memory. */
-int tf_token_push(tf_token_vec *t, int32_t id, int64_t begin, int64_t end);
+int tf_token_push(tf_token_vec *t, int32_t id, uint32_t begin, uint32_t end);
 
 /* Greedy longest-match-first WordPiece pieces of the word w[0..n) ("##"
  * marks a continuation); the whole word is unk_id when longer than

@@ -275,6 +275,8 @@ static int per_char(tf_chars *out, const tf_chars *in, const tf_normalizer *n)
 tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n,
                        const char *what)
 {
+    if (!tf_chars_reserve_output(out, in))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
     int ok = 1;
     switch (n->kind) {
     case TF_NORM_BERT:

@@ -168,6 +168,11 @@ int32_t tf_byte_level_char(unsigned char b)
  * each spanning the character's bytes. */
 static int to_byte_level(tf_chars *out, const tf_chars *in)
 {
+    size_t need = out->n;
+    for (size_t k = 0; k < in->n; k++)
+        need += tf_utf8_length(in->v[k].cp);
+    if (!tf_chars_reserve(out, need))
+        return 0;
     for (size_t k = 0; k < in->n; k++) {
         unsigned char bytes[4];
         const utf8proc_ssize_t n = utf8proc_encode_char(in->v[k].cp, bytes);
@@ -255,6 +260,28 @@ static tf_status byte_level(tf_chars *out, const tf_chars *in, const tf_pretoken
     return s;
 }
 
+/* BertPreTokenizer (tokenizers' pre_tokenizers::bert): whitespace
+ * removed, each punctuation character a piece of its own; in one pass
+ * over in, which is what splitting on the one and then the other makes. */
+static int bert_split(tf_chars *out, const tf_chars *in)
+{
+    int starts = 1; /* the next character kept starts a piece */
+    for (size_t k = 0; k < in->n; k++) {
+        const tf_char *c = &in->v[k];
+        starts |= c->word_start;
+        if (tf_is_whitespace(c->cp)) {
+            starts = 1;
+            continue;
+        }
+        const int punctuation = tf_is_punctuation(c->cp);
+        if (!tf_chars_push(out, c->cp, c->begin, c->end))
+            return 0;
+        out->v[out->n - 1].word_start = starts || punctuation;
+        starts = punctuation;
+    }
+    return 1;
+}
+
 /* Metaspace (tokenizers' pre_tokenizers::metaspace): in each piece ' '
  * becomes the replacement, which is put before the piece (as the prepend
  * scheme says, spanning the piece's first character) unless it starts with
@@ -288,17 +315,14 @@ static int metaspace(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p
 tf_status tf_pre_tokenize(tf_chars *out, const tf_chars *in, const tf_pretokenizer *p,
                           const char *what)
 {
+    if (!tf_chars_reserve_output(out, in))
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     switch (p->kind) {
     case TF_PRE_BYTE_LEVEL:
         return byte_level(out, in, p, what);
-    case TF_PRE_BERT: {
-        tf_chars words = {0};
-        tf_status s = split_pieces(&words, in, p, TF_SPLIT_REMOVED, 0, 0, what);
-        if (s == TF_OK && words.n)
-            s = split_pieces(out, &words, p, TF_SPLIT_ISOLATED, 1, 0, what);
-        tf_free(words.v);
-        return s;
-    }
+    case TF_PRE_BERT:
+        return bert_split(out, in) ? TF_OK
+                                   : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     case TF_PRE_WHITESPACE: /* \w+|[^\w\s]+ kept, the rest removed */
         return split_pieces(out, in, p, TF_SPLIT_REMOVED, 0, 1, what);
     case TF_PRE_WHITESPACE_SPLIT:

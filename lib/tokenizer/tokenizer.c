@@ -35,10 +35,15 @@ void (tf_tokenizer_options_init)(tf_tokenizer_options *opts)
 
 /* ---- The pipeline ------------------------------------------------------------ */
 
-/* Buffers one text goes through. */
+/* Buffers one text goes through. Only the text's characters, its
+ * normalised ones and the first pre-tokenizer's pieces are as long as the
+ * text: the later pre-tokenizers and the model take one of those pieces at
+ * a time (each pre-tokenizer splits every piece on its own). */
 typedef struct work {
     tf_chars raw;          /* the text's characters */
-    tf_chars cur, next;    /* a stage's input and output */
+    tf_chars normal, spare; /* the normalizers' output, and the input of the next */
+    tf_chars split;        /* the first pre-tokenizer's pieces */
+    tf_chars cur, next;    /* one of those pieces through the later pre-tokenizers */
     tf_text_parts parts;   /* the text split by the added tokens */
     tf_text_parts nparts;  /* a part split by the normalised added tokens */
 } work;
@@ -48,6 +53,12 @@ static void swap_chars(tf_chars *a, tf_chars *b)
     const tf_chars t = *a;
     *a = *b;
     *b = t;
+}
+
+/* c[0..n) as a stage's input, without a copy (stages only read it). */
+static tf_chars chars_view(const tf_char *c, size_t n)
+{
+    return (tf_chars){(tf_char *)c, n, n};
 }
 
 /* The tokens of one piece by the model. */
@@ -68,32 +79,57 @@ static tf_status model_piece(tf_token_vec *out, const tf_tokenizer *tok, const t
     return ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
 }
 
-/* Pre-tokenizes normalised characters c[0..n) and runs the model on each
- * piece. */
-static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n,
-                        work *w, const char *what)
+/* The end of the piece of c[0..n) that starts at i. */
+static size_t piece_end(const tf_char *c, size_t n, size_t i)
 {
-    if (!tf_chars_copy(&w->cur, c, n))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the characters", what);
-    if (w->cur.n)
-        w->cur.v[0].word_start = 1;
-    for (size_t k = 0; k < tok->n_pretokenizers && w->cur.n; k++) {
+    size_t j = i + 1;
+    while (j < n && !c[j].word_start)
+        j++;
+    return j;
+}
+
+/* Runs pre-tokenizers from..n_pretokenizers - 1 on the piece c[0..n) and
+ * the model on each piece they make of it. */
+static tf_status later_pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+                              size_t n, size_t from, work *w, const char *what)
+{
+    if (from == tok->n_pretokenizers)
+        return model_piece(out, tok, c, n, what);
+    tf_chars in = chars_view(c, n);
+    for (size_t k = from; k < tok->n_pretokenizers && in.n; k++) {
         w->next.n = 0;
-        const tf_status s = tf_pre_tokenize(&w->next, &w->cur, &tok->pretokenizers[k], what);
+        const tf_status s = tf_pre_tokenize(&w->next, &in, &tok->pretokenizers[k], what);
         if (s)
             return s;
         swap_chars(&w->cur, &w->next);
+        in = w->cur;
     }
-    for (size_t i = 0; i < w->cur.n;) {
-        size_t j = i + 1;
-        while (j < w->cur.n && !w->cur.v[j].word_start)
-            j++;
-        const tf_status s = model_piece(out, tok, w->cur.v + i, j - i, what);
+    for (size_t i = 0; i < in.n;) {
+        const size_t j = piece_end(in.v, in.n, i);
+        const tf_status s = model_piece(out, tok, in.v + i, j - i, what);
         if (s)
             return s;
         i = j;
     }
     return TF_OK;
+}
+
+/* Pre-tokenizes normalised characters c[0..n) (the first starts a piece)
+ * and runs the model on each piece. */
+static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n,
+                        work *w, const char *what)
+{
+    if (tok->n_pretokenizers == 0)
+        return model_piece(out, tok, c, n, what);
+    const tf_chars in = chars_view(c, n);
+    w->split.n = 0;
+    tf_status s = tf_pre_tokenize(&w->split, &in, &tok->pretokenizers[0], what);
+    for (size_t i = 0; s == TF_OK && i < w->split.n;) {
+        const size_t j = piece_end(w->split.v, w->split.n, i);
+        s = later_pieces(out, tok, w->split.v + i, j - i, 1, w, what);
+        i = j;
+    }
+    return s;
 }
 
 /* The token of added token k over characters c[0..n). */
@@ -108,19 +144,41 @@ static int push_added(tf_token_vec *out, const tf_tokenizer *tok, int32_t k, con
     return tf_token_push(out, tok->added.v[k].id, begin, end);
 }
 
-/* Normalises a part of the text, finds the normalised added tokens in it
- * and tokenizes the rest. */
-static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
-                           size_t n, work *w, const char *what)
+/* c[0..n) through the normalizers into w->normal; 0 (and nothing
+ * written) when there are none, and c is the normalised text. */
+static tf_status normalize(int *normalized, const tf_tokenizer *tok, const tf_char *c, size_t n,
+                           work *w, const char *what)
 {
-    tf_chars normal = {0};
-    int ok = tf_chars_copy(&normal, c, n);
-    tf_status s = ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
+    const tf_chars text = chars_view(c, n);
+    const tf_chars *in = &text;
+    *normalized = tok->n_normalizers > 0;
+    tf_status s = TF_OK;
     for (size_t k = 0; k < tok->n_normalizers && s == TF_OK; k++) {
-        w->next.n = 0;
-        s = tf_normalize(&w->next, &normal, &tok->normalizers[k], what);
-        swap_chars(&normal, &w->next);
+        tf_chars *dst = in == &w->normal ? &w->spare : &w->normal;
+        dst->n = 0;
+        s = tf_normalize(dst, in, &tok->normalizers[k], what);
+        in = dst;
     }
+    if (in == &w->spare)
+        swap_chars(&w->normal, &w->spare);
+    tf_free(w->spare.v); /* the text's length, and no longer needed */
+    w->spare = (tf_chars){0};
+    return s;
+}
+
+/* Normalises a part of the text, finds the normalised added tokens in it
+ * and tokenizes the rest. The text's last part (`last`) frees the text's
+ * characters once it has normalised them: nothing reads them after. */
+static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+                           size_t n, int last, work *w, const char *what)
+{
+    int normalized;
+    tf_status s = normalize(&normalized, tok, c, n, w, what);
+    if (normalized && last) {
+        tf_free(w->raw.v);
+        w->raw = (tf_chars){0};
+    }
+    const tf_chars normal = normalized ? w->normal : chars_view(c, n);
     w->nparts.n = 0;
     if (s == TF_OK && tok->has_normalized_added &&
         !tf_added_split(&w->nparts, &tok->added, 1, normal.v, normal.n))
@@ -135,7 +193,6 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
         else if (part.end > part.begin) /* (an empty text has no characters at all) */
             s = pieces(out, tok, normal.v + part.begin, part.end - part.begin, w, what);
     }
-    tf_free(normal.v);
     return s;
 }
 
@@ -157,10 +214,10 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
                     ? TF_OK
                     : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
         else
-            s = text_part(out, tok, c, part.end - part.begin, &w, what);
+            s = text_part(out, tok, c, part.end - part.begin, p + 1 == w.parts.n, &w, what);
     }
-    tf_free(w.raw.v), tf_free(w.cur.v), tf_free(w.next.v);
-    tf_free(w.parts.v), tf_free(w.nparts.v);
+    tf_free(w.raw.v), tf_free(w.normal.v), tf_free(w.split.v);
+    tf_free(w.cur.v), tf_free(w.next.v), tf_free(w.parts.v), tf_free(w.nparts.v);
     return s;
 }
 

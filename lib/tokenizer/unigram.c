@@ -31,18 +31,13 @@ typedef struct lattice {
     size_t bytes;
 } lattice;
 
-static size_t utf8_length(int32_t cp)
-{
-    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
 /* The lattice of w[0..n) in stack (stack_size bytes) or allocated; 0 when
  * out of memory. */
 static int lattice_alloc(lattice *l, const tf_char *w, size_t n, void *stack, size_t stack_size)
 {
     size_t bytes = 0;
     for (size_t k = 0; k < n; k++)
-        bytes += utf8_length(w[k].cp);
+        bytes += tf_utf8_length(w[k].cp);
     const size_t each = sizeof(lattice_node) + sizeof(uint32_t) + 1;
     size_t total;
     if (!tf_mul_size(bytes + 1, each, &total))

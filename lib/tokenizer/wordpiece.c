@@ -7,7 +7,7 @@
 
 #define TF_MAX_WORD_CHARS 512 /* longer words are unk whatever max_chars says */
 
-int tf_token_push(tf_token_vec *t, int32_t id, int64_t begin, int64_t end)
+int tf_token_push(tf_token_vec *t, int32_t id, uint32_t begin, uint32_t end)
 {
     tf_token *v = tf_reserve_one(t->v, &t->cap, t->n, sizeof *v, 64);
     if (!v)
