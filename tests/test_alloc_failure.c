@@ -396,7 +396,7 @@ END_TEST
 /* The most bytes encoding a long text may hold at once per byte of it:
  * the text's characters (16 bytes each) in at most three arrays (the
  * text's, the normalised, the first pre-tokenizer's), the tokens, and the
- * encoding's [1, T] arrays. Measured (this test prints it): 54-59. */
+ * encoding's [1, T] arrays. Measured (this test prints it): 37-54. */
 #define TEXT_BYTES_HELD 80
 
 /* text [len]: a 1 MB text of English words, code, numbers, CJK and an

@@ -169,8 +169,8 @@ static tf_status normalize(int *normalized, const tf_tokenizer *tok, const tf_ch
 /* Normalises a part of the text, finds the normalised added tokens in it
  * and tokenizes the rest. The text's last part (`last`) frees the text's
  * characters once it has normalised them: nothing reads them after. */
-static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
-                           size_t n, int last, work *w, const char *what)
+static tf_status whole_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+                            size_t n, int last, work *w, const char *what)
 {
     int normalized;
     tf_status s = normalize(&normalized, tok, c, n, w, what);
@@ -192,6 +192,49 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
                     : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the tokens", what);
         else if (part.end > part.begin) /* (an empty text has no characters at all) */
             s = pieces(out, tok, normal.v + part.begin, part.end - part.begin, w, what);
+    }
+    return s;
+}
+
+/* Characters of a text normalised and pre-tokenized at once, at least,
+ * where it may be cut (cuts_at_whitespace): the stages' arrays stay this
+ * small, and their memory is used again from one cut to the next instead
+ * of fresh pages for each text (most of a long text's time went into the
+ * kernel's clearing of them). */
+#define TF_CUT_CHARS 16384
+
+/* Whether a part of the text may be cut after any whitespace character
+ * and each cut tokenized on its own, with the same tokens: the
+ * normalizers work a character at a time, keeping whitespace whitespace
+ * (BertNormalizer, Lowercase, StripAccents), no added token is found in
+ * the normalised text, and the first pre-tokenizer ends a piece at
+ * whitespace and drops it (BertPreTokenizer, WhitespaceSplit). */
+static int cuts_at_whitespace(const tf_tokenizer *tok)
+{
+    for (size_t k = 0; k < tok->n_normalizers; k++) {
+        const tf_normalizer_kind kind = tok->normalizers[k].kind;
+        if (kind != TF_NORM_BERT && kind != TF_NORM_LOWERCASE && kind != TF_NORM_STRIP_ACCENTS)
+            return 0;
+    }
+    return !tok->has_normalized_added && tok->n_pretokenizers > 0 &&
+           (tok->pretokenizers[0].kind == TF_PRE_BERT ||
+            tok->pretokenizers[0].kind == TF_PRE_WHITESPACE_SPLIT);
+}
+
+/* Tokenizes a part of the text: in cuts of TF_CUT_CHARS or more, each
+ * ending after a whitespace character, where it may be cut; else whole. */
+static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+                           size_t n, int last, work *w, const char *what)
+{
+    if (!cuts_at_whitespace(tok))
+        return whole_part(out, tok, c, n, last, w, what);
+    tf_status s = TF_OK;
+    for (size_t i = 0; i < n && s == TF_OK;) {
+        size_t j = n - i > TF_CUT_CHARS ? i + TF_CUT_CHARS : n;
+        while (j < n && !tf_is_whitespace(c[j - 1].cp))
+            j++;
+        s = whole_part(out, tok, c + i, j - i, 0, w, what);
+        i = j;
     }
     return s;
 }
