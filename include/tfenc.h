@@ -787,8 +787,9 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * Unigram byte token (byte_fallback) spans its own character, not the whole
  * unknown run, as SentencePiece's spans have it;
  * ByteLevel's and RobertaProcessing's trim_offsets are not applied (a
- * token's offsets include the space its "Ġ" came from); stride and the
- * overflowing tokens are not kept. A batch
+ * token's offsets include the space its "Ġ" came from); the file's
+ * truncation.stride is used when the caller asks overflowing tokens
+ * (tf_encode_options). A batch
  * is padded to its longest row even without "padding" (with pad_id, else the
  * id of "[PAD]" or "<pad>", else 0).
  *
@@ -918,6 +919,15 @@ typedef struct tf_encode_options {
     int32_t pad_to_multiple_of; /* > 0: rows padded to a multiple of it; 0: as the tokenizer */
     int32_t pad_left;           /* 1: padding (and attention_mask's zeros) on the left;
                                    0: as the tokenizer.json says (Right by default) */
+    int32_t stride;             /* the tokens each overflowing window repeats of the one
+                                   before (tokenizers' stride, transformers' stride=):
+                                   >= 0, below max_length less a text's special tokens;
+                                   0 with truncation 0: the tokenizer.json's
+                                   truncation.stride (0 when it has none) */
+    int32_t return_overflowing; /* 1: the tokens truncation cuts off come back as more
+                                   rows (transformers' return_overflowing_tokens=True),
+                                   each input's rows together, see
+                                   tf_encoding_overflow_to_sample; 0 (default): cut off */
 } tf_encode_options;
 
 TF_API void tf_encode_options_init_sized(tf_encode_options *opts, size_t struct_size);
@@ -926,7 +936,24 @@ TF_API void tf_encode_options_init_sized(tf_encode_options *opts, size_t struct_
 /* tf_tokenizer_encode_batch with opts (NULL: the defaults, which are what
  * tf_tokenizer_encode_batch does). A value out of range, a max_length the
  * strategy needs and neither the caller nor the tokenizer gives, is
- * TF_ERR_INVALID_ARGUMENT naming the field and its value. */
+ * TF_ERR_INVALID_ARGUMENT naming the field and its value.
+ *
+ * With return_overflowing (since 0.4.0), each text (or pair) truncation
+ * cuts gives several rows, as Hugging Face's tokenizers makes them
+ * (Encoding::truncate, truncate_encodings) and transformers flattens them:
+ * a truncated sequence keeps the window truncation gives it (its first
+ * tokens, or its last with direction Left), then windows that start
+ * window - stride tokens on (back, with Left) until one reaches its end;
+ * the first row is both sequences' first windows, then each further window
+ * of the text with every window of the pair, then the text's first window
+ * with each further one of the pair. Special tokens and type ids are the
+ * template's in every row, but as tokenizers has it, a TemplateProcessing
+ * row's tokens from a window past their sequence's first have that
+ * sequence's type (0 for the text, 1 for the pair). A stride (or
+ * return_overflowing) where a truncated sequence keeps no more tokens than
+ * the stride (tokenizers asserts there) is TF_ERR_INVALID_ARGUMENT naming
+ * the text, the stride and the window; rows past 2^31-1 tokens in all are
+ * TF_ERR_INVALID_ARGUMENT too. All rows are padded alike. */
 TF_API tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
                                                 const char *const *texts, const size_t *lens,
                                                 const char *const *pairs,
@@ -947,6 +974,10 @@ TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real i
 TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
 TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
 TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
+/* Since 0.4.0. [B]: the input (0..n-1) each row came from
+ * (transformers' overflow_to_sample_mapping); row b is input b unless
+ * return_overflowing made more rows. */
+TF_API const int32_t *tf_encoding_overflow_to_sample(const tf_encoding *enc);
 /* [B, T, 2]: each token's byte range [begin, end) in the text or the pair
  * it came from (the bytes it was made of, through normalisation); [0, 0]
  * for the specials the template adds and for padding. */

@@ -888,6 +888,7 @@ static tf_status load_template(const loader *l, const cJSON *o, const char *fiel
         if (!cJSON_IsArray(list))
             return bad(l, f, "an array");
         tf_template_destroy(dst[k]);
+        dst[k]->window_types = 1;
         int i = 0;
         cJSON_ArrayForEach(it, list) {
             char g[192];
@@ -947,7 +948,7 @@ static tf_status load_post_processor(const loader *l, const cJSON *o, const char
 static tf_status load_truncation(const loader *l, const cJSON *o, int32_t max_length)
 {
     tf_truncation *t = &l->tok->truncation;
-    *t = (tf_truncation){max_length, TF_TRUNCATE_LONGEST_FIRST, 0};
+    *t = (tf_truncation){max_length, TF_TRUNCATE_LONGEST_FIRST, 0, 0};
     if (absent(o))
         return TF_OK;
     if (!cJSON_IsObject(o))
@@ -956,6 +957,8 @@ static tf_status load_truncation(const loader *l, const cJSON *o, int32_t max_le
     int32_t file_max;
     tf_status s = get_int(l, item(o, "max_length"), "truncation.max_length", 0, INT32_MAX, 0,
                           &file_max);
+    if (s == TF_OK)
+        s = get_int(l, item(o, "stride"), "truncation.stride", 0, INT32_MAX, 0, &t->stride);
     if (s == TF_OK)
         s = get_string(l, o, "strategy", "truncation.strategy", 1, &strategy);
     if (s == TF_OK)

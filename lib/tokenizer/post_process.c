@@ -38,72 +38,84 @@ void tf_template_destroy(tf_template *t)
     for (size_t k = 0; k < t->n; k++)
         tf_free(t->items[k].ids);
     tf_free(t->items);
-    t->items = NULL, t->n = 0;
-}
-
-/* Keeps n tokens of v: the first, or the last when left. */
-static void keep(tf_token_vec *v, size_t n, int left)
-{
-    if (n >= v->n)
-        return;
-    if (left)
-        memmove(v->v, v->v + (v->n - n), n * sizeof *v->v);
-    v->n = n;
+    t->items = NULL, t->n = 0, t->window_types = 0;
 }
 
 /* tokenizers' LongestFirst: the shorter keeps what it has where the longer
- * still fits beside it, else they share max_length (the first gets the
- * smaller half). */
-static void longest_first(tf_token_vec *a, tf_token_vec *b, size_t room, int left)
+ * still fits beside it, else they share `room` (the first gets the smaller
+ * half). */
+static void longest_first(size_t *ka, size_t *kb, size_t room)
 {
-    size_t n1 = a->n, n2 = b->n;
+    size_t n1 = *ka, n2 = *kb;
     const int swap = n1 > n2;
     if (swap)
-        n1 = b->n, n2 = a->n;
+        n1 = *kb, n2 = *ka;
     n2 = n1 > room ? n1 : (n1 > room - n1 ? n1 : room - n1);
     if (n1 + n2 > room) {
         n1 = room / 2;
         n2 = n1 + room % 2;
     }
-    keep(a, swap ? n2 : n1, left);
-    keep(b, swap ? n1 : n2, left);
+    *ka = *ka < (swap ? n2 : n1) ? *ka : (swap ? n2 : n1);
+    *kb = *kb < (swap ? n1 : n2) ? *kb : (swap ? n1 : n2);
 }
 
-tf_status tf_truncate(tf_token_vec *a, tf_token_vec *b, int has_pair, size_t added,
-                      const tf_truncation *t, const char *what)
+tf_status tf_truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
+                             const tf_truncation *t, const char *what, size_t *ka, size_t *kb)
 {
-    if (t->max_length <= 0 || a->n + b->n + added <= (size_t)t->max_length)
+    *ka = na, *kb = nb;
+    if (t->max_length <= 0 || na + nb + added <= (size_t)t->max_length)
         return TF_OK;
     if ((size_t)t->max_length < added)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: max_length %d leaves no room beside the "
                        "%zu special tokens", what, (int)t->max_length, added);
-    const size_t room = (size_t)t->max_length - added, remove = a->n + b->n - room;
+    const size_t room = (size_t)t->max_length - added, remove = na + nb - room;
     if (!has_pair && t->strategy == TF_TRUNCATE_ONLY_SECOND)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncation only_second needs a pair", what);
     if (!has_pair && t->strategy != TF_TRUNCATE_ONLY_FIRST) {
-        keep(a, room, t->left);
+        *ka = room;
         return TF_OK;
     }
     switch (t->strategy) {
     case TF_TRUNCATE_LONGEST_FIRST:
-        longest_first(a, b, room, t->left);
+        longest_first(ka, kb, room);
         break;
     case TF_TRUNCATE_ONE_AT_A_TIME:
-        while (a->n + b->n > room)
-            keep(a->n > b->n ? a : b, (a->n > b->n ? a : b)->n - 1, t->left);
+        while (*ka + *kb > room)
+            --*(*ka > *kb ? ka : kb);
         break;
     case TF_TRUNCATE_ONLY_FIRST:
     case TF_TRUNCATE_ONLY_SECOND: {
-        tf_token_vec *v = t->strategy == TF_TRUNCATE_ONLY_FIRST ? a : b;
-        if (v->n <= remove)
+        size_t *k = t->strategy == TF_TRUNCATE_ONLY_FIRST ? ka : kb;
+        if (*k <= remove)
             return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncating only the %s text cannot "
                            "make it fit %d tokens", what,
-                           v == a ? "first" : "second", (int)t->max_length);
-        keep(v, v->n - remove, t->left);
+                           k == ka ? "first" : "second", (int)t->max_length);
+        *k -= remove;
         break;
     }
     }
     return TF_OK;
+}
+
+tf_windows tf_windows_of(size_t n, size_t keep, size_t stride, int left)
+{
+    tf_windows w = {n, keep < n ? keep : n, 1, left, 1};
+    if (keep < n && keep > stride) {
+        w.step = keep - stride;
+        w.count = 1 + (n - keep + w.step - 1) / w.step;
+    }
+    return w;
+}
+
+void tf_window(const tf_windows *w, size_t k, size_t *begin, size_t *end)
+{
+    if (w->left) {
+        *end = w->n - k * w->step;
+        *begin = *end > w->len ? *end - w->len : 0;
+    } else {
+        *begin = k * w->step;
+        *end = *begin + w->len < w->n ? *begin + w->len : w->n;
+    }
 }
 
 int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int32_t *ids,

@@ -22,6 +22,9 @@ typedef struct tf_template_item {
 typedef struct tf_template {
     tf_template_item *items; /* [n] */
     size_t n;
+    int32_t window_types;    /* TemplateProcessing's: the tokens of an overflowing window
+                                past a sequence's first have that sequence's type (0 for
+                                $A, 1 for $B), not the template's, as tokenizers gives them */
 } tf_template;
 
 /* The special ids the template adds. */
@@ -51,12 +54,30 @@ typedef struct tf_truncation {
     int32_t max_length;         /* 0: none; with the template's specials */
     tf_truncation_strategy strategy;
     int32_t left;               /* direction Left: tokens go from the start */
+    int32_t stride;             /* >= 0: the overlap of overflowing windows */
 } tf_truncation;
 
-/* Truncates a (and b, when has_pair) so that they and `added` specials fit
- * max_length. A strategy that cannot (only_second without a pair, or the
- * sequence too short) is TF_ERR_INVALID_ARGUMENT naming `what`. */
-tf_status tf_truncate(tf_token_vec *a, tf_token_vec *b, int has_pair, size_t added,
-                      const tf_truncation *t, const char *what);
+/* How many tokens of a (na) and b (nb, when has_pair) truncation keeps, so
+ * that they and `added` specials fit max_length: *ka, *kb (tokenizers'
+ * truncate_encodings). A strategy that cannot (only_second without a pair,
+ * or the sequence too short) is TF_ERR_INVALID_ARGUMENT naming `what`. */
+tf_status tf_truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
+                             const tf_truncation *t, const char *what, size_t *ka, size_t *kb);
+
+/* The windows truncation with a stride cuts n tokens into, keeping `keep`
+ * (tokenizers' Encoding::truncate): the first is what truncation keeps
+ * (the first `keep` tokens, or the last when left), each next one starts
+ * keep - stride tokens on (back, when left) until one reaches the end.
+ * keep >= n: one window of all; keep <= stride: the first alone (the caller
+ * refuses such a stride). */
+typedef struct tf_windows {
+    size_t n, len, step;        /* tokens, a window's (at most), between starts */
+    int left;
+    size_t count;
+} tf_windows;
+
+tf_windows tf_windows_of(size_t n, size_t keep, size_t stride, int left);
+/* Window k < w->count: tokens [*begin, *end). */
+void tf_window(const tf_windows *w, size_t k, size_t *begin, size_t *end);
 
 #endif

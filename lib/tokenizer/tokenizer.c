@@ -332,7 +332,7 @@ static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_to
     tok->unk_id = ids[0];
     tok->max_chars_per_word = o->max_chars_per_word;
     tok->pad_id = ids[3];
-    tok->truncation = (tf_truncation){o->max_length, TF_TRUNCATE_ONE_AT_A_TIME, 0};
+    tok->truncation = (tf_truncation){o->max_length, TF_TRUNCATE_ONE_AT_A_TIME, 0, 0};
     tok->model_max_length = o->max_length;
     tok->normalizers = tf_calloc(1, sizeof *tok->normalizers);
     tok->pretokenizers = tf_calloc(1, sizeof *tok->pretokenizers);

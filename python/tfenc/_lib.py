@@ -82,7 +82,7 @@ class EncodeOptions(ctypes.Structure):  # since 0.4.0
     c_name = "tf_encode_options"
     _fields_ = [("struct_size", c_size_t), ("truncation", c_int32), ("max_length", c_int32),
                 ("pad_to_max_length", c_int32), ("pad_to_multiple_of", c_int32),
-                ("pad_left", c_int32)]
+                ("pad_left", c_int32), ("stride", c_int32), ("return_overflowing", c_int32)]
 
 
 class RuntimeInfo(ctypes.Structure):  # since 0.3.0
@@ -254,6 +254,7 @@ for _name, _res, _args in [
     ("tf_encoding_attention_mask", P(c_int32), [VP]),
     ("tf_encoding_offsets", P(c_int64), [VP]),
     ("tf_encoding_char_offsets", P(c_int64), [VP]),
+    ("tf_encoding_overflow_to_sample", P(c_int32), [VP]),
     ("tf_encode_options_init_sized", None, [P(EncodeOptions), c_size_t]),
     ("tf_tokenizer_encode_batch_with", S, [VP, c_size_t, P(CP), P(c_size_t), P(CP),
                                            P(c_size_t), P(EncodeOptions), P(VP)]),

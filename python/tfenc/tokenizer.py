@@ -105,7 +105,8 @@ class Tokenizer(Owner):
     _TRUNCATION = {None: 0, False: 1, "do_not_truncate": 1, True: 2, "longest_first": 2,
                    "only_first": 3, "only_second": 4}
 
-    def _options(self, truncation, max_length, padding, pad_to_multiple_of, padding_side):
+    def _options(self, truncation, max_length, padding, pad_to_multiple_of, padding_side,
+                 stride=0, return_overflowing_tokens=False):
         """The tf_encode_options of a call, each argument checked by name."""
         o = _lib.new(_lib.EncodeOptions)
         if not isinstance(truncation, (bool, str, type(None))) or \
@@ -125,11 +126,13 @@ class Tokenizer(Owner):
         if padding_side not in (None, "left", "right"):
             raise ValueError(f"padding_side: expected 'left' or 'right', got {padding_side!r}")
         o.pad_left = padding_side == "left"
+        o.stride = integer(stride, "stride")
+        o.return_overflowing = flag(return_overflowing_tokens, "return_overflowing_tokens")
         return o
 
     def _encode(self, texts, pairs=None, options=None):
         """The C encoding of a batch: (ids, type ids, mask, byte offsets,
-        lengths, code point offsets)."""
+        lengths, code point offsets, each row's input)."""
         data = [_utf8(t, f"texts[{i}]") for i, t in enumerate(texts)]
         if not data:
             raise ValueError("texts: expected at least one text")
@@ -158,7 +161,8 @@ class Tokenizer(Owner):
                     grab(lib.tf_encoding_attention_mask(enc), (B, T)),
                     grab(lib.tf_encoding_offsets(enc), (B, T, 2)),
                     grab(lib.tf_encoding_lengths(enc), (B,)),
-                    grab(lib.tf_encoding_char_offsets(enc), (B, T, 2)))
+                    grab(lib.tf_encoding_char_offsets(enc), (B, T, 2)),
+                    grab(lib.tf_encoding_overflow_to_sample(enc), (B,)))
         finally:
             lib.tf_encoding_destroy(enc)
 
@@ -168,7 +172,7 @@ class Tokenizer(Owner):
         also each token's (begin, end) byte offsets in its text ((0, 0) for
         the added special tokens)."""
         return_offsets = flag(return_offsets, "return_offsets")
-        ids, _, _, offsets, lengths, _ = self._encode([text], None if pair is None else [pair])
+        ids, _, _, offsets, lengths, _, _ = self._encode([text], None if pair is None else [pair])
         n = int(lengths[0])
         if return_offsets:
             return ids[0, :n].tolist(), [tuple(o) for o in offsets[0, :n].tolist()]
@@ -183,7 +187,8 @@ class Tokenizer(Owner):
 
     def __call__(self, texts, pairs=None, *, text_pair=None, truncation=None, max_length=None,
                  padding=True, pad_to_multiple_of=None, padding_side=None,
-                 return_offsets_mapping=False, return_tensors="np"):
+                 return_offsets_mapping=False, return_tensors="np", stride=0,
+                 return_overflowing_tokens=False):
         """A batch, called as Hugging Face's fast tokenizers are:
         {"input_ids", "attention_mask", "token_type_ids"}, and with
         return_offsets_mapping "offset_mapping": each token's (start, end) in
@@ -202,7 +207,12 @@ class Tokenizer(Owner):
         transformers gives them, a [B] object array of each row's array.
         return_tensors None: Python lists, a list per row (unpadded rows
         have their own lengths; offsets as (start, end) tuples), or for a
-        str the one row's list itself."""
+        str the one row's list itself. return_overflowing_tokens: the
+        tokens truncation cuts off come back as more rows (a str's too),
+        windows overlapping by stride tokens (0: none; with truncation None
+        the tokenizer.json's truncation.stride), and
+        "overflow_to_sample_mapping" [rows] int32 gives each row's text, as
+        transformers' fast tokenizers give them."""
         if text_pair is not None:
             if pairs is not None:
                 raise TypeError("pairs and text_pair: give one of them")
@@ -214,18 +224,22 @@ class Tokenizer(Owner):
             texts = [texts]
             pairs = None if pairs is None else [pairs]
         options = self._options(truncation, max_length, padding, pad_to_multiple_of,
-                                padding_side)
-        ids, types, mask, _, _, chars = self._encode(
+                                padding_side, stride, return_overflowing_tokens)
+        ids, types, mask, _, _, chars, sample = self._encode(
             list(texts), None if pairs is None else list(pairs), options)
         out = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         if flag(return_offsets_mapping, "return_offsets_mapping"):
             out["offset_mapping"] = chars
         padded = padding not in (False, "do_not_pad")
+        one_row = single and not options.return_overflowing
         if return_tensors is None:
-            return {k: _rows_as_lists(v, mask, padded, single) for k, v in out.items()}
-        if padded:
-            return out
-        return {k: _unpadded_arrays(v, mask) for k, v in out.items()}
+            out = {k: _rows_as_lists(v, mask, padded, one_row) for k, v in out.items()}
+        elif not padded:
+            out = {k: _unpadded_arrays(v, mask) for k, v in out.items()}
+        if options.return_overflowing:
+            out["overflow_to_sample_mapping"] = sample.tolist() if return_tensors is None \
+                else sample
+        return out
 
     def decode(self, ids, skip_special_tokens=False):
         """The text of ids as the tokenizer's decoder makes it (Hugging Face

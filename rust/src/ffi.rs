@@ -174,6 +174,8 @@ pub struct tf_encode_options {
     pub pad_to_max_length: i32,
     pub pad_to_multiple_of: i32,
     pub pad_left: i32,
+    pub stride: i32,
+    pub return_overflowing: i32,
 }
 
 /// Since 0.3.0.
@@ -301,6 +303,7 @@ extern "C" {
     ) -> c_int;
     pub fn tf_tokenizer_model_max_length(tok: *const tf_tokenizer) -> i32;
     pub fn tf_encoding_char_offsets(enc: *const tf_encoding) -> *const i64;
+    pub fn tf_encoding_overflow_to_sample(enc: *const tf_encoding) -> *const i32;
     pub fn tf_encoding_destroy(enc: *mut tf_encoding);
     pub fn tf_encoding_batch(enc: *const tf_encoding) -> i32;
     pub fn tf_encoding_seq_len(enc: *const tf_encoding) -> i32;

@@ -23,6 +23,10 @@ pub struct Encoding {
     /// [batch, seq_len, 2]: each token's (start, end) in code points of its
     /// text or pair; (0, 0) for special tokens and padding. Since 0.4.0.
     pub offsets: Vec<i64>,
+    /// [batch]: the input each row came from (transformers'
+    /// overflow_to_sample_mapping); row b is input b unless
+    /// return_overflowing made more rows. Since 0.4.0.
+    pub overflow_to_sample: Vec<i32>,
 }
 
 /// How a call truncates (tf_truncation_mode). Since 0.4.0.
@@ -39,7 +43,8 @@ pub enum Truncation {
 
 /// A call's truncation and padding (Hugging Face's truncation=,
 /// max_length=, padding="max_length", pad_to_multiple_of=,
-/// padding_side=). Rows are always padded to the longest at least.
+/// padding_side=, stride=, return_overflowing_tokens=). Rows are always
+/// padded to the longest at least.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct TokenizeOptions {
     pub truncation: Truncation,
@@ -49,6 +54,12 @@ pub struct TokenizeOptions {
     /// 0: as the tokenizer says.
     pub pad_to_multiple_of: usize,
     pub pad_left: bool,
+    /// The tokens each overflowing window repeats of the one before; 0 with
+    /// Truncation::Tokenizer: the tokenizer.json's truncation.stride.
+    pub stride: usize,
+    /// Every window truncation cuts is a row of its own (see
+    /// Encoding::overflow_to_sample); false: cut off.
+    pub return_overflowing: bool,
 }
 
 impl TokenizeOptions {
@@ -64,6 +75,10 @@ impl TokenizeOptions {
                                    self.pad_to_multiple_of))
         })?;
         o.pad_left = self.pad_left as i32;
+        o.stride = i32::try_from(self.stride).map_err(|_| {
+            Error::invalid(format!("stride: expected at most {}, got {}", i32::MAX, self.stride))
+        })?;
+        o.return_overflowing = self.return_overflowing as i32;
         Ok(o)
     }
 }
@@ -214,6 +229,7 @@ impl Tokenizer {
                     attention_mask: copy(ffi::tf_encoding_attention_mask(enc), bt),
                     offsets: std::slice::from_raw_parts(ffi::tf_encoding_char_offsets(enc), 2 * bt)
                         .to_vec(),
+                    overflow_to_sample: copy(ffi::tf_encoding_overflow_to_sample(enc), b),
                 }
             });
             ffi::tf_encoding_destroy(enc);
