@@ -4,8 +4,11 @@ tokenizer.json fixtures' references (tests/data/tokenizer_json/*/cases.json,
 Hugging Face's tokenizers): for every file, its single-line texts through
 --file and --json give the reference's ids and type ids (and, for the
 WordPiece files, its offsets in code points); the plain output is the same
-ids; pairs through --pair; `--` lets a text start with '-'; a bad tokenizer
-path fails with a message and status 1, a missing --tokenizer with 2."""
+ids; pairs through --pair; --max-length and --stride give every window of
+Hugging Face's overflowing tokens (stride.json, tests/tokenizer_json/
+gen_stride.js) a line; `--` lets a text start with '-'; a bad tokenizer
+path fails with a message and status 1, a missing --tokenizer (or --stride
+without --max-length) with 2."""
 import json
 import os
 import subprocess
@@ -19,8 +22,35 @@ def run(*args):
     return subprocess.run([tfenc, "tokenize", *args], capture_output=True, text=True)
 
 
+def check_windows(name, path):
+    """name's stride.json cases of one setting (LongestFirst, Right, a
+    stride), its single texts in one call, then one pair, window for window."""
+    stride = os.path.join(data, name, "stride.json")
+    if not os.path.exists(stride):
+        return 0
+    cases = [c for c in json.load(open(stride, encoding="utf-8"))["cases"]
+             if c["strategy"] == "LongestFirst" and c["direction"] == "Right" and "rows" in c
+             and c["stride"] > 0 and "\n" not in c["text"] + c.get("pair", "")]
+    first = cases[0]
+    setting = [c for c in cases if (c["max_length"], c["stride"]) ==
+               (first["max_length"], first["stride"])]
+    singles = [c for c in setting if "pair" not in c]
+    pair = next(c for c in setting if "pair" in c)
+    args = ["--max-length", str(first["max_length"]), "--stride", str(first["stride"]), "--json"]
+    for group, extra in ((singles, []), ([pair], ["--pair", pair["pair"]])):
+        out = run("--tokenizer", path, *args, *extra, "--", *(c["text"] for c in group))
+        assert out.returncode == 0, (name, out.stderr)
+        rows = [json.loads(line) for line in out.stdout.splitlines()]
+        want = [(i, r) for i, c in enumerate(group) for r in c["rows"]]
+        assert len(rows) == len(want), (name, len(rows), len(want))
+        for got, (i, r) in zip(rows, want):
+            assert got["text"] == i and got["ids"] == r["ids"], (name, group[i]["text"])
+            assert got["type_ids"] == r["type_ids"] and got["offsets"] == r["offsets"], name
+    return len(singles) + 1
+
+
 def main():
-    checked = 0
+    checked = windows = 0
     for name in sorted(os.listdir(data)):
         cases = json.load(open(os.path.join(data, name, "cases.json"), encoding="utf-8"))["cases"]
         single = [c for c in cases if "pair" not in c and c["text"] and "\n" not in c["text"]
@@ -46,12 +76,17 @@ def main():
         got = json.loads(run("--tokenizer", path, "--json", "--pair", pair["pair"], "--",
                              pair["text"]).stdout)
         assert got["ids"] == pair["ids"] and got["type_ids"] == pair["type_ids"], (name, pair)
+        windows += check_windows(name, path)
     dash = run("--tokenizer", os.path.join(data, "bert_uncased"), "--", "-x", "--help")
     assert dash.returncode == 0 and len(dash.stdout.splitlines()) == 2, dash
     bad = run("--tokenizer", os.path.join(data, "no_such_file.json"), "x")
     assert bad.returncode == 1 and "no_such_file.json" in bad.stderr, bad
     assert run("x").returncode == 2
-    print(f"tfenc tokenize: {checked} texts of {len(os.listdir(data))} files as the references")
+    lone = run("--tokenizer", os.path.join(data, "bert_uncased"), "--stride", "2", "x")
+    assert lone.returncode == 2 and "--max-length" in lone.stderr, lone
+    assert windows >= 15, windows
+    print(f"tfenc tokenize: {checked} texts of {len(os.listdir(data))} files as the references, "
+          f"{windows} texts' overflowing windows")
 
 
 main()

@@ -97,3 +97,63 @@ fn truncation_and_padding_as_asked() {
     assert!(err.to_string().contains("options.max_length: 0"), "{err}");
     assert!(tok.decode(&[1 << 20], false).err().unwrap().to_string().contains("is not a token"));
 }
+
+/// One case of check_rust_stride.txt (tests/tokenizer_json/gen_stride.js,
+/// Hugging Face's tokenizers): max_length, stride, text, pair, and each
+/// overflowing row's ids and type ids.
+struct StrideCase {
+    max_length: usize,
+    stride: usize,
+    text: String,
+    pair: Option<String>,
+    rows: Vec<(Vec<i32>, Vec<i32>)>,
+}
+
+fn stride_cases(name: &str) -> Vec<StrideCase> {
+    let path = common::data_dir().join("tokenizer_json").join(name).join("check_rust_stride.txt");
+    let ints = |s: &str| s.split(' ').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            StrideCase {
+                max_length: f[0].parse().unwrap(),
+                stride: f[1].parse().unwrap(),
+                text: f[2].to_string(),
+                pair: (f[3] != "-").then(|| f[3].to_string()),
+                rows: f[4].split(';').map(|r| {
+                    let (ids, types) = r.split_once('|').unwrap();
+                    (ints(ids), ints(types))
+                }).collect(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn overflowing_windows_as_hugging_face_gives_them() {
+    for name in ["bert_cased", "qwen3", "roberta", "unigram"] {
+        let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join(name)).unwrap();
+        let cases = stride_cases(name);
+        assert!(cases.len() >= 10, "{name}");
+        for c in cases {
+            let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: c.max_length,
+                                      stride: c.stride, return_overflowing: true, ..Default::default() };
+            let pair = c.pair.as_deref().map(|p| [p]);
+            let e = tok.encode_batch_with(&[&c.text], pair.as_ref().map(|p| &p[..]), &o).unwrap();
+            assert_eq!(e.batch, c.rows.len(), "{name}: {}", c.text);
+            for (r, (ids, types)) in c.rows.iter().enumerate() {
+                let (at, n) = (r * e.seq_len, e.lengths[r] as usize);
+                assert_eq!(e.ids[at..at + n], ids[..], "{name}: {} row {r}", c.text);
+                assert_eq!(e.type_ids[at..at + n], types[..], "{name}: {} row {r}", c.text);
+                assert_eq!(e.overflow_to_sample[r], 0);
+            }
+        }
+    }
+    let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("roberta")).unwrap();
+    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: 8, stride: 6,
+                              return_overflowing: true, ..Default::default() };
+    let err = tok.encode_batch_with(&["a text"], None, &o).err().unwrap();
+    assert!(err.to_string().contains("options.stride: expected below 6"), "{err}");
+}

@@ -25,7 +25,10 @@
 // aborts, so each such case is predicted here and its abort confirmed in a
 // child process). The offsets are tokenizers' with the post-processor's
 // trim_offsets off (libtfenc does not trim: see tfenc.h); the ids are
-// checked to be the file's own.
+// checked to be the file's own. check_rust_stride.txt holds 12 of the
+// LongestFirst, Right cases as TSV for the Rust binding's test (the crate
+// parses no JSON): max_length, stride, text, pair ("-" for none), then each
+// row's ids and type ids ("ids|type ids", rows split by ";").
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -104,7 +107,7 @@ function rows_of(e) {
 function untrimmed_path(name, json) {
   const j = JSON.parse(JSON.stringify(json));
   if (j.post_processor && 'trim_offsets' in j.post_processor) j.post_processor.trim_offsets = false;
-  const p = path.join(data_dir, `${name}.untrimmed.tmp.json`);
+  const p = path.join(require('os').tmpdir(), `tfenc-gen-stride-${name}.json`);
   fs.writeFileSync(p, JSON.stringify(j));
   return p;
 }
@@ -174,6 +177,11 @@ async function make(name) {
     made_by: 'tests/tokenizer_json/gen_stride.js: tokenizers (Rust 0.22.2, @anush008/tokenizers ' +
              '0.6.0), rows as transformers flattens return_overflowing_tokens',
     cases: out }) + '\n');
+  const tsv = out.filter(c => c.rows && c.strategy === 'LongestFirst' && c.direction === 'Right' &&
+                             !/[\t\n\r;|]/.test(c.text + (c.pair || '')) && c.pair !== '-')
+    .slice(0, 12).map(c => [c.max_length, c.stride, c.text, c.pair === undefined ? '-' : c.pair,
+      c.rows.map(r => r.ids.join(' ') + '|' + r.type_ids.join(' ')).join(';')].join('\t') + '\n');
+  fs.writeFileSync(path.join(dir, 'check_rust_stride.txt'), tsv.join(''));
   const rows = out.reduce((n, c) => n + (c.rows ? c.rows.length : 0), 0);
   console.log(`${name}: ${out.length} cases (${ins.length} inputs), ${rows} rows, ` +
               `${errors} refused, ${panics} aborts`);
