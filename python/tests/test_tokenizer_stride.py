@@ -80,3 +80,13 @@ def test_bad_stride_is_refused_by_name():
         tok("some text", truncation=True, max_length=8, stride=6, return_overflowing_tokens=True)
     with pytest.raises(TypeError, match="return_overflowing_tokens"):
         tok("some text", return_overflowing_tokens="yes")
+
+
+def test_lists_keep_every_row_of_a_single_text():
+    tok = tfenc.Tokenizer.from_file(os.path.join(FILES, "roberta", "tokenizer.json"))
+    case = next(c for c in right_cases("roberta") if "pair" not in c and "error" not in c
+                and c["strategy"] == "LongestFirst" and len(c["rows"]) >= 3)
+    out = tok(case["text"], truncation=True, max_length=case["max_length"], stride=case["stride"],
+              return_overflowing_tokens=True, return_tensors=None, padding=False)
+    assert out["input_ids"] == [r["ids"] for r in case["rows"]]
+    assert out["overflow_to_sample_mapping"] == [0] * len(case["rows"])
