@@ -127,7 +127,8 @@ static void put(buf *b, const char *s, size_t n)
         b->s = realloc(b->s, b->cap);
         ck_assert_ptr_nonnull(b->s);
     }
-    memcpy(b->s + b->n, s, n);
+    if (n > 0) /* s may be NULL then */
+        memcpy(b->s + b->n, s, n);
     b->n += n;
     b->s[b->n] = '\0';
 }

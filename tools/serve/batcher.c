@@ -282,6 +282,10 @@ void serve_batcher_stop(serve_batcher *b)
     pthread_cond_broadcast(&b->work);
     pthread_mutex_unlock(&b->lock);
     pthread_join(b->thread, NULL);
+}
+
+void serve_batcher_destroy(serve_batcher *b)
+{
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->work);
     pthread_cond_destroy(&b->done);

@@ -65,7 +65,10 @@ int serve_batcher_submit(serve_batcher *b, serve_job *job);
 void serve_batcher_wait(serve_batcher *b, serve_job *job);
 /* Jobs admitted and not yet finished. */
 size_t serve_batcher_depth(serve_batcher *b);
-/* Refuses new jobs, finishes those admitted, joins the thread, frees b. */
+/* Refuses new jobs (submit returns -2 from then on), finishes those admitted
+ * and joins the thread; b stays valid for the HTTP threads still running. */
 void serve_batcher_stop(serve_batcher *b);
+/* Frees a stopped b, once no thread can call it any more. */
+void serve_batcher_destroy(serve_batcher *b);
 
 #endif

@@ -163,6 +163,7 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
         cli_error("serve", "cannot listen on %s port %d: %s", o->host, (int)o->port,
                   strerror(errno));
         serve_batcher_stop(s->batcher);
+        serve_batcher_destroy(s->batcher);
         return CLI_FAILED;
     }
     const unsigned port = serve_http_port(d);
@@ -179,7 +180,8 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
     serve_http_quiesce(d);
     serve_batcher_stop(s->batcher); /* every admitted job computed */
     drain(s);                       /* and answered */
-    serve_http_stop(d);
+    serve_http_stop(d);             /* no handler runs any more: a late one saw -2 */
+    serve_batcher_destroy(s->batcher);
     return rc;
 }
 
