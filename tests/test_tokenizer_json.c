@@ -16,28 +16,13 @@
 
 #include "common/expect.h"
 #include "common/suite.h"
+#include "common/text_file.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
 
 static const char *data_dir;
 
 /* ---- Files --------------------------------------------------------------------- */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s: missing", path);
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    text[n] = '\0';
-    if (len)
-        *len = (size_t)n;
-    return text;
-}
 
 static cJSON *read_json(const char *path)
 {

@@ -16,6 +16,7 @@
 
 #include "common/expect.h"
 #include "common/suite.h"
+#include "common/text_file.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
 
@@ -31,22 +32,6 @@ static const char *sample = "Hello, world! The tokenizer's vocabulary grew.";
 static path_buf fixture(const char *name)
 {
     return join(join(join(data_dir, "tokenizer_json").s, name).s, "tokenizer.json");
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s: missing", path);
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    text[n] = '\0';
-    *len = (size_t)n;
-    return text;
 }
 
 static tf_tokenizer *load(const char *path)
