@@ -842,7 +842,23 @@ TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
 /* Loads a tokenizer from path: a tokenizer.json (a name ending in ".json"),
  * a model directory (its tokenizer.json, else its vocab.txt), or a BERT
  * vocab.txt (one token per line, id = line number). opts may be NULL (the
- * defaults). */
+ * defaults).
+ *
+ * A model directory's tokenizer_config.json and special_tokens_map.json
+ * are read as transformers' AutoTokenizer reads them (since 0.4.0):
+ * special_tokens_map.json's special tokens replace tokenizer_config.json's
+ * unless tokenizer_config.json has added_tokens_decoder (then
+ * special_tokens_map.json is not read). The tokens of added_tokens_decoder
+ * (in order of id), then the special tokens (bos, eos, unk, sep, pad, cls,
+ * mask, additional_special_tokens, with their lstrip / rstrip /
+ * single_word / normalized flags) that the tokenizer lacks as added tokens
+ * are added, as PreTrainedTokenizerFast does: at the vocabulary's id of the
+ * token, else at the next id. pad_token pads; model_max_length is the
+ * length truncation cuts to. For a vocab.txt, the files' unk, cls, sep,
+ * pad and mask tokens name the specials where the options name none, and
+ * do_lower_case, strip_accents and tokenize_chinese_chars set the casing
+ * where the options keep their defaults. A field of the wrong type is
+ * TF_ERR_FORMAT naming the file, the field and its value. */
 TF_API tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                                    tf_tokenizer **out);
 /* NULL is a no-op. */

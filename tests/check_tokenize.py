@@ -6,7 +6,10 @@ Hugging Face's tokenizers): for every file, its single-line texts through
 WordPiece files, its offsets in code points); the plain output is the same
 ids; pairs through --pair; --max-length and --stride give every window of
 Hugging Face's overflowing tokens (stride.json, tests/tokenizer_json/
-gen_stride.js) a line; `--` lets a text start with '-'; a bad tokenizer
+gen_stride.js) a line; a model folder's tokenizer_config.json and
+special_tokens_map.json add their tokens (tests/data/tokenizer_folders,
+gen_folder_config.js: ids, type ids and offsets of every text and pair);
+`--` lets a text start with '-'; a bad tokenizer
 path fails with a message and status 1, a missing --tokenizer (or --stride
 without --max-length) with 2."""
 import json
@@ -16,6 +19,8 @@ import sys
 import tempfile
 
 tfenc, data = sys.argv[1], os.path.join(sys.argv[2], "tokenizer_json")
+sys.path.insert(0, os.path.join(sys.argv[2], "tokenizer_folders"))
+import folders  # noqa: E402  (tests/data/tokenizer_folders/folders.py)
 
 
 def run(*args):
@@ -47,6 +52,28 @@ def check_windows(name, path):
             assert got["text"] == i and got["ids"] == r["ids"], (name, group[i]["text"])
             assert got["type_ids"] == r["type_ids"] and got["offsets"] == r["offsets"], name
     return len(singles) + 1
+
+
+def check_folders():
+    """Every text of every folder in one call, then each pair."""
+    checked = 0
+    for case in folders.cases(sys.argv[2]):
+        with tempfile.TemporaryDirectory() as where:
+            folders.make_folder(sys.argv[2], case, where)
+            singles = [e for e in case["encodings"] if e["pair"] is None]
+            out = run("--tokenizer", where, "--json", "--", *[e["text"] for e in singles])
+            assert out.returncode == 0, (case["name"], out.stderr)
+            for e, line in zip(singles, out.stdout.splitlines(), strict=True):
+                got = json.loads(line)
+                assert [got["ids"], got["type_ids"], got["offsets"]] == \
+                    [e["ids"], e["type_ids"], e["offsets"]], (case["name"], e["text"])
+                checked += 1
+            for e in (e for e in case["encodings"] if e["pair"] is not None):
+                got = json.loads(run("--tokenizer", where, "--json", "--pair", e["pair"], "--",
+                                     e["text"]).stdout)
+                assert [got["ids"], got["type_ids"]] == [e["ids"], e["type_ids"]], e
+                checked += 1
+    return checked
 
 
 def main():
@@ -85,8 +112,11 @@ def main():
     lone = run("--tokenizer", os.path.join(data, "bert_uncased"), "--stride", "2", "x")
     assert lone.returncode == 2 and "--max-length" in lone.stderr, lone
     assert windows >= 15, windows
+    in_folders = check_folders()
+    assert in_folders >= 40, in_folders
     print(f"tfenc tokenize: {checked} texts of {len(os.listdir(data))} files as the references, "
-          f"{windows} texts' overflowing windows")
+          f"{windows} texts' overflowing windows, {in_folders} texts and pairs of model folders "
+          f"with their tokenizer_config.json")
 
 
 main()

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "extra_tensors.h"
+#include "folder_config.h"
 #include "json_file.h"
 #include "pipeline.h"
 #include "safetensors.h"
@@ -31,38 +32,10 @@ void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_siz
 
 /* ---- The tokenizer ------------------------------------------------------------ */
 
-/* tokenizer_config.json's do_lower_case, strip_accents and model_max_length
- * (a number past int32, as transformers writes for "no limit", is none). */
-typedef struct tokenizer_config {
-    int32_t lowercase, strip_accents, model_max_length;
-} tokenizer_config;
-
-static tf_status read_tokenizer_config(const char *dir, tokenizer_config *c)
-{
-    *c = (tokenizer_config){.lowercase = 1, .strip_accents = -1, .model_max_length = 0};
-    char *path = tf_path_join(dir, "tokenizer_config.json");
-    struct stat st;
-    cJSON *root = NULL;
-    const char *label = "tokenizer_config.json";
-    tf_status s = !path ? tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path")
-                  : stat(path, &st) == 0 ? tf_json_read_file(path, label, 0, &root)
-                                         : TF_OK;
-    tf_free(path);
-    if (s == TF_OK && root)
-        s = tf_json_get_bool(root, "do_lower_case", label, &c->lowercase);
-    if (s == TF_OK && root)
-        s = tf_json_get_bool(root, "strip_accents", label, &c->strip_accents);
-    const cJSON *max = root ? cJSON_GetObjectItemCaseSensitive(root, "model_max_length") : NULL;
-    if (s == TF_OK && cJSON_IsNumber(max) && max->valuedouble >= 3 && max->valuedouble < 2147483648.0)
-        c->model_max_length = (int32_t)max->valuedouble;
-    cJSON_Delete(root);
-    return s;
-}
-
 /* The limit: the option, else sentence_bert_config.json's max_seq_length,
  * else model_max_length when below the model's positions, else those. */
 static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
-                             const tokenizer_config *tc)
+                             const tf_folder_config *tc)
 {
     /* RoBERTa's first position_offset rows are not for tokens (514 - 2 = 512) */
     const int32_t positions = p->cfg.max_positions - p->cfg.position_offset;
@@ -72,7 +45,7 @@ static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
                        "folder's) or 3..%d (the model's positions), got %d",
                        (int)positions, (int)o->max_seq_length);
     int32_t limit = positions > 0 ? positions : TF_PIPELINE_DEFAULT_MAX_LENGTH;
-    if (tc->model_max_length > 0 && tc->model_max_length < limit)
+    if (tc->model_max_length >= 3 && tc->model_max_length < limit)
         limit = tc->model_max_length;
     if (p->st.max_seq_length > 0)
         limit = p->st.max_seq_length;
@@ -97,11 +70,13 @@ static tf_status read_subword_prefix(const char *path, int32_t *has)
     return TF_OK;
 }
 
-static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+/* The folder's tokenizer twice: p->tok, cutting at the pipeline's limit,
+ * and p->probe, never cutting. */
+static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
+                                        const tf_pipeline_options *o, const tf_folder_config *tc)
 {
-    tokenizer_config tc;
-    tf_status s = read_tokenizer_config(dir, &tc);
-    if (s || (s = token_limit(p, o, &tc)))
+    tf_status s = token_limit(p, o, tc);
+    if (s)
         return s;
     struct stat st;
     char *json = tf_path_join(dir, "tokenizer.json");
@@ -118,18 +93,30 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
     tf_tokenizer_options to; /* vocab.txt: tokenizer_config.json's casing; tokenizer.json its own */
     tf_tokenizer_options_init(&to);
-    to.lowercase = tc.lowercase || p->st.do_lower_case;
-    to.strip_accents = tc.strip_accents >= 0 ? tc.strip_accents : tc.lowercase;
+    const int32_t lowercase = tc->lowercase != 0; /* not said: BertTokenizer's true */
+    to.lowercase = lowercase || p->st.do_lower_case;
+    to.strip_accents = tc->strip_accents >= 0 ? tc->strip_accents : lowercase;
+    to.split_cjk = tc->split_cjk != 0;
     to.max_length = p->max_len;
-    s = tf_tokenizer_load(path, &to, &p->tok);
+    s = tf_tokenizer_load_with_config(path, &to, tc, &p->tok);
     to.max_length = INT32_MAX; /* the probe: never cut, for counts and cuts */
     if (s == TF_OK)
-        s = tf_tokenizer_load(path, &to, &p->probe);
+        s = tf_tokenizer_load_with_config(path, &to, tc, &p->probe);
     tf_free(path);
     if (s == TF_OK && tf_tokenizer_vocab_size(p->tok) > p->cfg.vocab_size)
         s = tf_fail(TF_ERR_SHAPE, "%s: %d tokens, but the model's word_embeddings has %d rows "
                     "(config.json vocab_size)", file, (int)tf_tokenizer_vocab_size(p->tok),
                     (int)p->cfg.vocab_size);
+    return s;
+}
+
+static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+{
+    tf_folder_config tc;
+    tf_status s = tf_folder_config_read(dir, &tc);
+    if (s == TF_OK)
+        s = load_folder_tokenizers(p, dir, o, &tc);
+    tf_folder_config_clear(&tc);
     return s;
 }
 

@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -747,22 +746,6 @@ static tf_status load_decoder(const loader *l, const cJSON *o, const char *field
 
 /* ---- Added tokens ---------------------------------------------------------------- */
 
-/* The content of a normalized added token as the normalizers make it. */
-static tf_status normalize_content(const loader *l, tf_chars *c, const char *field)
-{
-    tf_chars next = {0};
-    tf_status s = TF_OK;
-    for (size_t k = 0; k < l->tok->n_normalizers && s == TF_OK; k++) {
-        next.n = 0;
-        s = tf_normalize(&next, c, &l->tok->normalizers[k], field);
-        const tf_chars t = *c;
-        *c = next;
-        next = t;
-    }
-    tf_free(next.v);
-    return s;
-}
-
 static tf_status load_added_token(const loader *l, const cJSON *o, int k)
 {
     char f[64], g[96];
@@ -798,7 +781,7 @@ static tf_status load_added_token(const loader *l, const cJSON *o, int k)
     strcpy(t->content, content);
     s = tf_chars_decode(&t->chars, content, strlen(content), 0, f);
     if (s == TF_OK && t->normalized)
-        s = normalize_content(l, &t->chars, f);
+        s = tf_tokenizer_normalize_chars(l->tok, &t->chars, f);
     l->tok->has_normalized_added |= t->normalized;
     return s;
 }
@@ -1079,57 +1062,4 @@ tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
     cJSON_Delete(root);
     tf_free(text);
     return s;
-}
-
-/* ---- A model folder's tokenizer_config.json and special_tokens_map.json ---- */
-
-/* A special token's name: "text" or {"content": "text", ...}; NULL if neither. */
-static const char *special_name(const cJSON *v)
-{
-    const cJSON *content = cJSON_IsObject(v) ? item(v, "content") : v;
-    return cJSON_IsString(content) ? content->valuestring : NULL;
-}
-
-/* One of the two files, if it exists: model_max_length (an integer
- * 1..2^31-1; transformers' 1e30 for "none" is ignored) and pad_token. */
-static tf_status load_config_file(tf_tokenizer *tok, const char *path)
-{
-    char *text = NULL;
-    size_t len = 0;
-    if (access(path, F_OK) != 0)
-        return TF_OK;
-    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
-    cJSON *root = NULL;
-    if (s == TF_OK)
-        s = tf_json_parse(text, len, TF_JSON_MAX_DEPTH, path, &root);
-    const loader l = {path, tok};
-    if (s == TF_OK && !cJSON_IsObject(root))
-        s = bad(&l, "the file", "a JSON object");
-    const cJSON *max = s ? NULL : item(root, "model_max_length");
-    if (cJSON_IsNumber(max) && max->valuedouble >= 1 && max->valuedouble <= INT32_MAX &&
-        max->valuedouble == (double)(int64_t)max->valuedouble)
-        tok->model_max_length = (int32_t)max->valuedouble;
-    const char *pad = s ? NULL : special_name(item(root, "pad_token"));
-    const int32_t pad_id = pad ? tf_tokenizer_token_to_id(tok, pad) : -1;
-    if (pad && pad_id < 0)
-        s = tf_fail(TF_ERR_FORMAT, "%s: pad_token: \"%s\" is not a token", path, pad);
-    else if (pad)
-        tok->pad_id = pad_id;
-    cJSON_Delete(root);
-    tf_free(text);
-    return s;
-}
-
-tf_status tf_tokenizer_config_load(tf_tokenizer *tok, const char *dir)
-{
-    static const char *const names[2] = {"tokenizer_config.json", "special_tokens_map.json"};
-    for (int k = 0; k < 2; k++) {
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[k]) >= sizeof path)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", dir);
-        const tf_status s = load_config_file(tok, path);
-        if (s)
-            return s;
-    }
-    return TF_OK;
 }

@@ -11,6 +11,7 @@
 #include "abi.h"
 #include "alloc.h"
 #include "error.h"
+#include "folder_config.h"
 
 #define TF_SPECIAL_MAX 64 /* bytes of a special token named in the options, NUL included */
 
@@ -264,11 +265,103 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
     return s;
 }
 
+/* ---- Added tokens after loading ------------------------------------------------ */
+
+tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, const char *what)
+{
+    tf_chars next = {0};
+    tf_status s = TF_OK;
+    for (size_t k = 0; k < tok->n_normalizers && s == TF_OK; k++) {
+        next.n = 0;
+        s = tf_normalize(&next, c, &tok->normalizers[k], what);
+        const tf_chars t = *c;
+        *c = next;
+        next = t;
+    }
+    tf_free(next.v);
+    return s;
+}
+
+/* Adds t as tokenizers' AddedVocabulary::add_tokens does, unless an added
+ * token has its content already: the vocabulary's id when the model has
+ * the token, else the next id past the vocabulary and the added tokens.
+ * The caller rebuilds the index (tf_added_index). */
+static tf_status add_token(tf_tokenizer *tok, const tf_folder_token *t, int32_t special,
+                           const char *what)
+{
+    const size_t len = strlen(t->content);
+    if (tf_added_find(&tok->added, t->content, len))
+        return TF_OK;
+    const int32_t in_vocab = tf_tokenizer_token_to_id(tok, t->content);
+    const int32_t id = in_vocab >= 0 ? in_vocab : tf_tokenizer_vocab_size(tok);
+    if (id == INT32_MAX)
+        return tf_fail(TF_ERR_FORMAT, "%s: \"%s\": no id is left for it", what, t->content);
+    tf_added_token *v = tf_realloc(tok->added.v, (tok->added.n + 1) * sizeof *v);
+    if (!v)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    tok->added.v = v;
+    tf_added_token *a = &v[tok->added.n];
+    *a = (tf_added_token){.id = id, .special = special, .single_word = t->single_word,
+                          .lstrip = t->lstrip, .rstrip = t->rstrip, .normalized = t->normalized};
+    a->content = tf_malloc(len + 1);
+    if (!a->content)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    memcpy(a->content, t->content, len + 1);
+    tok->added.n++;
+    tf_status s = tf_chars_decode(&a->chars, t->content, len, 0, what);
+    if (s == TF_OK && a->normalized)
+        s = tf_tokenizer_normalize_chars(tok, &a->chars, what);
+    tok->has_normalized_added |= a->normalized;
+    return s;
+}
+
+/* Whether content is one of the folder's special tokens (transformers'
+ * all_special_tokens). */
+static int is_folder_special(const tf_folder_config *fc, const char *content)
+{
+    for (int k = 0; k < TF_ROLE_COUNT; k++)
+        if (fc->role[k].content && strcmp(fc->role[k].content, content) == 0)
+            return 1;
+    for (size_t k = fc->n_decoder; k < fc->n_added; k++)
+        if (strcmp(fc->added[k].content, content) == 0)
+            return 1;
+    return 0;
+}
+
+/* What PreTrainedTokenizerFast.__init__ adds to the file's tokenizer: the
+ * added_tokens_decoder entries it lacks (in order of id), then the special
+ * tokens it lacks (bos, eos, unk, sep, pad, cls, mask, then the additional
+ * ones); then the pad token's id and model_max_length. */
+static tf_status add_folder_tokens(tf_tokenizer *tok, const tf_folder_config *fc,
+                                   const char *what)
+{
+    tf_status s = TF_OK;
+    for (size_t k = 0; k < fc->n_decoder && s == TF_OK; k++) {
+        const tf_folder_token *t = &fc->added[k];
+        s = add_token(tok, t, t->special || is_folder_special(fc, t->content), what);
+    }
+    for (int k = 0; k < TF_ROLE_COUNT && s == TF_OK; k++)
+        if (fc->role[k].content)
+            s = add_token(tok, &fc->role[k], 1, what);
+    for (size_t k = fc->n_decoder; k < fc->n_added && s == TF_OK; k++)
+        s = add_token(tok, &fc->added[k], 1, what);
+    if (s == TF_OK && !tf_added_index(&tok->added))
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    const char *pad = fc->role[TF_ROLE_PAD].content; /* added above if it was no token */
+    if (s == TF_OK && pad)
+        tok->pad_id = tf_tokenizer_token_to_id(tok, pad);
+    if (s == TF_OK && fc->model_max_length > 0)
+        tok->model_max_length = fc->model_max_length;
+    return s;
+}
+
 /* ---- BERT's vocab.txt ----------------------------------------------------------- */
 
-/* Makes `token` an added special token (matched as written); 0 (and
- * nothing added) when the vocabulary lacks it, -1 when out of memory. */
-static int add_special(tf_tokenizer *tok, const char *token, int32_t *id)
+/* Makes `token` an added special token, with the flags of `as` where the
+ * folder names it so (else matched as written); 0 (and nothing added) when
+ * the vocabulary lacks it, -1 when out of memory. */
+static int add_special(tf_tokenizer *tok, const char *token, const tf_folder_token *as,
+                       int32_t *id)
 {
     *id = tf_vocab_find(&tok->vocab, token, strlen(token));
     if (*id < 0)
@@ -279,6 +372,11 @@ static int add_special(tf_tokenizer *tok, const char *token, int32_t *id)
     tok->added.v = v;
     tf_added_token *t = &v[tok->added.n];
     *t = (tf_added_token){.id = *id, .special = 1};
+    if (as->content && strcmp(as->content, token) == 0) { /* (matched unnormalised) */
+        t->single_word = as->single_word;
+        t->lstrip = as->lstrip;
+        t->rstrip = as->rstrip;
+    }
     t->content = tf_malloc(strlen(token) + 1);
     if (!t->content)
         return -1;
@@ -308,17 +406,24 @@ static tf_status check_options(const tf_tokenizer_options *o)
 }
 
 /* BertTokenizerFast's pipeline over vocab.txt: its specials as added
- * tokens, BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP]. */
-static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_tokenizer_options *o)
+ * tokens, BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP].
+ * The specials are the options' (else [UNK], [CLS], [SEP], [PAD]) and
+ * the mask token: roles' (a folder's, or all NULL) or [MASK], which the
+ * vocabulary may lack; a role the folder names with flags keeps them. */
+static tf_status load_vocab_txt(tf_tokenizer *tok, const char *path, const tf_tokenizer_options *o,
+                                const tf_folder_token *roles)
 {
     tf_status s = tf_vocab_load(&tok->vocab, path);
+    const char *mask = roles[TF_ROLE_MASK].content;
     const char *names[] = {o->unk_token ? o->unk_token : "[UNK]",
                            o->cls_token ? o->cls_token : "[CLS]",
                            o->sep_token ? o->sep_token : "[SEP]",
-                           o->pad_token ? o->pad_token : "[PAD]", "[MASK]"};
+                           o->pad_token ? o->pad_token : "[PAD]", mask ? mask : "[MASK]"};
+    const tf_folder_token *as[] = {&roles[TF_ROLE_UNK], &roles[TF_ROLE_CLS], &roles[TF_ROLE_SEP],
+                                   &roles[TF_ROLE_PAD], &roles[TF_ROLE_MASK]};
     int32_t ids[5];
     for (int k = 0; s == TF_OK && k < 5; k++) {
-        const int added = add_special(tok, names[k], &ids[k]);
+        const int added = add_special(tok, names[k], as[k], &ids[k]);
         if (added < 0)
             s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the special tokens", path);
         else if (!added && k != 4) /* [MASK] is optional */
@@ -389,6 +494,79 @@ static tf_status resolve(const char *path, char *buf, size_t size, const char **
     return TF_OK;
 }
 
+/* A vocab.txt's special tokens: the options', else those the folder names. */
+static tf_tokenizer_options named_specials(const tf_tokenizer_options *o, const tf_folder_config *fc)
+{
+    tf_tokenizer_options n = *o;
+    n.unk_token = o->unk_token ? o->unk_token : fc->role[TF_ROLE_UNK].content;
+    n.cls_token = o->cls_token ? o->cls_token : fc->role[TF_ROLE_CLS].content;
+    n.sep_token = o->sep_token ? o->sep_token : fc->role[TF_ROLE_SEP].content;
+    n.pad_token = o->pad_token ? o->pad_token : fc->role[TF_ROLE_PAD].content;
+    return n;
+}
+
+/* The folder's special tokens with their flags: added_tokens_decoder's
+ * entry of the same content where there is one (transformers adds those
+ * first), else the attribute's own. */
+static void role_flags(tf_folder_token *roles, const tf_folder_config *fc)
+{
+    for (int k = 0; k < TF_ROLE_COUNT; k++) {
+        roles[k] = fc->role[k];
+        for (size_t a = 0; roles[k].content && a < fc->n_decoder; a++)
+            if (strcmp(fc->added[a].content, roles[k].content) == 0) {
+                roles[k] = fc->added[a];
+                break;
+            }
+    }
+}
+
+tf_status tf_tokenizer_load_with_config(const char *path, const tf_tokenizer_options *o,
+                                        const tf_folder_config *fc, tf_tokenizer **out)
+{
+    *out = NULL;
+    char buf[4096];
+    const char *file = path;
+    int json = 0;
+    tf_status s = resolve(path, buf, sizeof buf, &file, &json);
+    if (s)
+        return s;
+    tf_tokenizer *tok = tf_calloc(1, sizeof *tok);
+    if (!tok)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
+    const tf_tokenizer_options named = named_specials(o, fc);
+    tf_folder_token roles[TF_ROLE_COUNT];
+    role_flags(roles, fc);
+    s = json ? tf_tokenizer_json_load(tok, file, o) : load_vocab_txt(tok, file, &named, roles);
+    if (s == TF_OK)
+        s = add_folder_tokens(tok, fc, path);
+    if (s == TF_OK && o->max_length) /* the caller's limit over the folder's */
+        tok->model_max_length = o->max_length;
+    if (s) {
+        tf_tokenizer_destroy(tok);
+        return s;
+    }
+    *out = tok;
+    return TF_OK;
+}
+
+/* A folder's casing for its vocab.txt where the caller left the options'
+ * defaults. */
+static void folder_casing(tf_tokenizer_options *o, const tf_folder_config *fc)
+{
+    if (o->lowercase == defaults.lowercase && fc->lowercase >= 0)
+        o->lowercase = fc->lowercase;
+    if (o->strip_accents == defaults.strip_accents && fc->strip_accents >= 0)
+        o->strip_accents = fc->strip_accents;
+    if (o->split_cjk == defaults.split_cjk && fc->split_cjk >= 0)
+        o->split_cjk = fc->split_cjk;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                             tf_tokenizer **out)
 {
@@ -402,27 +580,15 @@ tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                        : TF_OK;
     if (s == TF_OK)
         s = check_options(&o);
-    char buf[4096];
-    const char *file = path;
-    int json = 0;
-    if (s == TF_OK)
-        s = resolve(path, buf, sizeof buf, &file, &json);
     if (s)
         return s;
-    tf_tokenizer *tok = tf_calloc(1, sizeof *tok);
-    if (!tok)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
-    s = json ? tf_tokenizer_json_load(tok, file, &o) : load_vocab_txt(tok, file, &o);
-    if (s == TF_OK && file != path) /* a model folder */
-        s = tf_tokenizer_config_load(tok, path);
-    if (s == TF_OK && o.max_length) /* the caller's limit over the folder's */
-        tok->model_max_length = o.max_length;
-    if (s) {
-        tf_tokenizer_destroy(tok);
-        return s;
-    }
-    *out = tok;
-    return TF_OK;
+    tf_folder_config fc = {0};
+    if (is_directory(path) && (s = tf_folder_config_read(path, &fc)) == TF_OK)
+        folder_casing(&o, &fc);
+    if (s == TF_OK)
+        s = tf_tokenizer_load_with_config(path, &o, &fc, out);
+    tf_folder_config_clear(&fc);
+    return s;
 }
 
 void tf_tokenizer_destroy(tf_tokenizer *tok)

@@ -53,8 +53,9 @@ tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *te
 tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
                                  const tf_tokenizer_options *o);
 
-/* A model folder's tokenizer_config.json and special_tokens_map.json, where
- * they exist: model_max_length and pad_token (which must be a token). */
-tf_status tf_tokenizer_config_load(tf_tokenizer *tok, const char *dir);
+/* Runs c through the tokenizer's normalizers in place (an added token's
+ * content with normalized true); `what` names it in messages. */
+tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, const char *what);
+
 
 #endif

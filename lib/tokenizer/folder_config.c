@@ -1,0 +1,286 @@
+/* folder_config.c — a model folder's tokenizer_config.json and
+ * special_tokens_map.json (see folder_config.h). */
+#include "folder_config.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "file.h"
+#include "json.h"
+#include "vocab.h"
+
+#define TF_FOLDER_JSON_DEPTH 64         /* nesting of either file */
+#define TF_FOLDER_MAX_ADDED (1 << 20)   /* added_tokens_decoder entries and extra specials */
+
+static const char *const role_keys[TF_ROLE_COUNT] = {
+    "bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"};
+
+/* A file being read: its path for messages. */
+typedef struct reader {
+    const char *path;
+} reader;
+
+static tf_status wrong(const reader *r, const char *field, const char *expected, const cJSON *v)
+{
+    char got[96];
+    tf_json_describe(v, got, sizeof got);
+    return tf_fail(TF_ERR_FORMAT, "%s: %s: expected %s, got %s", r->path, field, expected, got);
+}
+
+static const cJSON *item(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* A boolean field; absent or null leaves *out. */
+static tf_status get_bool(const reader *r, const cJSON *o, const char *key, const char *field,
+                          int32_t *out)
+{
+    const cJSON *v = item(o, key);
+    if (!v || cJSON_IsNull(v))
+        return TF_OK;
+    if (!cJSON_IsBool(v))
+        return wrong(r, field, "true or false", v);
+    *out = cJSON_IsTrue(v);
+    return TF_OK;
+}
+
+/* An AddedToken: "text", or {"content": "text", "lstrip": ..., ...} whose
+ * flags default as AddedToken's (normalized: not special). special_default
+ * is what the token is when the object does not say. */
+static tf_status read_token(const reader *r, const cJSON *v, const char *field,
+                            int32_t special_default, tf_folder_token *t)
+{
+    const cJSON *content = cJSON_IsObject(v) ? item(v, "content") : v;
+    if (!cJSON_IsString(content) || !content->valuestring[0])
+        return wrong(r, field, "a non-empty string or an object with a non-empty \"content\"", v);
+    *t = (tf_folder_token){.special = special_default};
+    static const char *const flags[] = {"special", "single_word", "lstrip", "rstrip"};
+    int32_t *dst[] = {&t->special, &t->single_word, &t->lstrip, &t->rstrip};
+    tf_status s = TF_OK;
+    char f[160];
+    for (int i = 0; i < 4 && s == TF_OK && cJSON_IsObject(v); i++) {
+        snprintf(f, sizeof f, "%s.%s", field, flags[i]);
+        s = get_bool(r, v, flags[i], f, dst[i]);
+    }
+    t->normalized = !t->special;
+    snprintf(f, sizeof f, "%s.normalized", field);
+    if (s == TF_OK && cJSON_IsObject(v))
+        s = get_bool(r, v, "normalized", f, &t->normalized);
+    if (s)
+        return s;
+    t->content = tf_malloc(strlen(content->valuestring) + 1);
+    if (!t->content)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %s", r->path, field);
+    strcpy(t->content, content->valuestring);
+    return TF_OK;
+}
+
+static void token_clear(tf_folder_token *t)
+{
+    tf_free(t->content);
+    t->content = NULL;
+}
+
+static tf_status reserve_added(const reader *r, tf_folder_config *c, size_t more)
+{
+    if (more > TF_FOLDER_MAX_ADDED - c->n_added)
+        return tf_fail(TF_ERR_FORMAT, "%s: more than %d added and special tokens", r->path,
+                       TF_FOLDER_MAX_ADDED);
+    tf_folder_token *v = tf_realloc(c->added, (c->n_added + more + 1) * sizeof *v);
+    if (!v)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", r->path);
+    c->added = v;
+    return TF_OK;
+}
+
+/* Whether content is already among the added tokens past the first
+ * `from` (the additional special tokens are told apart from
+ * added_tokens_decoder's, which may hold them too). */
+static int has_added(const tf_folder_config *c, size_t from, const char *content)
+{
+    for (size_t k = from; k < c->n_added; k++)
+        if (strcmp(c->added[k].content, content) == 0)
+            return 1;
+    return 0;
+}
+
+/* additional_special_tokens: a list of tokens, each special, appended
+ * unless already there (transformers keeps the first). */
+static tf_status read_extra_specials(const reader *r, const cJSON *list, tf_folder_config *c)
+{
+    if (!list || cJSON_IsNull(list))
+        return TF_OK;
+    if (!cJSON_IsArray(list))
+        return wrong(r, "additional_special_tokens", "an array of tokens", list);
+    tf_status s = reserve_added(r, c, (size_t)cJSON_GetArraySize(list));
+    int k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, list) {
+        char f[64];
+        snprintf(f, sizeof f, "additional_special_tokens[%d]", k++);
+        tf_folder_token t;
+        if (s == TF_OK)
+            s = read_token(r, v, f, 1, &t);
+        if (s)
+            return s;
+        t.special = 1; /* transformers: every special token attribute is special */
+        if (has_added(c, c->n_decoder, t.content))
+            token_clear(&t);
+        else
+            c->added[c->n_added++] = t;
+    }
+    return TF_OK;
+}
+
+static int compare_id(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* added_tokens_decoder: {"<id>": AddedToken, ...}, taken in order of id. */
+static tf_status read_added_decoder(const reader *r, const cJSON *o, tf_folder_config *c)
+{
+    if (!cJSON_IsObject(o))
+        return wrong(r, "added_tokens_decoder", "an object of ids to tokens", o);
+    const int n = cJSON_GetArraySize(o);
+    tf_status s = reserve_added(r, c, (size_t)n);
+    int64_t *order = s ? NULL : tf_malloc(((size_t)n + 1) * sizeof *order); /* [n] id << 21 | k */
+    if (s == TF_OK && !order)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", r->path);
+    int k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, o) {
+        char *end = NULL;
+        const long long id = s ? 0 : strtoll(v->string, &end, 10);
+        if (s == TF_OK && (!v->string[0] || *end || id < 0 || id > INT32_MAX - 1))
+            s = tf_fail(TF_ERR_FORMAT, "%s: added_tokens_decoder: key \"%s\": expected an id "
+                        "0..%d", r->path, v->string, INT32_MAX - 1);
+        if (s)
+            break;
+        order[k] = (int64_t)id << 21 | k;
+        k++;
+    }
+    if (s == TF_OK)
+        qsort(order, (size_t)n, sizeof *order, compare_id);
+    for (int i = 0; s == TF_OK && i < n; i++) {
+        const cJSON *entry = cJSON_GetArrayItem(o, (int)(order[i] & ((1 << 21) - 1)));
+        char f[96];
+        snprintf(f, sizeof f, "added_tokens_decoder[\"%.40s\"]", entry->string);
+        tf_folder_token t;
+        s = read_token(r, entry, f, 0, &t);
+        if (s == TF_OK && has_added(c, 0, t.content))
+            token_clear(&t);
+        else if (s == TF_OK)
+            c->added[c->n_added++] = t;
+    }
+    tf_free(order);
+    c->n_decoder = c->n_added;
+    return s;
+}
+
+/* The file at dir/name into *root (NULL when it does not exist). */
+static tf_status read_json(const char *dir, const char *name, char *path, size_t size,
+                           cJSON **root)
+{
+    *root = NULL;
+    if ((size_t)snprintf(path, size, "%s/%s", dir, name) >= size)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", dir);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return TF_OK;
+    char *text = NULL;
+    size_t len = 0;
+    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
+    if (s == TF_OK)
+        s = tf_json_parse(text, len, TF_FOLDER_JSON_DEPTH, path, root);
+    tf_free(text);
+    if (s == TF_OK && !cJSON_IsObject(*root)) {
+        const reader r = {path};
+        s = wrong(&r, "the file", "a JSON object", *root);
+    }
+    return s;
+}
+
+/* The special token attributes of one file; a role it names replaces what
+ * an earlier file said. */
+static tf_status read_roles(const reader *r, const cJSON *root, tf_folder_config *c)
+{
+    tf_status s = TF_OK;
+    for (int k = 0; k < TF_ROLE_COUNT && s == TF_OK; k++) {
+        const cJSON *v = item(root, role_keys[k]);
+        if (!v || cJSON_IsNull(v))
+            continue;
+        tf_folder_token t;
+        s = read_token(r, v, role_keys[k], 1, &t);
+        if (s)
+            break;
+        t.special = 1;
+        token_clear(&c->role[k]);
+        c->role[k] = t;
+    }
+    return s;
+}
+
+/* tokenizer_config.json's casing and model_max_length (an integer
+ * 1..2^31-1; transformers' 1e30 for "none" is not a limit). */
+static tf_status read_init_args(const reader *r, const cJSON *root, tf_folder_config *c)
+{
+    const cJSON *max = item(root, "model_max_length");
+    if (cJSON_IsNumber(max) && max->valuedouble >= 1 && max->valuedouble <= INT32_MAX &&
+        max->valuedouble == (double)(int64_t)max->valuedouble)
+        c->model_max_length = (int32_t)max->valuedouble;
+    tf_status s = get_bool(r, root, "do_lower_case", "do_lower_case", &c->lowercase);
+    if (s == TF_OK)
+        s = get_bool(r, root, "strip_accents", "strip_accents", &c->strip_accents);
+    if (s == TF_OK)
+        s = get_bool(r, root, "tokenize_chinese_chars", "tokenize_chinese_chars", &c->split_cjk);
+    return s;
+}
+
+tf_status tf_folder_config_read(const char *dir, tf_folder_config *c)
+{
+    *c = (tf_folder_config){.lowercase = -1, .strip_accents = -1, .split_cjk = -1};
+    char path[4096];
+    cJSON *root = NULL;
+    tf_status s = read_json(dir, "tokenizer_config.json", path, sizeof path, &root);
+    const reader config = {path};
+    const cJSON *decoder = root ? item(root, "added_tokens_decoder") : NULL;
+    if (s == TF_OK && root)
+        s = read_init_args(&config, root, c);
+    if (s == TF_OK && root)
+        s = read_roles(&config, root, c);
+    if (s == TF_OK && decoder)
+        s = read_added_decoder(&config, decoder, c);
+    if (s == TF_OK && root)
+        s = read_extra_specials(&config, item(root, "additional_special_tokens"), c);
+    const int legacy = !decoder; /* transformers reads the map only then */
+    cJSON_Delete(root);
+    root = NULL;
+    if (s == TF_OK && legacy)
+        s = read_json(dir, "special_tokens_map.json", path, sizeof path, &root);
+    const reader map = {path};
+    if (s == TF_OK && root)
+        s = read_roles(&map, root, c);
+    if (s == TF_OK && root)
+        s = read_extra_specials(&map, item(root, "additional_special_tokens"), c);
+    cJSON_Delete(root);
+    return s;
+}
+
+void tf_folder_config_clear(tf_folder_config *c)
+{
+    for (int k = 0; k < TF_ROLE_COUNT; k++)
+        token_clear(&c->role[k]);
+    for (size_t k = 0; c->added && k < c->n_added; k++)
+        token_clear(&c->added[k]);
+    tf_free(c->added);
+    c->added = NULL;
+    c->n_added = c->n_decoder = 0;
+}
