@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
-# tokenizer_json, tokenizer_encode, serve_request) for
+# tokenizer_json, tokenizer_encode, tokenizer_folder, serve_request) for
 # SECONDS (or until RUNS executions per job, if given) with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
