@@ -200,15 +200,15 @@ START_TEST(test_bad_fields_refused_by_name)
     static const struct {
         const char *file, *json, *message;
     } bad[] = {
-        {"tokenizer_config.json", "[1]", "tokenizer_config.json: the file: expected a JSON object"},
+        {"tokenizer_config.json", "[1]", "tokenizer_config.json: not a JSON object"},
         {"tokenizer_config.json", "{\"cls_token\": 5}",
          "tokenizer_config.json: cls_token: expected a non-empty string or an object with a "
          "non-empty \"content\", got 5"},
         {"tokenizer_config.json", "{\"mask_token\": {\"content\": \"\"}}", "mask_token: expected"},
         {"tokenizer_config.json", "{\"mask_token\": {\"content\": \"<m>\", \"lstrip\": 1}}",
-         "tokenizer_config.json: mask_token.lstrip: expected true or false, got 1"},
+         "tokenizer_config.json: mask_token: lstrip must be true or false, got 1"},
         {"tokenizer_config.json", "{\"do_lower_case\": \"yes\"}",
-         "do_lower_case: expected true or false, got \"yes\""},
+         "tokenizer_config.json: do_lower_case must be true or false, got \"yes\""},
         {"tokenizer_config.json", "{\"additional_special_tokens\": \"<a>\"}",
          "additional_special_tokens: expected an array of tokens, got \"<a>\""},
         {"tokenizer_config.json", "{\"additional_special_tokens\": [\"<a>\", null]}",
@@ -220,7 +220,7 @@ START_TEST(test_bad_fields_refused_by_name)
         {"tokenizer_config.json",
          "{\"added_tokens_decoder\": {\"7\": {\"content\": \"a\", \"normalized\": null, "
          "\"special\": \"no\"}}}",
-         "added_tokens_decoder[\"7\"].special: expected true or false, got \"no\""},
+         "added_tokens_decoder[\"7\"]: special must be true or false, got \"no\""},
         {"special_tokens_map.json", "{\"pad_token\": [\"<p>\"]}",
          "special_tokens_map.json: pad_token: expected"},
         {"special_tokens_map.json", "{\"pad_token\": ", "special_tokens_map.json"},

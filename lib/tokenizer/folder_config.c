@@ -10,11 +10,8 @@
 
 #include "alloc.h"
 #include "error.h"
-#include "file.h"
-#include "json.h"
-#include "vocab.h"
+#include "json_file.h"
 
-#define TF_FOLDER_JSON_DEPTH 64         /* nesting of either file */
 #define TF_FOLDER_MAX_ADDED (1 << 20)   /* added_tokens_decoder entries and extra specials */
 
 static const char *const role_keys[TF_ROLE_COUNT] = {
@@ -37,19 +34,6 @@ static const cJSON *item(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-/* A boolean field; absent or null leaves *out. */
-static tf_status get_bool(const reader *r, const cJSON *o, const char *key, const char *field,
-                          int32_t *out)
-{
-    const cJSON *v = item(o, key);
-    if (!v || cJSON_IsNull(v))
-        return TF_OK;
-    if (!cJSON_IsBool(v))
-        return wrong(r, field, "true or false", v);
-    *out = cJSON_IsTrue(v);
-    return TF_OK;
-}
-
 /* An AddedToken: "text", or {"content": "text", "lstrip": ..., ...} whose
  * flags default as AddedToken's (normalized: not special). special_default
  * is what the token is when the object does not say. */
@@ -62,16 +46,14 @@ static tf_status read_token(const reader *r, const cJSON *v, const char *field,
     *t = (tf_folder_token){.special = special_default};
     static const char *const flags[] = {"special", "single_word", "lstrip", "rstrip"};
     int32_t *dst[] = {&t->special, &t->single_word, &t->lstrip, &t->rstrip};
+    char label[4200];
+    snprintf(label, sizeof label, "%s: %s", r->path, field);
     tf_status s = TF_OK;
-    char f[160];
-    for (int i = 0; i < 4 && s == TF_OK && cJSON_IsObject(v); i++) {
-        snprintf(f, sizeof f, "%s.%s", field, flags[i]);
-        s = get_bool(r, v, flags[i], f, dst[i]);
-    }
+    for (int i = 0; i < 4 && s == TF_OK && cJSON_IsObject(v); i++)
+        s = tf_json_get_bool(v, flags[i], label, dst[i]);
     t->normalized = !t->special;
-    snprintf(f, sizeof f, "%s.normalized", field);
     if (s == TF_OK && cJSON_IsObject(v))
-        s = get_bool(r, v, "normalized", f, &t->normalized);
+        s = tf_json_get_bool(v, "normalized", label, &t->normalized);
     if (s)
         return s;
     t->content = tf_malloc(strlen(content->valuestring) + 1);
@@ -193,19 +175,7 @@ static tf_status read_json(const char *dir, const char *name, char *path, size_t
     if ((size_t)snprintf(path, size, "%s/%s", dir, name) >= size)
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", dir);
     struct stat st;
-    if (stat(path, &st) != 0)
-        return TF_OK;
-    char *text = NULL;
-    size_t len = 0;
-    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &text, &len);
-    if (s == TF_OK)
-        s = tf_json_parse(text, len, TF_FOLDER_JSON_DEPTH, path, root);
-    tf_free(text);
-    if (s == TF_OK && !cJSON_IsObject(*root)) {
-        const reader r = {path};
-        s = wrong(&r, "the file", "a JSON object", *root);
-    }
-    return s;
+    return stat(path, &st) == 0 ? tf_json_read_file(path, path, 0, root) : TF_OK;
 }
 
 /* The special token attributes of one file; a role it names replaces what
@@ -236,11 +206,11 @@ static tf_status read_init_args(const reader *r, const cJSON *root, tf_folder_co
     if (cJSON_IsNumber(max) && max->valuedouble >= 1 && max->valuedouble <= INT32_MAX &&
         max->valuedouble == (double)(int64_t)max->valuedouble)
         c->model_max_length = (int32_t)max->valuedouble;
-    tf_status s = get_bool(r, root, "do_lower_case", "do_lower_case", &c->lowercase);
+    tf_status s = tf_json_get_bool(root, "do_lower_case", r->path, &c->lowercase);
     if (s == TF_OK)
-        s = get_bool(r, root, "strip_accents", "strip_accents", &c->strip_accents);
+        s = tf_json_get_bool(root, "strip_accents", r->path, &c->strip_accents);
     if (s == TF_OK)
-        s = get_bool(r, root, "tokenize_chinese_chars", "tokenize_chinese_chars", &c->split_cjk);
+        s = tf_json_get_bool(root, "tokenize_chinese_chars", r->path, &c->split_cjk);
     return s;
 }
 
