@@ -1,7 +1,8 @@
 /* test_alloc_failure.c — with the library built with its allocation hook,
  * every allocation of create, load (Hugging Face, PyTorch, our own files),
  * inspect, save, forward (plain, with a workspace, traced), the
- * tokenizer (vocab.txt and tokenizer.json files of every kind of stage) and
+ * tokenizer (vocab.txt and tokenizer.json files of every kind of stage, a
+ * folder whose tokenizer_config.json adds tokens) and
  * model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
  * loading a hostile file of at most 4 KiB never holds more than 2 MiB, and
@@ -355,6 +356,32 @@ START_TEST(test_tokenizer_json)
 }
 END_TEST
 
+/* A model folder: the small WordPiece tokenizer.json, and a
+ * tokenizer_config.json whose added_tokens_decoder and special tokens add
+ * tokens to it (one normalised, one new past the vocabulary). */
+START_TEST(test_tokenizer_folder)
+{
+    static const char config[] =
+        "{\"model_max_length\": 16, \"pad_token\": \"<pad>\", \"mask_token\": \"[MASK]\","
+        " \"additional_special_tokens\": [\"<e>\", {\"content\": \"<f>\", \"lstrip\": true}],"
+        " \"added_tokens_decoder\": {\"7\": {\"content\": \"Ab C\", \"normalized\": true,"
+        " \"special\": false}, \"1\": {\"content\": \"[CLS]\", \"special\": true}}}";
+    char dir[160], path[200];
+    snprintf(dir, sizeof dir, "%s/folder", tmp_dir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    const char *const files[2][2] = {{"tokenizer.json", tokenizer_jsons[2]},
+                                     {"tokenizer_config.json", config}};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k][0]);
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        fputs(files[k][1], f);
+        fclose(f);
+    }
+    ck_assert_int_gt(sweep("tokenizer folder", tokenize_json, dir), 50);
+}
+END_TEST
+
 START_TEST(test_tokenizer)
 {
     char vocab[512];
@@ -466,6 +493,7 @@ int main(void)
     tcase_add_test(tc, test_forward_with_workspace_allocates_nothing);
     tcase_add_test(tc, test_tokenizer);
     tcase_add_test(tc, test_tokenizer_json);
+    tcase_add_test(tc, test_tokenizer_folder);
     tcase_add_test(tc, test_pipelines);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     tcase_add_test(tc, test_long_text_memory_is_linear);
