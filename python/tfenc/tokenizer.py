@@ -53,7 +53,11 @@ class Tokenizer(Owner):
     or BERT's uncased (or, with lowercase=False, cased) WordPiece tokenizer
     over a vocab.txt. lowercase, strip_accents, split_cjk and
     max_chars_per_word apply to a vocab.txt only; max_length (0: the file's
-    own truncation) to both. Use it from any number of threads at once;
+    own truncation) to both. A directory's tokenizer_config.json and
+    special_tokens_map.json add their special and added tokens as
+    transformers does, and for a vocab.txt set the casing where these
+    arguments keep their defaults (see tf_tokenizer_load in tfenc.h). Use
+    it from any number of threads at once;
     close() (or a `with` block) frees it once the running calls have
     returned."""
 

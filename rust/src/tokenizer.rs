@@ -115,8 +115,10 @@ impl Tokenizer {
     }
 
     /// The tokenizer of a tokenizer.json, a model folder (its
-    /// tokenizer.json, else its vocab.txt; tokenizer_config.json's
-    /// model_max_length and pad_token) or a vocab.txt. Since 0.4.0.
+    /// tokenizer.json, else its vocab.txt; tokenizer_config.json and
+    /// special_tokens_map.json add their special and added tokens as
+    /// transformers does, and give model_max_length and pad_token) or a
+    /// vocab.txt. Since 0.4.0.
     pub fn from_file<P: AsRef<Path>>(path: P) -> Result<Tokenizer> {
         layout::check()?;
         let path = std::ffi::CString::new(path.as_ref().to_string_lossy().as_bytes())

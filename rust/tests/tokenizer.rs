@@ -157,3 +157,38 @@ fn overflowing_windows_as_hugging_face_gives_them() {
     let err = tok.encode_batch_with(&["a text"], None, &o).err().unwrap();
     assert!(err.to_string().contains("options.stride: expected below 6"), "{err}");
 }
+
+/// Model folders whose tokenizer_config.json and special_tokens_map.json add
+/// tokens beyond the tokenizer file's, as transformers adds them
+/// (tests/data/tokenizer_folders/check_rust.txt, written by
+/// tests/tokenizer_json/gen_folder_config.js): each folder made in a scratch
+/// directory from its "file" lines, then every text's and pair's ids and type ids.
+#[test]
+fn folder_special_tokens_as_transformers_adds_them() {
+    let data = common::data_dir();
+    let lines = std::fs::read_to_string(data.join("tokenizer_folders").join("check_rust.txt")).unwrap();
+    let root = std::env::temp_dir().join(format!("tfenc-rust-folders-{}", std::process::id()));
+    let mut checked = 0;
+    for line in lines.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let dir = root.join(f[1]);
+        if f[0] == "file" {
+            std::fs::create_dir_all(&dir).unwrap();
+            let base = data.join(f[2]);
+            std::fs::copy(&base, dir.join(base.file_name().unwrap())).unwrap();
+            std::fs::write(dir.join(f[3]), f[4]).unwrap();
+            continue;
+        }
+        let tok = Tokenizer::from_file(&dir).unwrap();
+        let pair = [f[3]];
+        let pairs = if f[3] == "-" { None } else { Some(&pair[..]) };
+        let e = tok.encode_batch_with(&[f[2]], pairs, &TokenizeOptions::default()).unwrap();
+        let ints = |s: &str| s.split(' ').map(|x| x.parse().unwrap()).collect::<Vec<i32>>();
+        let n = e.lengths[0] as usize;
+        assert_eq!(e.ids[..n], ints(f[4])[..], "{}: {}", f[1], f[2]);
+        assert_eq!(e.type_ids[..n], ints(f[5])[..], "{}: {}", f[1], f[2]);
+        checked += 1;
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+    assert_eq!(checked, 30);
+}

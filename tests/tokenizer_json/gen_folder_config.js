@@ -245,6 +245,19 @@ async function main() {
                            '0.6.0 = tokenizers 0.22.2, transformers\' rules written from its source)',
                 cases };
   fs.writeFileSync(path.join(out_dir, 'cases.json'), JSON.stringify(doc, null, 1) + '\n');
+  // The same for the Rust binding's test (the crate parses no JSON), the
+  // folders whose base file is copied as it is: "file" lines (folder, base,
+  // file name, its JSON on one line), then "case" lines (folder, text, pair
+  // or "-", ids, type ids).
+  const lines = [];
+  for (const c of cases.filter(c => !c.drop_added)) {
+    for (const [name, body] of Object.entries(c.files))
+      lines.push(['file', c.name, c.base, name, JSON.stringify(body)].join('\t'));
+    for (const e of c.encodings)
+      lines.push(['case', c.name, e.text, e.pair === null ? '-' : e.pair, e.ids.join(' '),
+                  e.type_ids.join(' ')].join('\t'));
+  }
+  fs.writeFileSync(path.join(out_dir, 'check_rust.txt'), lines.join('\n') + '\n');
 }
 
 main().catch(e => { console.error(e); process.exit(1); });
