@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tfenc.h"
+#include "tokenizer_use.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,19 +51,9 @@ static int write_file(const char *name, const uint8_t *data, size_t size)
     return fclose(f) == 0 && written;
 }
 
-/* Encodes a text and a pair with tok, and decodes what it gave. */
-static void use(const tf_tokenizer *tok)
-{
-    static const char text[] = "Hello [CLS] <mask> [MASK]x <s>  <pad> [E1]é 你好 😀 </s>";
-    tf_encoding *e;
-    if (tf_tokenizer_encode(tok, text, sizeof text - 1, "a [SEP] pair", 12, &e) != TF_OK)
-        return;
-    char buf[4096];
-    size_t len;
-    tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)tf_encoding_lengths(e)[0], 1, buf,
-                        sizeof buf, &len);
-    tf_encoding_destroy(e);
-}
+/* The text and pair each loaded tokenizer encodes. */
+static const char text[] = "Hello [CLS] <mask> [MASK]x <s>  <pad> [E1]é 你好 😀 </s>";
+static const char pair[] = "a [SEP] pair";
 
 /* Removes the folder's files (the replay in meson test leaves nothing in /tmp). */
 static void clean(void)
@@ -94,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ok = write_file("special_tokens_map.json", nul + 1, (size_t)(end - nul - 1));
     tf_tokenizer *tok;
     if (ok && tf_tokenizer_load(folder(), NULL, &tok) == TF_OK) {
-        use(tok);
+        use_tokenizer(tok, text, sizeof text - 1, pair, sizeof pair - 1);
         tf_tokenizer_destroy(tok);
     }
     clean();

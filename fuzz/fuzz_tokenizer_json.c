@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tfenc.h"
+#include "tokenizer_use.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,19 +23,9 @@ static const char *input_path(void)
     return path;
 }
 
-/* Encodes a text and a pair with tok, and decodes what it gave. */
-static void use(const tf_tokenizer *tok)
-{
-    static const char text[] = "Hello wörld, 你好 <s> 123\t😀 e\xcc\x81";
-    tf_encoding *e;
-    if (tf_tokenizer_encode(tok, text, sizeof text - 1, "a pair", 6, &e) != TF_OK)
-        return;
-    char buf[4096];
-    size_t len;
-    tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)tf_encoding_lengths(e)[0], 1, buf,
-                        sizeof buf, &len);
-    tf_encoding_destroy(e);
-}
+/* The text and pair each loaded tokenizer encodes. */
+static const char text[] = "Hello wörld, 你好 <s> 123\t😀 e\xcc\x81";
+static const char pair[] = "a pair";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const tf_status loaded = written ? tf_tokenizer_load(input_path(), NULL, &tok) : TF_ERR_IO;
     unlink(input_path()); /* the replay in meson test leaves nothing in /tmp */
     if (loaded == TF_OK) {
-        use(tok);
+        use_tokenizer(tok, text, sizeof text - 1, pair, sizeof pair - 1);
         tf_tokenizer_destroy(tok);
     }
     return 0;
