@@ -127,6 +127,51 @@ START_TEST(test_older_forward_args_fields_past_its_size_unread)
 }
 END_TEST
 
+/* Callers built against the header before 0.4.0's last additions
+ * (6895d33: tf_encode_options without stride and return_overflowing,
+ * tf_pipeline_args without dimensions_layer_norm): the fields past their
+ * struct_size are neither written by init nor read, whatever the bytes
+ * there hold. */
+START_TEST(test_previous_header_callers)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/wordpiece/vocab.txt", data_dir);
+    tf_tokenizer *tok = NULL;
+    ck_assert_int_eq(tf_tokenizer_load(path, NULL, &tok), TF_OK);
+    tf_encode_options o;
+    memset(&o, 0x7F, sizeof o);
+    tf_encode_options_init_sized(&o, offsetof(tf_encode_options, stride));
+    ck_assert_int_ne(o.return_overflowing, 0); /* past the caller's struct: untouched */
+    o.truncation = TF_TRUNCATION_LONGEST_FIRST, o.max_length = 6;
+    const char *texts[1] = {"a text much longer than six tokens, cut once"};
+    tf_encoding *e = NULL;
+    ck_assert_msg(tf_tokenizer_encode_batch_with(tok, 1, texts, NULL, NULL, NULL, &o, &e) ==
+                      TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_encoding_batch(e), 1); /* no overflowing rows */
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], 6);
+    tf_encoding_destroy(e);
+    tf_tokenizer_destroy(tok);
+
+    snprintf(path, sizeof path, "%s/pipelines/st_mean_norm", data_dir);
+    tf_pipeline *p = NULL;
+    ck_assert_msg(tf_pipeline_load(path, NULL, &p) == TF_OK, "%s", tf_last_error());
+    const int32_t dim = tf_pipeline_dim(p);
+    float now[64], before[64];
+    ck_assert_int_le(dim, 64);
+    tf_pipeline_args a, old;
+    tf_pipeline_args_init(&a);
+    memset(&old, 0x7F, sizeof old);
+    tf_pipeline_args_init_sized(&old, offsetof(tf_pipeline_args, dimensions_layer_norm));
+    a.n = old.n = 1, a.texts = old.texts = texts;
+    a.dimensions = old.dimensions = dim / 2;
+    a.out = now, old.out = before;
+    ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
+    ck_assert_msg(tf_pipeline_embed(p, &old) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(memcmp(now, before, (size_t)(dim / 2) * sizeof *now), 0);
+    tf_pipeline_destroy(p);
+}
+END_TEST
+
 START_TEST(test_newer_options_and_file_tensor)
 {
     char path[4096];
@@ -187,6 +232,7 @@ int main(void)
     tcase_add_test(tc, test_newer_forward_args);
     tcase_add_test(tc, test_older_forward_args_fields_past_its_size_unread);
     tcase_add_test(tc, test_newer_options_and_file_tensor);
+    tcase_add_test(tc, test_previous_header_callers);
     tcase_add_test(tc, test_garbage_struct_size);
     suite_add_tcase(s, tc);
     return run_suite(s);
