@@ -61,6 +61,7 @@
 #include <utf8proc.h>
 
 #include "common/suite.h"
+#include "common/text_file.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
 
@@ -597,17 +598,10 @@ static void check_text(checker *k, const tf_encoding *e)
     free(k->in_token);
 }
 
-static cJSON *read_json(const char *path)
+/* The JSON at path, of any size (json_fixture.h's read_json holds 1 MiB). */
+static cJSON *read_json_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s: missing", path);
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    text[n] = '\0';
+    char *text = read_file(path, NULL);
     cJSON *j = cJSON_Parse(text);
     free(text);
     ck_assert_msg(j != NULL, "%s: not JSON", path);
@@ -620,8 +614,8 @@ START_TEST(test_every_token_spans_what_it_was_made_of)
     const path_buf dir = join(join(data_dir, "tokenizer_json").s, r->name);
     tf_tokenizer *tok;
     ck_assert_int_eq(tf_tokenizer_load(join(dir.s, "tokenizer.json").s, NULL, &tok), TF_OK);
-    cJSON *file = read_json(join(dir.s, "tokenizer.json").s);
-    cJSON *cases = read_json(join(dir.s, "cases.json").s);
+    cJSON *file = read_json_file(join(dir.s, "tokenizer.json").s);
+    cJSON *cases = read_json_file(join(dir.s, "cases.json").s);
     checker k = {.r = r, .tok = tok};
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItem(file, "added_tokens")) {
