@@ -1,7 +1,7 @@
 /* test_tokenizer_sizes.c — the hostile sizes of issue 15: a tokenizer.json
  * whose vocabulary is 100 MB, a vocab.txt of 100 MB, a file past the size a
  * tokenizer file may have, and a single word of 10 MB through WordPiece,
- * byte-level BPE and Unigram. Each either works, with a result checked
+ * byte-level BPE and Unigram, a folder naming 200,000 added tokens. Each either works, with a result checked
  * against what the small file gives or against the text itself, or fails
  * with a message naming the file and both sizes. Large by design: left out
  * of the valgrind run (suite "large-inputs"). */
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/expect.h"
+#include "common/json_fixture.h"
 #include "common/suite.h"
 #include "common/text_file.h"
 #include "common/tmp_dir.h"
@@ -156,6 +157,46 @@ START_TEST(test_vocab_txt_of_100_mb)
 }
 END_TEST
 
+/* A folder whose tokenizer_config.json names 100,000 added tokens in
+ * added_tokens_decoder and 100,000 more (and one of those again) in
+ * additional_special_tokens: each added once, at the next ids, and the
+ * sample as without them. (Finding each token once took a scan of the
+ * others, quadratic: this took minutes before.) */
+START_TEST(test_folder_of_200000_added_tokens)
+{
+    enum { N = 100000 };
+    const path_buf small_path = join(join(data_dir, "wordpiece").s, "vocab.txt");
+    size_t len;
+    char *vocab = read_file(small_path.s, &len);
+    make_tmp_dir();
+    write_text(join(tmp_dir, "vocab.txt").s, vocab);
+    free(vocab);
+    FILE *f = fopen(join(tmp_dir, "tokenizer_config.json").s, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"added_tokens_decoder\": {", f);
+    for (int k = 0; k < N; k++) /* written in reverse: taken by id */
+        fprintf(f, "%s\"%d\": {\"content\": \"<t%d>\", \"special\": true}", k ? ", " : "",
+                9000000 + N - 1 - k, N - 1 - k);
+    fputs("}, \"additional_special_tokens\": [", f);
+    for (int k = 0; k < N; k++)
+        fprintf(f, "\"<x%d>\", ", k);
+    fputs("\"<t7>\"]}", f);
+    ck_assert_int_eq(fclose(f), 0);
+
+    tf_tokenizer *tok = load(tmp_dir), *small = load(small_path.s);
+    const int32_t base = tf_tokenizer_vocab_size(small);
+    ck_assert_int_eq(tf_tokenizer_vocab_size(tok), base + 2 * N);
+    ck_assert_int_eq(tf_tokenizer_token_to_id(tok, "<t0>"), base);
+    ck_assert_int_eq(tf_tokenizer_token_to_id(tok, "<t7>"), base + 7);
+    ck_assert_int_eq(tf_tokenizer_token_to_id(tok, "<x0>"), base + N);
+    ck_assert_int_eq(tf_tokenizer_token_to_id(tok, "<x99999>"), base + 2 * N - 1);
+    expect_same_sample_ids(tok, small);
+    tf_tokenizer_destroy(small);
+    tf_tokenizer_destroy(tok);
+    remove_tmp_dir();
+}
+END_TEST
+
 /* A file one byte past the limit (sparse: nothing is written) is refused
  * before it is read, naming the file and both sizes. */
 START_TEST(test_file_past_the_limit)
@@ -247,6 +288,7 @@ int main(void)
     tcase_add_test(tc, test_vocabulary_of_100_mb_in_tokenizer_json);
     tcase_add_test(tc, test_vocab_txt_of_100_mb);
     tcase_add_test(tc, test_file_past_the_limit);
+    tcase_add_test(tc, test_folder_of_200000_added_tokens);
     tcase_add_loop_test(tc, test_word_of_10_mb, 0, 3);
     suite_add_tcase(s, tc);
     return run_suite(s);

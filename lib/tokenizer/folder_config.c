@@ -81,19 +81,9 @@ static tf_status reserve_added(const reader *r, tf_folder_config *c, size_t more
     return TF_OK;
 }
 
-/* Whether content is already among the added tokens past the first
- * `from` (the additional special tokens are told apart from
- * added_tokens_decoder's, which may hold them too). */
-static int has_added(const tf_folder_config *c, size_t from, const char *content)
-{
-    for (size_t k = from; k < c->n_added; k++)
-        if (strcmp(c->added[k].content, content) == 0)
-            return 1;
-    return 0;
-}
-
 /* additional_special_tokens: a list of tokens, each special, appended
- * unless already there (transformers keeps the first). */
+ * (a token listed twice is added once, at its first place: see
+ * tokenizer.c's folder_adds). */
 static tf_status read_extra_specials(const reader *r, const cJSON *list, tf_folder_config *c)
 {
     if (!list || cJSON_IsNull(list))
@@ -112,18 +102,23 @@ static tf_status read_extra_specials(const reader *r, const cJSON *list, tf_fold
         if (s)
             return s;
         t.special = 1; /* transformers: every special token attribute is special */
-        if (has_added(c, c->n_decoder, t.content))
-            token_clear(&t);
-        else
-            c->added[c->n_added++] = t;
+        c->added[c->n_added++] = t;
     }
     return TF_OK;
 }
 
+/* An added_tokens_decoder entry: its id, its place in the file, itself. */
+typedef struct decoder_entry {
+    int64_t id;
+    int place;
+    const cJSON *entry;
+} decoder_entry;
+
 static int compare_id(const void *a, const void *b)
 {
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    const decoder_entry *x = a, *y = b;
+    return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->place > y->place) -
+                                                                 (x->place < y->place);
 }
 
 /* added_tokens_decoder: {"<id>": AddedToken, ...}, taken in order of id. */
@@ -133,7 +128,7 @@ static tf_status read_added_decoder(const reader *r, const cJSON *o, tf_folder_c
         return wrong(r, "added_tokens_decoder", "an object of ids to tokens", o);
     const int n = cJSON_GetArraySize(o);
     tf_status s = reserve_added(r, c, (size_t)n);
-    int64_t *order = s ? NULL : tf_malloc(((size_t)n + 1) * sizeof *order); /* [n] id << 21 | k */
+    decoder_entry *order = s ? NULL : tf_malloc(((size_t)n + 1) * sizeof *order); /* [n] */
     if (s == TF_OK && !order)
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", r->path);
     int k = 0;
@@ -146,20 +141,17 @@ static tf_status read_added_decoder(const reader *r, const cJSON *o, tf_folder_c
                         "0..%d", r->path, v->string, INT32_MAX - 1);
         if (s)
             break;
-        order[k] = (int64_t)id << 21 | k;
+        order[k] = (decoder_entry){id, k, v};
         k++;
     }
     if (s == TF_OK)
         qsort(order, (size_t)n, sizeof *order, compare_id);
     for (int i = 0; s == TF_OK && i < n; i++) {
-        const cJSON *entry = cJSON_GetArrayItem(o, (int)(order[i] & ((1 << 21) - 1)));
         char f[96];
-        snprintf(f, sizeof f, "added_tokens_decoder[\"%.40s\"]", entry->string);
+        snprintf(f, sizeof f, "added_tokens_decoder[\"%.40s\"]", order[i].entry->string);
         tf_folder_token t;
-        s = read_token(r, entry, f, 0, &t);
-        if (s == TF_OK && has_added(c, 0, t.content))
-            token_clear(&t);
-        else if (s == TF_OK)
+        s = read_token(r, order[i].entry, f, 0, &t);
+        if (s == TF_OK)
             c->added[c->n_added++] = t;
     }
     tf_free(order);

@@ -282,25 +282,44 @@ tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, con
     return s;
 }
 
-/* Adds t as tokenizers' AddedVocabulary::add_tokens does, unless an added
- * token has its content already: the vocabulary's id when the model has
- * the token, else the next id past the vocabulary and the added tokens.
- * The caller rebuilds the index (tf_added_index). */
-static tf_status add_token(tf_tokenizer *tok, const tf_folder_token *t, int32_t special,
-                           const char *what)
+/* A token to add and whether it is special. */
+typedef struct folder_add {
+    const tf_folder_token *t;
+    int32_t special;
+    size_t order; /* its place in transformers' order */
+} folder_add;
+
+static int compare_content(const void *a, const void *b)
+{
+    const folder_add *x = a, *y = b;
+    const int c = strcmp(x->t->content, y->t->content);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int compare_order(const void *a, const void *b)
+{
+    const folder_add *x = a, *y = b;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static int compare_string(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether content is among the n sorted strings. */
+static int in_sorted(const char *const *sorted, size_t n, const char *content)
+{
+    return n && bsearch(&content, sorted, n, sizeof *sorted, compare_string) != NULL;
+}
+
+/* Appends t with id (the caller has checked its content is new and made
+ * room for it). */
+static tf_status append_added(tf_tokenizer *tok, const tf_folder_token *t, int32_t id,
+                              int32_t special, const char *what)
 {
     const size_t len = strlen(t->content);
-    if (tf_added_find(&tok->added, t->content, len))
-        return TF_OK;
-    const int32_t in_vocab = tf_tokenizer_token_to_id(tok, t->content);
-    const int32_t id = in_vocab >= 0 ? in_vocab : tf_tokenizer_vocab_size(tok);
-    if (id == INT32_MAX)
-        return tf_fail(TF_ERR_FORMAT, "%s: \"%s\": no id is left for it", what, t->content);
-    tf_added_token *v = tf_realloc(tok->added.v, (tok->added.n + 1) * sizeof *v);
-    if (!v)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
-    tok->added.v = v;
-    tf_added_token *a = &v[tok->added.n];
+    tf_added_token *a = &tok->added.v[tok->added.n];
     *a = (tf_added_token){.id = id, .special = special, .single_word = t->single_word,
                           .lstrip = t->lstrip, .rstrip = t->rstrip, .normalized = t->normalized};
     a->content = tf_malloc(len + 1);
@@ -315,36 +334,81 @@ static tf_status add_token(tf_tokenizer *tok, const tf_folder_token *t, int32_t 
     return s;
 }
 
-/* Whether content is one of the folder's special tokens (transformers'
- * all_special_tokens). */
-static int is_folder_special(const tf_folder_config *fc, const char *content)
+/* The tokens PreTrainedTokenizerFast.__init__ adds, in its order: the
+ * added_tokens_decoder entries (by id; special if they say so or are one
+ * of the special tokens), then bos, eos, unk, sep, pad, cls, mask, then
+ * the additional special tokens; each content once (its first place).
+ * Into adds (room for fc->n_added + TF_ROLE_COUNT), their count into *n. */
+static void folder_adds(const tf_folder_config *fc, folder_add *adds, size_t *n,
+                        const char **specials)
 {
-    for (int k = 0; k < TF_ROLE_COUNT; k++)
-        if (fc->role[k].content && strcmp(fc->role[k].content, content) == 0)
-            return 1;
-    for (size_t k = fc->n_decoder; k < fc->n_added; k++)
-        if (strcmp(fc->added[k].content, content) == 0)
-            return 1;
-    return 0;
+    size_t k = 0, n_specials = 0;
+    for (int r = 0; r < TF_ROLE_COUNT; r++)
+        if (fc->role[r].content)
+            specials[n_specials++] = fc->role[r].content;
+    for (size_t a = fc->n_decoder; a < fc->n_added; a++)
+        specials[n_specials++] = fc->added[a].content;
+    qsort(specials, n_specials, sizeof *specials, compare_string); /* all_special_tokens */
+    for (size_t a = 0; a < fc->n_decoder; a++, k++)
+        adds[k] = (folder_add){&fc->added[a],
+                               fc->added[a].special ||
+                                   in_sorted(specials, n_specials, fc->added[a].content), k};
+    for (int r = 0; r < TF_ROLE_COUNT; r++)
+        if (fc->role[r].content)
+            adds[k] = (folder_add){&fc->role[r], 1, k}, k++;
+    for (size_t a = fc->n_decoder; a < fc->n_added; a++, k++)
+        adds[k] = (folder_add){&fc->added[a], 1, k};
+    qsort(adds, k, sizeof *adds, compare_content); /* each content's first place first */
+    size_t kept = 0;
+    for (size_t a = 0; a < k; a++)
+        if (!kept || strcmp(adds[a].t->content, adds[kept - 1].t->content) != 0)
+            adds[kept++] = adds[a];
+    qsort(adds, kept, sizeof *adds, compare_order);
+    *n = kept;
 }
 
-/* What PreTrainedTokenizerFast.__init__ adds to the file's tokenizer: the
- * added_tokens_decoder entries it lacks (in order of id), then the special
- * tokens it lacks (bos, eos, unk, sep, pad, cls, mask, then the additional
- * ones); then the pad token's id and model_max_length. */
+/* Adds what PreTrainedTokenizerFast.__init__ adds to the file's tokenizer
+ * (folder_adds) where the tokenizer has no added token of that content, as
+ * tokenizers' AddedVocabulary::add_tokens gives ids: the vocabulary's id
+ * when the model has the token, else the next id past the vocabulary and
+ * the added tokens. Then the pad token's id and model_max_length. Each
+ * content is looked up in sorted arrays: n log n for n tokens. */
 static tf_status add_folder_tokens(tf_tokenizer *tok, const tf_folder_config *fc,
                                    const char *what)
 {
-    tf_status s = TF_OK;
-    for (size_t k = 0; k < fc->n_decoder && s == TF_OK; k++) {
-        const tf_folder_token *t = &fc->added[k];
-        s = add_token(tok, t, t->special || is_folder_special(fc, t->content), what);
+    const size_t most = fc->n_added + TF_ROLE_COUNT;
+    folder_add *adds = tf_malloc(most * sizeof *adds);
+    const char **specials = tf_malloc(most * sizeof *specials);
+    const char **present = tf_malloc((tok->added.n + 1) * sizeof *present); /* sorted */
+    tf_status s = adds && specials && present
+                      ? TF_OK
+                      : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    size_t n = 0, n_present = tok->added.n;
+    for (size_t k = 0; s == TF_OK && k < n_present; k++)
+        present[k] = tok->added.v[k].content;
+    if (s == TF_OK) {
+        qsort(present, n_present, sizeof *present, compare_string);
+        folder_adds(fc, adds, &n, specials);
     }
-    for (int k = 0; k < TF_ROLE_COUNT && s == TF_OK; k++)
-        if (fc->role[k].content)
-            s = add_token(tok, &fc->role[k], 1, what);
-    for (size_t k = fc->n_decoder; k < fc->n_added && s == TF_OK; k++)
-        s = add_token(tok, &fc->added[k], 1, what);
+    tf_added_token *room = s ? NULL : tf_realloc(tok->added.v, (tok->added.n + n + 1) *
+                                                                   sizeof *room);
+    if (s == TF_OK && !room)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    else if (s == TF_OK)
+        tok->added.v = room;
+    int32_t next = tf_tokenizer_vocab_size(tok);
+    for (size_t k = 0; s == TF_OK && k < n; k++) {
+        const char *content = adds[k].t->content;
+        if (in_sorted(present, n_present, content))
+            continue;
+        const int32_t in_vocab = tf_vocab_find(&tok->vocab, content, strlen(content));
+        if (in_vocab < 0 && next == INT32_MAX)
+            s = tf_fail(TF_ERR_FORMAT, "%s: \"%s\": no id is left for it", what, content);
+        else
+            s = append_added(tok, adds[k].t, in_vocab >= 0 ? in_vocab : next++, adds[k].special,
+                             what);
+    }
+    tf_free(adds), tf_free(specials), tf_free(present);
     if (s == TF_OK && !tf_added_index(&tok->added))
         s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
     const char *pad = fc->role[TF_ROLE_PAD].content; /* added above if it was no token */
