@@ -33,10 +33,10 @@ typedef struct buffers {
  * not (6 layers of 384/1536 are 42 MB), and made the products alone up to
  * a third faster than the same calls in the forward pass at T = 16. */
 typedef struct layer_weights {
-    float *qkv;  /* (3D, D) */
+    float *qkv;  /* (D, 3D): transposed, as the library stores it */
     float *o;    /* (D, D) */
-    float *up;   /* (F, D) */
-    float *down; /* (D, F) */
+    float *up;   /* (D, F) */
+    float *down; /* (F, D) */
 } layer_weights;
 
 /* One forward pass's products: the buffers, the model's sizes, the threads. */
@@ -47,8 +47,9 @@ typedef struct floor_run {
     tf_schedule sched;
 } floor_run;
 
-/* y (n, out) += x (n, in) . w^T, w (out, in), in tf_linear_parts column
- * blocks: tf_linear_split after it copied the bias into y (beta = 1). */
+/* y (n, out) += x (n, in) . wt, wt (in, out) a transposed weight, in
+ * tf_linear_parts column blocks: tf_linear_split after it copied the bias
+ * into y (beta = 1). */
 typedef struct linear_call {
     float *y;
     const float *x, *w;
@@ -61,8 +62,8 @@ static void linear_task(void *ctx, size_t part, int thread)
     size_t c0, nc;
     tf_split_range(c->out, c->parts, TF_LINEAR_COLUMN_ALIGN, part, &c0, &nc);
     if (nc)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)c->n, (int)nc, (int)c->in,
-                    1.0f, c->x, (int)c->in, c->w + c0 * c->in, (int)c->in, 1.0f, c->y + c0,
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)c->n, (int)nc, (int)c->in,
+                    1.0f, c->x, (int)c->in, c->w + c0, (int)c->out, 1.0f, c->y + c0,
                     (int)c->out);
 }
 

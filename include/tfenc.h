@@ -554,10 +554,13 @@ TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
  *   layers.{l}.norm2.weight    [D]      and .bias [D]
  *   final_norm.weight, .bias   [D]      when final_norm
  *   pooler.weight [D, D], pooler.bias [D]  when pooler
- * The q, k and v weights of a layer are stored adjacently, forming one
- * [3D, D] matrix, so the three projections are a single matrix product
- * (a checkpoint's fused [3D, D] Wqkv is that matrix); likewise up and gate
- * form one [2F, D] matrix.
+ * These shapes are what get/set/save and the checkpoints see. Inside the
+ * handle a layer's projection weights are kept transposed, [in, out]
+ * row-major, the layout cblas_sgemm packs fastest: the q, k and v weights
+ * side by side as one [D, 3D] matrix, so the three projections are a
+ * single matrix product (a checkpoint's fused [3D, D] Wqkv is its
+ * transpose); likewise up and gate one [D, 2F] matrix, attn.out [D, D] and
+ * ffn.down [F, D].
  */
 
 /* Number of tensors in the handle; names are enumerated by index. */

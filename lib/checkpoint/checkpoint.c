@@ -712,31 +712,82 @@ static float half_to_float(uint16_t h)
     return sign ? -magnitude : magnitude;
 }
 
+/* Value i of src as float32. */
+static float value_at(const tf_st_tensor *src, size_t i)
+{
+    const unsigned char *p = (const unsigned char *)src->data + i * (src->dtype == TF_DTYPE_F32 ? 4 : 2);
+    if (src->dtype == TF_DTYPE_F32) {
+        float value;
+        memcpy(&value, p, sizeof value);
+        return value;
+    }
+    const uint16_t bits = (uint16_t)(p[0] | p[1] << 8);
+    if (src->dtype == TF_DTYPE_F16)
+        return half_to_float(bits);
+    const uint32_t wide = (uint32_t)bits << 16;
+    float value;
+    memcpy(&value, &wide, sizeof value);
+    return value;
+}
+
 void tf_checkpoint_convert(float *dst, const tf_st_tensor *src)
 {
-    const unsigned char *p = src->data;
     if (src->dtype == TF_DTYPE_F32) {
-        memcpy(dst, p, src->count * sizeof *dst);
+        memcpy(dst, src->data, src->count * sizeof *dst);
         return;
     }
-    for (size_t i = 0; i < src->count; i++) {
-        const uint16_t bits = (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
-        if (src->dtype == TF_DTYPE_F16) {
-            dst[i] = half_to_float(bits);
-        } else {
-            const uint32_t wide = (uint32_t)bits << 16;
-            memcpy(&dst[i], &wide, sizeof wide);
+    for (size_t i = 0; i < src->count; i++)
+        dst[i] = value_at(src, i);
+}
+
+/* Columns of src a transposed fill reads at a time: one cache line. */
+#define FILL_COLUMNS 16
+
+/* t's values, and for a fused source those of the tensors that share its
+ * matrix (tf_tensor_at), from src converted to float32. A transposed
+ * projection is written FILL_COLUMNS stored rows at a time, each source row
+ * giving a line of them. */
+static void fill_from(tf_weights *w, const tf_tensor *t, const tf_st_tensor *src)
+{
+    if (!t->transposed_ld) {
+        tf_checkpoint_convert(w->block + t->offset, src);
+        return;
+    }
+    const size_t cols = (size_t)t->dims[1], rows = src->count / cols, ld = t->transposed_ld;
+    for (size_t c0 = 0; c0 < cols; c0 += FILL_COLUMNS) {
+        const size_t nc = cols - c0 < FILL_COLUMNS ? cols - c0 : FILL_COLUMNS;
+        float *stored = w->block + t->offset + c0 * ld; /* (nc, ld): stored rows c0 .. */
+        for (size_t r = 0; r < rows; r++) {
+            float line[FILL_COLUMNS];
+            if (src->dtype == TF_DTYPE_F32)
+                memcpy(line, (const float *)src->data + r * cols + c0, nc * sizeof *line);
+            else
+                for (size_t k = 0; k < nc; k++)
+                    line[k] = value_at(src, r * cols + c0 + k);
+            for (size_t k = 0; k < nc; k++)
+                stored[k * ld + r] = line[k];
         }
     }
 }
 
-/* Exchanges the two halves of x [2n] in place (gate | up -> up | gate). */
-static void swap_halves(float *x, size_t n)
+/* t's values zero. */
+static void fill_zero(tf_weights *w, const tf_tensor *t)
+{
+    const size_t ld = t->transposed_ld, cols = ld ? (size_t)t->dims[1] : 1;
+    const size_t run = ld ? (size_t)t->dims[0] : t->count; /* contiguous values */
+    for (size_t c = 0; c < cols; c++)
+        memset(w->block + t->offset + c * ld, 0, run * sizeof *w->block);
+}
+
+/* Exchanges the first n of t's values, counted on past its end
+ * (tf_tensor_at), with the n after them, in place: gate | up -> up | gate. */
+static void swap_halves(tf_weights *w, const tf_tensor *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const float first = x[i];
-        x[i] = x[n + i];
-        x[n + i] = first;
+        float *a = w->block + tf_tensor_at(t, i), *b = w->block + tf_tensor_at(t, n + i);
+        const float first = *a;
+        *a = *b;
+        *b = first;
     }
 }
 
@@ -744,15 +795,14 @@ void tf_checkpoint_fill(const tf_checkpoint *ck, tf_weights *w)
 {
     for (size_t k = 0; k < w->n_tensors; k++)
         if (is_zero(ck, w->tensors[k].name))
-            memset(w->block + w->tensors[k].offset, 0,
-                   w->tensors[k].count * sizeof *w->block);
+            fill_zero(w, &w->tensors[k]);
     for (size_t i = 0; i < ck->file.n_tensors; i++) {
         const tf_mapping *m = &ck->map[i];
         if (!m->dest[0])
             continue;
-        float *dst = w->block + tf_weights_find(w, m->dest)->offset;
-        tf_checkpoint_convert(dst, &ck->file.tensors[i]);
+        const tf_tensor *t = tf_weights_find(w, m->dest);
+        fill_from(w, t, &ck->file.tensors[i]);
         if (m->swap_halves)
-            swap_halves(dst, ck->file.tensors[i].count / 2);
+            swap_halves(w, t, ck->file.tensors[i].count / 2);
     }
 }

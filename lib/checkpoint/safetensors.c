@@ -353,13 +353,36 @@ static char *build_header(const tf_st_entry *entries, size_t n, const char *cons
     return header;
 }
 
+/* Values an entry without data is written through at a time (64 KiB). */
+#define WRITE_CHUNK 16384
+
+/* e's values into w: from e->data, or through buffer (WRITE_CHUNK). */
+static tf_status write_values(tf_file_writer *w, const tf_st_entry *e, float *buffer)
+{
+    if (e->data)
+        return tf_file_write(w, e->data, e->count * sizeof(float));
+    tf_status s = TF_OK;
+    for (size_t first = 0; s == TF_OK && first < e->count; first += WRITE_CHUNK) {
+        const size_t n = e->count - first < WRITE_CHUNK ? e->count - first : WRITE_CHUNK;
+        e->read(e->source, first, buffer, n);
+        s = tf_file_write(w, buffer, n * sizeof(float));
+    }
+    return s;
+}
+
 tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
                       const char *const *keys, const char *const *values, size_t n_meta)
 {
+    float *buffer = tf_malloc(WRITE_CHUNK * sizeof *buffer);
+    if (!buffer)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a %d-value buffer", path,
+                       WRITE_CHUNK);
     size_t len = 0;
     char *header = build_header(entries, n, keys, values, n_meta, &len);
-    if (!header)
+    if (!header) {
+        tf_free(buffer);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the header", path);
+    }
     unsigned char prefix[8];
     for (int i = 0; i < 8; i++)
         prefix[i] = (unsigned char)((uint64_t)len >> (8 * i));
@@ -370,8 +393,9 @@ tf_status tf_st_write(const char *path, const tf_st_entry *entries, size_t n,
     if (s == TF_OK)
         s = tf_file_write(&w, header, len);
     for (size_t i = 0; s == TF_OK && i < n; i++)
-        s = tf_file_write(&w, entries[i].data, entries[i].count * sizeof(float));
+        s = write_values(&w, &entries[i], buffer);
     tf_free(header);
+    tf_free(buffer);
     if (s == TF_OK)
         return tf_file_commit(&w);
     tf_file_discard(&w);

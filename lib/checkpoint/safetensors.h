@@ -59,8 +59,11 @@ typedef struct tf_st_entry {
     const char *name;
     int32_t rank;
     const int64_t *dims;
-    const float *data;
+    const float *data; /* (count), or NULL: then read gives the values */
     size_t count;
+    /* With data NULL: writes values [first, first + n) into dst. */
+    void (*read)(const void *source, size_t first, float *dst, size_t n);
+    const void *source;
 } tf_st_entry;
 
 /* Writes a safetensors file of float32 tensors with metadata (n_meta

@@ -15,18 +15,24 @@
 void tf_linear(float *y, const float *x, const float *w, const float *b, size_t n, size_t out,
                size_t in);
 
-/* The same product as tf_linear_parts(s->width, out) column blocks, each
- * its own cblas_sgemm over all n rows with the block's rows of w (still
- * contiguous), run on s's threads; then, unless activation is
+/* A layer's projection, its weight stored transposed: y (n, out) = x (n, in)
+ * . wt (in, out) + b (out), as tf_linear_parts(s->width, out) column
+ * blocks, each its own cblas_sgemm over all n rows with the block's columns
+ * of wt, run on s's threads; then, unless activation is
  * TF_LINEAR_NO_ACTIVATION, the tf_activation on each block while it is
- * fresh in cache. */
-void tf_linear_split(const tf_schedule *s, float *y, const float *x, const float *w,
+ * fresh in cache.
+ * Why transposed: OpenBLAS packs the weight on every call, and packs (in,
+ * out) by copying rows where PyTorch's (out, in) needs a gather; at short
+ * sequences that packing is a sixth of the call (bench/results/
+ * gemm_floor.txt), and the 12-layer BERT-base at 1 x 128 measured 3-5 %
+ * faster so (Cooperlake kernels; Haswell's the same). */
+void tf_linear_split(const tf_schedule *s, float *y, const float *x, const float *wt,
                      const float *b, size_t n, size_t out, size_t in, int activation);
 
 /* The same with x's rows ldx >= in floats apart (x a column slice of a
  * wider matrix, read in place). */
 void tf_linear_split_strided(const tf_schedule *s, float *y, const float *x, size_t ldx,
-                             const float *w, const float *b, size_t n, size_t out, size_t in,
+                             const float *wt, const float *b, size_t n, size_t out, size_t in,
                              int activation);
 
 /* Column blocks of a projection with `out` columns on a machine of `width`

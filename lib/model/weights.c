@@ -44,6 +44,22 @@ static void add_tensor(table_builder *b, const float **slot, const char *name, i
     b->slots[b->n++] = slot;
 }
 
+/* Tensors first .. first + n - 1, a layer projection's (out, in) weights
+ * laid out one after the other, stored transposed instead: one (in, sum of
+ * outs) matrix, each tensor its columns. */
+static void transpose_projection(table_builder *b, size_t first, size_t n)
+{
+    size_t ld = 0;
+    for (size_t k = first; k < first + n; k++)
+        ld += (size_t)b->tensors[k].dims[0];
+    size_t column = b->tensors[first].offset;
+    for (size_t k = first; k < first + n; k++) {
+        b->tensors[k].offset = column;
+        b->tensors[k].transposed_ld = ld;
+        column += (size_t)b->tensors[k].dims[0];
+    }
+}
+
 /* A LayerNorm over `width` features: its weight (ones) and, with biases
  * (cfg.bias or cfg.norm_bias), its bias (zeros). */
 static void add_norm_of(table_builder *b, const tf_config *cfg, const char *prefix,
@@ -81,19 +97,21 @@ static void add_linear(table_builder *b, const tf_config *cfg, const char *prefi
 }
 
 /* The feed-forward block's D -> F projection: up (F, D), and for a gated
- * block gate (F, D) right after it, one (2F, D) matrix; then their biases,
- * (F) or (2F). */
+ * block gate (F, D) beside it, one (D, F) or (D, 2F) transposed matrix;
+ * then their biases, (F) or (2F). */
 static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf_layer_weights *lw)
 {
     static const char *const parts[2] = {"up", "gate"};
     const int n = cfg->ffn_gated ? 2 : 1;
     const double bound = 1.0 / sqrt((double)cfg->d_model);
     char name[TF_TENSOR_NAME_MAX];
+    const size_t first = b->n;
     for (int i = 0; i < n; i++) {
         snprintf(name, sizeof name, "layers.%d.ffn.%s.weight", (int)l, parts[i]);
         add_tensor(b, i == 0 ? &lw->up_w : NULL, name, 2, cfg->d_ff, cfg->d_model,
                    TF_INIT_UNIFORM, bound);
     }
+    transpose_projection(b, first, (size_t)n);
     for (int i = 0; cfg->bias && i < n; i++) {
         snprintf(name, sizeof name, "layers.%d.ffn.%s.bias", (int)l, parts[i]);
         add_tensor(b, i == 0 ? &lw->up_b : NULL, name, 1, cfg->d_ff, 0, TF_INIT_UNIFORM, bound);
@@ -107,11 +125,14 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
     static const char *const qkv[3] = {"q", "k", "v"};
     char name[TF_TENSOR_NAME_MAX], prefix[TF_TENSOR_NAME_MAX];
 
-    /* q, k, v weights adjacent: one (3D, D) matrix; then their biases: (3D). */
+    /* q, k, v weights adjacent: one (D, 3D) transposed matrix; then their
+     * biases: (3D). */
+    const size_t first = b->n;
     for (int i = 0; i < 3; i++) {
         snprintf(name, sizeof name, "layers.%d.attn.%s.weight", (int)l, qkv[i]);
         add_tensor(b, i == 0 ? &lw->qkv_w : NULL, name, 2, D, D, TF_INIT_UNIFORM, bound);
     }
+    transpose_projection(b, first, 3);
     for (int i = 0; cfg->bias && i < 3; i++) {
         snprintf(name, sizeof name, "layers.%d.attn.%s.bias", (int)l, qkv[i]);
         add_tensor(b, i == 0 ? &lw->qkv_b : NULL, name, 1, D, 0, TF_INIT_UNIFORM, bound);
@@ -123,7 +144,9 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
         add_norm(b, cfg, prefix, &lw->k_norm_w, &lw->k_norm_b);
     }
     snprintf(prefix, sizeof prefix, "layers.%d.attn.out", (int)l);
+    const size_t out = b->n;
     add_linear(b, cfg, prefix, D, D, &lw->out_w, &lw->out_b);
+    transpose_projection(b, out, 1);
     snprintf(prefix, sizeof prefix, "layers.%d.norm1", (int)l);
     if (!(l == 0 && cfg->skip_first_norm1))
         add_norm(b, cfg, prefix, &lw->norm1_w, &lw->norm1_b);
@@ -133,7 +156,9 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
     }
     add_ffn_in(b, cfg, l, lw);
     snprintf(prefix, sizeof prefix, "layers.%d.ffn.down", (int)l);
+    const size_t down = b->n;
     add_linear(b, cfg, prefix, D, F, &lw->down_w, &lw->down_b);
+    transpose_projection(b, down, 1);
     snprintf(prefix, sizeof prefix, "layers.%d.norm2", (int)l);
     add_norm(b, cfg, prefix, &lw->norm2_w, &lw->norm2_b);
 }
@@ -176,15 +201,15 @@ void tf_weights_init_random(tf_weights *w, uint64_t seed)
     tf_rng rng = {seed};
     for (size_t i = 0; i < w->n_tensors; i++) {
         const tf_tensor *t = &w->tensors[i];
-        float *p = w->block + t->offset; /* (count) */
         for (size_t j = 0; j < t->count; j++) {
+            float *p = w->block + tf_tensor_at(t, j);
             switch (t->init) {
             case TF_INIT_UNIFORM:
-                p[j] = (float)(t->init_bound * (2.0 * tf_rng_uniform(&rng) - 1.0));
+                *p = (float)(t->init_bound * (2.0 * tf_rng_uniform(&rng) - 1.0));
                 break;
-            case TF_INIT_NORMAL: p[j] = (float)tf_rng_normal(&rng); break;
-            case TF_INIT_ONES: p[j] = 1.0f; break;
-            case TF_INIT_ZEROS: p[j] = 0.0f; break;
+            case TF_INIT_NORMAL: *p = (float)tf_rng_normal(&rng); break;
+            case TF_INIT_ONES: *p = 1.0f; break;
+            case TF_INIT_ZEROS: *p = 0.0f; break;
             }
         }
     }
@@ -243,6 +268,26 @@ void tf_weights_destroy(tf_weights *w)
     tf_free(w->layers);
     tf_free(w->slots);
     memset(w, 0, sizeof *w);
+}
+
+void tf_weights_put(tf_weights *w, const tf_tensor *t, size_t first, const float *src, size_t n)
+{
+    if (!t->transposed_ld) {
+        memcpy(w->block + t->offset + first, src, n * sizeof *src);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        w->block[tf_tensor_at(t, first + i)] = src[i];
+}
+
+void tf_weights_get(const tf_weights *w, const tf_tensor *t, size_t first, float *dst, size_t n)
+{
+    if (!t->transposed_ld) {
+        memcpy(dst, w->block + t->offset + first, n * sizeof *dst);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[i] = w->block[tf_tensor_at(t, first + i)];
 }
 
 const tf_tensor *tf_weights_find(const tf_weights *w, const char *name)
@@ -334,7 +379,7 @@ tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name, float *
     tf_status s = lookup_for_copy(enc, name, rank, dims, dst, "destination", &t);
     if (s)
         return s;
-    memcpy(dst, enc->weights.block + t->offset, t->count * sizeof(float));
+    tf_weights_get(&enc->weights, t, 0, dst, t->count);
     return TF_OK;
 }
 
@@ -357,6 +402,6 @@ tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *
                            (double)src[i]);
         }
     }
-    memcpy(enc->weights.block + t->offset, src, t->count * sizeof(float));
+    tf_weights_put(&enc->weights, t, 0, src, t->count);
     return TF_OK;
 }

@@ -18,8 +18,15 @@ typedef struct tf_tensor {
     char name[TF_TENSOR_NAME_MAX];
     int32_t rank;     /* 1 or 2 */
     int64_t dims[2];
-    size_t offset;    /* in floats, from the start of the block */
+    size_t offset;    /* in floats, from the start of the block, of its first value */
     size_t count;     /* number of floats */
+    /* 0: stored as its shape says. Otherwise a layer's projection weight
+     * (out, in), stored transposed as columns of an (in, transposed_ld)
+     * row-major matrix that q, k, v (or up, gate) share: value [r, c] at
+     * offset + c * transposed_ld + r (tf_tensor_at). cblas_sgemm packs a
+     * weight in that orientation by copying rows, which measured faster
+     * than gathering PyTorch's (linear.h). */
+    size_t transposed_ld;
     tf_init_kind init;
     double init_bound;
 } tf_tensor;
@@ -29,18 +36,20 @@ typedef struct tf_tensor {
  * with cfg.skip_first_norm1; q_norm, k_norm and norm1b NULL without
  * cfg.qk_norm and cfg.add_norm1b. */
 typedef struct tf_layer_weights {
-    const float *qkv_w;   /* (3D, D): q, k, v weights stacked */
+    /* The four projections' weights are stored transposed (tf_tensor's
+     * transposed_ld): (in, out) row-major. */
+    const float *qkv_w;   /* (D, 3D): q, k, v weights side by side */
     const float *qkv_b;   /* (3D) */
     const float *q_norm_w, *q_norm_b; /* (D), with cfg.qk_norm: Q's LayerNorm */
     const float *k_norm_w, *k_norm_b; /* (D), with cfg.qk_norm: K's LayerNorm */
-    const float *out_w;   /* (D, D) */
+    const float *out_w;   /* (D, D), transposed */
     const float *out_b;   /* (D) */
     const float *norm1_w; /* (D) */
     const float *norm1_b; /* (D) */
     const float *norm1b_w, *norm1b_b; /* (D), with cfg.add_norm1b */
-    const float *up_w;    /* (F, D); with cfg.ffn_gated (2F, D): up, then gate */
+    const float *up_w;    /* (D, F); with cfg.ffn_gated (D, 2F): up, then gate */
     const float *up_b;    /* (F); with cfg.ffn_gated (2F) */
-    const float *down_w;  /* (D, F) */
+    const float *down_w;  /* (F, D) */
     const float *down_b;  /* (D) */
     const float *norm2_w; /* (D) */
     const float *norm2_b; /* (D) */
@@ -81,5 +90,22 @@ void tf_weights_destroy(tf_weights *w);
 
 /* The tensor called `name`, or NULL. */
 const tf_tensor *tf_weights_find(const tf_weights *w, const char *name);
+
+/* Where in the block value i of t is, i counting row-major over t's shape
+ * and, for a transposed projection, on past its end into the tensors that
+ * share its matrix (k and v after q, gate after up), as a checkpoint's
+ * fused tensor lays them out. */
+static inline size_t tf_tensor_at(const tf_tensor *t, size_t i)
+{
+    if (!t->transposed_ld)
+        return t->offset + i;
+    const size_t cols = (size_t)t->dims[1];
+    return t->offset + i % cols * t->transposed_ld + i / cols;
+}
+
+/* Writes values [first, first + n) of t (tf_tensor_at's counting) from src. */
+void tf_weights_put(tf_weights *w, const tf_tensor *t, size_t first, const float *src, size_t n);
+/* Reads values [first, first + n) of t into dst. */
+void tf_weights_get(const tf_weights *w, const tf_tensor *t, size_t first, float *dst, size_t n);
 
 #endif
