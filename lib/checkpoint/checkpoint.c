@@ -740,13 +740,32 @@ void tf_checkpoint_convert(float *dst, const tf_st_tensor *src)
         dst[i] = value_at(src, i);
 }
 
-/* Columns of src a transposed fill reads at a time: one cache line. */
-#define FILL_COLUMNS 16
+/* A transposed fill goes through tiles of this many source rows by a cache
+ * line of columns. */
+#define FILL_TILE_ROWS 64
+#define FILL_TILE_COLUMNS 16
+
+/* Source rows r0 .. r0 + nr - 1, columns c0 .. c0 + nc - 1 (nc <=
+ * FILL_TILE_COLUMNS) of src, cols wide, into stored (nc, ld) at row offset
+ * r0: stored[k * ld + r] = src[r, c0 + k]. */
+static void fill_tile(float *stored, size_t ld, const tf_st_tensor *src, size_t cols, size_t r0,
+                      size_t nr, size_t c0, size_t nc)
+{
+    for (size_t r = r0; r < r0 + nr; r++) {
+        float line[FILL_TILE_COLUMNS];
+        if (src->dtype == TF_DTYPE_F32)
+            memcpy(line, (const float *)src->data + r * cols + c0, nc * sizeof *line);
+        else
+            for (size_t k = 0; k < nc; k++)
+                line[k] = value_at(src, r * cols + c0 + k);
+        for (size_t k = 0; k < nc; k++)
+            stored[k * ld + r] = line[k];
+    }
+}
 
 /* t's values, and for a fused source those of the tensors that share its
- * matrix (tf_tensor_at), from src converted to float32. A transposed
- * projection is written FILL_COLUMNS stored rows at a time, each source row
- * giving a line of them. */
+ * matrix (tf_tensor_at), from src converted to float32; a transposed
+ * projection tile by tile, so that both sides stay in cache. */
 static void fill_from(tf_weights *w, const tf_tensor *t, const tf_st_tensor *src)
 {
     if (!t->transposed_ld) {
@@ -754,18 +773,11 @@ static void fill_from(tf_weights *w, const tf_tensor *t, const tf_st_tensor *src
         return;
     }
     const size_t cols = (size_t)t->dims[1], rows = src->count / cols, ld = t->transposed_ld;
-    for (size_t c0 = 0; c0 < cols; c0 += FILL_COLUMNS) {
-        const size_t nc = cols - c0 < FILL_COLUMNS ? cols - c0 : FILL_COLUMNS;
-        float *stored = w->block + t->offset + c0 * ld; /* (nc, ld): stored rows c0 .. */
-        for (size_t r = 0; r < rows; r++) {
-            float line[FILL_COLUMNS];
-            if (src->dtype == TF_DTYPE_F32)
-                memcpy(line, (const float *)src->data + r * cols + c0, nc * sizeof *line);
-            else
-                for (size_t k = 0; k < nc; k++)
-                    line[k] = value_at(src, r * cols + c0 + k);
-            for (size_t k = 0; k < nc; k++)
-                stored[k * ld + r] = line[k];
+    for (size_t r0 = 0; r0 < rows; r0 += FILL_TILE_ROWS) {
+        const size_t nr = rows - r0 < FILL_TILE_ROWS ? rows - r0 : FILL_TILE_ROWS;
+        for (size_t c0 = 0; c0 < cols; c0 += FILL_TILE_COLUMNS) {
+            const size_t nc = cols - c0 < FILL_TILE_COLUMNS ? cols - c0 : FILL_TILE_COLUMNS;
+            fill_tile(w->block + t->offset + c0 * ld, ld, src, cols, r0, nr, c0, nc);
         }
     }
 }
