@@ -715,17 +715,16 @@ static float half_to_float(uint16_t h)
 /* Value i of src as float32. */
 static float value_at(const tf_st_tensor *src, size_t i)
 {
-    const unsigned char *p = (const unsigned char *)src->data + i * (src->dtype == TF_DTYPE_F32 ? 4 : 2);
+    float value;
     if (src->dtype == TF_DTYPE_F32) {
-        float value;
-        memcpy(&value, p, sizeof value);
+        memcpy(&value, (const unsigned char *)src->data + 4 * i, sizeof value);
         return value;
     }
+    const unsigned char *p = (const unsigned char *)src->data + 2 * i;
     const uint16_t bits = (uint16_t)(p[0] | p[1] << 8);
     if (src->dtype == TF_DTYPE_F16)
         return half_to_float(bits);
     const uint32_t wide = (uint32_t)bits << 16;
-    float value;
     memcpy(&value, &wide, sizeof value);
     return value;
 }
