@@ -24,8 +24,10 @@ void tf_linear(float *y, const float *x, const float *w, const float *b, size_t 
  * Why transposed: OpenBLAS packs the weight on every call, and packs (in,
  * out) by copying rows where PyTorch's (out, in) needs a gather; at short
  * sequences that packing is a sixth of the call (bench/results/
- * gemm_floor.txt), and the 12-layer BERT-base at 1 x 128 measured 3-5 %
- * faster so (Cooperlake kernels; Haswell's the same). */
+ * gemm_floor.txt). With the Cooperlake kernels the 12-layer BERT-base
+ * measured 4 % faster so at 1 x 128 and 8 % at 1 x 16; with Haswell's, level
+ * from T = 64 and 5-8 % slower at T = 16
+ * (bench/results/transposed_weights_ab.txt). */
 void tf_linear_split(const tf_schedule *s, float *y, const float *x, const float *wt,
                      const float *b, size_t n, size_t out, size_t in, int activation);
 
