@@ -1,9 +1,10 @@
 /* test_tokenizer_sizes.c — the hostile sizes of issue 15: a tokenizer.json
  * whose vocabulary is 100 MB, a vocab.txt of 100 MB, a file past the size a
  * tokenizer file may have, and a single word of 10 MB through WordPiece,
- * byte-level BPE and Unigram, a folder naming 200,000 added tokens. Each either works, with a result checked
- * against what the small file gives or against the text itself, or fails
- * with a message naming the file and both sizes. Large by design: left out
+ * byte-level BPE and Unigram, and a folder naming 200,000 added tokens.
+ * Each either works, with a result checked against what the small file
+ * gives or against the text itself, or fails with a message naming the
+ * file and both sizes. Large by design: left out
  * of the valgrind run (suite "large-inputs"). */
 #define _GNU_SOURCE /* mkdtemp */
 #include <check.h>

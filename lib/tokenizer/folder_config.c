@@ -117,8 +117,9 @@ typedef struct decoder_entry {
 static int compare_id(const void *a, const void *b)
 {
     const decoder_entry *x = a, *y = b;
-    return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->place > y->place) -
-                                                                 (x->place < y->place);
+    if (x->id != y->id)
+        return (x->id > y->id) - (x->id < y->id);
+    return (x->place > y->place) - (x->place < y->place);
 }
 
 /* added_tokens_decoder: {"<id>": AddedToken, ...}, taken in order of id. */
