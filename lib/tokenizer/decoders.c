@@ -286,11 +286,15 @@ static int strip(texts *out, const texts *in, const tf_decoder *d)
     return 1;
 }
 
-/* Replace: each match of the pattern made the content. */
-static tf_status replace(texts *out, const texts *in, const tf_decoder *d)
+/* Replace: each match of the pattern made the content; out's texts may
+ * hold `most` bytes in all. */
+static tf_status replace(texts *out, const texts *in, const tf_decoder *d, size_t most,
+                         size_t source)
 {
     tf_regex_scratch *scratch = tf_regex_scratch_create(d->pattern);
     tf_status s = scratch ? TF_OK : TF_ERR_OUT_OF_MEMORY;
+    const size_t content = strlen(d->text);
+    size_t made = 0; /* bytes of out's texts */
     for (size_t k = 0; s == TF_OK && k < in->n; k++) {
         const text *src = &in->v[k];
         text *t = more(out);
@@ -299,10 +303,18 @@ static tf_status replace(texts *out, const texts *in, const tf_decoder *d)
             size_t mb, me;
             const int found = tf_regex_next(d->pattern, scratch, src->s, src->n, from, &mb, &me,
                                             "decoder.Replace");
-            if (found < 0)
+            const size_t kept = found < 0 ? 0 : (found ? mb : src->n) - done;
+            if (found < 0) {
                 s = (tf_status)-found;
-            else if (!append(t, src->s + done, (found ? mb : src->n) - done) ||
-                     (found && !append(t, d->text, strlen(d->text))))
+                break;
+            }
+            made += kept + (found ? content : 0);
+            if (made > most)
+                s = tf_fail(TF_ERR_UNSUPPORTED, "decoder.Replace: the decoding would make more "
+                            "than %zu bytes, %d per byte of the %zu bytes of the tokens' "
+                            "strings; pattern \"%s\"", most, TF_GROWTH_PER_BYTE, source,
+                            tf_regex_shown(d->pattern));
+            else if (!append(t, src->s + done, kept) || (found && !append(t, d->text, content)))
                 s = TF_ERR_OUT_OF_MEMORY;
             if (found <= 0)
                 break;
@@ -315,8 +327,10 @@ static tf_status replace(texts *out, const texts *in, const tf_decoder *d)
     return s;
 }
 
-/* out = in through d. */
-static tf_status decode_step(texts *out, const texts *in, const tf_decoder *d)
+/* out = in through d; a Replace may make `most` bytes of the tokens'
+ * `source` bytes. */
+static tf_status decode_step(texts *out, const texts *in, const tf_decoder *d, size_t most,
+                             size_t source)
 {
     int ok = 1;
     switch (d->kind) {
@@ -324,7 +338,7 @@ static tf_status decode_step(texts *out, const texts *in, const tf_decoder *d)
     case TF_DEC_WORDPIECE: ok = wordpiece(out, in, d); break;
     case TF_DEC_METASPACE: ok = metaspace(out, in, d); break;
     case TF_DEC_BPE: ok = bpe_suffix(out, in, d); break;
-    case TF_DEC_REPLACE: return replace(out, in, d);
+    case TF_DEC_REPLACE: return replace(out, in, d, most, source);
     case TF_DEC_BYTE_FALLBACK: ok = byte_fallback(out, in); break;
     case TF_DEC_FUSE: ok = fuse(out, in); break;
     case TF_DEC_STRIP: ok = strip(out, in, d); break;
@@ -337,13 +351,17 @@ tf_status tf_decode_tokens(char **out, size_t *len, const char *const *tokens, s
 {
     texts cur = {0}, next = {0};
     tf_status s = TF_OK;
+    size_t source = 0; /* bytes of the tokens' strings */
     for (size_t k = 0; s == TF_OK && k < n; k++) {
         text *t = more(&cur);
         if (!t || !append(t, tokens[k], strlen(tokens[k])))
             s = TF_ERR_OUT_OF_MEMORY;
+        source += strlen(tokens[k]);
     }
+    /* a Replace's bound: TF_GROWTH_PER_BYTE per byte, and room for a few tokens */
+    const size_t most = TF_GROWTH_PER_BYTE * (source + 16);
     for (size_t k = 0; s == TF_OK && k < m; k++) {
-        s = decode_step(&next, &cur, &d[k]);
+        s = decode_step(&next, &cur, &d[k], most, source);
         free_texts(&cur);
         cur = next;
         next = (texts){0};

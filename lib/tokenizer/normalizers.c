@@ -195,12 +195,84 @@ static int push_content(tf_chars *out, const tf_chars *content, int64_t begin, i
     return 1;
 }
 
+/* The bytes of the text in's characters come from: from the first byte
+ * any of them starts at to the last any ends at. */
+static size_t source_bytes(const tf_chars *in)
+{
+    uint32_t first = UINT32_MAX, last = 0;
+    for (size_t k = 0; k < in->n; k++) {
+        first = in->v[k].begin < first ? in->v[k].begin : first;
+        last = in->v[k].end > last ? in->v[k].end : last;
+    }
+    return in->n ? last - first : 0;
+}
+
+/* The most characters a normalizer may make of its input `in`:
+ * TF_GROWTH_PER_BYTE per byte of the text they come from, or in's own
+ * count if more (a normalizer that adds none is never refused); found the
+ * first time a normalizer makes more than in's count. */
+typedef struct growth {
+    const tf_chars *in;
+    size_t most; /* 0 until found */
+} growth;
+
+/* Whether `made` characters of g->in pass its bound. */
+static int grows_past(growth *g, size_t made)
+{
+    const tf_chars *in = g->in;
+    if (made <= in->n)
+        return 0;
+    /* the bytes from the first character's to the last's are of the text
+       (most often all of it): within their bound, no need to look further */
+    const uint32_t first = in->n ? in->v[0].begin : 0, last = in->n ? in->v[in->n - 1].end : 0;
+    if (last > first && made <= TF_GROWTH_PER_BYTE * (size_t)(last - first))
+        return 0;
+    if (!g->most) {
+        const size_t bound = TF_GROWTH_PER_BYTE * source_bytes(in);
+        g->most = in->n > bound ? in->n : bound;
+    }
+    return made > g->most;
+}
+
+/* The name tokenizer.json's types give a normalizer's kind. */
+static const char *kind_name(tf_normalizer_kind kind)
+{
+    static const char *const names[] = {
+        [TF_NORM_BERT] = "BertNormalizer", [TF_NORM_NFC] = "NFC", [TF_NORM_NFD] = "NFD",
+        [TF_NORM_NFKC] = "NFKC", [TF_NORM_NFKD] = "NFKD", [TF_NORM_LOWERCASE] = "Lowercase",
+        [TF_NORM_STRIP_ACCENTS] = "StripAccents", [TF_NORM_STRIP] = "Strip",
+        [TF_NORM_REPLACE] = "Replace", [TF_NORM_PREPEND] = "Prepend",
+        [TF_NORM_PRECOMPILED] = "Precompiled"};
+    _Static_assert(sizeof names / sizeof *names == TF_NORM_PRECOMPILED + 1,
+                   "a name for each kind, TF_NORM_PRECOMPILED the last");
+    return names[kind];
+}
+
+/* n would make more than g->most characters of g->in. */
+static tf_status growth_failure(const tf_normalizer *n, const growth *g, const char *what)
+{
+    const size_t bytes = source_bytes(g->in), most = g->most;
+    if (n->pattern)
+        return tf_fail(TF_ERR_UNSUPPORTED,
+                       "%s: %s: the Replace normalizer would make more than %zu characters, %d "
+                       "per byte of the %zu bytes of text they come from; pattern \"%s\"",
+                       what, tf_regex_what(n->pattern), most, TF_GROWTH_PER_BYTE, bytes,
+                       tf_regex_shown(n->pattern));
+    return tf_fail(TF_ERR_UNSUPPORTED,
+                   "%s: the %s normalizer would make more than %zu characters, %d per byte of the "
+                   "%zu bytes of text they come from",
+                   what, kind_name(n->kind), most, TF_GROWTH_PER_BYTE, bytes);
+}
+
 /* Each match of n->pattern becomes n->content, which spans the last
  * matched character's bytes (as tokenizers aligns it: the others count as
- * removed before it). */
+ * removed before it); more characters than its growth bound is refused
+ * before the content that would pass it is put in. */
 static tf_status replace(tf_chars *out, const tf_chars *in, const tf_normalizer *n,
                          const char *what)
 {
+    const size_t base = out->n; /* out's characters before in's */
+    growth g = {in, 0};
     char *utf8 = NULL;
     size_t cap = 0;
     size_t *at = tf_malloc((in->n + 1) * sizeof *at); /* [n + 1] byte of each character */
@@ -224,11 +296,15 @@ static tf_status replace(tf_chars *out, const tf_chars *in, const tf_normalizer 
                 s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
         if (!found)
             break;
+        if (s == TF_OK && grows_past(&g, out->n - base + n->content.n))
+            s = growth_failure(n, &g, what);
         if (s == TF_OK && !push_content(out, &n->content, in->v[b - 1].begin, in->v[b - 1].end))
             s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
         copied = b;
         from = me;
     }
+    if (s == TF_OK && grows_past(&g, out->n - base))
+        s = growth_failure(n, &g, what);
     tf_regex_scratch_free(scratch);
     tf_free(at);
     tf_free(utf8);
@@ -277,6 +353,7 @@ tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n
 {
     if (!tf_chars_reserve_output(out, in))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+    const size_t base = out->n;
     int ok = 1;
     switch (n->kind) {
     case TF_NORM_BERT:
@@ -299,7 +376,7 @@ tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n
     case TF_NORM_STRIP:
         ok = strip(out, in, n);
         break;
-    case TF_NORM_REPLACE:
+    case TF_NORM_REPLACE: /* its growth checked as it goes */
         return replace(out, in, n, what);
     case TF_NORM_PRECOMPILED:
         ok = tf_precompiled_normalize(out, in, &n->charsmap);
@@ -310,7 +387,12 @@ tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n
                             copy(out, in));
         break;
     }
-    return ok ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+    if (!ok)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+    /* checked after: these make a few characters of one at most (Precompiled
+       and Prepend at most their strings) */
+    growth g = {in, 0};
+    return grows_past(&g, out->n - base) ? growth_failure(n, &g, what) : TF_OK;
 }
 
 void tf_normalizer_clear(tf_normalizer *n)
