@@ -10,7 +10,9 @@ small heatmap cells), at a desktop width (1280) and a phone's (390):
     printed (print media at the desktop width; it prints to a PDF);
   - the screenshot of the page's top is not blank, the diagram's region in
     it holds its boxes (their fill colour) and the heatmaps' region, shot on
-    its own, is mostly viridis-coloured cells.
+    its own, is mostly viridis-coloured cells (the PNGs decoded here: a
+    corner shot with Chromium's own filter per row and with Up on every row
+    must decode alike).
 --save DIR keeps the PNGs (desktop.png is README's docs/explain_html.png,
 see docs/screenshot_walkthrough.sh). Without chromium: exit 77 (skipped).
 """
@@ -158,9 +160,12 @@ def evaluate(browser, session, expression):
     return r["result"]["value"]
 
 
-def screenshot(browser, session, x, y, w, h):
+def screenshot(browser, session, x, y, w, h, fast=True):
+    """A PNG of the page's rectangle. fast (optimizeForSpeed) has Chromium
+    filter every row with Up, which decode_png undoes for the whole image at
+    once; without it, Chromium picks a filter per row (Sub, Up, Paeth)."""
     r = browser.call("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
+        "format": "png", "captureBeyondViewport": True, "optimizeForSpeed": fast,
         "clip": {"x": x, "y": y, "width": w, "height": h, "scale": 1}}, session)
     return base64.b64decode(r["data"])
 
@@ -180,19 +185,30 @@ def decode_png(data):
             idat += chunk
     bpp = 3 if colour == 2 else 4
     raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, w * bpp + 1)
-    out = np.zeros((h, w * bpp), dtype=np.uint8)
-    prev = np.zeros(w * bpp, dtype=np.int32)
+    filters, lines = raw[:, 0], raw[:, 1:]
+    if (filters == 2).all():  # Up on every row: each row the sum of those above
+        out = np.cumsum(lines, axis=0, dtype=np.uint8)
+    else:
+        out = unfilter_rows(filters, lines, bpp)
+    return out.reshape(h, w, bpp)[:, :, :3]
+
+
+def unfilter_rows(filters, lines, bpp):
+    """Each row of lines (h, w * bpp) unfiltered by its filter type, in turn."""
+    h, n = lines.shape
+    out = np.zeros((h, n), dtype=np.uint8)
+    prev = np.zeros(n, dtype=np.int32)
     for y in range(h):
-        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        f, line = filters[y], lines[y].astype(np.int32)
         if f == 0:
             row = line
         elif f == 1:  # Sub: a running sum per channel
-            row = np.cumsum(line.reshape(w, bpp), axis=0).reshape(-1) % 256
+            row = np.cumsum(line.reshape(-1, bpp), axis=0).reshape(-1) % 256
         elif f == 2:  # Up
             row = (line + prev) % 256
         else:         # Average and Paeth depend on the pixel to the left
             row = np.zeros_like(line)
-            for i in range(w * bpp):
+            for i in range(n):
                 a = row[i - bpp] if i >= bpp else 0
                 b, c = prev[i], prev[i - bpp] if i >= bpp else 0
                 if f == 3:
@@ -200,10 +216,17 @@ def decode_png(data):
                 else:
                     p = a + b - c
                     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                    row[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) % 256
+                    nearest = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                    row[i] = (line[i] + nearest) % 256
         out[y] = row
         prev = row
-    return out.reshape(h, w, bpp)[:, :, :3]
+    return out
+
+
+def colours(img):
+    """How many different colours img holds."""
+    i = img.astype(np.uint32)
+    return len(np.unique((i[..., 0] << 16) | (i[..., 1] << 8) | i[..., 2]))
 
 
 def non_white(img):
@@ -273,7 +296,7 @@ def check_render(browser, name, url, view, save):
     browser.call("Target.closeTarget", {"targetId": target})
     top, heat = decode_png(top_png), decode_png(heat_png)
     if top.shape[1] != width or not 0.02 < non_white(top) < 0.9 or \
-            len(np.unique(top.reshape(-1, 3), axis=0)) < 30:
+            colours(top) < 30:
         fail(f"{what}: the top of the page looks blank: {top.shape}, "
              f"{non_white(top):.3f} non-white")
     diagram = region(top, m["diagram"])
@@ -289,6 +312,20 @@ def check_render(browser, name, url, view, save):
         for suffix, png in (("", top_png), ("-heatmaps", heat_png)):
             with open(os.path.join(save, f"{name}-{view}{suffix}.png"), "wb") as f:
                 f.write(png)
+
+
+def check_png_decoder(browser, url):
+    """The same corner of a page, shot with Chromium's per-row filters and
+    with Up on every row, decodes to the same pixels: the one-pass path of
+    decode_png agrees with the row-by-row one."""
+    target, s = open_tab(browser, url, *WIDTHS["desktop"])
+    filtered = screenshot(browser, s, 0, 0, 200, 150, fast=False)
+    up = screenshot(browser, s, 0, 0, 200, 150)
+    browser.call("Target.closeTarget", {"targetId": target})
+    a, b = decode_png(filtered), decode_png(up)
+    if a.shape != (150, 200, 3) or not np.array_equal(a, b) or non_white(a) == 0:
+        fail(f"the PNG decoder: {a.shape} and {b.shape}, "
+             f"{int((a != b).any(axis=2).sum()) if a.shape == b.shape else '-'} pixels differ")
 
 
 def check_console_check(browser, tmp):
@@ -323,7 +360,8 @@ def main():
                  "long": ["--vocab", os.path.join(data, "wordpiece", "vocab.txt"),
                           "--text", long_text]}
         for name, extra in pages.items():
-            r = subprocess.run([tfenc, "explain", *extra, "--html", os.path.join(tmp, name + ".html")],
+            page = os.path.join(tmp, name + ".html")
+            r = subprocess.run([tfenc, "explain", *extra, "--html", page],
                                capture_output=True, text=True)
             if r.returncode:
                 fail(f"{name}: tfenc explain --html: {r.stderr}")
@@ -332,6 +370,7 @@ def main():
             browser = Browser(exe, os.path.join(tmp, "profile"), log)
             try:
                 check_console_check(browser, tmp)
+                check_png_decoder(browser, "file://" + os.path.join(tmp, "tutorial.html"))
                 for name in pages:
                     for view in WIDTHS:
                         check_render(browser, name, "file://" + os.path.join(tmp, name + ".html"),

@@ -161,19 +161,25 @@ static void merge_short(symbols *s, const tf_bpe *b)
     }
 }
 
-/* A candidate merge of symbol pos with the next one (tokenizers' Merge). */
+/* A candidate merge of symbol pos with the next one (tokenizers' Merge):
+ * order is rank << 32 | pos, so that the lower rank comes first, then the
+ * leftmost. */
 typedef struct candidate {
-    int32_t rank, merged;
-    uint32_t pos;
+    uint64_t order;
+    int32_t merged;
 } candidate;
 
-/* Whether a goes before b: the lower rank, then the leftmost. */
-static int before(const candidate *a, const candidate *b)
+static uint32_t candidate_pos(const candidate *c)
 {
-    return a->rank != b->rank ? a->rank < b->rank : a->pos < b->pos;
+    return (uint32_t)c->order;
 }
 
-/* A binary min-heap of candidates. */
+/* A min-heap of candidates by order, four children to a node: children of
+ * node i are 4i + 1 .. 4i + 4, side by side in memory. A word of megabytes
+ * has millions of candidates: a pop then walks half the levels of a binary
+ * heap, each a cache miss. */
+enum { HEAP_ARITY = 4 };
+
 typedef struct heap {
     candidate *v; /* [n] of at most 3 per symbol */
     size_t n;
@@ -182,9 +188,9 @@ typedef struct heap {
 static void heap_push(heap *h, candidate c)
 {
     size_t i = h->n++;
-    while (i > 0 && before(&c, &h->v[(i - 1) / 2])) {
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i > 0 && c.order < h->v[(i - 1) / HEAP_ARITY].order) {
+        h->v[i] = h->v[(i - 1) / HEAP_ARITY];
+        i = (i - 1) / HEAP_ARITY;
     }
     h->v[i] = c;
 }
@@ -194,12 +200,14 @@ static candidate heap_pop(heap *h)
     const candidate top = h->v[0], last = h->v[--h->n];
     size_t i = 0;
     for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= h->n)
+        const size_t first = HEAP_ARITY * i + 1;
+        if (first >= h->n)
             break;
-        if (child + 1 < h->n && before(&h->v[child + 1], &h->v[child]))
-            child++;
-        if (!before(&h->v[child], &last))
+        const size_t end = first + HEAP_ARITY < h->n ? first + HEAP_ARITY : h->n;
+        size_t child = first;
+        for (size_t k = first + 1; k < end; k++)
+            child = h->v[k].order < h->v[child].order ? k : child;
+        if (h->v[child].order >= last.order)
             break;
         h->v[i] = h->v[child];
         i = child;
@@ -214,7 +222,8 @@ static void push_pair(heap *h, const tf_bpe *b, const symbols *s, int32_t left, 
 {
     const int64_t m = left >= 0 && right >= 0 ? find_merge(b, s->v[left].id, s->v[right].id) : -1;
     if (m >= 0)
-        heap_push(h, (candidate){b->rank[m], b->merged[m], (uint32_t)left});
+        heap_push(h, (candidate){(uint64_t)(uint32_t)b->rank[m] << 32 | (uint32_t)left,
+                                 b->merged[m]});
 }
 
 /* merge_short's result in O(n log n), as tokenizers' Word::merge_all does
@@ -238,20 +247,21 @@ static int merge_long(symbols *s, const tf_bpe *b)
         push_pair(&h, b, s, (int32_t)i, (int32_t)i + 1);
     while (h.n) {
         const candidate c = heap_pop(&h);
-        const int32_t right = next[c.pos];
-        if (s->v[c.pos].id < 0 || right < 0)
+        const uint32_t pos = candidate_pos(&c);
+        const int32_t right = next[pos];
+        if (s->v[pos].id < 0 || right < 0)
             continue;
-        const int64_t m = find_merge(b, s->v[c.pos].id, s->v[right].id);
+        const int64_t m = find_merge(b, s->v[pos].id, s->v[right].id);
         if (m < 0 || b->merged[m] != c.merged) /* stale */
             continue;
-        s->v[c.pos].id = c.merged;
-        s->v[c.pos].end = s->v[right].end;
+        s->v[pos].id = c.merged;
+        s->v[pos].end = s->v[right].end;
         s->v[right].id = -1; /* removed */
-        next[c.pos] = next[right];
+        next[pos] = next[right];
         if (next[right] >= 0)
-            prev[next[right]] = (int32_t)c.pos;
-        push_pair(&h, b, s, prev[c.pos], (int32_t)c.pos);
-        push_pair(&h, b, s, (int32_t)c.pos, next[c.pos]);
+            prev[next[right]] = (int32_t)pos;
+        push_pair(&h, b, s, prev[pos], (int32_t)pos);
+        push_pair(&h, b, s, (int32_t)pos, next[pos]);
     }
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)

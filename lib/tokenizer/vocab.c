@@ -29,16 +29,39 @@ int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len)
     }
 }
 
-/* Adds id to the index; a token seen before now points at id. */
-static void index_token(tf_vocab *v, int32_t id)
+/* Adds id, whose token hashes to h, to the index; a token seen before now
+ * points at id. */
+static void index_token(tf_vocab *v, int32_t id, uint64_t h)
 {
     const char *t = tf_vocab_token(v, id);
     const size_t len = v->length[id], mask = v->n_slots - 1;
-    size_t i = hash(t, len) & mask;
+    size_t i = h & mask;
     for (; v->slots[i] >= 0; i = (i + 1) & mask)
         if (v->length[v->slots[i]] == len && memcmp(tf_vocab_token(v, v->slots[i]), t, len) == 0)
             break;
     v->slots[i] = id;
+}
+
+/* Every token into the index, in id order: a token listed twice keeps its
+ * last id. The slots are random reads of a table larger than the caches,
+ * so the slot of the token AHEAD ids on is fetched while this one is
+ * placed: the reads overlap instead of waiting one after another. */
+static void index_tokens(tf_vocab *v)
+{
+    enum { AHEAD = 16 };
+    uint64_t ring[AHEAD]; /* [AHEAD] the hashes of the next AHEAD tokens, token k's at k % AHEAD */
+    const size_t mask = v->n_slots - 1;
+    for (int32_t id = -AHEAD; id < v->size; id++) {
+        if (id >= 0)
+            index_token(v, id, ring[id % AHEAD]);
+        const int32_t next = id + AHEAD;
+        if (next < v->size) {
+            ring[next % AHEAD] = hash(tf_vocab_token(v, next), v->length[next]);
+#if defined(__GNUC__)
+            __builtin_prefetch(&v->slots[ring[next % AHEAD] & mask]);
+#endif
+        }
+    }
 }
 
 /* ---- The trie ------------------------------------------------------------ */
@@ -197,13 +220,20 @@ static int alloc_index(tf_vocab *v, size_t count)
     return 1;
 }
 
-/* Token v->size at text[start..end), indexed. */
+/* Token v->size at text[start..end) (indexed by index_tokens). */
 static void add_token(tf_vocab *v, size_t start, size_t end)
 {
     v->offset[v->size] = start;
     v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
     v->max_length = end - start > v->max_length ? end - start : v->max_length;
-    index_token(v, v->size++);
+    v->size++;
+}
+
+/* The hash index and the trie of the tokens added; 0 when out of memory. */
+static int index_all(tf_vocab *v)
+{
+    index_tokens(v);
+    return build_trie(v);
 }
 
 tf_status tf_vocab_load(tf_vocab *v, const char *path)
@@ -237,7 +267,7 @@ tf_status tf_vocab_load(tf_vocab *v, const char *path)
         add_token(v, start, end);
         start = i + 1;
     }
-    if (!build_trie(v)) {
+    if (!index_all(v)) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", path);
     }
@@ -257,7 +287,7 @@ tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char
         add_token(v, start, end);
         start = end + 1;
     }
-    if (!build_trie(v)) {
+    if (!index_all(v)) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", what);
     }
