@@ -585,14 +585,12 @@ START_TEST(test_modernbert_config)
         {"\"layer_types\": [\"full_attention\"]", TF_ERR_UNSUPPORTED,
          "config.json: layer_types [\"full_attention\"] is not supported (this library reads "
          "which layers are local from global_attn_every_n_layers)"},
+        {"\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 2}", TF_ERR_UNSUPPORTED,
+         "config.json: rope_scaling type \"dynamic\" is not supported for ModernBERT"},
     };
     make_tmp_dir();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_failure(load_modernbert(cases[i].keys), cases[i].status, cases[i].message);
-    /* max_position_embeddings bounds the rotary model's length */
-    prepare("modernbert", "{\"model_type\": \"modernbert\", \"num_attention_heads\": 2, "
-            "\"max_position_embeddings\": 8}");
-    expect_longest(tmp_dir, 8, "sequence length 9 exceeds max_positions 8");
     remove_tmp_dir();
 }
 END_TEST
@@ -679,6 +677,13 @@ START_TEST(test_nomic_bert_config)
          "config.json: n_embd 32 disagrees with embeddings.word_embeddings.weight [60, 16]"},
         {NOMIC_OK ", \"n_layer\": 3", TF_ERR_FORMAT,
          "config.json: n_layer 3, but the file has layers 0..1"},
+        {NOMIC_OK ", \"vocab_size\": 59, \"pad_vocab_size_multiple\": 8", TF_ERR_SHAPE,
+         "config.json: vocab_size 59 (64 once rounded up to a multiple of "
+         "pad_vocab_size_multiple 8) disagrees with embeddings.word_embeddings.weight [60, 16]"},
+        {NOMIC_OK ", \"vocab_size\": 59", TF_ERR_SHAPE,
+         "config.json: vocab_size 59 disagrees with embeddings.word_embeddings.weight [60, 16]"},
+        {NOMIC_OK ", \"pad_vocab_size_multiple\": 0", TF_ERR_FORMAT,
+         "config.json: pad_vocab_size_multiple must be an integer in 1..2147483647, got 0"},
         {NOMIC_OK ", \"auto_map\": {\"AutoModel\": \"someone/else--modeling.NomicBertModel\"}",
          TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
          "\"someone/else--modeling.NomicBertModel\" points at remote code (architectures none) "
@@ -701,6 +706,10 @@ START_TEST(test_nomic_bert_config)
     ck_assert_int_eq(c.rotary_ntk_positions, 8);
     prepare("nomic_bert", nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": null"));
     ck_assert_float_eq(inspect_path(tmp_dir).rotary_ntk_factor, 0.0f);
+    /* NomicBertModel rounds vocab_size up to pad_vocab_size_multiple: 57 to the file's 60 */
+    prepare("nomic_bert", nomic_config(NOMIC_OK ", \"vocab_size\": 57, "
+                                       "\"pad_vocab_size_multiple\": 4"));
+    ck_assert_int_eq(inspect_path(tmp_dir).vocab_size, 60);
     remove_tmp_dir();
 }
 END_TEST

@@ -5,8 +5,10 @@
  * (tests/modern/gen_modern.py names the upstream function of each piece):
  * the output and every layer's hidden state within 1e-5 on real tokens,
  * the same bits on one thread and on all, the same result when a local
- * layer's window covers the whole sequence as when it is global; and the
- * validation of every tf_config field 0.4.0 added. */
+ * layer's window covers the whole sequence as when it is global; Hugging
+ * Face folders with rotary or ALiBi positions past their trained length
+ * (tests/modern/beyond_*); and the validation of every tf_config field
+ * 0.4.0 added. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
@@ -530,6 +532,135 @@ START_TEST(test_relative_bias_overflow_is_named)
 }
 END_TEST
 
+/* ---- Past the trained length ---------------------------------------------------- */
+
+#define TRAINED 64 /* each beyond_* folder's max_position_embeddings (gen_modern.py) */
+
+static char folder_names[8][64];
+static int n_folders;
+
+/* The names tests/modern/folders.txt lists, into folder_names: their count,
+ * or -1 when the list is missing. */
+static int read_folders(void)
+{
+    char path[600];
+    FILE *f = snprintf(path, sizeof path, "%s/folders.txt", modern_dir) < (int)sizeof path
+                  ? fopen(path, "r") : NULL;
+    if (!f) {
+        fprintf(stderr, "%s/folders.txt: missing (run tests/modern/gen_modern.py)\n", modern_dir);
+        return -1;
+    }
+    int n = 0;
+    while (n < 8 && fscanf(f, "%63s", folder_names[n]) == 1)
+        n++;
+    fclose(f);
+    return n;
+}
+
+/* Each Hugging Face folder with rotary or ALiBi positions (ModernBERT, GTE,
+ * JinaBERT, NomicBERT) on sequences longer than its max_position_embeddings
+ * (64; up to 130 tokens), which upstream computes, against the float64
+ * reference (gen_modern.py's beyond_folders names how upstream gets there):
+ * max_positions stays the trained length, and no bound. */
+START_TEST(test_beyond_trained_length)
+{
+    const char *name = folder_names[_i];
+    char dir[1024];
+    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, name) < (int)sizeof dir);
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_load(dir, NULL, &enc) == TF_OK, "%s: %s", name, tf_last_error());
+    tf_config cfg;
+    tf_config_init(&cfg);
+    ck_assert_int_eq(tf_encoder_get_config(enc, &cfg), TF_OK);
+    ck_assert_int_eq(cfg.max_positions, TRAINED);
+    npy_array ids, lengths, want;
+    load_npy(dir, "input_ids.npy", &ids);
+    load_npy(dir, "lengths.npy", &lengths);
+    load_npy(dir, "out.npy", &want);
+    const int B = (int)ids.dims[0], T = (int)ids.dims[1], D = cfg.d_model;
+    ck_assert_int_gt(T, TRAINED);
+    float *out = malloc((size_t)B * T * D * sizeof *out);
+    ck_assert(out != NULL);
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = B, a.seq_len = T, a.input_ids = ids.data, a.lengths = lengths.data;
+    a.output = out;
+    ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s: %s", name, tf_last_error());
+    const double e = error_of(out, want.data, B, T, D, lengths.data);
+    printf("%-22s T %d of %d trained: max abs error %.2e\n", name, T, TRAINED, e);
+    ck_assert_msg(e <= TOL, "%s: error %g > %g", name, e, TOL);
+    ck_assert(padding_is_zero(out, B, T, (size_t)D, lengths.data));
+    free(out);
+    npy_free(&ids), npy_free(&lengths), npy_free(&want);
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* beyond_nomic's config.json says vocab_size 60 with pad_vocab_size_multiple
+ * 64, which NomicBertModel rounds up to the 64 rows its word_embeddings has:
+ * the padded rows are the model's (their ids compute, as upstream's). */
+START_TEST(test_nomic_vocab_rounded_up)
+{
+    char dir[1024];
+    ck_assert(snprintf(dir, sizeof dir, "%s/beyond_nomic", modern_dir) < (int)sizeof dir);
+    tf_encoder *enc;
+    ck_assert_msg(tf_encoder_load(dir, NULL, &enc) == TF_OK, "%s", tf_last_error());
+    tf_config cfg;
+    tf_config_init(&cfg);
+    ck_assert_int_eq(tf_encoder_get_config(enc, &cfg), TF_OK);
+    ck_assert_int_eq(cfg.vocab_size, 64);
+    const int32_t ids[3] = {0, 63, 64};
+    float out[3 * 16];
+    tf_forward_args a;
+    tf_forward_args_init(&a);
+    a.batch = 1, a.seq_len = 2, a.input_ids = ids, a.output = out;
+    ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
+    a.seq_len = 3;
+    ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(tf_last_error(), "token id 64 at [0,2] is outside the vocabulary (64)");
+    tf_encoder_destroy(enc);
+}
+END_TEST
+
+/* Rotary and ALiBi positions are computed for any length: a model whose
+ * max_positions (its trained length) is 8 computes 12 tokens bit for bit as
+ * the same model without one; learned and sinusoidal positions stay bounded
+ * by it. */
+START_TEST(test_rotary_and_alibi_are_not_bounded)
+{
+    enum { T = 12, D = 8, P = 8 };
+    const int32_t kinds[4] = {TF_POSITION_ROTARY, TF_POSITION_ALIBI, TF_POSITION_LEARNED,
+                              TF_POSITION_SINUSOIDAL};
+    float x[T * D], bounded[T * D], free_of_it[T * D];
+    fill_uniform(x, T * D, 13, -1.0f, 1.0f);
+    for (int k = 0; k < 4; k++) {
+        tf_config cfg;
+        tf_config_init(&cfg);
+        cfg.d_model = D, cfg.n_heads = 2, cfg.d_ff = 16, cfg.n_layers = 2, cfg.seed = 3;
+        cfg.position = kinds[k], cfg.max_positions = P;
+        tf_encoder *enc;
+        ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+        tf_forward_args a;
+        tf_forward_args_init(&a);
+        a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = bounded;
+        const tf_status s = tf_encoder_forward(enc, &a);
+        tf_encoder_destroy(enc);
+        if (kinds[k] == TF_POSITION_LEARNED || kinds[k] == TF_POSITION_SINUSOIDAL) {
+            ck_assert_int_eq(s, TF_ERR_INVALID_ARGUMENT);
+            ck_assert_str_eq(tf_last_error(), "sequence length 12 exceeds max_positions 8");
+            continue;
+        }
+        ck_assert_msg(s == TF_OK, "%s", tf_last_error());
+        cfg.max_positions = 0;
+        ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
+        a.output = free_of_it;
+        ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
+        ck_assert_mem_eq(bounded, free_of_it, sizeof bounded);
+        tf_encoder_destroy(enc);
+    }
+}
+END_TEST
+
 /* ---- Validation of the fields 0.4.0 added ------------------------------------- */
 
 typedef struct bad_field {
@@ -723,8 +854,15 @@ int main(void)
     tcase_add_test(tc, test_relative_bias_in_trace);
     tcase_add_test(tc, test_qk_norm_in_trace);
     suite_add_tcase(s, tc);
+    n_folders = read_folders();
+    TCase *beyond = tcase_create("past the trained length");
+    if (n_folders > 0)
+        tcase_add_loop_test(beyond, test_beyond_trained_length, 0, n_folders);
+    tcase_add_test(beyond, test_nomic_vocab_rounded_up);
+    tcase_add_test(beyond, test_rotary_and_alibi_are_not_bounded);
+    suite_add_tcase(s, beyond);
     TCase *bad = tcase_create("config validation");
     tcase_add_loop_test(bad, test_bad_field, 0, N_BAD);
     suite_add_tcase(s, bad);
-    return n_cases == 0 ? EXIT_FAILURE : run_suite(s);
+    return n_cases == 0 || n_folders <= 0 ? EXIT_FAILURE : run_suite(s);
 }

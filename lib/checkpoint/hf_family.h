@@ -87,6 +87,10 @@ typedef struct tf_hf_family {
                                          they are zero (GTE's up_gate_proj has no bias
                                          while its other Linear layers have), filled
                                          with zeros, NULL-ended; NULL: none */
+    int32_t pads_vocab;               /* 1: the model rounds config.json's vocab_size up
+                                         to a multiple of pad_vocab_size_multiple
+                                         (NomicBertModel), so word_embeddings may have
+                                         that many rows */
 } tf_hf_family;
 
 /* BertLayer's attention names (BertSelfAttention, BertSelfOutput), which

@@ -23,6 +23,19 @@ void (tf_forward_args_init)(tf_forward_args *args)
     tf_forward_args_init_sized(args, TF_FORWARD_ARGS_SIZE_0_1);
 }
 
+int32_t tf_longest_sequence(const tf_config *cfg)
+{
+    if (cfg->position == TF_POSITION_LEARNED ||
+        (cfg->position == TF_POSITION_SINUSOIDAL && cfg->max_positions > 0))
+        return cfg->max_positions - cfg->position_offset;
+    return 0;
+}
+
+int32_t tf_config_max_sequence(const tf_config *cfg)
+{
+    return cfg ? tf_longest_sequence(cfg) : 0;
+}
+
 static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
 {
     if (a->batch < 1)
@@ -36,13 +49,11 @@ static tf_status check_sizes(const tf_config *cfg, const tf_forward_args *a)
     if (s)
         return s;
     const size_t tokens = (size_t)a->batch * (size_t)a->seq_len;
-    if (cfg->position == TF_POSITION_LEARNED ||
-        (cfg->position != TF_POSITION_NONE && cfg->max_positions > 0)) {
-        if (a->seq_len > cfg->max_positions - cfg->position_offset)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "sequence length %d exceeds max_positions %d"
-                           "%s", (int)a->seq_len, (int)cfg->max_positions,
-                           cfg->position_offset ? " less position_offset" : "");
-    }
+    const int32_t longest = tf_longest_sequence(cfg);
+    if (longest > 0 && a->seq_len > longest)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "sequence length %d exceeds max_positions %d%s",
+                       (int)a->seq_len, (int)cfg->max_positions,
+                       cfg->position_offset ? " less position_offset" : "");
     size_t n;
     if (a->attentions &&
         !(tf_mul_size((size_t)cfg->n_layers * (size_t)cfg->n_heads, tokens, &n) &&

@@ -4,7 +4,6 @@
 use std::ptr;
 
 use crate::encoder::{Config, Encoder};
-use crate::enums::Position;
 use crate::error::{check, Error, Result};
 use crate::ffi;
 use crate::layout;
@@ -96,7 +95,7 @@ fn check_len<T>(name: &str, slice: Option<&[T]>, shape: &[usize], dims: &str) ->
 
 /// The library's limits on batch and seq_len that bound the outputs' sizes,
 /// with its messages: checked here too, before the outputs are allocated.
-fn check_limits(cfg: &Config, batch: usize, seq_len: usize) -> Result<()> {
+fn check_limits(cfg: &Config, longest: Option<usize>, batch: usize, seq_len: usize) -> Result<()> {
     let tokens = elements("batch x seq_len", &[batch, seq_len])?;
     if tokens > i32::MAX as usize {
         return Err(Error::invalid(format!(
@@ -107,12 +106,11 @@ fn check_limits(cfg: &Config, batch: usize, seq_len: usize) -> Result<()> {
             i32::MAX
         )));
     }
-    let bounded = cfg.position == Position::Learned
-        || (cfg.position != Position::None && cfg.max_positions > 0);
-    if bounded && seq_len > cfg.max_positions {
+    if longest.map_or(false, |n| seq_len > n) {
+        let offset = if cfg.position_offset > 0 { " less position_offset" } else { "" };
         return Err(Error::invalid(format!(
-            "sequence length {} exceeds max_positions {}",
-            seq_len, cfg.max_positions
+            "sequence length {} exceeds max_positions {}{}",
+            seq_len, cfg.max_positions, offset
         )));
     }
     Ok(())
@@ -150,7 +148,7 @@ impl Encoder {
         a.n_threads = to_c("n_threads", inputs.n_threads)?;
         let cfg = self.config();
         let (b, t, d, l, h) = (inputs.batch, inputs.seq_len, cfg.d_model, cfg.n_layers, cfg.n_heads);
-        check_limits(&cfg, b, t)?;
+        check_limits(&cfg, self.max_sequence(), b, t)?;
         check_len("ids", inputs.ids, &[b, t], "batch x seq_len")?;
         check_len("vectors", inputs.vectors, &[b, t, d], "batch x seq_len x d_model")?;
         check_len("token_type_ids", inputs.token_type_ids, &[b, t], "batch x seq_len")?;

@@ -67,6 +67,12 @@ fn a_sequence_past_max_positions_is_an_error_before_any_allocation() {
         let out = enc.forward(&Inputs::ids(&ids[..16], 1, 16).attentions(true)).unwrap();
         assert_eq!(out.attentions.unwrap().len(), 2 * 16 * 16);
     }
+    // rotary and ALiBi positions: max_positions is the trained length, not a bound
+    for position in [Position::Rotary, Position::Alibi] {
+        let cfg = Config { position, max_positions: 16, ..small_config(10) };
+        let out = Encoder::new(&cfg).unwrap().forward(&Inputs::ids(&ids[..20], 1, 20)).unwrap();
+        assert_eq!(out.last_hidden_state.len(), 20 * cfg.d_model);
+    }
 }
 
 #[test]

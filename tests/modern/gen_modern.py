@@ -41,8 +41,16 @@ the whole tf_config in __metadata__, as tf_encoder_save writes it), x.npy
 the stored float32 weights (with dynamic NTK also alone.npy [B, T, D]: each
 sequence in a call of its own). The tests read these without torch.
 
+The beyond_* folders (listed in folders.txt) are Hugging Face folders of
+ModernBERT, GTE, JinaBERT and NomicBERT (tests/data/gen_families.py's builders
+and references) run on sequences past their max_position_embeddings of 64,
+which upstream computes (beyond_folders says how): config.json,
+model.safetensors, input_ids.npy and lengths.npy [B, T] and [B] (int32), and
+out.npy [B, T, D] (each sequence's last_hidden_state, zeros where padded).
+
     /usr/bin/python3 tests/modern/gen_modern.py   # rewrites tests/modern/*/
 """
+import json
 import math
 import os
 import shutil
@@ -488,11 +496,97 @@ def write_fuzz_seeds():
                           metadata(c))
 
 
+# ---- Hugging Face folders run past their trained length ---------------------------
+
+TRAINED = 64  # each beyond_* folder's max_position_embeddings (NomicBERT's n_positions)
+
+
+def beyond_folders():
+    """[(name, Hub-named weights, config.json, forward(ids) -> [T, D] float64,
+    sequence lengths)]: one folder per family with rotary or ALiBi positions,
+    built by tests/data/gen_families.py's make_* (its references), run on
+    sequences longer than TRAINED, which upstream computes:
+      ModernBERT  ModernBertRotaryEmbedding has no table (cos and sin of
+                  position_ids times inv_freq); the sliding window mask is built
+                  for the input's length (ModernBertModel._update_attention_mask)
+      GTE         RotaryEmbedding.forward rebuilds its cache past max_seq_len_cached
+                  (max_position_embeddings * factor: 128, which 130 tokens pass)
+                  through NTKScalingRotaryEmbedding._set_cos_sin_cache, whose
+                  inv_freq past max_position_embeddings (never moved) is the same
+                  scaled one: one formula at every length
+      JinaBERT    JinaBertEncoder rebuilds its ALiBi tensor for the input's length
+                  (rebuild_alibi_tensor(size=seqlen)); token_type_ids are given
+                  (zeros), as its tokenizer gives them
+      NomicBERT   NomicBertRotaryEmbedding._update_cos_sin_cache grows its tables to
+                  the input's length (rotary_scaling_factor null: no NTK); config.json's
+                  vocab_size 60 is not a multiple of pad_vocab_size_multiple 64, which
+                  NomicBertModel.__init__ rounds up to the 64 rows word_embeddings has"""
+    data = os.path.join(HERE, "..", "data")
+    if data not in sys.path:
+        sys.path.insert(0, data)
+    import gen_families as fam  # sets float64 as torch's default dtype, as it runs
+    D, V = fam.D, fam.V
+    W, modernbert_forward, modernbert_cfg, _ = fam.make_modernbert(71, D, V)
+    modernbert_cfg.update(architectures=["ModernBertModel"])
+    gte_w, gte_cfg, gte_forward = fam.make_gte(72, D, V, 500.0, 2.0, TRAINED)
+    jina_w, jina_cfg, jina_forward = fam.make_jina(73, D, V, TRAINED)
+    rows = 64  # nomic: vocab_size 60 rounded up to pad_vocab_size_multiple 64
+    nomic_w, nomic_cfg, nomic_forward = fam.make_nomic(74, D, rows, 0.5, True, 500.0, 200,
+                                                       TRAINED)
+    nomic_cfg.update(vocab_size=V, pad_vocab_size_multiple=rows)
+    return [
+        ("beyond_modernbert", fam.modernbert_hub_names(W, prefix=""), modernbert_cfg,
+         modernbert_forward, [80, 70, 9], V),
+        ("beyond_gte", gte_w, gte_cfg, gte_forward, [130, 80, 7], V),
+        ("beyond_jina", jina_w, jina_cfg, jina_forward, [100, 80, 3], V),
+        ("beyond_nomic", nomic_w, nomic_cfg, nomic_forward, [80, 66, 5], rows),
+    ]
+
+
+def write_beyond_folder(name, weights, cfg, forward, lengths, n_ids):
+    """The folder (model.safetensors, config.json) with input_ids.npy [B, T] and
+    lengths.npy [B] (int32, ids drawn from the embedding's n_ids rows) and
+    out.npy [B, T, D] (float32: each sequence's last_hidden_state alone, zeros
+    where padded)."""
+    d = os.path.join(HERE, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {k: np.ascontiguousarray(v.numpy().astype(np.float32))
+                       for k, v in weights.items()})
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+        f.write("\n")
+    gen = torch.Generator().manual_seed(sum(lengths))
+    B, T = len(lengths), max(lengths)
+    ids = np.zeros((B, T), np.int32)
+    out = np.zeros((B, T, cfg.get("hidden_size", cfg.get("n_embd"))), np.float32)
+    for b, n in enumerate(lengths):
+        seq = torch.randint(0, n_ids, (n,), generator=gen).tolist()
+        ids[b, :n] = seq
+        out[b, :n] = forward(seq).numpy()
+    np.save(os.path.join(d, "input_ids.npy"), ids)
+    np.save(os.path.join(d, "lengths.npy"), np.array(lengths, dtype=np.int32))
+    np.save(os.path.join(d, "out.npy"), out)
+    return name
+
+
+def write_beyond_folders():
+    dtype = torch.get_default_dtype()
+    try:
+        names = [write_beyond_folder(*folder) for folder in beyond_folders()]
+    finally:
+        torch.set_default_dtype(dtype)
+    with open(os.path.join(HERE, "folders.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
 def main():
     names = [make_case(100 + i, *case) for i, case in enumerate(CASES)]
     with open(os.path.join(HERE, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
     write_fuzz_seeds()
+    write_beyond_folders()
 
 
 if __name__ == "__main__":

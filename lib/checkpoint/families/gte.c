@@ -10,7 +10,12 @@
  * no bias while every other Linear has one (zero_tensors). rope_scaling
  * {"type": "ntk", "factor": a}: NTKScalingRotaryEmbedding's fixed NTK
  * scaling, inv_freq = (theta a)^(-2i/r) / a^(2/r), which is base theta a with
- * positions divided by a^(2/r) (tf_config.rotary_linear_factor). */
+ * positions divided by a^(2/r) (tf_config.rotary_linear_factor). Positions
+ * of any length: RotaryEmbedding.forward rebuilds the cache past
+ * max_seq_len_cached (max_position_embeddings a) with the same inv_freq
+ * (NTKScalingRotaryEmbedding._set_cos_sin_cache rescales past
+ * max_position_embeddings, which it never moves), so max_position_embeddings
+ * is the trained length, not a bound. */
 #include <math.h>
 #include <string.h>
 

@@ -2,9 +2,11 @@
  * model_type "bert" with position_embedding_type "alibi", auto_map to
  * jinaai/jina-bert-implementation modeling_bert.py: JinaBertEmbeddings (word
  * and token-type embeddings, LayerNorm, no positions), JinaBertSelfAttention
- * (BERT's, plus the ALiBi bias of JinaBertModel.rebuild_alibi_tensor),
- * JinaBertGLUMLP: layernorm(x + wo(act(h[:F]) * h[F:])), h = gated_layers(x)
- * without a bias (zero_tensors), act GELU (geglu) or ReLU (reglu)), under
+ * (BERT's, plus the ALiBi bias of JinaBertModel.rebuild_alibi_tensor, which
+ * JinaBertEncoder rebuilds for a longer input: max_position_embeddings is
+ * the trained length, not a bound), JinaBertGLUMLP: layernorm(x +
+ * wo(act(h[:F]) * h[F:])), h = gated_layers(x) without a bias
+ * (zero_tensors), act GELU (geglu) or ReLU (reglu)), under
  * "bert." in task models. feed_forward_type "original" is BERT's plain MLP
  * (intermediate / output names).
  *

@@ -5,7 +5,11 @@
  * types); pre-norm layers whose layer 0 has no attn_norm (Identity); Wqkv
  * [3D, D] stacked q | k | v; rotary positions of the whole head, pairs
  * (i, i + d_k/2) (rotate_half), theta global_rope_theta in global layers and
- * local_rope_theta in local ones; layer l global when l %
+ * local_rope_theta in local ones, computed for any length
+ * (ModernBertRotaryEmbedding has no table: max_position_embeddings is the
+ * trained length, not a bound), unscaled (a rope_scaling, which
+ * ModernBertConfig merges into both layer types' rope_parameters, is
+ * refused); layer l global when l %
  * global_attn_every_n_layers == 0, a local one seeing keys |i - j| <=
  * local_attention // 2; ModernBertMLP: input, gate = Wi(h).chunk(2),
  * Wo(act(input) * gate), so Wi [2F, D] stacks the activated half first;
@@ -89,6 +93,10 @@ static tf_status configure_biases(const tf_hf_config *json, tf_config *c)
 
 static tf_status configure(const tf_hf_config *json, tf_config *c)
 {
+    if (json->rope_scaling_type[0])
+        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: rope_scaling type \"%s\" is not "
+                       "supported for ModernBERT (its rotary bases are global_rope_theta and "
+                       "local_rope_theta, unscaled)", json->rope_scaling_type);
     const int64_t window = json->local_attention >= 0 ? json->local_attention
                                                       : DEFAULT_LOCAL_ATTENTION;
     if (window < 2)

@@ -8,8 +8,13 @@
  * the first head_dim * rotary_emb_fraction dimensions of each head (pairs
  * (i, i + r/2), or (2i, 2i + 1) with rotary_emb_interleaved), base
  * rotary_emb_base, and with rotary_scaling_factor the dynamic NTK scaling of
- * NomicBertDynamicNTKRotaryEmbedding past max_trained_positions; a
- * rotary_emb_fraction of 0 uses learned positions instead. The gated MLP
+ * NomicBertDynamicNTKRotaryEmbedding past max_trained_positions, for any
+ * length (NomicBertRotaryEmbedding grows its tables; n_positions is then the
+ * trained length, not a bound); a rotary_emb_fraction of 0 uses learned
+ * positions instead. NomicBertModel rounds vocab_size up to a multiple of
+ * pad_vocab_size_multiple (1 by default) before it builds word_embeddings,
+ * so a file holds that many rows, or vocab_size's (from_pretrained pads them
+ * with zero rows, which no token of the vocabulary reaches). The gated MLP
  * (activation_function swiglu or geglu) is fc2(fc11(x) * act(fc12(x))), its
  * width n_inner rounded up to a multiple of 256. GPT-2's key names (n_embd,
  * n_head, n_layer, n_positions, layer_norm_epsilon). The pooler and the MLM
@@ -203,4 +208,5 @@ const tf_hf_family tf_family_nomic_bert = {
     .gate_first = 0,
     .configure = configure,
     .remote_code = remote_code,
+    .pads_vocab = 1,
 };
