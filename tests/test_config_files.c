@@ -3,18 +3,26 @@
  * key or a NUL anywhere is refused, every config.json field that changes
  * the computation is honoured or refused by name and value, a missing
  * tensor is named as it is missing, a refused value is quoted as written,
- * and an invalid option is refused. Every fixture is written at test time
- * into a temporary directory. */
+ * and an invalid option is refused. Every JSON file of a model folder
+ * (tokenizer_config.json, special_tokens_map.json, the sentence-transformers
+ * files, config.json): each field fed a value of each wrong type (a string
+ * for a number, a float for an integer, negative, zero, null, a boolean, an
+ * array, an object) is TF_ERR_FORMAT naming the file, the field and the
+ * value; the values upstream takes are taken. Every fixture is written at
+ * test time into a temporary directory. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/expect.h"
+#include "common/json_fixture.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
@@ -392,6 +400,291 @@ START_TEST(test_options_accepted)
 }
 END_TEST
 
+/* ---- A model folder's JSON files -------------------------------------------- */
+
+/* What a field holds, as upstream reads it; "or null": null is upstream's
+ * None, which it takes as the default. */
+typedef enum field_kind {
+    BOOL,           /* true or false */
+    BOOL_OR_NULL,
+    COUNT,          /* an integer >= 1 */
+    COUNT_OR_NULL,
+    SIZE,           /* an integer >= 0 */
+    ID_OR_NULL,     /* an integer >= 0, or null */
+    TEXT,           /* a string (which strings: the field's own rule) */
+    TEXT_OR_NULL,
+    TOKEN_OR_NULL,  /* an AddedToken: a non-empty string or {"content": ...}, or null */
+    LIST_OR_NULL,   /* a list (what it holds: the field's own rule), or null */
+    OBJECT,         /* an object (what it holds: the field's own rule) */
+    OBJECT_OR_NULL
+} field_kind;
+
+typedef struct folder_field {
+    const char *file;
+    int module; /* modules.json: the module whose key it is; -1: a key of the file's object */
+    const char *key;
+    field_kind kind;
+} folder_field;
+
+/* Every field the library reads of every file of a sentence-transformers
+ * folder (st_dense's: Transformer, Pooling, two Dense), and of config.json a
+ * sample of each of hf_config.c's rules. */
+static const folder_field folder_fields[] = {
+    {"tokenizer_config.json", -1, "model_max_length", COUNT_OR_NULL},
+    {"tokenizer_config.json", -1, "do_lower_case", BOOL},
+    {"tokenizer_config.json", -1, "strip_accents", BOOL_OR_NULL},
+    {"tokenizer_config.json", -1, "tokenize_chinese_chars", BOOL},
+    {"tokenizer_config.json", -1, "unk_token", TOKEN_OR_NULL},
+    {"tokenizer_config.json", -1, "cls_token", TOKEN_OR_NULL},
+    {"tokenizer_config.json", -1, "additional_special_tokens", LIST_OR_NULL},
+    {"tokenizer_config.json", -1, "added_tokens_decoder", OBJECT},
+    {"special_tokens_map.json", -1, "sep_token", TOKEN_OR_NULL},
+    {"special_tokens_map.json", -1, "mask_token", TOKEN_OR_NULL},
+    {"special_tokens_map.json", -1, "additional_special_tokens", LIST_OR_NULL},
+    {"sentence_bert_config.json", -1, "max_seq_length", COUNT_OR_NULL},
+    {"sentence_bert_config.json", -1, "do_lower_case", BOOL},
+    {"config_sentence_transformers.json", -1, "prompts", OBJECT_OR_NULL},
+    {"config_sentence_transformers.json", -1, "default_prompt_name", TEXT_OR_NULL},
+    {"config_sentence_transformers.json", -1, "similarity_fn_name", TEXT_OR_NULL},
+    {"modules.json", 1, "type", TEXT},
+    {"modules.json", 1, "path", TEXT},
+    {"modules.json", 2, "path", TEXT},
+    {"1_Pooling/config.json", -1, "word_embedding_dimension", COUNT},
+    {"1_Pooling/config.json", -1, "pooling_mode", TEXT_OR_NULL},
+    {"1_Pooling/config.json", -1, "pooling_mode_mean_tokens", BOOL},
+    {"1_Pooling/config.json", -1, "pooling_mode_cls_token", BOOL},
+    {"1_Pooling/config.json", -1, "pooling_mode_lasttoken", BOOL},
+    {"1_Pooling/config.json", -1, "include_prompt", BOOL},
+    {"2_Dense/config.json", -1, "in_features", COUNT},
+    {"2_Dense/config.json", -1, "out_features", COUNT},
+    {"2_Dense/config.json", -1, "bias", BOOL},
+    {"2_Dense/config.json", -1, "activation_function", TEXT},
+    {"2_Dense/config.json", -1, "module_input_name", TEXT_OR_NULL},
+    {"3_Dense/config.json", -1, "bias", BOOL},
+    {"config.json", -1, "model_type", TEXT_OR_NULL},
+    {"config.json", -1, "architectures", LIST_OR_NULL},
+    {"config.json", -1, "num_attention_heads", COUNT},
+    {"config.json", -1, "hidden_size", SIZE},
+    {"config.json", -1, "vocab_size", SIZE},
+    {"config.json", -1, "pad_token_id", ID_OR_NULL},
+    {"config.json", -1, "hidden_act", TEXT},
+    {"config.json", -1, "position_embedding_type", TEXT_OR_NULL},
+};
+
+/* The values every field is fed, one of each JSON type (and for numbers
+ * the cases an integer field must refuse). */
+static const char *const probes[] = {"\"512\"", "2.5", "-1", "0", "null", "true", "[1]", "{}"};
+enum { N_PROBES = sizeof probes / sizeof probes[0] };
+
+/* Whether a field of kind k takes probe p as its type and range (what it
+ * then does with the value is the field's own rule, not this test's). */
+static int takes(field_kind k, const char *p)
+{
+    const int null = strcmp(p, "null") == 0, string = p[0] == '"', zero = strcmp(p, "0") == 0;
+    switch (k) {
+    case BOOL: return strcmp(p, "true") == 0;
+    case BOOL_OR_NULL: return strcmp(p, "true") == 0 || null;
+    case COUNT: return 0;
+    case COUNT_OR_NULL: return null;
+    case SIZE: return zero;
+    case ID_OR_NULL: return zero || null;
+    case TEXT: return string;
+    case TEXT_OR_NULL: case TOKEN_OR_NULL: return string || null;
+    case LIST_OR_NULL: return p[0] == '[' || null;
+    case OBJECT: return p[0] == '{';
+    case OBJECT_OR_NULL: return p[0] == '{' || null;
+    }
+    return 0;
+}
+
+/* st_dense's files, from which each case changes one field. */
+static const char *const st_dense_files[] = {
+    "config.json", "modules.json", "config_sentence_transformers.json",
+    "1_Pooling/config.json", "2_Dense/config.json", "3_Dense/config.json"};
+enum { N_ST_DENSE_FILES = sizeof st_dense_files / sizeof st_dense_files[0] };
+
+/* The files st_dense lacks, each naming every field this test changes. */
+static const struct {
+    const char *file, *json;
+} written_files[] = {
+    {"tokenizer_config.json",
+     "{\"do_lower_case\": true, \"model_max_length\": 512, \"strip_accents\": null, "
+     "\"tokenize_chinese_chars\": true, \"unk_token\": \"[UNK]\", \"cls_token\": "
+     "{\"content\": \"[CLS]\", \"special\": true}, \"additional_special_tokens\": []}"},
+    {"special_tokens_map.json",
+     "{\"sep_token\": \"[SEP]\", \"mask_token\": \"[MASK]\", \"additional_special_tokens\": "
+     "[\"[MASK]\"]}"},
+    {"sentence_bert_config.json", "{\"do_lower_case\": false}"},
+};
+enum { N_WRITTEN = sizeof written_files / sizeof written_files[0] };
+
+/* tmp_dir as st_dense: its weights and vocabulary linked in, its JSON
+ * files and the written ones copied, `file`'s `key` (module's, unless -1)
+ * set to the JSON `value` (NULL: removed). */
+static void make_st_folder(const char *file, int module, const char *key, const char *value)
+{
+    const path_buf st = join(join(data_dir, "pipelines").s, "st_dense");
+    const char *linked[] = {"model.safetensors", "vocab.txt", "2_Dense/model.safetensors",
+                            "3_Dense/model.safetensors"};
+    mkdir(join(tmp_dir, "1_Pooling").s, 0700);
+    mkdir(join(tmp_dir, "2_Dense").s, 0700);
+    mkdir(join(tmp_dir, "3_Dense").s, 0700);
+    for (size_t i = 0; i < sizeof linked / sizeof linked[0]; i++) {
+        unlink(join(tmp_dir, linked[i]).s);
+        ck_assert_int_eq(symlink(join(st.s, linked[i]).s, join(tmp_dir, linked[i]).s), 0);
+    }
+    for (int i = 0; i < N_ST_DENSE_FILES + N_WRITTEN; i++) {
+        const char *name = i < N_ST_DENSE_FILES ? st_dense_files[i]
+                                                : written_files[i - N_ST_DENSE_FILES].file;
+        cJSON *root = i < N_ST_DENSE_FILES ? read_json(join(st.s, name).s)
+                                           : cJSON_Parse(written_files[i - N_ST_DENSE_FILES].json);
+        ck_assert_ptr_nonnull(root);
+        if (file && strcmp(file, name) == 0) {
+            cJSON *obj = module < 0 ? root : cJSON_GetArrayItem(root, module);
+            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+            if (value) {
+                cJSON *v = cJSON_Parse(value);
+                ck_assert_msg(v != NULL, "%s is not JSON", value);
+                cJSON_AddItemToObject(obj, key, v);
+            }
+        }
+        char *text = cJSON_PrintUnformatted(root);
+        write_text(join(tmp_dir, name).s, text);
+        free(text);
+        cJSON_Delete(root);
+    }
+}
+
+/* Field _i fed each probe of a type it does not take: TF_ERR_FORMAT naming
+ * the file, the field and the value as written; no pipeline. */
+START_TEST(test_folder_field_wrong_types)
+{
+    const folder_field *f = &folder_fields[_i];
+    make_tmp_dir();
+    for (int k = 0; k < N_PROBES; k++) {
+        if (takes(f->kind, probes[k]))
+            continue;
+        make_st_folder(f->file, f->module, f->key, probes[k]);
+        tf_pipeline *p = (tf_pipeline *)&p;
+        const tf_status s = tf_pipeline_load(tmp_dir, NULL, &p);
+        const char *m = tf_last_error();
+        ck_assert_msg(s == TF_ERR_FORMAT && strstr(m, f->file) && strstr(m, f->key) &&
+                          strstr(m, probes[k]),
+                      "%s %s %s: got %s \"%s\"", f->file, f->key, probes[k], tf_status_name(s),
+                      m);
+        ck_assert_ptr_null(p);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
+/* A required field absent: TF_ERR_FORMAT naming the file and the field. */
+START_TEST(test_folder_required_fields)
+{
+    static const folder_field required[] = {
+        {"modules.json", 1, "type", TEXT},
+        {"modules.json", 1, "path", TEXT},
+        {"1_Pooling/config.json", -1, "word_embedding_dimension", COUNT},
+        {"2_Dense/config.json", -1, "in_features", COUNT},
+        {"2_Dense/config.json", -1, "out_features", COUNT},
+        {"2_Dense/config.json", -1, "activation_function", TEXT},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+        make_st_folder(required[i].file, required[i].module, required[i].key, NULL);
+        tf_pipeline *p = (tf_pipeline *)&p;
+        const tf_status s = tf_pipeline_load(tmp_dir, NULL, &p);
+        const char *m = tf_last_error();
+        ck_assert_msg(s == TF_ERR_FORMAT && strstr(m, required[i].file) &&
+                          strstr(m, required[i].key) && strstr(m, "is missing"),
+                      "%s without %s: got %s \"%s\"", required[i].file, required[i].key,
+                      tf_status_name(s), m);
+        ck_assert_ptr_null(p);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
+/* Values of the right type: taken as upstream takes them (the limit a
+ * pipeline cuts at shows model_max_length and max_seq_length), or refused
+ * by the field's own rule, naming it. */
+START_TEST(test_folder_field_values)
+{
+    static const struct {
+        const char *file, *key, *value;
+        tf_status status;
+        int32_t max_seq_length; /* TF_OK: the pipeline's */
+        const char *message;    /* otherwise: in the message */
+    } cases[] = {
+        /* st_dense has 32 positions */
+        {"tokenizer_config.json", "model_max_length", "8", TF_OK, 8, NULL},
+        {"tokenizer_config.json", "model_max_length", "3", TF_OK, 3, NULL},
+        {"tokenizer_config.json", "model_max_length", "512", TF_OK, 32, NULL},
+        {"tokenizer_config.json", "model_max_length", "null", TF_OK, 32, NULL},
+        /* transformers' VERY_LARGE_INTEGER, int(1e30), as it writes it: no limit */
+        {"tokenizer_config.json", "model_max_length", "1000000000000000019884624838656", TF_OK,
+         32, NULL},
+        {"tokenizer_config.json", "model_max_length", "1e30", TF_OK, 32, NULL},
+        {"tokenizer_config.json", "model_max_length", "2147483648", TF_OK, 32, NULL},
+        {"tokenizer_config.json", "model_max_length", "2", TF_ERR_FORMAT, 0,
+         "tokenizer_config.json: model_max_length 2 leaves no room for a token beside the "
+         "special tokens (the pipeline needs 3 or more)"},
+        {"tokenizer_config.json", "model_max_length", "1e300", TF_OK, 32, NULL},
+        {"tokenizer_config.json", "strip_accents", "false", TF_OK, 32, NULL},
+        {"sentence_bert_config.json", "max_seq_length", "10", TF_OK, 10, NULL},
+        {"sentence_bert_config.json", "max_seq_length", "null", TF_OK, 32, NULL},
+        {"sentence_bert_config.json", "max_seq_length", "2", TF_ERR_FORMAT, 0,
+         "sentence_bert_config.json: max_seq_length 2 leaves no room for a token beside the "
+         "special tokens (the pipeline needs 3 or more)"},
+        {"config_sentence_transformers.json", "similarity_fn_name", "null", TF_OK, 32, NULL},
+        {"config_sentence_transformers.json", "similarity_fn_name", "\"cos\"", TF_ERR_FORMAT, 0,
+         "config_sentence_transformers.json: similarity_fn_name \"cos\" is not one of cosine"},
+        {"config_sentence_transformers.json", "prompts", "{\"q\": 5}", TF_ERR_FORMAT, 0,
+         "config_sentence_transformers.json: prompts.q must be a string, got 5"},
+        /* null: no prompts, so st_dense's default_prompt_name names none */
+        {"config_sentence_transformers.json", "prompts", "null", TF_ERR_FORMAT, 0,
+         "config_sentence_transformers.json: default_prompt_name \"query\" is not one of its 0 "
+         "prompts"},
+        /* Pooling(pooling_mode=...) overrides the pooling_mode_* keys: one mode of 16 */
+        {"1_Pooling/config.json", "pooling_mode", "\"MEAN\"", TF_ERR_SHAPE, 0,
+         "2_Dense/config.json: in_features 48 disagrees with the 16 values the modules before "
+         "it give (1_Pooling/config.json: 1 modes of 16)"},
+        {"1_Pooling/config.json", "pooling_mode", "\"median\"", TF_ERR_FORMAT, 0,
+         "1_Pooling/config.json: pooling_mode \"median\" is not one of cls, max, mean, "
+         "mean_sqrt_len_tokens, weightedmean, lasttoken"},
+        /* Pooling's default for pooling_mode_mean_tokens is true: still 3 modes of 16 */
+        {"1_Pooling/config.json", "pooling_mode_mean_tokens", NULL, TF_OK, 32, NULL},
+        {"1_Pooling/config.json", "pooling_mode_mean_tokens", "false", TF_ERR_SHAPE, 0,
+         "(1_Pooling/config.json: 2 modes of 16)"},
+        {"2_Dense/config.json", "activation_function", "\"torch.nn.modules.activation.ELU\"",
+         TF_ERR_UNSUPPORTED, 0, "2_Dense/config.json: activation_function "
+         "\"torch.nn.modules.activation.ELU\" is not supported"},
+        {"2_Dense/config.json", "module_input_name", "\"token_embeddings\"", TF_ERR_UNSUPPORTED,
+         0, "2_Dense/config.json: module_input_name \"token_embeddings\" is not supported "
+         "(\"sentence_embedding\" is)"},
+        {"2_Dense/config.json", "module_input_name", "\"sentence_embedding\"", TF_OK, 32, NULL},
+        {"config.json", "pad_token_id", "null", TF_OK, 32, NULL},
+        {"config.json", "position_embedding_type", "null", TF_OK, 32, NULL},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        make_st_folder(cases[i].file, -1, cases[i].key, cases[i].value);
+        tf_pipeline *p = NULL;
+        const tf_status s = tf_pipeline_load(tmp_dir, NULL, &p);
+        ck_assert_msg(s == cases[i].status, "%s %s %s: got %s \"%s\"", cases[i].file,
+                      cases[i].key, cases[i].value, tf_status_name(s), tf_last_error());
+        if (s == TF_OK)
+            ck_assert_msg(tf_pipeline_max_seq_length(p) == cases[i].max_seq_length,
+                          "%s %s %s: max_seq_length %d", cases[i].file, cases[i].key,
+                          cases[i].value, (int)tf_pipeline_max_seq_length(p));
+        else
+            expect_failure(s, cases[i].status, cases[i].message);
+        tf_pipeline_destroy(p);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
 #define N_CASES(a) ((int)(sizeof a / sizeof a[0]))
 
 int main(void)
@@ -410,5 +703,10 @@ int main(void)
     tcase_add_loop_test(options, test_options_refused, 0, N_CASES(refused_options));
     tcase_add_test(options, test_options_accepted);
     suite_add_tcase(s, options);
+    TCase *folder = tcase_create("folder files");
+    tcase_add_loop_test(folder, test_folder_field_wrong_types, 0, N_CASES(folder_fields));
+    tcase_add_test(folder, test_folder_required_fields);
+    tcase_add_test(folder, test_folder_field_values);
+    suite_add_tcase(s, folder);
     return run_suite(s);
 }

@@ -4,8 +4,9 @@
  * tests/data/tokenizer_folders/cases.json, written by
  * tests/tokenizer_json/gen_folder_config.js: two vocab.txt, two
  * tokenizer.json; ids, type ids and code point offsets of every text and
- * pair as tokenizers gives them), model_max_length and the pad token; and
- * the files' bad fields refused by name. */
+ * pair as tokenizers gives them), model_max_length and the pad token; the
+ * files' bad fields refused by name; and a tokenizer.json's
+ * TemplateProcessing templates as tokenizers' builder checks them. */
 #define _GNU_SOURCE /* mkdtemp */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -241,6 +242,88 @@ START_TEST(test_bad_fields_refused_by_name)
 }
 END_TEST
 
+/* tmp_dir/tokenizer.json: a WordPiece of [UNK] [CLS] [SEP] a b with a
+ * TemplateProcessing of these single and pair templates; its path. */
+static path_buf write_template_tokenizer(const char *single, const char *pair)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "{\"version\": \"1.0\", \"truncation\": null, \"padding\": null, "
+             "\"added_tokens\": [], \"normalizer\": null, \"pre_tokenizer\": "
+             "{\"type\": \"WhitespaceSplit\"}, \"post_processor\": {\"type\": "
+             "\"TemplateProcessing\", \"single\": %s, \"pair\": %s, \"special_tokens\": "
+             "{\"[CLS]\": {\"id\": \"[CLS]\", \"ids\": [1], \"tokens\": [\"[CLS]\"]}, "
+             "\"[SEP]\": {\"id\": \"[SEP]\", \"ids\": [2], \"tokens\": [\"[SEP]\"]}}}, "
+             "\"decoder\": null, \"model\": {\"type\": \"WordPiece\", \"unk_token\": \"[UNK]\", "
+             "\"continuing_subword_prefix\": \"##\", \"max_input_chars_per_word\": 100, "
+             "\"vocab\": {\"[UNK]\": 0, \"[CLS]\": 1, \"[SEP]\": 2, \"a\": 3, \"b\": 4}}}",
+             single, pair);
+    const path_buf path = join(tmp_dir, "tokenizer.json");
+    write_text(path.s, text);
+    return path;
+}
+
+#define SEQ_A "{\"Sequence\": {\"id\": \"A\", \"type_id\": 0}}"
+#define SEQ_B "{\"Sequence\": {\"id\": \"B\", \"type_id\": 1}}"
+#define CLS "{\"SpecialToken\": {\"id\": \"[CLS]\", \"type_id\": 0}}"
+#define SEP "{\"SpecialToken\": {\"id\": \"[SEP]\", \"type_id\": 0}}"
+
+/* TemplateProcessing's pair must use both $A and $B (tokenizers' builder
+ * refuses one that does not; its deserializer skips the check, and encodes
+ * an empty pair template to nothing), and single only $A (tokenizers panics
+ * on a $B there, as a single text has no second sequence): refused by
+ * field and value. BERT's templates encode as tokenizers does. */
+START_TEST(test_template_processing_checked)
+{
+    static const struct {
+        const char *single, *pair, *message;
+    } bad[] = {
+        {"[" CLS ", " SEQ_A ", " SEP "]", "[]",
+         "post_processor.pair: a pair template must use both $A and $B, got []"},
+        {"[" CLS ", " SEQ_A ", " SEP "]", "[" SEQ_A ", " SEP "]",
+         "post_processor.pair: a pair template must use both $A and $B, got "},
+        {"[" CLS ", " SEQ_A ", " SEP "]", "[" SEQ_B ", " SEQ_B "]",
+         "post_processor.pair: a pair template must use both $A and $B"},
+        {"[" SEQ_B "]", "[" SEQ_A ", " SEQ_B "]",
+         "post_processor.single: a single template must use $A and not $B, got "
+         "[{\"Sequence\":{\"id\":\"B\",\"type_id\":1}}]"},
+        {"[" SEQ_A ", " SEQ_B "]", "[" SEQ_A ", " SEQ_B "]",
+         "post_processor.single: a single template must use $A and not $B"},
+        {"[" CLS ", " SEP "]", "[" SEQ_A ", " SEQ_B "]",
+         "post_processor.single: a single template must use $A and not $B"},
+        {"[]", "[" SEQ_A ", " SEQ_B "]",
+         "post_processor.single: a single template must use $A and not $B, got []"},
+    };
+    make_tmp_dir();
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const path_buf path = write_template_tokenizer(bad[k].single, bad[k].pair);
+        tf_tokenizer *tok = (tf_tokenizer *)&tok;
+        expect_failure(tf_tokenizer_load(path.s, NULL, &tok), TF_ERR_FORMAT, bad[k].message);
+        ck_assert_ptr_null(tok);
+    }
+    const path_buf path = write_template_tokenizer(
+        "[" CLS ", " SEQ_A ", " SEP "]",
+        "[" CLS ", " SEQ_A ", " SEP ", " SEQ_B ", {\"SpecialToken\": {\"id\": \"[SEP]\", "
+        "\"type_id\": 1}}]");
+    tf_tokenizer *tok = load(path.s);
+    tf_encoding *enc;
+    ck_assert_int_eq(tf_tokenizer_encode(tok, "a", 1, "b a", 3, &enc), TF_OK);
+    const int32_t ids[] = {1, 3, 2, 4, 3, 2}, types[] = {0, 0, 0, 1, 1, 1};
+    ck_assert_int_eq(tf_encoding_lengths(enc)[0], 6);
+    for (int t = 0; t < 6; t++) {
+        ck_assert_int_eq(tf_encoding_ids(enc)[t], ids[t]);
+        ck_assert_int_eq(tf_encoding_type_ids(enc)[t], types[t]);
+    }
+    tf_encoding_destroy(enc);
+    ck_assert_int_eq(tf_tokenizer_encode(tok, "b", 1, NULL, 0, &enc), TF_OK);
+    ck_assert_int_eq(tf_encoding_lengths(enc)[0], 3);
+    ck_assert_int_eq(tf_encoding_ids(enc)[1], 4);
+    tf_encoding_destroy(enc);
+    tf_tokenizer_destroy(tok);
+    remove_tmp_dir();
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
@@ -250,6 +333,7 @@ int main(void)
     tcase_add_test(tc, test_new_specials_are_special);
     tcase_add_test(tc, test_vocab_txt_casing_from_the_folder);
     tcase_add_test(tc, test_bad_fields_refused_by_name);
+    tcase_add_test(tc, test_template_processing_checked);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -16,10 +16,10 @@
 #include "alloc.h"
 #include "config.h"
 #include "error.h"
+#include "file.h"
 #include "hf_arch.h"
 #include "hf_config.h"
 #include "hf_family.h"
-#include "json_file.h"
 #include "metadata.h"
 #include "names.h"
 
@@ -277,25 +277,52 @@ static int32_t count_layers(const tf_checkpoint *ck)
     return n;
 }
 
-/* config.json's value must agree with what the shapes say; key is BERT's
- * spelling, the message the family's. */
-static tf_status agree(const char *key, int64_t json_value, int32_t shape_value, const char *dest,
-                       const tf_checkpoint *ck)
+/* config.json's key (BERT's spelling, the message the family's) of value
+ * (its text) disagrees with the tensor the library's dest comes from. */
+static tf_status disagree(const char *key, const char *value, const char *dest,
+                          const tf_checkpoint *ck)
 {
-    if (json_value < 0 || json_value == shape_value)
-        return TF_OK;
     key = tf_hf_family_key(ck->family, key);
     const tf_st_tensor *t = source_of(ck, dest);
     char theirs[160];
     if (!t) {
         their_name(ck, dest, theirs, sizeof theirs);
-        return tf_fail(TF_ERR_FORMAT, "config.json: %s is %lld, but the file has no tensor '%s' "
-                       "(for %s)", key, (long long)json_value, theirs, dest);
+        return tf_fail(TF_ERR_FORMAT, "config.json: %s is %s, but the file has no tensor '%s' "
+                       "(for %s)", key, value, theirs, dest);
     }
     char shape[96];
     tf_format_shape(shape, sizeof shape, t->rank, t->dims);
-    return tf_fail(TF_ERR_SHAPE, "config.json: %s %lld disagrees with %s %s", key,
-                   (long long)json_value, t->name, shape);
+    return tf_fail(TF_ERR_SHAPE, "config.json: %s %s disagrees with %s %s", key, value, t->name,
+                   shape);
+}
+
+/* config.json's value must agree with what the shapes say. */
+static tf_status agree(const char *key, int64_t json_value, int32_t shape_value, const char *dest,
+                       const tf_checkpoint *ck)
+{
+    if (json_value < 0 || json_value == shape_value)
+        return TF_OK;
+    char value[24];
+    snprintf(value, sizeof value, "%lld", (long long)json_value);
+    return disagree(key, value, dest, ck);
+}
+
+/* config.json's vocab_size against the token embedding's rows: a family
+ * that pads its vocabulary (NomicBertModel rounds vocab_size up to a
+ * multiple of pad_vocab_size_multiple before it builds word_embeddings)
+ * holds that many rows, or vocab_size's as given. */
+static tf_status agree_vocab(const tf_hf_config *json, int32_t rows, const tf_checkpoint *ck)
+{
+    const int64_t v = json->vocab_size, m = json->pad_vocab_size_multiple;
+    if (!ck->family->pads_vocab || v <= 0 || m <= 1 || v % m == 0 || v == rows)
+        return agree("vocab_size", v, rows, "embed.token.weight", ck);
+    const int64_t padded = (v + m - 1) / m * m;
+    if (padded == rows)
+        return TF_OK;
+    char value[160];
+    snprintf(value, sizeof value, "%lld (%lld once rounded up to a multiple of "
+             "pad_vocab_size_multiple %lld)", (long long)v, (long long)padded, (long long)m);
+    return disagree("vocab_size", value, "embed.token.weight", ck);
 }
 
 /* vocab_size and the embeddings' width from the token embedding; d_model
@@ -361,7 +388,7 @@ static tf_status infer_hf(tf_checkpoint *ck, const tf_hf_config *json, tf_config
     if ((s = agree("hidden_size", json->hidden_size, c->d_model, d_model_from, ck)) ||
         (s = agree("embedding_size", json->embedding_size, tf_embed_width(c),
                    "embed.token.weight", ck)) ||
-        (s = agree("vocab_size", json->vocab_size, c->vocab_size, "embed.token.weight", ck)) ||
+        (s = agree_vocab(json, c->vocab_size, ck)) ||
         (s = agree("intermediate_size", json->intermediate_size, c->d_ff,
                    "layers.0.ffn.up.weight", ck)) ||
         (s = agree("max_position_embeddings", json->max_position_embeddings, c->max_positions,
@@ -573,23 +600,27 @@ static tf_status check_against_layout(const tf_checkpoint *ck, const tf_weights 
 /* The safetensors file and the optional config.json of path. */
 static tf_status resolve_paths(const char *path, char **weights, char **json)
 {
-    struct stat st;
     *weights = *json = NULL;
-    if (stat(path, &st) != 0)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    const int dir = S_ISDIR(st.st_mode);
-    *weights = tf_path_join(path, dir ? "model.safetensors" : "");
-    *json = dir ? tf_path_join(path, "config.json") : NULL;
-    if (!*weights || (dir && !*json)) {
-        tf_free(*weights), tf_free(*json);
-        *weights = *json = NULL;
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    }
-    if (*json && stat(*json, &st) != 0) { /* config.json is optional */
+    mode_t mode = 0, json_mode = 0;
+    tf_status s = tf_file_probe(path, &mode);
+    if (s == TF_OK && !mode)
+        s = tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(ENOENT));
+    const int dir = S_ISDIR(mode);
+    if (s == TF_OK)
+        s = tf_path_join(path, dir ? "model.safetensors" : "", weights);
+    if (s == TF_OK && dir)
+        s = tf_path_join(path, "config.json", json);
+    if (s == TF_OK && *json)
+        s = tf_file_probe(*json, &json_mode);
+    if (s || !json_mode) { /* config.json is optional; a link to nothing is not absent */
         tf_free(*json);
         *json = NULL;
     }
-    return TF_OK;
+    if (s) {
+        tf_free(*weights);
+        *weights = NULL;
+    }
+    return s;
 }
 
 static tf_status map_names(tf_checkpoint *ck)

@@ -68,7 +68,7 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
         return s;
     const cJSON *archs = cJSON_GetObjectItemCaseSensitive(root, "architectures");
     if (archs && !cJSON_IsNull(archs) && !cJSON_IsArray(archs))
-        return tf_fail(TF_ERR_FORMAT, "%s: architectures must be a list of names", label);
+        return tf_json_wrong(archs, "architectures", "a list of names", label);
     char names[256];
     list_architectures(archs, names, sizeof names);
     const cJSON *auto_map = cJSON_GetObjectItemCaseSensitive(root, "auto_map");
@@ -87,7 +87,7 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf_hf_
     if (!all_known)
         return tf_hf_family_unsupported(label, model_type, names);
     if (auto_map && !cJSON_IsNull(auto_map) && !cJSON_IsObject(auto_map))
-        return tf_fail(TF_ERR_FORMAT, "%s: auto_map must be an object of class -> module", label);
+        return tf_json_wrong(auto_map, "auto_map", "an object of class -> module", label);
     return auto_map ? check_auto_map(auto_map, a->family, names, label) : TF_OK;
 }
 
@@ -136,10 +136,11 @@ static tf_status read_labels(const cJSON *root, const char *label, tf_hf_arch *a
     if (id2label && cJSON_IsNull(id2label))
         id2label = NULL;
     if (id2label && !cJSON_IsObject(id2label))
-        return tf_fail(TF_ERR_FORMAT, "%s: id2label must be an object of id -> name", label);
-    int32_t n = id2label ? cJSON_GetArraySize(id2label) : 2;
+        return tf_json_wrong(id2label, "id2label", "an object of id -> name", label);
+    int32_t n = id2label ? cJSON_GetArraySize(id2label) : 2; /* PretrainedConfig's default */
     tf_status s = id2label ? TF_OK
-                           : tf_json_get_int(root, "num_labels", 1, TF_MAX_LABELS, label, &n);
+                           : tf_json_read_int(root, "num_labels", TF_JSON_NOT_NULL, 1,
+                                              TF_MAX_LABELS, label, &n);
     if (s == TF_OK && (n < 1 || n > TF_MAX_LABELS))
         s = tf_fail(TF_ERR_FORMAT, "%s: id2label has %d entries: expected 1..%d", label, (int)n,
                     TF_MAX_LABELS);
@@ -160,9 +161,12 @@ tf_status tf_hf_arch_read(tf_hf_arch *a, const char *path, const char *label)
         return s;
     s = check_architecture(root, label, a);
     if (s == TF_OK && (a->seq_cls || a->token_cls)) {
-        a->cross_encoder = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root,
-                                                                           "sentence_transformers"));
-        if ((s = read_problem(root, label, &a->problem)) == TF_OK)
+        /* the object a CrossEncoder saves (its version, activation); null: none */
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "sentence_transformers");
+        a->cross_encoder = cJSON_IsObject(st);
+        if (st && !cJSON_IsNull(st) && !cJSON_IsObject(st))
+            s = tf_json_wrong(st, "sentence_transformers", "an object", label);
+        if (s == TF_OK && (s = read_problem(root, label, &a->problem)) == TF_OK)
             s = read_labels(root, label, a);
     }
     if (s == TF_OK && a->seq_cls) {

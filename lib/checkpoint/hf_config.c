@@ -23,12 +23,16 @@
 
 /* ---- The fields ----------------------------------------------------------- *
  * Every config.json field that could change what transformers' BertModel
- * computes, and what this library does with it. Absent or null is
- * BertConfig's default. A key not in the table is ignored, as transformers
- * keeps unknown keys as attributes that BertModel never reads. */
+ * computes, and what this library does with it. Absent is BertConfig's
+ * default. null is Python's None, which BertConfig keeps as the value: it
+ * is the default where the model takes None as "none" (null_is_default),
+ * and refused elsewhere (a layer of None units cannot be built). A key not
+ * in the table is ignored, as transformers keeps unknown keys as
+ * attributes that BertModel never reads. */
 
 typedef enum field_rule {
     SIZE,       /* an integer in lo..2^31-1, into the int64_t at offset */
+    ID,         /* SIZE, or null: no such id */
     ACTIVATION, /* hidden_act: one of activations[] */
     EPS,        /* layer_norm_eps: a number in (0, 1] that float32 does not round to 0 */
     THETA,      /* a finite number > 1 (a rotary base), into the double at offset */
@@ -75,7 +79,7 @@ static const hf_field fields[] = {
     SIZE_FIELD(embedding_size, 0, "ELECTRA's embeddings' width (hidden_size's without it)"),
     /* honoured by families whose positions skip padding (RoBERTa's); for
        BERT's, word_embeddings' padding_idx only stops its gradient */
-    SIZE_FIELD(pad_token_id, 0, "the padding id"),
+    {"pad_token_id", ID, offsetof(tf_hf_config, pad_token_id), 0, "the padding id"},
     /* ModernBERT's, honoured by its family (families/modernbert.c) */
     FIELD(global_rope_theta, THETA, "the rotary base of global layers"),
     FIELD(local_rope_theta, THETA, "the rotary base of local layers"),
@@ -95,6 +99,7 @@ static const hf_field fields[] = {
     FIELD(rotary_scaling_factor, FACTOR, "dynamic NTK scaling past max_trained_positions"),
     SIZE_FIELD(max_trained_positions, 1, "the length dynamic NTK scaling starts after"),
     SIZE_FIELD(n_inner, 1, "the feed-forward width before rounding"),
+    SIZE_FIELD(pad_vocab_size_multiple, 1, "vocab_size rounded up to a multiple of it"),
     FIELD(rotary_emb_interleaved, BOOL, "rotating pairs (2i, 2i + 1)"),
     FIELD(mlp_fc2_bias, BOOL, "fc2's bias"),
     FIELD(prenorm, BOOL, "LayerNorms before the blocks"),
@@ -251,13 +256,14 @@ static tf_status read_field(const hf_field *f, const char *key, const cJSON *ite
     tf_json_describe(item, value, sizeof value);
     switch (f->rule) {
     case SIZE:
+    case ID:
     case NO_EFFECT: {
-        const int64_t lo = f->rule == SIZE ? f->lo : 0;
+        const int64_t lo = f->rule == NO_EFFECT ? 0 : f->lo;
         uint64_t v;
         if (!tf_json_uint(item, 2147483647.0, &v) || (int64_t)v < lo)
             return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..2147483647, got %s",
                            path, key, (long long)lo, value);
-        if (f->rule == SIZE)
+        if (f->rule != NO_EFFECT)
             *(int64_t *)(void *)((char *)c + f->offset) = (int64_t)v;
         return TF_OK;
     }
@@ -315,6 +321,15 @@ static tf_status read_field(const hf_field *f, const char *key, const cJSON *ite
     return TF_OK;
 }
 
+/* Whether null in a field of this rule is its default: None is "none" to
+ * the model (an id, a scaling, the absolute positions), or the field must
+ * be false, empty or unset anyway, or is ignored. FACTOR reads null itself. */
+static int null_is_default(field_rule rule)
+{
+    return rule == ID || rule == SCALING || rule == POSITIONS || rule == UNSET ||
+           rule == FALSE || rule == EMPTY || rule == IGNORED;
+}
+
 /* model_type: the family (absent or null: none, the tensor names decide). */
 static tf_status read_family(const cJSON *root, tf_hf_config *c, const char *path)
 {
@@ -344,6 +359,7 @@ void tf_hf_config_init(tf_hf_config *c)
                         .rope_theta = -1.0, .rotary_emb_fraction = -1.0,
                         .rotary_scaling_factor = -1.0, .rope_scaling_factor = -1.0,
                         .max_trained_positions = -1, .n_inner = -1,
+                        .pad_vocab_size_multiple = -1,
                         .rotary_emb_interleaved = -1, .mlp_fc2_bias = -1, .prenorm = -1,
                         .relative_attention_num_buckets = -1,
                         .family = NULL};
@@ -361,7 +377,7 @@ tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, cons
     for (size_t i = 0; s == TF_OK && i < sizeof fields / sizeof fields[0]; i++) {
         const char *key = c->family ? tf_hf_family_key(c->family, fields[i].key) : fields[i].key;
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
-        if (item && (!cJSON_IsNull(item) || fields[i].rule == FACTOR))
+        if (item && !(cJSON_IsNull(item) && null_is_default(fields[i].rule)))
             s = read_field(&fields[i], key, item, c, path);
     }
     cJSON_Delete(root);

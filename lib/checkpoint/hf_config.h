@@ -27,6 +27,7 @@ typedef struct tf_hf_config {
     double rotary_scaling_factor; /* nomic: dynamic NTK factor, >= 1 */
     double rope_scaling_factor;   /* GTE: rope_scaling's factor, >= 1 */
     int64_t max_trained_positions, n_inner;
+    int64_t pad_vocab_size_multiple; /* nomic: vocab_size is rounded up to a multiple */
     int32_t rotary_emb_interleaved, mlp_fc2_bias, prenorm; /* 0 or 1 */
     char activation_function[TF_HF_NAME_MAX]; /* nomic's */
     char feed_forward_type[TF_HF_NAME_MAX];   /* JinaBERT's */

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "file.h"
 #include "json.h"
+#include "utf8.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "safetensors data is little-endian; this reader and writer assume a little-endian host"
@@ -115,8 +116,8 @@ static tf_status parse_entry(tf_st_tensor *t, span *sp, const cJSON *entry, cons
                        t->name, got);
     }
     if (!dtype_from_name(dtype->valuestring, &t->dtype))
-        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unknown dtype '%.32s'", label, t->name,
-                       dtype->valuestring);
+        return tf_fail(TF_ERR_FORMAT, "%s: tensor '%s': unknown dtype '%.*s'", label, t->name,
+                       tf_utf8_prefix(dtype->valuestring, 32), dtype->valuestring);
     tf_status s = parse_shape(t, shape, label);
     if (s)
         return s;
@@ -257,10 +258,12 @@ tf_status tf_st_parse(tf_st_file *f, const unsigned char *bytes, size_t size, co
     if (n > size - 8)
         return tf_fail(TF_ERR_FORMAT, "%s: header length %llu exceeds the %zu bytes that follow "
                        "it (truncated file?)", label, (unsigned long long)n, size - 8);
-    char where[300];
-    snprintf(where, sizeof where, "%s: header", label);
-    tf_status s = tf_json_parse((const char *)bytes + 8, (size_t)n, TF_ST_MAX_DEPTH, where,
-                                &f->header);
+    char *where; /* "<label>: header" */
+    tf_status s = tf_format_alloc(&where, "%s: header", label);
+    if (s == TF_OK)
+        s = tf_json_parse((const char *)bytes + 8, (size_t)n, TF_ST_MAX_DEPTH, where,
+                          &f->header);
+    tf_free(where);
     if (s == TF_OK)
         s = parse_header(f, bytes + 8 + n, size - 8 - n, label);
     if (s != TF_OK) {

@@ -8,26 +8,30 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "alloc.h"
 #include "error.h"
 #include "extra_tensors.h"
+#include "file.h"
 #include "json_file.h"
 #include "names.h"
 #include "safetensors.h"
 
-/* Pooling.py's config keys, in the order its forward concatenates them. */
+/* Pooling.py's config keys, in the order its forward concatenates them,
+ * the pooling_mode string that turns each on alone, and its default. */
 static const struct {
-    const char *key;
+    const char *key, *name;
     tf_pooling mode;
+    int32_t on;
 } pooling_keys[] = {
-    {"pooling_mode_cls_token", TF_POOLING_CLS},
-    {"pooling_mode_max_tokens", TF_POOLING_MAX},
-    {"pooling_mode_mean_tokens", TF_POOLING_MEAN},
-    {"pooling_mode_mean_sqrt_len_tokens", TF_POOLING_MEAN_SQRT_LEN},
-    {"pooling_mode_weightedmean_tokens", TF_POOLING_WEIGHTED_MEAN},
-    {"pooling_mode_lasttoken", TF_POOLING_LAST_TOKEN},
+    {"pooling_mode_cls_token", "cls", TF_POOLING_CLS, 0},
+    {"pooling_mode_max_tokens", "max", TF_POOLING_MAX, 0},
+    {"pooling_mode_mean_tokens", "mean", TF_POOLING_MEAN, 1},
+    {"pooling_mode_mean_sqrt_len_tokens", "mean_sqrt_len_tokens", TF_POOLING_MEAN_SQRT_LEN, 0},
+    {"pooling_mode_weightedmean_tokens", "weightedmean", TF_POOLING_WEIGHTED_MEAN, 0},
+    {"pooling_mode_lasttoken", "lasttoken", TF_POOLING_LAST_TOKEN, 0},
 };
 enum { N_POOLING_KEYS = sizeof pooling_keys / sizeof pooling_keys[0] };
 
@@ -44,6 +48,10 @@ static const struct {
 };
 enum { N_DENSE_ACTIVATIONS = sizeof dense_activations / sizeof dense_activations[0] };
 
+/* The features key Dense reads and writes (module_input_name,
+ * module_output_name): the sentence's vector. */
+static const char dense_features[] = "sentence_embedding";
+
 static const char *const similarities[] = {"cosine", "dot", "euclidean", "manhattan"};
 
 static char *copy_string(const char *s)
@@ -57,13 +65,14 @@ static char *copy_string(const char *s)
 
 tf_status tf_st_is_pipeline(const char *dir, int *found)
 {
-    char *path = tf_path_join(dir, "modules.json");
-    if (!path)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    struct stat st;
-    *found = stat(path, &st) == 0;
+    char *path;
+    mode_t mode = 0;
+    tf_status s = tf_path_join(dir, "modules.json", &path);
+    if (s == TF_OK)
+        s = tf_file_probe(path, &mode);
     tf_free(path);
-    return TF_OK;
+    *found = mode != 0;
+    return s;
 }
 
 /* The JSON object in dir/rel (rel also names it in messages); absent and
@@ -71,17 +80,22 @@ tf_status tf_st_is_pipeline(const char *dir, int *found)
 static tf_status read_json(const char *dir, const char *rel, int optional, cJSON **root)
 {
     *root = NULL;
-    char *path = tf_path_join(dir, rel);
-    if (!path)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    struct stat st;
-    tf_status s = TF_OK;
-    if (stat(path, &st) != 0 && optional)
-        s = TF_OK;
-    else
+    char *path;
+    mode_t mode = 0;
+    tf_status s = tf_path_join(dir, rel, &path);
+    if (s == TF_OK && optional)
+        s = tf_file_probe(path, &mode);
+    if (s == TF_OK && (!optional || mode))
         s = tf_json_read_file(path, rel, 0, root);
     tf_free(path);
     return s;
+}
+
+/* The file `name` of the module at path, relative to the folder (name
+ * alone for the folder's own module, path ""), allocated into *rel. */
+static tf_status module_file(const char *path, const char *name, char **rel)
+{
+    return tf_format_alloc(rel, "%s%s%s", path, path[0] ? "/" : "", name);
 }
 
 /* ---- Transformer: sentence_bert_config.json -------------------------------- */
@@ -91,14 +105,16 @@ static tf_status read_transformer(tf_st_pipeline *p, const char *dir, int32_t ma
     cJSON *root;
     tf_status s = read_json(dir, "sentence_bert_config.json", 1, &root);
     const char *label = "sentence_bert_config.json";
+    if (s == TF_OK && root) /* null: Transformer's None, the tokenizer's limit */
+        s = tf_json_read_int(root, "max_seq_length", TF_JSON_OPTIONAL, 1, 2147483647, label,
+                             &p->max_seq_length);
     if (s == TF_OK && root)
-        s = tf_json_get_int(root, "max_seq_length", 1, 2147483647, label, &p->max_seq_length);
-    if (s == TF_OK && root)
-        s = tf_json_get_bool(root, "do_lower_case", label, &p->do_lower_case);
+        s = tf_json_read_bool(root, "do_lower_case", TF_JSON_NOT_NULL, label,
+                              &p->do_lower_case);
     if (s == TF_OK && max_positions > 0 && p->max_seq_length > max_positions)
-        s = tf_fail(TF_ERR_FORMAT, "%s: max_seq_length %d exceeds the model's "
-                    "max_position_embeddings %d (config.json)", label, (int)p->max_seq_length,
-                    (int)max_positions);
+        s = tf_fail(TF_ERR_FORMAT, "%s: max_seq_length %d exceeds the %d positions of the "
+                    "model's table (config.json's max_position_embeddings less its position "
+                    "offset)", label, (int)p->max_seq_length, (int)max_positions);
     cJSON_Delete(root);
     return s;
 }
@@ -110,7 +126,7 @@ static tf_status check_pooling_keys(const cJSON *root, const char *label)
 {
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
-        if (strncmp(item->string, "pooling_mode", 12) != 0)
+        if (strncmp(item->string, "pooling_mode_", 13) != 0)
             continue;
         int known = 0;
         for (int i = 0; i < N_POOLING_KEYS; i++)
@@ -124,33 +140,57 @@ static tf_status check_pooling_keys(const cJSON *root, const char *label)
     return TF_OK;
 }
 
-static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *path,
-                              int32_t hidden_size)
+/* The modes on: the pooling_mode_* keys (Pooling's defaults where absent),
+ * or the one pooling_mode names (any case, as Pooling lowers it), which
+ * overrides them. */
+static tf_status read_pooling_modes(tf_st_pipeline *p, const cJSON *root, const char *label,
+                                    int32_t *modes)
 {
-    char label[320];
-    snprintf(label, sizeof label, "%s/config.json", path);
-    cJSON *root;
-    tf_status s = read_json(dir, label, 0, &root);
+    const char *name = NULL;
+    tf_status s = tf_json_read_string(root, "pooling_mode", TF_JSON_OPTIONAL, label, &name);
+    char names[160] = ""; /* pooling_mode's values, for the message */
+    for (int i = 0; s == TF_OK && i < N_POOLING_KEYS; i++) {
+        int32_t on = pooling_keys[i].on;
+        s = tf_json_read_bool(root, pooling_keys[i].key, TF_JSON_NOT_NULL, label, &on);
+        if (name)
+            on = strcasecmp(name, pooling_keys[i].name) == 0;
+        if (s == TF_OK && on)
+            p->pooling_modes |= 1u << pooling_keys[i].mode, ++*modes;
+        const size_t n = strlen(names);
+        snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", pooling_keys[i].name);
+    }
+    if (s == TF_OK && name && *modes == 0)
+        s = tf_fail(TF_ERR_FORMAT, "%s: pooling_mode \"%s\" is not one of %s", label, name,
+                    names);
+    return s;
+}
+
+/* The Pooling module at path; *label its config.json's name (tf_free it). */
+static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *path,
+                              int32_t hidden_size, char **label)
+{
+    cJSON *root = NULL;
+    tf_status s = module_file(path, "config.json", label);
+    if (s == TF_OK)
+        s = read_json(dir, *label, 0, &root);
     int32_t width = hidden_size, modes = 0;
     if (s == TF_OK)
-        s = check_pooling_keys(root, label);
+        s = check_pooling_keys(root, *label);
     if (s == TF_OK)
-        s = tf_json_get_int(root, "word_embedding_dimension", 1, 2147483647, label, &width);
+        s = tf_json_read_int(root, "word_embedding_dimension", TF_JSON_REQUIRED, 1, 2147483647,
+                             *label, &width);
     if (s == TF_OK && width != hidden_size)
         s = tf_fail(TF_ERR_SHAPE, "%s: word_embedding_dimension %d disagrees with the model's "
-                    "hidden_size %d (config.json)", label, (int)width, (int)hidden_size);
+                    "hidden_size %d (config.json)", *label, (int)width, (int)hidden_size);
     p->include_prompt = 1;
     if (s == TF_OK)
-        s = tf_json_get_bool(root, "include_prompt", label, &p->include_prompt);
-    for (int i = 0; s == TF_OK && i < N_POOLING_KEYS; i++) {
-        int32_t on = 0;
-        s = tf_json_get_bool(root, pooling_keys[i].key, label, &on);
-        if (on)
-            p->pooling_modes |= 1u << pooling_keys[i].mode, modes++;
-    }
+        s = tf_json_read_bool(root, "include_prompt", TF_JSON_NOT_NULL, *label,
+                              &p->include_prompt);
+    if (s == TF_OK)
+        s = read_pooling_modes(p, root, *label, &modes);
     if (s == TF_OK && modes == 0)
         s = tf_fail(TF_ERR_FORMAT, "%s: no pooling mode is true (pooling_mode_cls_token, "
-                    "_mean_tokens, ...)", label);
+                    "_mean_tokens, ...)", *label);
     p->pooled_dim = modes * hidden_size;
     cJSON_Delete(root);
     return s;
@@ -158,10 +198,14 @@ static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *pa
 
 /* ---- Dense ----------------------------------------------------------------------- */
 
+/* activation_function: Dense.load imports it by name, so it must be there
+ * (Dense's own default, Tanh, is its constructor's, which load never
+ * leaves to it). */
 static tf_status read_activation(const cJSON *root, const char *label, tf_dense_activation *act)
 {
-    const char *name = "torch.nn.modules.activation.Tanh"; /* Dense.py's default */
-    tf_status s = tf_json_get_string(root, "activation_function", label, &name);
+    const char *name = NULL;
+    tf_status s = tf_json_read_string(root, "activation_function", TF_JSON_REQUIRED, label,
+                                      &name);
     for (int i = 0; s == TF_OK && i < N_DENSE_ACTIVATIONS; i++)
         if (strcmp(name, dense_activations[i].name) == 0) {
             *act = dense_activations[i].act;
@@ -172,57 +216,77 @@ static tf_status read_activation(const cJSON *root, const char *label, tf_dense_
                            "torch.nn.modules.linear.Identity are)", label, name);
 }
 
-static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *path, int bias)
+/* module_input_name and module_output_name: the sentence's vector (null:
+ * Dense's default, which is it); another key is another computation. */
+static tf_status read_features(const cJSON *root, const char *label)
 {
-    char rel[320], why[96];
-    snprintf(rel, sizeof rel, "%s/model.safetensors", path);
-    char *file = tf_path_join(dir, rel);
-    if (!file)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    tf_st_file f;
-    tf_status s = tf_st_open(&f, file);
-    tf_free(file);
-    if (s)
-        return s;
-    snprintf(why, sizeof why, "out_features %d, in_features %d in %s/config.json", (int)d->out,
-             (int)d->in, path);
-    const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
-    s = tf_extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
-    if (s == TF_OK && bias)
-        s = tf_extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
-    if (s == TF_OK && !bias && tf_extra_tensor_exists(&f, "linear.bias"))
-        s = tf_fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s/config.json says bias false",
-                    rel, path);
-    tf_st_close(&f);
+    static const char *const keys[] = {"module_input_name", "module_output_name"};
+    tf_status s = TF_OK;
+    for (int i = 0; s == TF_OK && i < 2; i++) {
+        const char *name = dense_features;
+        s = tf_json_read_string(root, keys[i], TF_JSON_OPTIONAL, label, &name);
+        if (s == TF_OK && strcmp(name, dense_features) != 0)
+            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s \"%s\" is not supported (\"%s\" is)", label,
+                        keys[i], name, dense_features);
+    }
     return s;
 }
 
-/* A Dense module at path reading `width` values. */
-static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, int32_t width,
-                            const char *width_from)
+/* The Dense module's weights at path/model.safetensors, as its config.json
+ * (config, for messages) says them. */
+static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *path, int bias,
+                                    const char *config)
 {
-    char label[320];
-    snprintf(label, sizeof label, "%s/config.json", path);
-    cJSON *root;
-    tf_status s = read_json(dir, label, 0, &root);
+    char *rel = NULL, *file = NULL, *why = NULL;
+    tf_status s = module_file(path, "model.safetensors", &rel);
+    if (s == TF_OK)
+        s = tf_path_join(dir, rel, &file);
+    if (s == TF_OK)
+        s = tf_format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out,
+                            (int)d->in, config);
+    tf_st_file f;
+    const int opened = s == TF_OK && (s = tf_st_open(&f, file)) == TF_OK;
+    const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
+    if (s == TF_OK)
+        s = tf_extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
+    if (s == TF_OK && bias)
+        s = tf_extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
+    if (s == TF_OK && !bias && tf_extra_tensor_exists(&f, "linear.bias"))
+        s = tf_fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", rel, config);
+    if (opened)
+        tf_st_close(&f);
+    tf_free(rel);
+    tf_free(file);
+    tf_free(why);
+    return s;
+}
+
+/* A Dense module at path reading `width` values (width_from says what
+ * gives them); *label its config.json's name (tf_free it). */
+static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, int32_t width,
+                            const char *width_from, char **label)
+{
+    cJSON *root = NULL;
+    tf_status s = module_file(path, "config.json", label);
+    if (s == TF_OK)
+        s = read_json(dir, *label, 0, &root);
     int32_t bias = 1;
-    d->in = d->out = -1;
     if (s == TF_OK)
-        s = tf_json_get_int(root, "in_features", 1, 1048576, label, &d->in);
+        s = tf_json_read_int(root, "in_features", TF_JSON_REQUIRED, 1, 1048576, *label, &d->in);
     if (s == TF_OK)
-        s = tf_json_get_int(root, "out_features", 1, 1048576, label, &d->out);
-    if (s == TF_OK && (d->in < 0 || d->out < 0))
-        s = tf_fail(TF_ERR_FORMAT, "%s: %s is missing", label,
-                    d->in < 0 ? "in_features" : "out_features");
+        s = tf_json_read_int(root, "out_features", TF_JSON_REQUIRED, 1, 1048576, *label,
+                             &d->out);
     if (s == TF_OK && d->in != width)
         s = tf_fail(TF_ERR_SHAPE, "%s: in_features %d disagrees with the %d values the modules "
-                    "before it give (%s)", label, (int)d->in, (int)width, width_from);
+                    "before it give (%s)", *label, (int)d->in, (int)width, width_from);
     if (s == TF_OK)
-        s = tf_json_get_bool(root, "bias", label, &bias);
+        s = tf_json_read_bool(root, "bias", TF_JSON_NOT_NULL, *label, &bias);
     if (s == TF_OK)
-        s = read_activation(root, label, &d->act);
+        s = read_activation(root, *label, &d->act);
+    if (s == TF_OK)
+        s = read_features(root, *label);
     cJSON_Delete(root);
-    return s ? s : read_dense_weights(d, dir, path, bias);
+    return s ? s : read_dense_weights(d, dir, path, bias, *label);
 }
 
 /* ---- modules.json ------------------------------------------------------------------ */
@@ -241,38 +305,49 @@ static module_type type_of(const char *type)
     return OTHER;
 }
 
-/* Module i's type and path, checked: the folder exists. */
+/* Module i's path: in the folder as written (no ".." and not absolute),
+ * and a folder there unless a Normalize (which has no files). */
+static tf_status check_module_path(const char *dir, const char *label, const char *type_name,
+                                   module_type type, const char *path)
+{
+    const char *leaves = tf_path_leaves(path);
+    if (leaves)
+        return tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" leaves the folder (%s)", label,
+                       type_name, path, leaves);
+    char *full;
+    mode_t mode = 0;
+    tf_status s = tf_path_join(dir, path, &full);
+    if (s == TF_OK)
+        s = tf_file_probe(full, &mode);
+    tf_free(full);
+    if (s == TF_OK && !S_ISDIR(mode) && type != NORMALIZE)
+        s = tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" is not a folder of %s", label,
+                    type_name, path, dir);
+    return s;
+}
+
+/* Module i's type and path (both required strings), checked. */
 static tf_status module_entry(const cJSON *m, size_t i, const char *dir, module_type *type,
                               const char **path)
 {
     const char *type_name = NULL;
     *path = NULL;
-    char label[64];
+    char label[64], module[32];
     snprintf(label, sizeof label, "modules.json: module %zu", i);
+    snprintf(module, sizeof module, "module %zu", i);
     tf_status s = cJSON_IsObject(m) ? TF_OK
-                                    : tf_fail(TF_ERR_FORMAT, "%s is not an object", label);
+                                    : tf_json_wrong(m, module, "an object", "modules.json");
     if (s == TF_OK)
-        s = tf_json_get_string(m, "type", label, &type_name);
+        s = tf_json_read_string(m, "type", TF_JSON_REQUIRED, label, &type_name);
     if (s == TF_OK)
-        s = tf_json_get_string(m, "path", label, path);
-    if (s == TF_OK && (!type_name || !*path))
-        return tf_fail(TF_ERR_FORMAT, "%s has no %s", label, type_name ? "path" : "type");
+        s = tf_json_read_string(m, "path", TF_JSON_REQUIRED, label, path);
     if (s)
         return s;
     *type = type_of(type_name);
     if (*type == OTHER)
         return tf_fail(TF_ERR_UNSUPPORTED, "%s: type %s is not supported (sentence_transformers."
                        "models.Transformer, Pooling, Dense and Normalize are)", label, type_name);
-    char *full = tf_path_join(dir, *path);
-    struct stat st;
-    const int is_dir = full && stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-    tf_free(full);
-    if (!full)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    if (!is_dir && *type != NORMALIZE) /* Normalize has no files */
-        return tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" is not a folder of %s", label,
-                       type_name, *path, dir);
-    return TF_OK;
+    return check_module_path(dir, label, type_name, *type, *path);
 }
 
 /* What module i may be: Transformer first, Pooling second, then Dense or
@@ -291,6 +366,37 @@ static tf_status check_order(size_t i, module_type type, const char *path)
                    names[type]);
 }
 
+/* Module i (of type, at path) read into p; it takes *width values, and
+ * gives *width (*width_from: what gives them, for messages, replaced). */
+static tf_status read_module(tf_st_pipeline *p, const char *dir, module_type type,
+                             const char *path, int32_t hidden_size, int32_t max_positions,
+                             int32_t *width, char **width_from)
+{
+    if (type == TRANSFORMER)
+        return read_transformer(p, dir, max_positions);
+    char *label = NULL, *from = NULL;
+    tf_status s = TF_OK;
+    if (type == POOLING) {
+        if ((s = read_pooling(p, dir, path, hidden_size, &label)) == TF_OK)
+            s = tf_format_alloc(&from, "%s: %d modes of %d", label,
+                                (int)(p->pooled_dim / hidden_size), (int)hidden_size);
+        *width = p->pooled_dim;
+    } else {
+        tf_st_step *step = &p->steps[p->n_steps++];
+        step->normalize = type == NORMALIZE;
+        if (type == DENSE &&
+            (s = read_dense(step, dir, path, *width, *width_from, &label)) == TF_OK &&
+            (s = tf_format_alloc(&from, "%s: out_features", label)) == TF_OK)
+            *width = step->out;
+    }
+    tf_free(label);
+    if (from) {
+        tf_free(*width_from);
+        *width_from = from;
+    }
+    return s;
+}
+
 static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *modules,
                             int32_t hidden_size, int32_t max_positions)
 {
@@ -301,7 +407,7 @@ static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *mod
     if (!(p->steps = tf_calloc(n, sizeof *p->steps)))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu modules", n);
     int32_t width = 0;
-    char width_from[320] = "";
+    char *width_from = NULL; /* what gives the width, for messages */
     tf_status s = TF_OK;
     for (size_t i = 0; s == TF_OK && i < n; i++) {
         module_type type = OTHER;
@@ -309,22 +415,9 @@ static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *mod
         if ((s = module_entry(cJSON_GetArrayItem(modules, (int)i), i, dir, &type, &path)) ||
             (s = check_order(i, type, path)))
             break;
-        if (type == TRANSFORMER) {
-            s = read_transformer(p, dir, max_positions);
-        } else if (type == POOLING) {
-            s = read_pooling(p, dir, path, hidden_size);
-            width = p->pooled_dim;
-            snprintf(width_from, sizeof width_from, "%s/config.json: %d modes of %d", path,
-                     (int)(p->pooled_dim / hidden_size), (int)hidden_size);
-        } else {
-            tf_st_step *step = &p->steps[p->n_steps++];
-            step->normalize = type == NORMALIZE;
-            if (type == DENSE && (s = read_dense(step, dir, path, width, width_from)) == TF_OK) {
-                width = step->out;
-                snprintf(width_from, sizeof width_from, "%s/config.json: out_features", path);
-            }
-        }
+        s = read_module(p, dir, type, path, hidden_size, max_positions, &width, &width_from);
     }
+    tf_free(width_from);
     return s;
 }
 
@@ -332,17 +425,20 @@ static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *mod
 
 static tf_status read_prompts(tf_st_pipeline *p, const cJSON *prompts, const char *label)
 {
-    if (!prompts || cJSON_IsNull(prompts))
+    if (!prompts || cJSON_IsNull(prompts)) /* SentenceTransformer's None: no prompts */
         return TF_OK;
     if (!cJSON_IsObject(prompts))
-        return tf_fail(TF_ERR_FORMAT, "%s: prompts must be an object of name -> text", label);
+        return tf_json_wrong(prompts, "prompts", "an object of name -> text", label);
     const size_t n = (size_t)cJSON_GetArraySize(prompts);
     if (n && !(p->prompts = tf_calloc(n, sizeof *p->prompts)))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompts", n);
     const cJSON *item;
     cJSON_ArrayForEach(item, prompts) {
+        char value[96];
+        tf_json_describe(item, value, sizeof value);
         if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: prompts.%s must be a string", label, item->string);
+            return tf_fail(TF_ERR_FORMAT, "%s: prompts.%s must be a string, got %s", label,
+                           item->string, value);
         tf_st_prompt *pr = &p->prompts[p->n_prompts];
         pr->name = copy_string(item->string);
         pr->text = copy_string(item->valuestring);
@@ -392,9 +488,10 @@ tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden
 {
     *p = (tf_st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
     cJSON *root = NULL;
-    char *path = tf_path_join(dir, "modules.json");
-    tf_status s = path ? tf_json_read_file(path, "modules.json", 1, &root)
-                       : tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    char *path;
+    tf_status s = tf_path_join(dir, "modules.json", &path);
+    if (s == TF_OK)
+        s = tf_json_read_file(path, "modules.json", 1, &root);
     tf_free(path);
     if (s == TF_OK)
         s = read_steps(p, dir, root, hidden_size, max_positions);

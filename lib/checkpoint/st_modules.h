@@ -40,9 +40,13 @@ typedef struct tf_st_pipeline {
 /* *found = 1 if dir has a modules.json, else 0. */
 tf_status tf_st_is_pipeline(const char *dir, int *found);
 
-/* Reads dir's modules and their files for an encoder of hidden_size and
- * max_positions. Every inconsistency is an error naming the file (relative
- * to dir), the field and both values. On failure nothing stays allocated. */
+/* Reads dir's modules and their files for an encoder of hidden_size whose
+ * positions bound a sequence at max_positions tokens (0: no bound; a
+ * longer max_seq_length is an error). Every inconsistency is an error naming the file (relative
+ * to dir), the field and both values; every field has the type
+ * sentence-transformers takes (json_file.h's rule), and a module's path
+ * stays in dir as written (tf_path_leaves). On failure nothing stays
+ * allocated. */
 tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden_size,
                               int32_t max_positions);
 void tf_st_pipeline_free(tf_st_pipeline *p);

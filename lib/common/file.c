@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +43,85 @@ static tf_status check_regular(const char *path, mode_t mode, const char *then)
                    then);
 }
 
+/* ---- Paths --------------------------------------------------------------- */
+
+tf_status tf_format_alloc(char **out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    *out = n >= 0 ? tf_malloc((size_t)n + 1) : NULL;
+    if (!*out)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %d bytes for a name", n + 1);
+    va_start(ap, fmt);
+    vsnprintf(*out, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return TF_OK;
+}
+
+tf_status tf_path_join(const char *dir, const char *name, char **path)
+{
+    return tf_format_alloc(path, "%s%s%s", dir, name[0] ? "/" : "", name);
+}
+
+const char *tf_path_leaves(const char *rel)
+{
+    if (rel[0] == '/')
+        return "an absolute path";
+    for (const char *c = rel; *c; c += strcspn(c, "/"), c += *c == '/') /* each component */
+        if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0'))
+            return "a \"..\" in it";
+    return NULL;
+}
+
+/* The target a symbolic link at path names, allocated (tf_free it), or
+ * NULL when it cannot be read. */
+static char *link_target(const char *path)
+{
+    for (size_t size = 256;; size *= 2) { /* [size]: readlink does not say the length */
+        char *buf = tf_malloc(size);
+        const ssize_t n = buf ? readlink(path, buf, size) : -1;
+        if (n >= 0 && (size_t)n < size) {
+            buf[n] = '\0';
+            return buf;
+        }
+        tf_free(buf);
+        if (n < 0)
+            return NULL;
+    }
+}
+
+/* Why stat(path) failed with err: a symbolic link to nothing is named as
+ * one, with its target; anything else by strerror. */
+static tf_status cannot_look(const char *path, int err)
+{
+    struct stat st;
+    if (err != ENOENT || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(err));
+    char *target = link_target(path);
+    const tf_status s = tf_fail(TF_ERR_IO, "%s: a symbolic link to %s that does not exist (a "
+                                "cache snapshot without its blobs?)", path,
+                                target ? target : "a file");
+    tf_free(target);
+    return s;
+}
+
+tf_status tf_file_probe(const char *path, mode_t *mode)
+{
+    struct stat st;
+    *mode = 0;
+    if (stat(path, &st) == 0) {
+        *mode = st.st_mode;
+        return TF_OK;
+    }
+    const int err = errno;
+    struct stat link;
+    if (err == ENOENT && lstat(path, &link) != 0)
+        return TF_OK; /* nothing there */
+    return cannot_look(path, err);
+}
+
 /* ---- Reading ------------------------------------------------------------- */
 
 tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
@@ -49,7 +129,7 @@ tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
     *fd = -1;
     struct stat st;
     if (stat(path, &st) != 0)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return cannot_look(path, errno);
     tf_status s = check_regular(path, st.st_mode, ""); /* a device is never opened */
     if (s)
         return s;

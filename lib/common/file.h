@@ -20,11 +20,45 @@
  * "a FIFO", "a directory", "a character device", ... */
 const char *tf_file_kind(mode_t mode);
 
+/* ---- Paths -----------------------------------------------------------------
+ * A path is never cut: each is allocated as long as it is. */
+
+/* printf's text of fmt, allocated into *out (tf_free it); TF_ERR_OUT_OF_MEMORY
+ * when it cannot be, *out NULL. */
+tf_status tf_format_alloc(char **out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* "<dir>/<name>" (dir alone when name is ""), allocated into *path as
+ * tf_format_alloc's. */
+tf_status tf_path_join(const char *dir, const char *name, char **path);
+
+/* Why rel, a path a file of a folder gives for another file of it
+ * (modules.json's), may lead out of the folder: "an absolute path" or
+ * "a \"..\" in it"; NULL when it cannot (it is read as written: a symbolic
+ * link on the way, as a Hugging Face cache snapshot's files are, is
+ * followed wherever it leads). */
+const char *tf_path_leaves(const char *rel);
+
+/* What is at path, following symbolic links: *mode its stat() mode, or 0
+ * when nothing is there. A symbolic link to nothing (a cache snapshot
+ * copied without its blobs is a folder of them) is TF_ERR_IO "<path>: a
+ * symbolic link to <target> that does not exist (a cache snapshot without
+ * its blobs?)", a path that cannot be looked at (no permission, a loop of
+ * links, a file on the way) TF_ERR_IO "<path>: cannot open: <reason>": a
+ * file is absent only when nothing at all is there. */
+tf_status tf_file_probe(const char *path, mode_t *mode);
+
+/* ---- Reading ------------------------------------------------------------- */
+
 /* Opens path for reading if it is a regular file (following symbolic
  * links): *fd is a blocking O_CLOEXEC descriptor, *size the file's size.
- * Otherwise TF_ERR_IO, "<path>: cannot open: <reason>" or "<path>: not a
- * regular file: it is a FIFO" (a directory, a character device, ...), and
- * *fd is -1. */
+ * Otherwise TF_ERR_IO, "<path>: cannot open: <reason>", "<path>: a
+ * symbolic link to <target> that does not exist ..." (tf_file_probe's) or
+ * "<path>: not a regular file: it is a FIFO" (a directory, a character
+ * device, ...), and *fd is -1. */
 tf_status tf_file_open_read(const char *path, int *fd, size_t *size);
 
 /* The whole regular file at path, NUL-terminated in *text (tf_free it), its

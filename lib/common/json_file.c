@@ -29,61 +29,69 @@ tf_status tf_json_read_file(const char *path, const char *label, int array, cJSO
     return s;
 }
 
-/* obj's key, or NULL when absent or null. */
-static const cJSON *field(const cJSON *obj, const char *key)
+tf_status tf_json_wrong(const cJSON *v, const char *key, const char *what, const char *label)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return item && !cJSON_IsNull(item) ? item : NULL;
+    char value[96];
+    tf_json_describe(v, value, sizeof value);
+    return tf_fail(TF_ERR_FORMAT, "%s: %s must be %s, got %s", label, key, what, value);
 }
 
-tf_status tf_json_get_bool(const cJSON *obj, const char *key, const char *label, int32_t *out)
+/* obj's key into *item, NULL when there is nothing to read: absent (missing
+ * when required) or null (refused unless optional); `what` it must be. */
+static tf_status field(const cJSON *obj, const char *key, tf_json_need need, const char *what,
+                       const char *label, const cJSON **item)
 {
-    const cJSON *item = field(obj, key);
-    if (!item)
-        return TF_OK;
-    char value[96];
-    tf_json_describe(item, value, sizeof value);
+    *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!*item && need == TF_JSON_REQUIRED)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s is missing (it must be %s)", label, key, what);
+    if (*item && cJSON_IsNull(*item)) {
+        if (need != TF_JSON_OPTIONAL)
+            return tf_json_wrong(*item, key, what, label);
+        *item = NULL;
+    }
+    return TF_OK;
+}
+
+tf_status tf_json_read_bool(const cJSON *obj, const char *key, tf_json_need need,
+                            const char *label, int32_t *out)
+{
+    const char *what = "true or false";
+    const cJSON *item;
+    tf_status s = field(obj, key, need, what, label, &item);
+    if (s || !item)
+        return s;
     if (!cJSON_IsBool(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", label, key, value);
+        return tf_json_wrong(item, key, what, label);
     *out = cJSON_IsTrue(item) ? 1 : 0;
     return TF_OK;
 }
 
-tf_status tf_json_get_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi,
-                          const char *label, int32_t *out)
+tf_status tf_json_read_int(const cJSON *obj, const char *key, tf_json_need need, int64_t lo,
+                           int64_t hi, const char *label, int32_t *out)
 {
-    const cJSON *item = field(obj, key);
-    if (!item)
-        return TF_OK;
-    char value[96];
-    tf_json_describe(item, value, sizeof value);
+    char what[64];
+    snprintf(what, sizeof what, "an integer in %lld..%lld", (long long)lo, (long long)hi);
+    const cJSON *item;
+    tf_status s = field(obj, key, need, what, label, &item);
+    if (s || !item)
+        return s;
     uint64_t v;
     if (!tf_json_uint(item, (double)hi, &v) || (int64_t)v < lo)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..%lld, got %s", label,
-                       key, (long long)lo, (long long)hi, value);
+        return tf_json_wrong(item, key, what, label);
     *out = (int32_t)v;
     return TF_OK;
 }
 
-tf_status tf_json_get_string(const cJSON *obj, const char *key, const char *label,
-                             const char **out)
+tf_status tf_json_read_string(const cJSON *obj, const char *key, tf_json_need need,
+                              const char *label, const char **out)
 {
-    const cJSON *item = field(obj, key);
-    if (!item)
-        return TF_OK;
-    char value[96];
-    tf_json_describe(item, value, sizeof value);
+    const char *what = "a string";
+    const cJSON *item;
+    tf_status s = field(obj, key, need, what, label, &item);
+    if (s || !item)
+        return s;
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", label, key, value);
+        return tf_json_wrong(item, key, what, label);
     *out = item->valuestring;
     return TF_OK;
-}
-
-char *tf_path_join(const char *dir, const char *name)
-{
-    const size_t n = strlen(dir) + strlen(name) + 2;
-    char *path = tf_malloc(n);
-    if (path)
-        snprintf(path, n, "%s%s%s", dir, name[0] ? "/" : "", name);
-    return path;
 }

@@ -5,19 +5,22 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "abi.h"
 #include "alloc.h"
 #include "error.h"
 #include "extra_tensors.h"
+#include "file.h"
 #include "folder_config.h"
 #include "json_file.h"
 #include "pipeline.h"
 #include "safetensors.h"
+#include "validate.h"
 
 /* The limit on tokens of a model without max_position_embeddings (BERT's). */
 #define TF_PIPELINE_DEFAULT_MAX_LENGTH 512
+/* The least limit: a token beside [CLS] and [SEP]. */
+#define TF_PIPELINE_MIN_LENGTH 3
 
 static const tf_pipeline_options options_defaults = {
     .struct_size = sizeof(tf_pipeline_options),
@@ -33,25 +36,34 @@ void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_siz
 /* ---- The tokenizer ------------------------------------------------------------ */
 
 /* The limit: the option, else sentence_bert_config.json's max_seq_length,
- * else model_max_length when below the model's positions, else those. */
+ * else model_max_length when below the model's positions, else those (the
+ * trained length of rotary and ALiBi models, which the option and
+ * max_seq_length may pass, as upstream computes them for any length). One
+ * that a file gives must leave room for a token beside [CLS] and [SEP]. */
 static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
                              const tf_folder_config *tc)
 {
     /* RoBERTa's first position_offset rows are not for tokens (514 - 2 = 512) */
     const int32_t positions = p->cfg.max_positions - p->cfg.position_offset;
-    if (o->max_seq_length != 0 && (o->max_seq_length < 3 ||
-                                   (positions > 0 && o->max_seq_length > positions)))
+    const int32_t bound = tf_longest_sequence(&p->cfg); /* 0: none */
+    if (o->max_seq_length != 0 && (o->max_seq_length < TF_PIPELINE_MIN_LENGTH ||
+                                   (bound > 0 && o->max_seq_length > bound)))
         return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_seq_length: expected 0 (the "
-                       "folder's) or 3..%d (the model's positions), got %d",
-                       (int)positions, (int)o->max_seq_length);
+                       "folder's) or %d..%d (the model's positions), got %d",
+                       TF_PIPELINE_MIN_LENGTH, (int)bound, (int)o->max_seq_length);
     int32_t limit = positions > 0 ? positions : TF_PIPELINE_DEFAULT_MAX_LENGTH;
-    if (tc->model_max_length >= 3 && tc->model_max_length < limit)
-        limit = tc->model_max_length;
+    const char *from = "config.json: max_position_embeddings less the position offset";
+    if (tc->model_max_length > 0 && tc->model_max_length < limit)
+        limit = tc->model_max_length, from = "tokenizer_config.json: model_max_length";
     if (p->st.max_seq_length > 0)
-        limit = p->st.max_seq_length;
+        limit = p->st.max_seq_length, from = "sentence_bert_config.json: max_seq_length";
     if (o->max_seq_length > 0)
         limit = o->max_seq_length;
-    p->max_len = limit < 3 ? 3 : limit;
+    if (limit < TF_PIPELINE_MIN_LENGTH)
+        return tf_fail(TF_ERR_FORMAT, "%s %d leaves no room for a token beside the special "
+                       "tokens (the pipeline needs %d or more)", from, (int)limit,
+                       TF_PIPELINE_MIN_LENGTH);
+    p->max_len = limit;
     return TF_OK;
 }
 
@@ -75,22 +87,14 @@ static tf_status read_subword_prefix(const char *path, int32_t *has)
 static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
                                         const tf_pipeline_options *o, const tf_folder_config *tc)
 {
+    char *path = NULL;
+    int json = 0;
     tf_status s = token_limit(p, o, tc);
-    if (s)
-        return s;
-    struct stat st;
-    char *json = tf_path_join(dir, "tokenizer.json");
-    const char *file = json && stat(json, &st) == 0 ? "tokenizer.json" : "vocab.txt";
+    if (s == TF_OK)
+        s = tf_tokenizer_folder_file(dir, &path, &json);
     p->wordpiece_subwords = 1; /* vocab.txt: "##" */
-    if (json && file[0] == 't' && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER &&
-        (s = read_subword_prefix(json, &p->wordpiece_subwords))) {
-        tf_free(json);
-        return s;
-    }
-    char *path = json ? tf_path_join(dir, file) : NULL;
-    tf_free(json);
-    if (!path)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    if (s == TF_OK && json && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER)
+        s = read_subword_prefix(path, &p->wordpiece_subwords);
     tf_tokenizer_options to; /* vocab.txt: tokenizer_config.json's casing; tokenizer.json its own */
     tf_tokenizer_options_init(&to);
     const int32_t lowercase = tc->lowercase != 0; /* not said: BertTokenizer's true */
@@ -98,15 +102,16 @@ static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
     to.strip_accents = tc->strip_accents >= 0 ? tc->strip_accents : lowercase;
     to.split_cjk = tc->split_cjk != 0;
     to.max_length = p->max_len;
-    s = tf_tokenizer_load_with_config(path, &to, tc, &p->tok);
+    if (s == TF_OK)
+        s = tf_tokenizer_load_with_config(path, &to, tc, &p->tok);
     to.max_length = INT32_MAX; /* the probe: never cut, for counts and cuts */
     if (s == TF_OK)
         s = tf_tokenizer_load_with_config(path, &to, tc, &p->probe);
     tf_free(path);
     if (s == TF_OK && tf_tokenizer_vocab_size(p->tok) > p->cfg.vocab_size)
         s = tf_fail(TF_ERR_SHAPE, "%s: %d tokens, but the model's word_embeddings has %d rows "
-                    "(config.json vocab_size)", file, (int)tf_tokenizer_vocab_size(p->tok),
-                    (int)p->cfg.vocab_size);
+                    "(config.json vocab_size)", json ? "tokenizer.json" : "vocab.txt",
+                    (int)tf_tokenizer_vocab_size(p->tok), (int)p->cfg.vocab_size);
     return s;
 }
 
@@ -162,11 +167,11 @@ static tf_status read_head_transform(tf_pipeline *p, const tf_st_file *f)
  * (hf_family.h), or a token head's classifier (every family's name). */
 static tf_status read_head(tf_pipeline *p, const char *dir)
 {
-    char *path = tf_path_join(dir, "model.safetensors");
-    if (!path)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
+    char *path;
+    tf_status s = tf_path_join(dir, "model.safetensors", &path);
     tf_st_file f;
-    tf_status s = tf_st_open(&f, path);
+    if (s == TF_OK)
+        s = tf_st_open(&f, path);
     tf_free(path);
     if (s)
         return s;
@@ -211,10 +216,10 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
 
 static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
-    char *config = tf_path_join(dir, "config.json");
-    if (!config)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a path");
-    tf_status s = tf_hf_arch_read(&p->arch, config, "config.json");
+    char *config;
+    tf_status s = tf_path_join(dir, "config.json", &config);
+    if (s == TF_OK)
+        s = tf_hf_arch_read(&p->arch, config, "config.json");
     tf_free(config);
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
@@ -225,7 +230,7 @@ static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_o
     if (s == TF_OK && head) {
         s = load_head(p, dir);
     } else if (s == TF_OK && modules) {
-        s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, p->cfg.max_positions);
+        s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, tf_longest_sequence(&p->cfg));
     } else if (s == TF_OK) { /* sentence-transformers' default for a plain model */
         p->st.pooling_modes = 1u << TF_POOLING_MEAN;
         p->st.pooled_dim = p->cfg.d_model;

@@ -3,14 +3,16 @@
 #include "folder_config.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "alloc.h"
 #include "error.h"
+#include "file.h"
 #include "json_file.h"
+#include "utf8.h"
 
 #define TF_FOLDER_MAX_ADDED (1 << 20)   /* added_tokens_decoder entries and extra specials */
 
@@ -46,14 +48,15 @@ static tf_status read_token(const reader *r, const cJSON *v, const char *field,
     *t = (tf_folder_token){.special = special_default};
     static const char *const flags[] = {"special", "single_word", "lstrip", "rstrip"};
     int32_t *dst[] = {&t->special, &t->single_word, &t->lstrip, &t->rstrip};
-    char label[4200];
-    snprintf(label, sizeof label, "%s: %s", r->path, field);
-    tf_status s = TF_OK;
+    char *label = NULL; /* "<file>: <field>" */
+    tf_status s = cJSON_IsObject(v) ? tf_format_alloc(&label, "%s: %s", r->path, field) : TF_OK;
+    /* null: AddedToken's None, its default (normalized's: not special) */
     for (int i = 0; i < 4 && s == TF_OK && cJSON_IsObject(v); i++)
         s = tf_json_get_bool(v, flags[i], label, dst[i]);
     t->normalized = !t->special;
     if (s == TF_OK && cJSON_IsObject(v))
         s = tf_json_get_bool(v, "normalized", label, &t->normalized);
+    tf_free(label);
     if (s)
         return s;
     t->content = tf_malloc(strlen(content->valuestring) + 1);
@@ -149,7 +152,8 @@ static tf_status read_added_decoder(const reader *r, const cJSON *o, tf_folder_c
         qsort(order, (size_t)n, sizeof *order, compare_id);
     for (int i = 0; s == TF_OK && i < n; i++) {
         char f[96];
-        snprintf(f, sizeof f, "added_tokens_decoder[\"%.40s\"]", order[i].entry->string);
+        snprintf(f, sizeof f, "added_tokens_decoder[\"%.*s\"]",
+                 tf_utf8_prefix(order[i].entry->string, 40), order[i].entry->string);
         tf_folder_token t;
         s = read_token(r, order[i].entry, f, 0, &t);
         if (s == TF_OK)
@@ -160,15 +164,16 @@ static tf_status read_added_decoder(const reader *r, const cJSON *o, tf_folder_c
     return s;
 }
 
-/* The file at dir/name into *root (NULL when it does not exist). */
-static tf_status read_json(const char *dir, const char *name, char *path, size_t size,
-                           cJSON **root)
+/* The file at dir/name into *root (NULL when nothing is there; a link to
+ * nothing is named), its path into *path (tf_free it). */
+static tf_status read_json(const char *dir, const char *name, char **path, cJSON **root)
 {
     *root = NULL;
-    if ((size_t)snprintf(path, size, "%s/%s", dir, name) >= size)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", dir);
-    struct stat st;
-    return stat(path, &st) == 0 ? tf_json_read_file(path, path, 0, root) : TF_OK;
+    mode_t mode = 0;
+    tf_status s = tf_path_join(dir, name, path);
+    if (s == TF_OK)
+        s = tf_file_probe(*path, &mode);
+    return s == TF_OK && mode ? tf_json_read_file(*path, *path, 0, root) : s;
 }
 
 /* The special token attributes of one file; a role it names replaces what
@@ -191,28 +196,50 @@ static tf_status read_roles(const reader *r, const cJSON *root, tf_folder_config
     return s;
 }
 
-/* tokenizer_config.json's casing and model_max_length (an integer
- * 1..2^31-1; transformers' 1e30 for "none" is not a limit). */
+/* model_max_length: an integer >= 1. transformers (PreTrainedTokenizerBase)
+ * takes null (None) as its VERY_LARGE_INTEGER, int(1e30), for "no limit",
+ * which it writes back as 1000000000000000019884624838656: null and every
+ * integer from 2^31 on (no int32 length reaches them) are no limit, 0. */
+static tf_status read_max_length(const reader *r, const cJSON *root, tf_folder_config *c)
+{
+    const cJSON *v = item(root, "model_max_length");
+    if (!v || cJSON_IsNull(v))
+        return TF_OK;
+    const double d = cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+    if (!(d >= 1.0) || floor(d) != d) {
+        char got[96];
+        tf_json_describe(v, got, sizeof got);
+        return tf_fail(TF_ERR_FORMAT, "%s: model_max_length must be an integer >= 1 (from "
+                       "2^31 on, as transformers' 1e30, no limit), got %s", r->path, got);
+    }
+    c->model_max_length = d > INT32_MAX ? 0 : (int32_t)d;
+    return TF_OK;
+}
+
+/* tokenizer_config.json's casing (do_lower_case and
+ * tokenize_chinese_chars booleans, as BertTokenizerFast's normalizer takes
+ * them; strip_accents also null, its None: as do_lower_case) and
+ * model_max_length. */
 static tf_status read_init_args(const reader *r, const cJSON *root, tf_folder_config *c)
 {
-    const cJSON *max = item(root, "model_max_length");
-    if (cJSON_IsNumber(max) && max->valuedouble >= 1 && max->valuedouble <= INT32_MAX &&
-        max->valuedouble == (double)(int64_t)max->valuedouble)
-        c->model_max_length = (int32_t)max->valuedouble;
-    tf_status s = tf_json_get_bool(root, "do_lower_case", r->path, &c->lowercase);
+    tf_status s = read_max_length(r, root, c);
     if (s == TF_OK)
-        s = tf_json_get_bool(root, "strip_accents", r->path, &c->strip_accents);
+        s = tf_json_read_bool(root, "do_lower_case", TF_JSON_NOT_NULL, r->path, &c->lowercase);
     if (s == TF_OK)
-        s = tf_json_get_bool(root, "tokenize_chinese_chars", r->path, &c->split_cjk);
+        s = tf_json_read_bool(root, "strip_accents", TF_JSON_OPTIONAL, r->path,
+                              &c->strip_accents);
+    if (s == TF_OK)
+        s = tf_json_read_bool(root, "tokenize_chinese_chars", TF_JSON_NOT_NULL, r->path,
+                              &c->split_cjk);
     return s;
 }
 
 tf_status tf_folder_config_read(const char *dir, tf_folder_config *c)
 {
     *c = (tf_folder_config){.lowercase = -1, .strip_accents = -1, .split_cjk = -1};
-    char path[4096];
+    char *path = NULL;
     cJSON *root = NULL;
-    tf_status s = read_json(dir, "tokenizer_config.json", path, sizeof path, &root);
+    tf_status s = read_json(dir, "tokenizer_config.json", &path, &root);
     const reader config = {path};
     const cJSON *decoder = root ? item(root, "added_tokens_decoder") : NULL;
     if (s == TF_OK && root)
@@ -226,14 +253,17 @@ tf_status tf_folder_config_read(const char *dir, tf_folder_config *c)
     const int legacy = !decoder; /* transformers reads the map only then */
     cJSON_Delete(root);
     root = NULL;
+    tf_free(path);
+    path = NULL;
     if (s == TF_OK && legacy)
-        s = read_json(dir, "special_tokens_map.json", path, sizeof path, &root);
+        s = read_json(dir, "special_tokens_map.json", &path, &root);
     const reader map = {path};
     if (s == TF_OK && root)
         s = read_roles(&map, root, c);
     if (s == TF_OK && root)
         s = read_extra_specials(&map, item(root, "additional_special_tokens"), c);
     cJSON_Delete(root);
+    tf_free(path);
     return s;
 }
 

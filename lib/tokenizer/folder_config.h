@@ -32,7 +32,8 @@ typedef struct tf_folder_token {
 } tf_folder_token;
 
 typedef struct tf_folder_config {
-    int32_t model_max_length;             /* 0: not said (or transformers' 1e30 "none") */
+    int32_t model_max_length;             /* 0: not said, or no limit (null, or 2^31 on
+                                             as transformers' 1e30) */
     int32_t lowercase, strip_accents;     /* do_lower_case, strip_accents; -1: not said */
     int32_t split_cjk;                    /* tokenize_chinese_chars; -1: not said */
     tf_folder_token role[TF_ROLE_COUNT];  /* bos_token .. mask_token */
@@ -44,12 +45,21 @@ typedef struct tf_folder_config {
 
 /* Reads dir's tokenizer_config.json and special_tokens_map.json where they
  * exist into *c (zeroed first; tf_folder_config_clear it, on failure too).
- * A file that is no JSON object, a field of the wrong type, an
+ * A file that is no JSON object, a field of the wrong type (null too where
+ * transformers has no None: do_lower_case, tokenize_chinese_chars), an
  * added_tokens_decoder key that is no id or an empty content is
- * TF_ERR_FORMAT naming the file and the field. */
+ * TF_ERR_FORMAT naming the file, the field and the value; a file that is a
+ * symbolic link to nothing is TF_ERR_IO naming it (tf_file_probe). */
 tf_status tf_folder_config_read(const char *dir, tf_folder_config *c);
 
 void tf_folder_config_clear(tf_folder_config *c);
+
+/* The tokenizer file of the folder dir: its tokenizer.json, else its
+ * vocab.txt, allocated into *path (tf_free it); *json whether it is the
+ * tokenizer.json. Neither is TF_ERR_IO "<dir>: not a regular file: it is
+ * a directory, with neither tokenizer.json nor vocab.txt"; a link to
+ * nothing is named (tf_file_probe). */
+tf_status tf_tokenizer_folder_file(const char *dir, char **path, int *json);
 
 /* Loads the tokenizer at path (a tokenizer.json, a vocab.txt, or a model
  * folder's tokenizer.json, else its vocab.txt) with the options as given,

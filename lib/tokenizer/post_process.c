@@ -138,6 +138,16 @@ int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int
     return 1;
 }
 
+const char *tf_template_fault(const tf_template *t, int pair)
+{
+    int uses[2] = {0, 0}; /* $A, $B */
+    for (size_t k = 0; k < t->n; k++)
+        if (t->items[k].sequence >= 0)
+            uses[t->items[k].sequence] = 1;
+    if (pair)
+        return uses[0] && uses[1] ? NULL : "a pair template must use both $A and $B";
+    return uses[0] && !uses[1] ? NULL : "a single template must use $A and not $B";
+}
 
 int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int32_t sep,
                         int roberta)

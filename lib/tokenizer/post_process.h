@@ -38,6 +38,14 @@ void tf_template_destroy(tf_template *t);
  * ids[0..n_ids) (copied). 0 when out of memory. */
 int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int32_t *ids,
                     size_t n_ids);
+/* What is wrong with t as a TemplateProcessing template for a single text
+ * (pair 0) or a pair (1), NULL when nothing: a pair template must use both
+ * $A and $B (as tokenizers' TemplateProcessingBuilder::validate requires;
+ * its deserializer does not check, and gives an empty pair template's rows
+ * no tokens at all), and a single one $A and not $B (tokenizers indexes a
+ * second sequence a single text does not have, and panics; without $A the
+ * text would be left out). */
+const char *tf_template_fault(const tf_template *t, int pair);
 /* BERT's templates, [CLS] $A [SEP] and [CLS] $A [SEP] $B:1 [SEP]:1, or with
  * roberta RoBERTa's, <s> $A </s> and <s> $A </s> </s> $B </s> (all type 0). */
 int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int32_t sep,

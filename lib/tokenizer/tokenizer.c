@@ -11,6 +11,7 @@
 #include "abi.h"
 #include "alloc.h"
 #include "error.h"
+#include "file.h"
 #include "folder_config.h"
 
 #define TF_SPECIAL_MAX 64 /* bytes of a special token named in the options, NUL included */
@@ -535,27 +536,37 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* What path names: a directory's tokenizer.json, else its vocab.txt (into
- * buf), or path itself (also a directory with neither, whose reading then
- * says what it is); *json whether it is a tokenizer.json. */
-static tf_status resolve(const char *path, char *buf, size_t size, const char **file, int *json)
+tf_status tf_tokenizer_folder_file(const char *dir, char **path, int *json)
 {
-    struct stat st;
-    *file = path;
-    *json = ends_with(path, ".json");
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return TF_OK;
-    const char *names[2] = {"tokenizer.json", "vocab.txt"};
+    static const char *const names[2] = {"tokenizer.json", "vocab.txt"};
+    *path = NULL;
     for (int k = 0; k < 2; k++) {
-        if ((size_t)snprintf(buf, size, "%s/%s", path, names[k]) >= size)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the path is too long", path);
-        if (stat(buf, &st) == 0) {
-            *file = buf;
+        mode_t mode = 0;
+        tf_status s = tf_path_join(dir, names[k], path);
+        if (s == TF_OK)
+            s = tf_file_probe(*path, &mode);
+        if (s || mode) {
             *json = k == 0;
-            return TF_OK;
+            return s;
         }
+        tf_free(*path);
+        *path = NULL;
     }
-    return TF_OK;
+    return tf_fail(TF_ERR_IO, "%s: not a regular file: it is a directory, with neither "
+                   "tokenizer.json nor vocab.txt", dir);
+}
+
+/* The file path names, allocated into *file: a folder's tokenizer file
+ * (tf_tokenizer_folder_file), else path itself, which is a tokenizer.json
+ * (*json) when its name ends so. */
+static tf_status resolve(const char *path, char **file, int *json)
+{
+    mode_t mode = 0;
+    tf_status s = tf_file_probe(path, &mode);
+    if (s == TF_OK && S_ISDIR(mode))
+        return tf_tokenizer_folder_file(path, file, json);
+    *json = ends_with(path, ".json");
+    return s ? s : tf_format_alloc(file, "%s", path);
 }
 
 /* A vocab.txt's special tokens: the options', else those the folder names. */
@@ -588,19 +599,21 @@ tf_status tf_tokenizer_load_with_config(const char *path, const tf_tokenizer_opt
                                         const tf_folder_config *fc, tf_tokenizer **out)
 {
     *out = NULL;
-    char buf[4096];
-    const char *file = path;
+    char *file = NULL;
     int json = 0;
-    tf_status s = resolve(path, buf, sizeof buf, &file, &json);
-    if (s)
+    tf_status s = resolve(path, &file, &json);
+    tf_tokenizer *tok = s ? NULL : tf_calloc(1, sizeof *tok);
+    if (s == TF_OK && !tok)
+        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
+    if (s) {
+        tf_free(file);
         return s;
-    tf_tokenizer *tok = tf_calloc(1, sizeof *tok);
-    if (!tok)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "tokenizer: cannot allocate the handle");
+    }
     const tf_tokenizer_options named = named_specials(o, fc);
     tf_folder_token roles[TF_ROLE_COUNT];
     role_flags(roles, fc);
     s = json ? tf_tokenizer_json_load(tok, file, o) : load_vocab_txt(tok, file, &named, roles);
+    tf_free(file);
     if (s == TF_OK)
         s = add_folder_tokens(tok, fc, path);
     if (s == TF_OK && o->max_length) /* the caller's limit over the folder's */
@@ -625,12 +638,6 @@ static void folder_casing(tf_tokenizer_options *o, const tf_folder_config *fc)
         o->split_cjk = fc->split_cjk;
 }
 
-static int is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                             tf_tokenizer **out)
 {
@@ -647,7 +654,9 @@ tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
     if (s)
         return s;
     tf_folder_config fc = {0};
-    if (is_directory(path) && (s = tf_folder_config_read(path, &fc)) == TF_OK)
+    mode_t mode = 0;
+    if ((s = tf_file_probe(path, &mode)) == TF_OK && S_ISDIR(mode) &&
+        (s = tf_folder_config_read(path, &fc)) == TF_OK)
         folder_casing(&o, &fc);
     if (s == TF_OK)
         s = tf_tokenizer_load_with_config(path, &o, &fc, out);
