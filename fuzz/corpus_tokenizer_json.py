@@ -56,7 +56,8 @@ FILES = {
                            pre_tokenizer={"type": "ByteLevel", "add_prefix_space": True,
                                           "use_regex": True},
                            post_processor={"type": "RobertaProcessing", "sep": ["</s>", 2],
-                                           "cls": ["<s>", 1]},
+                                           "cls": ["<s>", 1], "trim_offsets": True,
+                                           "add_prefix_space": True},
                            decoder={"type": "ByteLevel"},
                            truncation={"max_length": 8, "strategy": "LongestFirst", "stride": 0,
                                        "direction": "Right"},
@@ -90,7 +91,8 @@ FILES = {
                     pre_tokenizer={"type": "Metaspace", "replacement": "\u2581",
                                    "prepend_scheme": "first", "split": True},
                     post_processor={"type": "Sequence", "processors": [
-                        {"type": "ByteLevel", "trim_offsets": False}, TEMPLATE]},
+                        {"type": "ByteLevel", "add_prefix_space": False,
+                         "trim_offsets": False}, TEMPLATE]},
                     decoder={"type": "Metaspace", "replacement": "\u2581", "add_prefix_space": True}),
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "utf8.h"
 
 typedef enum field_kind {
     F_INT, F_BOOL, F_POSITION, F_ACTIVATION, F_NORM_FIRST, F_EPS, F_SEED,
@@ -157,8 +158,9 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
         const double v = strtod(text, &end);
         ok = *text && !*end && !errno;
         if (ok && !(isfinite((float)v) && (float)v > 0.0f))
-            return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": '%.40s' is %g as a float32, the "
-                           "precision LayerNorm runs in; it must be finite and > 0", f->key, text,
+            return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": '%.*s' is %g as a float32, the "
+                           "precision LayerNorm runs in; it must be finite and > 0", f->key,
+                           tf_utf8_prefix(text, 40), text,
                            (double)(float)v);
         if (ok)
             c->layer_norm_eps = (float)v;
@@ -180,11 +182,11 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
     }
     }
     if (!ok && f->kind == F_INT)
-        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.40s' as an integer in "
-                       "%d..%d", f->key, text, (int)f->lo, INT32_MAX);
+        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as an integer in "
+                       "%d..%d", f->key, tf_utf8_prefix(text, 40), text, (int)f->lo, INT32_MAX);
     if (!ok)
-        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.40s' as a %s", f->key,
-                       text,
+        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as a %s", f->key,
+                       tf_utf8_prefix(text, 40), text,
                        f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
                        : f->kind == F_POSITION
                            ? "position (none/sinusoidal/learned/rotary/alibi)"

@@ -9,57 +9,32 @@
 
 #include "alloc.h"
 #include "error.h"
-
-/* Offset of the first byte that is not valid UTF-8 (shortest form, no
- * surrogates, at most U+10FFFF), or len. */
-static size_t utf8_invalid_at(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        const unsigned char c = s[i];
-        size_t n;
-        unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            lo = c == 0xE0 ? 0xA0 : 0x80;
-            hi = c == 0xED ? 0x9F : 0xBF;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            lo = c == 0xF0 ? 0x90 : 0x80;
-            hi = c == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return i;
-        }
-        if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi)
-            return i;
-        for (size_t k = 2; k <= n; k++)
-            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-                return i;
-        i += n + 1;
-    }
-    return len;
-}
+#include "utf8.h"
 
 /* How much of the string whose opening quote is at `quote` a message
- * quotes, as written: up to its closing quote, at most 64 bytes. */
+ * quotes, as written: up to its closing quote or its first control byte, at
+ * most 64 bytes, ending between two characters. */
 static int written_length(const char *s, size_t len, size_t quote)
 {
     size_t end = quote + 1;
-    while (end < len && s[end] != '"')
+    while (end < len && s[end] != '"' && (unsigned char)s[end] >= 0x20)
         end += s[end] == '\\' ? 2 : 1;
-    const size_t n = (end < len ? end : len) - quote - 1;
-    return n < 64 ? (int)n : 64;
+    size_t n = (end < len ? end : len) - quote - 1;
+    if (n > 64)
+        for (n = 64; n > 0 && tf_utf8_is_continuation((unsigned char)s[quote + 1 + n]); n--)
+            ;
+    return (int)n;
 }
 
 /* What cJSON would not see in the raw text: arrays and objects nested deeper
- * than max_depth, and the escape \u0000 in a key or string, which cJSON
- * decodes into a NUL that ends its C string, so that "a\u0000b" would read
- * as "a" (and "num_attention_heads\u0000" as num_attention_heads). */
+ * than max_depth; the escape \u0000 in a key or string, which cJSON decodes
+ * into a NUL that ends its C string, so that "a\u0000b" would read as "a"
+ * (and "num_attention_heads\u0000" as num_attention_heads); a raw control
+ * byte (U+0000..U+001F) in a key or string, which RFC 8259 (section 7)
+ * requires escaped and cJSON accepts, a raw NUL cutting the string as the
+ * escaped one does; and one between tokens other than RFC 8259's whitespace
+ * (space, tab, line feed, carriage return), which cJSON skips as if it
+ * were. */
 static tf_status check_raw(const char *s, size_t len, int max_depth, const char *label)
 {
     int depth = 0;
@@ -71,12 +46,22 @@ static tf_status check_raw(const char *s, size_t len, int max_depth, const char 
                 return tf_fail(TF_ERR_FORMAT, "%s: the string \"%.*s\" at byte %zu contains "
                                "\\u0000 (NUL): keys and strings must not hold NUL characters",
                                label, written_length(s, len, quote), s + quote + 1, quote);
+            if ((unsigned char)c < 0x20)
+                return tf_fail(TF_ERR_FORMAT, "%s: the string \"%.*s\" at byte %zu holds the "
+                               "control byte 0x%02x unescaped at byte %zu: JSON (RFC 8259) "
+                               "requires it escaped (\\u%04x)", label,
+                               written_length(s, len, quote), s + quote + 1, quote,
+                               (unsigned char)c, i, (unsigned char)c);
             if (c == '\\')
                 i++;
             else if (c == '"')
                 quote = SIZE_MAX;
         } else if (c == '"') {
             quote = i;
+        } else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            return tf_fail(TF_ERR_FORMAT, "%s: the control byte 0x%02x at byte %zu: JSON (RFC "
+                           "8259) allows only space, tab, line feed and carriage return "
+                           "between its tokens", label, (unsigned char)c, i);
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
                 return tf_fail(TF_ERR_FORMAT, "%s: JSON nests deeper than %d levels at byte %zu",
@@ -124,8 +109,9 @@ static tf_status check_object_keys(const cJSON *object, key_scratch *k, const ch
     qsort(k->items, n, sizeof *k->items, compare_keys);
     for (size_t i = 1; i < n; i++)
         if (strcmp(k->items[i - 1]->string, k->items[i]->string) == 0)
-            return tf_fail(TF_ERR_FORMAT, "%s: key '%.200s' appears twice in %s%s; readers "
-                           "disagree on which one counts", label, k->items[i]->string,
+            return tf_fail(TF_ERR_FORMAT, "%s: key '%.*s' appears twice in %s%s; readers "
+                           "disagree on which one counts", label,
+                           tf_utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
                            k->path[0] ? "the object at " : "the top-level object", k->path);
     return TF_OK;
 }
@@ -140,10 +126,18 @@ static tf_status check_keys(const cJSON *value, key_scratch *k, const char *labe
     cJSON_ArrayForEach(item, value) {
         if (s)
             break;
+        if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) { /* nothing inside it to check */
+            index++;
+            continue;
+        }
+        char step[80]; /* 'key' (its first 64 bytes) or [index] */
         if (cJSON_IsObject(value))
-            snprintf(k->path + len, sizeof k->path - len, "'%.64s'", item->string);
+            snprintf(step, sizeof step, "'%.*s'", tf_utf8_prefix(item->string, 64),
+                     item->string);
         else
-            snprintf(k->path + len, sizeof k->path - len, "[%d]", index++);
+            snprintf(step, sizeof step, "[%d]", index++);
+        if (len + strlen(step) < sizeof k->path) /* a path too deep to say ends before it */
+            memcpy(k->path + len, step, strlen(step) + 1);
         s = check_keys(item, k, label);
     }
     k->path[len] = '\0';
@@ -282,7 +276,7 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
                         cJSON **out)
 {
     *out = NULL;
-    size_t at = utf8_invalid_at((const unsigned char *)text, len);
+    size_t at = tf_utf8_invalid_at(text, len);
     if (at < len)
         return tf_fail(TF_ERR_FORMAT, "%s: not valid UTF-8 at byte %zu (0x%02x)", label, at,
                        (unsigned char)text[at]);

@@ -15,6 +15,7 @@
 #include "file.h"
 #include "json.h"
 #include "tokenizer.h"
+#include "utf8.h"
 
 #define TF_MAX_STAGES 64       /* normalizers or pre-tokenizers, Sequences flattened */
 #define TF_MAX_TEMPLATE 64     /* items of a template */
@@ -91,6 +92,14 @@ static tf_status get_bool(const loader *l, const cJSON *o, const char *key, cons
     return TF_OK;
 }
 
+/* Whether v is a number that is an integer in [lo, hi]. */
+static int int_in(const cJSON *v, double lo, double hi)
+{
+    /* in range before the cast: a double past int64_t's range has no int64_t */
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi &&
+           v->valuedouble == (double)(int64_t)v->valuedouble;
+}
+
 /* An integer field in [lo, hi] (dflt when absent or null). */
 static tf_status get_int(const loader *l, const cJSON *v, const char *field, double lo, double hi,
                          int32_t dflt, int32_t *out)
@@ -98,12 +107,11 @@ static tf_status get_int(const loader *l, const cJSON *v, const char *field, dou
     *out = dflt;
     if (absent(v))
         return TF_OK;
-    char expected[96];
-    name_field(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
-    /* in range before the cast: a double past int64_t's range has no int64_t */
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
-        v->valuedouble != (double)(int64_t)v->valuedouble)
+    if (!int_in(v, lo, hi)) {
+        char expected[96];
+        name_field(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
         return bad(l, field, expected);
+    }
     *out = (int32_t)v->valuedouble;
     return TF_OK;
 }
@@ -133,11 +141,14 @@ static tf_status load_vocab(const loader *l, const cJSON *vocab)
     const cJSON *t;
     tf_status s = TF_OK;
     cJSON_ArrayForEach(t, vocab) {
-        int32_t id;
-        char field[96];
-        name_field(field, sizeof field, "model.vocab[\"%.48s\"]", t->string);
-        if ((s = get_int(l, t, field, 0, n - 1, -1, &id)) != TF_OK)
-            break;
+        int32_t id = int_in(t, 0, n - 1) ? (int32_t)t->valuedouble : -1;
+        if (id < 0) { /* named only for a message: for every token, seconds of a big file */
+            char field[96];
+            name_field(field, sizeof field, "model.vocab[\"%.*s\"]",
+                       tf_utf8_prefix(t->string, 48), t->string);
+            if ((s = get_int(l, t, field, 0, n - 1, -1, &id)) != TF_OK)
+                break;
+        }
         if (id < 0 || by_id[id]) {
             s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab: id %d is given twice (ids must be "
                         "0..%d, each once)", l->path, (int)id, n - 1);
@@ -197,14 +208,23 @@ static tf_status load_wordpiece(const loader *l, const cJSON *model)
     return s;
 }
 
+/* "model.merges[k]" into field[MERGE_FIELD_SIZE]: named only for a message,
+ * not for each of a big file's merges. */
+enum { MERGE_FIELD_SIZE = 48 };
+
+static const char *merge_field(char *field, int k)
+{
+    name_field(field, MERGE_FIELD_SIZE, "model.merges[%d]", k);
+    return field;
+}
+
 /* Merge k: "a b" or ["a", "b"], both tokens and a + b (b without the
  * continuing prefix) in the vocabulary. */
 static tf_status load_merge(const loader *l, const cJSON *m, int k)
 {
     const tf_vocab *v = &l->tok->vocab;
     tf_bpe *b = &l->tok->bpe;
-    char field[48], joined[1024];
-    name_field(field, sizeof field, "model.merges[%d]", k);
+    char field[MERGE_FIELD_SIZE], joined[1024];
     const char *left = NULL, *right = NULL;
     size_t left_len = 0;
     if (cJSON_IsString(m) && strchr(m->valuestring, ' ')) {
@@ -212,23 +232,26 @@ static tf_status load_merge(const loader *l, const cJSON *m, int k)
         right = strchr(left, ' ') + 1;
         left_len = (size_t)(right - 1 - left);
     } else if (cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2 &&
-               cJSON_IsString(cJSON_GetArrayItem(m, 0)) && cJSON_IsString(cJSON_GetArrayItem(m, 1))) {
+               cJSON_IsString(cJSON_GetArrayItem(m, 0)) &&
+               cJSON_IsString(cJSON_GetArrayItem(m, 1))) {
         left = cJSON_GetArrayItem(m, 0)->valuestring;
         right = cJSON_GetArrayItem(m, 1)->valuestring;
         left_len = strlen(left);
     } else {
-        return bad(l, field, "\"a b\" or [\"a\", \"b\"]");
+        return bad(l, merge_field(field, k), "\"a b\" or [\"a\", \"b\"]");
     }
     const size_t p = strlen(b->prefix);
     const char *tail = p && strncmp(right, b->prefix, p) == 0 ? right + p : right;
-    const int32_t a_id = tf_vocab_find(v, left, left_len), b_id = tf_vocab_find(v, right, strlen(right));
+    const int32_t a_id = tf_vocab_find(v, left, left_len);
+    const int32_t b_id = tf_vocab_find(v, right, strlen(right));
     if (left_len + strlen(tail) >= sizeof joined)
-        return bad(l, field, "tokens of at most 1023 bytes");
+        return bad(l, merge_field(field, k), "tokens of at most 1023 bytes");
     memcpy(joined, left, left_len);
     strcpy(joined + left_len, tail);
     const int32_t merged = tf_vocab_find(v, joined, strlen(joined));
     if (a_id < 0 || b_id < 0 || merged < 0)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s: \"%s\" is not in the vocabulary", l->path, field,
+        return tf_fail(TF_ERR_FORMAT, "%s: %s: \"%s\" is not in the vocabulary", l->path,
+                       merge_field(field, k),
                        a_id < 0 ? "the first token" : b_id < 0 ? "the second token" : joined);
     tf_bpe_add_merge(b, a_id, b_id, k, merged);
     return TF_OK;
@@ -332,8 +355,9 @@ static tf_status load_pieces(const loader *l, const cJSON *vocab)
         const tf_vocab *v = &l->tok->vocab;
         const int32_t found = tf_vocab_find(v, tf_vocab_token(v, k), v->length[k]);
         if (found != k)
-            s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab[%d]: \"%.48s\" is also model.vocab[%d] "
-                        "(each piece once)", l->path, (int)k, tf_vocab_token(v, k), (int)found);
+            s = tf_fail(TF_ERR_FORMAT, "%s: model.vocab[%d]: \"%.*s\" is also model.vocab[%d] "
+                        "(each piece once)", l->path, (int)k,
+                        tf_utf8_prefix(tf_vocab_token(v, k), 48), tf_vocab_token(v, k), (int)found);
     }
     return s;
 }
@@ -808,54 +832,168 @@ static tf_status load_added_tokens(const loader *l, const cJSON *list)
 
 /* ---- Post-processor -------------------------------------------------------------- */
 
-/* [token, id] of BertProcessing / RobertaProcessing. */
+/* Each as tokenizers' serde reads it (tokenizers/src/processors/: template.rs, bert.rs,
+ * roberta.rs, sequence.rs; ByteLevel's in pre_tokenizers/byte_level.rs): the type and range
+ * of every field, or TF_ERR_FORMAT naming the field and its value. */
+
+enum { POST_FIELD = 256 }; /* bytes of a field's name: Sequences 8 deep, a key of 48 */
+
+/* TF_ERR_FORMAT: field holds v (NULL: is absent) where tokenizers reads `expected`. */
+static tf_status bad_value(const loader *l, const char *field, const char *expected,
+                           const cJSON *v)
+{
+    char got[96] = "nothing";
+    if (v)
+        tf_json_describe(v, got, sizeof got);
+    return tf_fail(TF_ERR_FORMAT, "%s: %s: expected %s, got %s", l->path, field, expected, got);
+}
+
+/* An id or a type id: tokenizers' u32, held here in an int32_t. */
+static tf_status post_u32(const loader *l, const cJSON *v, const char *field, int32_t *out)
+{
+    uint64_t u;
+    if (!tf_json_uint(v, INT32_MAX, &u))
+        return bad_value(l, field, "an integer in 0..2147483647", v);
+    *out = (int32_t)u;
+    return TF_OK;
+}
+
+/* A bool field of ByteLevel or RobertaProcessing, required unless optional (then true when
+ * absent, as ByteLevel's use_regex); checked, not applied: their trim_offsets is not (tfenc.h),
+ * and add_prefix_space and use_regex act only through it here. */
+static tf_status post_bool(const loader *l, const cJSON *o, const char *key, const char *field,
+                           int optional)
+{
+    const cJSON *v = item(o, key);
+    if (cJSON_IsBool(v) || (optional && !v))
+        return TF_OK;
+    char f[POST_FIELD];
+    name_field(f, sizeof f, "%s.%s", field, key);
+    return bad_value(l, f, "true or false", v);
+}
+
+/* [token, id] of BertProcessing / RobertaProcessing: a (String, u32). */
 static tf_status token_pair(const loader *l, const cJSON *o, const char *key, const char *field,
                             int32_t *id)
 {
-    char f[160];
+    char f[POST_FIELD], g[POST_FIELD + 8];
     name_field(f, sizeof f, "%s.%s", field, key);
     const cJSON *v = item(o, key);
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 ||
-        !cJSON_IsString(cJSON_GetArrayItem(v, 0)))
-        return bad(l, f, "[token, id]");
-    return get_int(l, cJSON_GetArrayItem(v, 1), f, 0, INT32_MAX, 0, id);
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+        return bad_value(l, f, "[token, id]", v);
+    name_field(g, sizeof g, "%s[0]", f);
+    if (!cJSON_IsString(cJSON_GetArrayItem(v, 0)))
+        return bad_value(l, g, "a string", cJSON_GetArrayItem(v, 0));
+    name_field(g, sizeof g, "%s[1]", f);
+    return post_u32(l, cJSON_GetArrayItem(v, 1), g, id);
 }
 
-/* One item of TemplateProcessing's single or pair. */
-static tf_status template_item(const loader *l, const cJSON *specials, const cJSON *it,
-                               const char *field, tf_template *t)
+/* The name of special_tokens' entry `key` (specials the name of special_tokens). */
+static void special_field(char field[POST_FIELD], const char *specials, const char *key)
 {
-    const cJSON *special = item(it, "SpecialToken"), *seq = item(it, "Sequence");
-    const cJSON *body = special ? special : seq;
-    const char *id;
-    int32_t type_id;
-    tf_status s = cJSON_IsObject(body) ? get_string(l, body, "id", field, 0, &id)
-                                       : bad(l, field, "{\"SpecialToken\": ...} or {\"Sequence\": ...}");
-    if (s == TF_OK)
-        s = get_int(l, item(body, "type_id"), field, 0, INT32_MAX, 0, &type_id);
+    name_field(field, POST_FIELD, "%s[\"%.*s\"]", specials, tf_utf8_prefix(key, 48), key);
+}
+
+/* A SpecialToken of special_tokens at field: {"id": string, "ids": [u32], "tokens": [string]},
+ * ids and tokens as long (tokenizers' SpecialToken::new); its ids into ids[TF_MAX_TEMPLATE]
+ * and *n. */
+static tf_status special_token(const loader *l, const cJSON *entry, const char *field,
+                               int32_t *ids, int *n)
+{
+    char f[POST_FIELD + 16];
+    if (!cJSON_IsObject(entry))
+        return bad_value(l, field, "an object {\"id\", \"ids\", \"tokens\"}", entry);
+    const cJSON *list = item(entry, "ids"), *tokens = item(entry, "tokens"), *v;
+    name_field(f, sizeof f, "%s.id", field);
+    if (!cJSON_IsString(item(entry, "id")))
+        return bad_value(l, f, "a string", item(entry, "id"));
+    name_field(f, sizeof f, "%s.ids", field);
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > TF_MAX_TEMPLATE)
+        return bad_value(l, f, "an array of at most 64 ids", list);
+    *n = 0;
+    cJSON_ArrayForEach(v, list) {
+        name_field(f, sizeof f, "%s.ids[%d]", field, *n);
+        const tf_status s = post_u32(l, v, f, &ids[*n]);
+        if (s)
+            return s;
+        ++*n;
+    }
+    name_field(f, sizeof f, "%s.tokens", field);
+    if (!cJSON_IsArray(tokens))
+        return bad_value(l, f, "an array of strings", tokens);
+    int n_tokens = 0;
+    cJSON_ArrayForEach(v, tokens) {
+        name_field(f, sizeof f, "%s.tokens[%d]", field, n_tokens++);
+        if (!cJSON_IsString(v))
+            return bad_value(l, f, "a string", v);
+    }
+    if (n_tokens != *n)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s: ids and tokens must be of the same length, got "
+                       "%d id%s and %d token%s", l->path, field, *n, *n == 1 ? "" : "s",
+                       n_tokens, n_tokens == 1 ? "" : "s");
+    return TF_OK;
+}
+
+/* TemplateProcessing's special_tokens at specials_field: an object of SpecialTokens, every
+ * one checked, as tokenizers reads them all. */
+static tf_status check_special_tokens(const loader *l, const cJSON *specials,
+                                      const char *specials_field)
+{
+    if (!cJSON_IsObject(specials))
+        return bad_value(l, specials_field, "an object", specials);
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, specials) {
+        char f[POST_FIELD];
+        int32_t ids[TF_MAX_TEMPLATE];
+        int n;
+        special_field(f, specials_field, entry->string);
+        const tf_status s = special_token(l, entry, f, ids, &n);
+        if (s)
+            return s;
+    }
+    return TF_OK;
+}
+
+/* A piece of TemplateProcessing's single or pair at field, as serde writes tokenizers' Piece:
+ * {"Sequence": {"id": "A" or "B", "type_id": u32}} or {"SpecialToken": {"id": a key of
+ * special_tokens, "type_id": u32}} (the strings "$A", "[CLS]:0" are its builder's, not a
+ * file's); appended to t. */
+static tf_status template_item(const loader *l, const cJSON *specials, const char *specials_field,
+                               const cJSON *it, const char *field, tf_template *t)
+{
+    const cJSON *body = cJSON_IsObject(it) && cJSON_GetArraySize(it) == 1 ? it->child : NULL;
+    const int is_seq = body && strcmp(body->string, "Sequence") == 0;
+    if (!body || (!is_seq && strcmp(body->string, "SpecialToken") != 0))
+        return bad_value(l, field, "{\"Sequence\": {...}} or {\"SpecialToken\": {...}}", it);
+    char f[POST_FIELD], g[POST_FIELD + 16];
+    name_field(f, sizeof f, "%s.%s", field, body->string);
+    if (!cJSON_IsObject(body))
+        return bad_value(l, f, "an object {\"id\", \"type_id\"}", body);
+    const cJSON *id = item(body, "id");
+    name_field(g, sizeof g, "%s.id", f);
+    if (is_seq && !(cJSON_IsString(id) &&
+                    (strcmp(id->valuestring, "A") == 0 || strcmp(id->valuestring, "B") == 0)))
+        return bad_value(l, g, "\"A\" or \"B\"", id);
+    if (!cJSON_IsString(id))
+        return bad_value(l, g, "a string", id);
+    const cJSON *entry = is_seq ? NULL : item(specials, id->valuestring);
+    if (!is_seq && !entry)
+        return tf_fail(TF_ERR_FORMAT, "%s: %s: \"%.*s\" is not in %s (tokenizers: Missing "
+                       "SpecialToken(s) with id(s))", l->path, g,
+                       tf_utf8_prefix(id->valuestring, 48), id->valuestring, specials_field);
+    int32_t type_id = 0, ids[TF_MAX_TEMPLATE];
+    int n = 0;
+    name_field(g, sizeof g, "%s.type_id", f);
+    tf_status s = post_u32(l, item(body, "type_id"), g, &type_id);
+    if (s == TF_OK && entry) { /* checked with special_tokens */
+        special_field(f, specials_field, id->valuestring);
+        s = special_token(l, entry, f, ids, &n);
+    }
     if (s)
         return s;
     if (t->n >= TF_MAX_TEMPLATE)
         return bad(l, field, "at most 64 items");
-    if (seq) {
-        if (strcmp(id, "A") != 0 && strcmp(id, "B") != 0)
-            return bad(l, field, "a Sequence of id \"A\" or \"B\"");
-        return tf_template_add(t, id[0] - 'A', type_id, NULL, 0)
-                   ? TF_OK
-                   : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
-    }
-    const cJSON *ids = item(item(specials, id), "ids"), *v;
-    const int n = cJSON_IsArray(ids) ? cJSON_GetArraySize(ids) : -1;
-    if (n < 0 || n > TF_MAX_TEMPLATE)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s: special token \"%s\" is not in special_tokens "
-                       "(with at most 64 ids)", l->path, field, id);
-    int32_t list[TF_MAX_TEMPLATE];
-    int k = 0;
-    cJSON_ArrayForEach(v, ids) {
-        if ((s = get_int(l, v, field, 0, INT32_MAX, 0, &list[k++])) != TF_OK)
-            return s;
-    }
-    return tf_template_add(t, -1, type_id, list, (size_t)n)
+    return tf_template_add(t, is_seq ? id->valuestring[0] - 'A' : -1, type_id, ids, (size_t)n)
                ? TF_OK
                : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
 }
@@ -864,24 +1002,33 @@ static tf_status load_template(const loader *l, const cJSON *o, const char *fiel
 {
     const char *keys[2] = {"single", "pair"};
     tf_template *dst[2] = {&l->tok->single, &l->tok->pair};
-    for (int k = 0; k < 2; k++) {
-        char f[160];
+    const cJSON *specials = item(o, "special_tokens");
+    char specials_field[POST_FIELD];
+    name_field(specials_field, sizeof specials_field, "%s.special_tokens", field);
+    tf_status s = check_special_tokens(l, specials, specials_field);
+    for (int k = 0; s == TF_OK && k < 2; k++) {
+        char f[POST_FIELD];
         name_field(f, sizeof f, "%s.%s", field, keys[k]);
         const cJSON *list = item(o, keys[k]), *it;
         if (!cJSON_IsArray(list))
-            return bad(l, f, "an array");
+            return bad_value(l, f, "an array", list);
         tf_template_destroy(dst[k]);
         dst[k]->window_types = 1;
         int i = 0;
         cJSON_ArrayForEach(it, list) {
-            char g[192];
+            char g[POST_FIELD + 16];
             name_field(g, sizeof g, "%s[%d]", f, i++);
-            const tf_status s = template_item(l, item(o, "special_tokens"), it, g, dst[k]);
-            if (s)
+            if ((s = template_item(l, specials, specials_field, it, g, dst[k])) != TF_OK)
                 return s;
         }
+        const char *fault = tf_template_fault(dst[k], k);
+        if (fault) {
+            char got[96];
+            tf_json_describe(list, got, sizeof got);
+            return tf_fail(TF_ERR_FORMAT, "%s: %s: %s, got %s", l->path, f, fault, got);
+        }
     }
-    return TF_OK;
+    return s;
 }
 
 /* $A and $A $B:1, what a file without a template gives. */
@@ -896,25 +1043,53 @@ static tf_status plain_template(const loader *l)
                : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
 }
 
+/* The names of the first two processors of the loaded post-processor o (field) that add
+ * special tokens (all but ByteLevel), Sequences walked in order, into adders from *n on. */
+static void find_adders(const cJSON *o, const char *field, char adders[2][POST_FIELD], int *n)
+{
+    const char *type = item(o, "type")->valuestring;
+    if (strcmp(type, "Sequence") == 0) {
+        const cJSON *p;
+        int k = 0;
+        cJSON_ArrayForEach(p, item(o, "processors")) {
+            char f[POST_FIELD];
+            name_field(f, sizeof f, "%s.processors[%d]", field, k++);
+            find_adders(p, f, adders, n);
+        }
+    } else if (strcmp(type, "ByteLevel") != 0 && *n < 2) {
+        name_field(adders[(*n)++], POST_FIELD, "%s", field);
+    }
+}
+
 static tf_status load_post_processor(const loader *l, const cJSON *o, const char *field,
                                      int depth)
 {
-    if (absent(o))
+    if (absent(o) && depth == 0) /* none */
         return TF_OK;
-    const char *type;
-    tf_status s = get_type(l, o, field, &type);
+    char f[POST_FIELD];
+    name_field(f, sizeof f, "%s.type", field);
+    if (!cJSON_IsObject(o))
+        return bad_value(l, field, "an object with a \"type\"", o);
+    if (!cJSON_IsString(item(o, "type")))
+        return bad_value(l, f, "a string", item(o, "type"));
+    const char *type = item(o, "type")->valuestring;
+    const int roberta = strcmp(type, "RobertaProcessing") == 0;
     int32_t cls = 0, sep = 0;
-    const int roberta = s == TF_OK && strcmp(type, "RobertaProcessing") == 0;
-    if (s)
-        return s;
-    if (strcmp(type, "ByteLevel") == 0) /* its trim_offsets: see tfenc.h */
-        return TF_OK;
+    tf_status s;
+    if (strcmp(type, "ByteLevel") == 0) {
+        s = post_bool(l, o, "add_prefix_space", field, 0);
+        s = s ? s : post_bool(l, o, "trim_offsets", field, 0);
+        return s ? s : post_bool(l, o, "use_regex", field, 1);
+    }
     if (strcmp(type, "TemplateProcessing") == 0)
         return load_template(l, o, field);
     if (roberta || strcmp(type, "BertProcessing") == 0) {
-        s = token_pair(l, o, "cls", field, &cls);
-        if (s == TF_OK)
-            s = token_pair(l, o, "sep", field, &sep);
+        s = token_pair(l, o, "sep", field, &sep);
+        s = s ? s : token_pair(l, o, "cls", field, &cls);
+        if (roberta) {
+            s = s ? s : post_bool(l, o, "trim_offsets", field, 0);
+            s = s ? s : post_bool(l, o, "add_prefix_space", field, 0);
+        }
         tf_template_destroy(&l->tok->single);
         tf_template_destroy(&l->tok->pair);
         if (s == TF_OK && !tf_template_cls_sep(&l->tok->single, &l->tok->pair, cls, sep, roberta))
@@ -923,7 +1098,15 @@ static tf_status load_post_processor(const loader *l, const cJSON *o, const char
     }
     if (strcmp(type, "Sequence") != 0)
         return unsupported(l, field, type);
-    return load_sequence(l, o, field, "processors", depth, load_post_processor);
+    s = load_sequence(l, o, field, "processors", depth, load_post_processor);
+    char adders[2][POST_FIELD];
+    int n = 0;
+    if (s == TF_OK && depth == 0)
+        find_adders(o, field, adders, &n);
+    if (n == 2) /* tokenizers runs each on the one before's output: [CLS] [CLS] a [SEP] [SEP] */
+        return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s: a second processor that adds special tokens "
+                       "(after %s) is not supported", l->path, adders[1], adders[0]);
+    return s;
 }
 
 /* ---- Truncation and padding ------------------------------------------------------- */
