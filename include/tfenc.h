@@ -140,7 +140,11 @@ TF_API int32_t tf_status_from_name(const char *name);
 
 /* The message of the most recent failed call on this thread ("" if none).
  * Successful calls leave it unchanged. Valid until the next failing call on
- * this thread. */
+ * this thread. Always valid UTF-8: a byte of the caller's input that is
+ * not UTF-8 (a Latin-1 file name) appears as the four characters \xNN, and
+ * a quoted value cut short ends between two characters. Long enough to name
+ * two paths of PATH_MAX bytes whole; a longer message is cut between two
+ * characters and ends in " [...]". */
 TF_API const char *tf_last_error(void);
 
 /* ---- Runtime: what forward calls run on ------------------------------------ *
@@ -222,9 +226,14 @@ typedef struct tf_config {
     int32_t d_ff;              /* F, 1..1048576 */
     int32_t n_layers;          /* L, 1..1024 */
     int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
-    int32_t max_positions;     /* P; required for LEARNED; for SINUSOIDAL,
-                                  ROTARY and ALIBI 0 = unbounded, else a
-                                  bound on T */
+    int32_t max_positions;     /* P; required for LEARNED (T <= P); for
+                                  SINUSOIDAL 0 = unbounded, else a bound on
+                                  T; for ROTARY and ALIBI the trained length
+                                  (config.json's max_position_embeddings),
+                                  which a pipeline's token limit defaults to
+                                  but which does not bound T: those positions
+                                  are computed for any length, as upstream's
+                                  code computes them (0 = none given) */
     int32_t position;          /* tf_position_kind */
     int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
     int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
@@ -353,6 +362,14 @@ TF_API void tf_encoder_destroy(tf_encoder *enc);
  * tf_config_init) says how many bytes it holds. */
 TF_API tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg);
 
+/* Since 0.4.0. The longest sequence (tokens) a forward call of a model of
+ * cfg takes: a learned position table's rows less position_offset, the
+ * sinusoidal encodings' max_positions when > 0; 0 when its positions bound
+ * no length (rotary, ALiBi, relative, none: upstream computes those for any
+ * length, and max_positions is then the length the model was trained on).
+ * 0 for NULL. */
+TF_API int32_t tf_config_max_sequence(const tf_config *cfg);
+
 /* ---- Checkpoints: load, save, inspect -------------------------------------- *
  *
  * tf_encoder_load opens, without a conversion step:
@@ -463,7 +480,15 @@ TF_API void tf_load_options_init(tf_load_options *opts); /* 0.1.0's */
  * vocab.txt likewise) must be a regular file, or a symbolic link to one: a
  * FIFO, a directory or a device is TF_ERR_IO "<path>: not a regular file:
  * it is a FIFO" (a directory, a character device, ...), told without
- * opening a device and without ever blocking. */
+ * opening a device and without ever blocking. A file of a folder that is a
+ * symbolic link to nothing (a Hugging Face cache snapshot copied without
+ * its blobs) is TF_ERR_IO "<dir>/config.json: a symbolic link to <target>
+ * that does not exist (a cache snapshot without its blobs?)", an optional
+ * one (config.json) too: it is not taken as absent. In config.json, null
+ * is Python's None, which BertConfig keeps: pad_token_id, rope_scaling and
+ * position_embedding_type take it as none; a size, a name or a number
+ * (hidden_size, hidden_act, layer_norm_eps, ...) refuses it as any other
+ * wrong value, TF_ERR_FORMAT naming the field and "null". */
 TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
                                  tf_encoder **out);
 
@@ -773,13 +798,35 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
  * ByteLevel, Sequence), which adds the special tokens and token types; the
  * file's truncation (LongestFirst, OnlyFirst, OnlySecond; Left or Right)
  * and padding (pad_id, pad_type_id, BatchLongest or Fixed,
- * pad_to_multiple_of). Regexes are PCRE2's in Unicode mode, with limits: a
- * pattern that backtracks catastrophically makes the encoding fail
- * (TF_ERR_UNSUPPORTED naming it), never hang. Another component's type
+ * pad_to_multiple_of). Regexes are PCRE2's in Unicode mode. A text's work
+ * and growth are linear in its length (since 0.4.0): over a text (or a
+ * piece a pre-tokenizer splits) of n bytes a regex looks at no more than
+ * 256 (n + 1) bytes in all, each start position counted as the bytes from
+ * it to the end of the window it may read (32 bytes, doubled while it needs
+ * more), with at most 16 backtracking steps per byte of that window, and
+ * 64, and beyond that up to 4 MiB more for all the pieces of one input (a
+ * run of up to about 2,800 spaces that every start reads to its end, as
+ * \s*\n does, still encodes); a normalizer makes at most 16 characters per byte of the text (NFKD
+ * makes at most 6; a Replace of a byte by up to 16 fits). A text past
+ * either bound, e.g. a pattern that backtracks catastrophically or reads
+ * the rest of the text from every start (\s*\d+ on a run of spaces), makes
+ * the encoding (or a decoder's Replace, the decoding) fail with
+ * TF_ERR_UNSUPPORTED naming the component, its pattern, the text's length
+ * and the bound; it never hangs, and the tokenizer stays as it was.
+ * Another component's type
  * (WordLevel, UnicodeScripts, ...) is TF_ERR_UNSUPPORTED naming the
  * component and its "type"; malformed JSON, a field of the wrong type, an
  * id given twice, a merge of tokens not in the vocabulary are TF_ERR_FORMAT
- * naming the field. The vocabulary's ids must be 0..n-1, each once; an added
+ * naming the field. A TemplateProcessing pair template must use both $A
+ * and $B, as tokenizers' builder requires (its deserializer does not check,
+ * and encodes pairs with an empty template to no tokens), and a single one
+ * $A and not $B (tokenizers panics on a $B there): otherwise TF_ERR_FORMAT
+ * naming post_processor.single or .pair and the template. A template's
+ * special tokens must be keys of special_tokens, each with ids and tokens
+ * of one length (tokenizers' SpecialToken::new; its deserializer does not
+ * check, and its encoding then panics); a Sequence with two processors that
+ * add special tokens is TF_ERR_UNSUPPORTED naming both. The
+ * vocabulary's ids must be 0..n-1, each once; an added
  * token in the vocabulary has its id there (as tokenizers gives it). Where
  * ours differ from tokenizers': offsets are bytes of the text
  * (tf_encoding_offsets; code points, as tokenizers counts them, in
@@ -861,7 +908,18 @@ TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
  * pad and mask tokens name the specials where the options name none, and
  * do_lower_case, strip_accents and tokenize_chinese_chars set the casing
  * where the options keep their defaults. A field of the wrong type is
- * TF_ERR_FORMAT naming the file, the field and its value. */
+ * TF_ERR_FORMAT naming the file, the field and its value: do_lower_case
+ * and tokenize_chinese_chars true or false (BertTokenizerFast's normalizer
+ * takes no None), strip_accents also null; the special tokens a non-empty
+ * string, an AddedToken object or null; model_max_length an integer >= 1
+ * or null, where null and any integer from 2^31 on are no limit, as
+ * transformers takes its VERY_LARGE_INTEGER int(1e30) (written
+ * 1000000000000000019884624838656, or 1e30) for none; "512", 2.5, 0, -1
+ * are refused. A folder with neither tokenizer.json nor vocab.txt is
+ * TF_ERR_IO "<dir>: not a regular file: it is a directory, with neither
+ * tokenizer.json nor vocab.txt"; a file of it that is a symbolic link to
+ * nothing is TF_ERR_IO naming the file and the link's target (see
+ * tf_encoder_load), not taken as absent. */
 TF_API tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
                                    tf_tokenizer **out);
 /* NULL is a no-op. */
@@ -937,7 +995,8 @@ typedef struct tf_encode_options {
                                    longest row (or as the tokenizer.json's padding says) */
     int32_t pad_to_multiple_of; /* > 0: rows padded to a multiple of it; 0: as the tokenizer */
     int32_t pad_left;           /* 1: padding (and attention_mask's zeros) on the left;
-                                   0: as the tokenizer.json says (Right by default) */
+                                   -1: on the right; 0 (default): as the tokenizer.json
+                                   says (Right when it says nothing) */
     int32_t stride;             /* the tokens each overflowing window repeats of the one
                                    before (tokenizers' stride, transformers' stride=):
                                    >= 0, below max_length less a text's special tokens;
@@ -982,7 +1041,8 @@ TF_API tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t 
 /* The length the tokenizer cuts to when asked to truncate without a
  * max_length: tokenizer_config.json's model_max_length (a model folder),
  * else the tokenizer.json's truncation.max_length, else the options'
- * max_length of a vocab.txt; 0 when none says. */
+ * max_length of a vocab.txt; 0 when none says, or when model_max_length
+ * says no limit (see tf_tokenizer_load). */
 TF_API int32_t tf_tokenizer_model_max_length(const tf_tokenizer *tok);
 
 /* NULL is a no-op. */
@@ -1044,16 +1104,35 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  *  - a sentence-transformers folder (modules.json): TF_PIPELINE_EMBEDDING.
  *    Its modules run in order: Transformer (the BERT checkpoint of the
  *    folder; sentence_bert_config.json's max_seq_length and do_lower_case),
- *    Pooling (its config.json: pooling_mode_cls_token, _max_tokens,
- *    _mean_tokens, _mean_sqrt_len_tokens, _weightedmean_tokens, _lasttoken,
- *    several concatenated in that order, as tf_pool computes each;
- *    include_prompt false leaves the prompt's tokens, [CLS] included, out),
- *    Dense (its config.json: in_features, out_features, bias,
- *    activation_function torch.nn.modules.activation.Tanh, ReLU, Sigmoid,
- *    GELU or torch.nn.modules.linear.Identity; linear.weight and
- *    linear.bias in its model.safetensors) and Normalize (unit L2 norm);
- *    config_sentence_transformers.json gives prompts ({"query": "query: "}),
- *    default_prompt_name and similarity_fn_name.
+ *    Pooling (its config.json: word_embedding_dimension, required;
+ *    pooling_mode_cls_token, _max_tokens, _mean_tokens (true unless said,
+ *    as Pooling's default), _mean_sqrt_len_tokens, _weightedmean_tokens,
+ *    _lasttoken, several concatenated in that order, as tf_pool computes
+ *    each, or pooling_mode "cls", "max", "mean", ... (any case) for one
+ *    alone over them; include_prompt false leaves the prompt's tokens,
+ *    [CLS] included, out), Dense (its config.json: in_features,
+ *    out_features and activation_function, required as Dense.load needs
+ *    them; bias; activation_function torch.nn.modules.activation.Tanh,
+ *    ReLU, Sigmoid, GELU or torch.nn.modules.linear.Identity;
+ *    module_input_name and module_output_name "sentence_embedding" or
+ *    null; linear.weight and linear.bias in its model.safetensors) and
+ *    Normalize (unit L2 norm); config_sentence_transformers.json gives
+ *    prompts ({"query": "query: "}), default_prompt_name and
+ *    similarity_fn_name. A module's path is read as modules.json writes
+ *    it: an absolute one or one with a ".." is TF_ERR_FORMAT (path
+ *    "../x" leaves the folder); symbolic links inside the folder (a
+ *    cache snapshot's) are followed wherever they lead.
+ *    Every field of every file read (tokenizer_config.json,
+ *    special_tokens_map.json, sentence_bert_config.json,
+ *    config_sentence_transformers.json, modules.json, the modules'
+ *    config.json, config.json) has the type and range upstream takes, or is
+ *    TF_ERR_FORMAT naming the file, the field and the value as written
+ *    ("1_Pooling/config.json: include_prompt must be true or false, got
+ *    null"); null is Python's None, the field not said where upstream takes
+ *    None as its default (max_seq_length, prompts, default_prompt_name,
+ *    similarity_fn_name, pooling_mode, the special tokens, model_max_length,
+ *    strip_accents), refused where upstream has no None (a boolean such as
+ *    bias or include_prompt, a size, activation_function).
  *  - a *ForSequenceClassification folder (config.json's architectures),
  *    its family's head on the encoder's output: BERT's pooler, then
  *    classifier.weight [labels, D] and .bias; RoBERTa's (XLM-R's,
@@ -1082,8 +1161,12 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
  * lower-cases too); token types reach the model only when it has more
  * than one. At most max_seq_length tokens each (or pair):
  * sentence_bert_config.json's, else tokenizer_config.json's
- * model_max_length when below the model's positions, else those
- * (max_position_embeddings less position_offset). A longer input is cut (pairs:
+ * model_max_length when below the model's positions (null, or 2^31 and
+ * more as transformers' 1e30, is none), else those (max_position_embeddings
+ * less position_offset); one below 3, which leaves no room for a token
+ * beside [CLS] and [SEP], is TF_ERR_FORMAT naming its file and field. A
+ * file of the folder that is a symbolic link to nothing is TF_ERR_IO naming
+ * it (see tf_encoder_load). A longer input is cut (pairs:
  * the longer segment first) and counted, or refused (options). Every
  * inconsistency names the file and the field with both values, e.g.
  *   "2_Dense/config.json: in_features 32 disagrees with the 64 values the
@@ -1166,6 +1249,12 @@ typedef struct tf_pipeline_args {
                                   default), then keeps its first `dimensions` (0:
                                   all), then is scaled to unit L2 norm whatever
                                   normalize says */
+    size_t out_len;            /* the floats `out` holds: at least n times the call's
+                                  width (embed: dimensions, or dim for 0; score and
+                                  classify: labels), else TF_ERR_INVALID_ARGUMENT
+                                  naming both; 0 is refused. (A caller built with a
+                                  header before this field, whose struct_size ends
+                                  before it, is trusted to hold n times the width.) */
 } tf_pipeline_args;
 
 /* -1 normalize, everything else 0, struct_size set. */

@@ -154,6 +154,7 @@ static tf_status pipeline_run(void *dir)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 2, a.texts = texts, a.out = out, a.batch_size = 1;
+    a.out_len = sizeof out / sizeof *out;
     if (tf_pipeline_kind_of(p) == TF_PIPELINE_EMBEDDING) {
         a.prompt_name = "query";
         s = tf_pipeline_embed(p, &a);
@@ -297,7 +298,8 @@ static const char *const tokenizer_jsons[] = {
     "              {\"SpecialToken\": {\"id\": \"<|end|>\", \"type_id\": 0}}],"
     "  \"pair\": [{\"Sequence\": {\"id\": \"A\", \"type_id\": 0}},"
     "            {\"Sequence\": {\"id\": \"B\", \"type_id\": 1}}],"
-    "  \"special_tokens\": {\"<|end|>\": {\"id\": \"<|end|>\", \"ids\": [8]}}},"
+    "  \"special_tokens\": {\"<|end|>\": {\"id\": \"<|end|>\", \"ids\": [8],"
+    "   \"tokens\": [\"<|end|>\"]}}},"
     " \"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2, \"\\u0120\": 3,"
     "  \"\\u0120a\": 4, \"1\": 5, \"c\": 6, \"abc\": 7}, \"merges\": [\"a b\", [\"\\u0120\", \"a\"],"
     "  [\"ab\", \"c\"]]}}",

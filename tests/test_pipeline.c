@@ -4,8 +4,11 @@
  * Dense), every pooling mode of tf_pool, BERT, RoBERTa and DistilBERT
  * cross-encoders and classifiers, each against the float64 references of
  * tests/data/gen_pipelines.py and gen_families.py (expected.json) within
- * 1e-5; and the
- * inconsistencies of a folder, each refused by file and field. */
+ * 1e-5; the
+ * inconsistencies of a folder, each refused by file and field; modules.json
+ * paths that leave the folder refused, long ones named whole; and a folder
+ * of symbolic links (a Hugging Face cache snapshot) loading, each link
+ * whose target is missing named as such. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -94,6 +97,7 @@ START_TEST(test_mean_normalize_prompts_truncation)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 5, a.texts = texts, a.out = out, a.truncated = &truncated;
+    a.out_len = sizeof out / sizeof *out;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     expect_rows(out, json_at(json_at(exp, "plain"), "embeddings"), 16, "plain");
     ck_assert_uint_eq(truncated, 1);
@@ -189,6 +193,7 @@ START_TEST(test_dense_modules_and_default_prompt)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 4, a.texts = strings(json_at(exp, "texts"), 0), a.out = out;
+    a.out_len = sizeof out / sizeof *out;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     expect_rows(out, json_at(exp, "default"), 6, "default prompt");
     a.prompt_name = "";
@@ -263,6 +268,7 @@ START_TEST(test_minilm_max_seq_length_256)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 2, a.texts = strings(json_at(exp, "texts"), 0), a.out = out, a.truncated = &truncated;
+    a.out_len = sizeof out / sizeof *out;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     ck_assert_uint_eq(truncated, 1);
     expect_rows(out, json_at(exp, "embeddings"), 16, "st_minilm");
@@ -290,6 +296,7 @@ static tf_pipeline *expect_sentence_encoder(const char *name, int max_seq_length
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = (size_t)cJSON_GetArraySize(texts), a.texts = t, a.out = out, a.batch_size = 4;
+    a.out_len = sizeof out / sizeof *out;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     expect_rows(out, json_at(exp, "embeddings"), 8, name);
     cJSON_Delete(exp);
@@ -305,6 +312,7 @@ static void expect_prompt_as_written(const tf_pipeline *p, const char *name, con
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = 1, a.texts = &text, a.out = prompted, a.prompt_name = name;
+    a.out_len = sizeof prompted / sizeof *prompted;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     a.texts = &written, a.out = plain, a.prompt_name = "";
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
@@ -356,13 +364,15 @@ START_TEST(test_nomic_matryoshka_layer_norm)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = (size_t)n, a.texts = strings(texts, 0), a.out = out, a.batch_size = 4;
+    a.out_len = sizeof out / sizeof *out;
     a.dimensions = 4, a.dimensions_layer_norm = 1;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     expect_rows(out, json_at(mat, "embeddings"), 4, "matryoshka 4");
     a.dimensions = 0;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     expect_rows(out, json_at(mat, "uncut"), 8, "matryoshka uncut");
-    a.dimensions = 4, a.dimensions_layer_norm = 0, a.out = plain;
+    a.dimensions = 4, a.dimensions_layer_norm = 0;
+    a.out = plain, a.out_len = sizeof plain / sizeof *plain;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     double differ = 0.0; /* the plain cut against nomic's */
     for (int i = 0; i < n * 4; i++) {
@@ -453,6 +463,7 @@ START_TEST(test_mpnet_sentence_encoder)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = (size_t)n, a.texts = t, a.out = out, a.batch_size = 3, a.truncated = &truncated;
+    a.out_len = sizeof out / sizeof *out;
     ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
     ck_assert_uint_eq(truncated, 1);
     expect_rows(out, json_at(exp, "embeddings"), 16, "mpnet_st");
@@ -514,7 +525,7 @@ START_TEST(test_token_classifier)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     const char *texts[] = {"hello"};
-    a.n = 1, a.texts = texts, a.out = out;
+    a.n = 1, a.texts = texts, a.out = out, a.out_len = sizeof out / sizeof *out;
     expect_failure(tf_pipeline_classify(p, &a), TF_ERR_INVALID_ARGUMENT,
                    "tf_pipeline_classify: the pipeline is a token-classifier; use tf_pipeline_entities");
     expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
@@ -558,6 +569,7 @@ START_TEST(test_head)
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = (size_t)n, a.texts = texts, a.pairs = pairs[0] ? pairs : NULL, a.out = out;
+    a.out_len = sizeof out / sizeof *out;
     a.batch_size = 3;
     if (c->kind == TF_PIPELINE_CROSS_ENCODER) {
         ck_assert_int_eq(tf_pipeline_score(p, &a), TF_OK);
@@ -628,7 +640,8 @@ START_TEST(test_inconsistent_folders)
     expect_load_failure(TF_ERR_SHAPE, "2_Dense/config.json: in_features 32 disagrees with the 16 "
                         "values the modules before it give (1_Pooling/config.json: 1 modes of 16)");
     write_text(join(tmp_dir, "2_Dense/config.json").s,
-               "{\"in_features\": 16, \"out_features\": 8}");
+               "{\"in_features\": 16, \"out_features\": 8, \"activation_function\": "
+               "\"torch.nn.modules.activation.Tanh\"}");
     expect_load_failure(TF_ERR_IO, "2_Dense/model.safetensors");
 
     write_text(join(tmp_dir, "modules.json").s, MODULES_2 ", {\"idx\": 2, \"path\": \"2_LN\", "
@@ -649,6 +662,28 @@ START_TEST(test_inconsistent_folders)
             "\"id2label\": {\"0\": \"no\", \"1\": \"yes\"}}");
     expect_load_failure(TF_ERR_SHAPE, "model.safetensors: classifier.weight: expected [2, 16] (2 "
                         "labels in config.json id2label, hidden_size 16), got [3, 16]");
+
+    /* the head's fields of the wrong type, null included where transformers has no None */
+    static const struct {
+        const char *config, *message;
+    } head_fields[] = {
+        {"\"sentence_transformers\": 5", "config.json: sentence_transformers must be an object, "
+                                        "got 5"},
+        {"\"num_labels\": \"3\"", "config.json: num_labels must be an integer in 1..65536, got "
+                                   "\"3\""},
+        {"\"num_labels\": null", "config.json: num_labels must be an integer in 1..65536, got "
+                                "null"},
+        {"\"id2label\": [\"a\"]", "config.json: id2label must be an object of id -> name, got "
+                                   "[\"a\"]"},
+    };
+    for (size_t i = 0; i < sizeof head_fields / sizeof head_fields[0]; i++) {
+        char config[256];
+        snprintf(config, sizeof config, "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+                 "\"architectures\": [\"BertForSequenceClassification\"], %s}",
+                 head_fields[i].config);
+        prepare("classifier", config);
+        expect_load_failure(TF_ERR_FORMAT, head_fields[i].message);
+    }
 
     /* architectures this library does not have */
     prepare("classifier", "{\"model_type\": \"gpt2\", \"num_attention_heads\": 2, "
@@ -733,12 +768,325 @@ START_TEST(test_modernbert_head_config)
 END_TEST
 
 
+/* ---- Module paths ----------------------------------------------------------------------- */
+
+#define POOLING_16 "{\"word_embedding_dimension\": 16, \"pooling_mode_mean_tokens\": true}"
+
+/* modules.json of st_mean_norm's Transformer and a Pooling at `pooling`. */
+static void write_modules(const char *dir, const char *pooling, const char *more)
+{
+    char text[2048];
+    ck_assert_int_lt(snprintf(text, sizeof text, "[{\"idx\": 0, \"path\": \"\", \"type\": "
+                              "\"sentence_transformers.models.Transformer\"}, {\"idx\": 1, "
+                              "\"path\": \"%s\", \"type\": \"sentence_transformers.models."
+                              "Pooling\"}%s]", pooling, more),
+                     (int)sizeof text);
+    write_text(join(dir, "modules.json").s, text);
+}
+
+/* A module path leaves the folder only by a ".." or by being absolute:
+ * both refused as written, even where a Pooling folder is there to read;
+ * symbolic links inside the folder (a cache snapshot's) are followed. */
+START_TEST(test_module_paths_stay_in_the_folder)
+{
+    make_tmp_dir();
+    const path_buf model = join(tmp_dir, "model");
+    ck_assert_int_eq(mkdir(model.s, 0700), 0);
+    const char *files[] = {"model.safetensors", "vocab.txt", "config.json"};
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(symlink(join(folder("st_mean_norm").s, files[i]).s,
+                                 join(model.s, files[i]).s), 0);
+    /* a Pooling folder beside the model's, which ../ would reach */
+    ck_assert_int_eq(mkdir(join(tmp_dir, "1_Pooling").s, 0700), 0);
+    write_text(join(tmp_dir, "1_Pooling/config.json").s, POOLING_16);
+    static const struct {
+        const char *path, *message;
+    } escaping[] = {
+        {"../1_Pooling", "modules.json: module 1 (sentence_transformers.models.Pooling): path "
+                         "\"../1_Pooling\" leaves the folder (a \"..\" in it)"},
+        {"2_Dense/../../1_Pooling", "path \"2_Dense/../../1_Pooling\" leaves the folder (a "
+                                    "\"..\" in it)"},
+        {"..", "path \"..\" leaves the folder (a \"..\" in it)"},
+        {"./..", "path \"./..\" leaves the folder"},
+        {"/tmp", "path \"/tmp\" leaves the folder (an absolute path)"},
+    };
+    tf_pipeline *p;
+    for (size_t i = 0; i < sizeof escaping / sizeof escaping[0]; i++) {
+        write_modules(model.s, escaping[i].path, "");
+        p = (tf_pipeline *)&p;
+        expect_failure(tf_pipeline_load(model.s, NULL, &p), TF_ERR_FORMAT, escaping[i].message);
+        ck_assert_ptr_null(p);
+    }
+    /* inside, through links whose targets are outside (a snapshot's blobs) */
+    ck_assert_int_eq(symlink(join(tmp_dir, "1_Pooling").s, join(model.s, "pool").s), 0);
+    write_modules(model.s, "pool", "");
+    ck_assert_msg(tf_pipeline_load(model.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    tf_pipeline_destroy(p);
+    ck_assert_int_eq(mkdir(join(model.s, "1_Pooling").s, 0700), 0);
+    ck_assert_int_eq(symlink(join(tmp_dir, "1_Pooling/config.json").s,
+                             join(model.s, "1_Pooling/config.json").s), 0);
+    write_modules(model.s, "./1_Pooling/", "");
+    ck_assert_msg(tf_pipeline_load(model.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_dim(p), 16);
+    tf_pipeline_destroy(p);
+    remove_tmp_dir();
+}
+END_TEST
+
+/* A module path of 330 characters is named whole in every message. */
+START_TEST(test_long_module_paths_named_whole)
+{
+    char path[340];
+    memset(path, 'a', 200);
+    path[200] = '/';
+    memset(path + 201, 'b', 130);
+    path[331] = '\0';
+    make_tmp_dir();
+    prepare("st_mean_norm", NULL);
+    path[200] = '\0';
+    ck_assert_int_eq(mkdir(join(tmp_dir, path).s, 0700), 0);
+    path[200] = '/';
+    ck_assert_int_eq(mkdir(join(tmp_dir, path).s, 0700), 0);
+    const path_buf pooling = join(join(tmp_dir, path).s, "config.json");
+    write_text(pooling.s, "{\"word_embedding_dimension\": 32, \"pooling_mode_mean_tokens\": true}");
+    write_modules(tmp_dir, path, "");
+    char want[512];
+    snprintf(want, sizeof want, "%s/config.json: word_embedding_dimension 32 disagrees", path);
+    expect_load_failure(TF_ERR_SHAPE, want);
+    /* and as the width a Dense module after it is given */
+    write_text(pooling.s, POOLING_16);
+    write_modules(tmp_dir, path, ", {\"idx\": 2, \"path\": \"2_Dense\", \"type\": "
+                  "\"sentence_transformers.models.Dense\"}");
+    ck_assert_int_eq(mkdir(join(tmp_dir, "2_Dense").s, 0700), 0);
+    write_text(join(tmp_dir, "2_Dense/config.json").s, "{\"in_features\": 8, \"out_features\": "
+               "4, \"activation_function\": \"torch.nn.modules.linear.Identity\"}");
+    snprintf(want, sizeof want, "the modules before it give (%s/config.json: 1 modes of 16)",
+             path);
+    expect_load_failure(TF_ERR_SHAPE, want);
+    remove_tmp_dir();
+}
+END_TEST
+
+/* ---- A folder of symbolic links ---------------------------------------------------------- */
+
+/* st_dense's files, each a link into tmp_dir/blobs as a Hugging Face cache
+ * snapshot has them. */
+static const char *const snapshot_files[] = {
+    "config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "modules.json",
+    "config_sentence_transformers.json", "1_Pooling/config.json", "2_Dense/config.json",
+    "2_Dense/model.safetensors", "3_Dense/config.json", "3_Dense/model.safetensors"};
+enum { N_SNAPSHOT_FILES = sizeof snapshot_files / sizeof snapshot_files[0] };
+
+/* tmp_dir/snapshot: st_dense as links to the blobs tmp_dir/blobs/<i> (each
+ * a link to st_dense's file). */
+static path_buf make_snapshot(void)
+{
+    const path_buf snapshot = join(tmp_dir, "snapshot"), blobs = join(tmp_dir, "blobs");
+    ck_assert_int_eq(mkdir(snapshot.s, 0700), 0);
+    ck_assert_int_eq(mkdir(blobs.s, 0700), 0);
+    const char *dirs[] = {"1_Pooling", "2_Dense", "3_Dense"};
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(mkdir(join(snapshot.s, dirs[i]).s, 0700), 0);
+    for (int i = 0; i < N_SNAPSHOT_FILES; i++) {
+        char blob[16];
+        snprintf(blob, sizeof blob, "%d", i);
+        ck_assert_int_eq(symlink(join(folder("st_dense").s, snapshot_files[i]).s,
+                                 join(blobs.s, blob).s), 0);
+        ck_assert_int_eq(symlink(join(blobs.s, blob).s,
+                                 join(snapshot.s, snapshot_files[i]).s), 0);
+    }
+    return snapshot;
+}
+
+/* Each file of the snapshot whose blob is missing: TF_ERR_IO naming the
+ * file, the link and its target, wherever the file is looked for (the
+ * optional ones too: a missing blob is not a missing file). */
+START_TEST(test_snapshot_without_blobs)
+{
+    make_tmp_dir();
+    const path_buf snapshot = make_snapshot(), blobs = join(tmp_dir, "blobs");
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(snapshot.s, NULL, &p) == TF_OK, "%s", tf_last_error());
+    tf_pipeline_destroy(p);
+    char want[2 * sizeof(path_buf) + 128];
+    for (int i = 0; i < N_SNAPSHOT_FILES; i++) {
+        char blob[16], gone[24];
+        snprintf(blob, sizeof blob, "%d", i);
+        snprintf(gone, sizeof gone, "%d.gone", i);
+        ck_assert_int_eq(rename(join(blobs.s, blob).s, join(blobs.s, gone).s), 0);
+        snprintf(want, sizeof want, "%s: a symbolic link to %s that does not exist (a cache "
+                 "snapshot without its blobs?)", join(snapshot.s, snapshot_files[i]).s,
+                 join(blobs.s, blob).s);
+        p = (tf_pipeline *)&p;
+        expect_failure(tf_pipeline_load(snapshot.s, NULL, &p), TF_ERR_IO, want);
+        ck_assert_ptr_null(p);
+        ck_assert_int_eq(rename(join(blobs.s, gone).s, join(blobs.s, blob).s), 0);
+    }
+    /* files the folder may lack, present as links to missing blobs */
+    const char *optional[] = {"tokenizer.json", "special_tokens_map.json",
+                              "sentence_bert_config.json"};
+    for (int i = 0; i < 3; i++) {
+        const path_buf link_path = join(snapshot.s, optional[i]);
+        ck_assert_int_eq(symlink("../blobs/missing", link_path.s), 0);
+        snprintf(want, sizeof want, "%s: a symbolic link to ../blobs/missing that does not "
+                 "exist", link_path.s);
+        expect_failure(tf_pipeline_load(snapshot.s, NULL, &p), TF_ERR_IO, want);
+        tf_tokenizer *tok = (tf_tokenizer *)&tok;
+        if (i < 2) /* the tokenizer's files */
+            expect_failure(tf_tokenizer_load(snapshot.s, NULL, &tok), TF_ERR_IO, want);
+        ck_assert_int_eq(unlink(link_path.s), 0);
+    }
+    /* a module's folder a link to a missing one */
+    ck_assert_int_eq(rename(join(snapshot.s, "3_Dense").s, join(tmp_dir, "3_Dense").s), 0);
+    ck_assert_int_eq(symlink("../3_Dense.gone", join(snapshot.s, "3_Dense").s), 0);
+    snprintf(want, sizeof want, "%s: a symbolic link to ../3_Dense.gone that does not exist",
+             join(snapshot.s, "3_Dense").s);
+    expect_failure(tf_pipeline_load(snapshot.s, NULL, &p), TF_ERR_IO, want);
+    remove_tmp_dir();
+}
+END_TEST
+
+/* A folder with neither tokenizer.json nor vocab.txt is named as such. */
+START_TEST(test_folder_without_tokenizer)
+{
+    make_tmp_dir();
+    tf_tokenizer *tok = (tf_tokenizer *)&tok;
+    char want[512];
+    snprintf(want, sizeof want, "%s: not a regular file: it is a directory, with neither "
+             "tokenizer.json nor vocab.txt", tmp_dir);
+    expect_failure(tf_tokenizer_load(tmp_dir, NULL, &tok), TF_ERR_IO, want);
+    ck_assert_ptr_null(tok);
+    prepare("st_mean_norm", NULL);
+    unlink(join(tmp_dir, "vocab.txt").s);
+    expect_load_failure(TF_ERR_IO, want);
+    remove_tmp_dir();
+}
+END_TEST
+
+/* out's size travels with it: an out_len short of n x the call's width
+ * (0 included) is refused naming both, and out is not written; for embed
+ * the width is `dimensions` (0: dim), for the heads the labels. */
+START_TEST(test_out_len_checked)
+{
+    const char *texts[2] = {"first text", "second"}, *pairs[2] = {"a", "b"};
+    float out[2 * 16 + 1];
+    tf_pipeline *st = load("st_mean_norm"), *ce = load("cross_encoder");
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 2, a.texts = texts, a.out = out;
+    const struct {
+        tf_pipeline *p;
+        int32_t dimensions;
+        size_t out_len;
+        const char *message;
+    } refused[] = {
+        {st, 0, 0, "args.out_len: out holds 0 floats, but 2 inputs of 16 values need 32"},
+        {st, 0, 31, "args.out_len: out holds 31 floats, but 2 inputs of 16 values need 32"},
+        {st, 4, 7, "args.out_len: out holds 7 floats, but 2 inputs of 4 values need 8"},
+        {ce, 0, 1, "args.out_len: out holds 1 floats, but 2 inputs of 1 values need 2"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+            out[i] = -7.0f;
+        a.dimensions = refused[k].dimensions, a.out_len = refused[k].out_len;
+        a.pairs = refused[k].p == ce ? pairs : NULL;
+        expect_failure(refused[k].p == ce ? tf_pipeline_score(ce, &a) : tf_pipeline_embed(st, &a),
+                       TF_ERR_INVALID_ARGUMENT, refused[k].message);
+        for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+            ck_assert_float_eq(out[i], -7.0f);
+    }
+    a.pairs = NULL, a.dimensions = 4, a.out_len = 8; /* exactly enough: the last float untouched */
+    ck_assert_msg(tf_pipeline_embed(st, &a) == TF_OK, "%s", tf_last_error());
+    ck_assert_float_eq(out[8], -7.0f);
+    tf_pipeline_destroy(st);
+    tf_pipeline_destroy(ce);
+}
+END_TEST
+
+/* A rotary model computes past its trained length, as upstream does: a
+ * sentence_bert_config.json max_seq_length (or options.max_seq_length)
+ * above max_position_embeddings 64 is taken, and the pipeline's vector of
+ * an 80-token text is the mean of the encoder's 80 outputs (the encoder
+ * past 64 positions is checked against float64 in test_modern), then unit
+ * length; a learned table still bounds both. */
+START_TEST(test_rotary_pipeline_past_trained_length)
+{
+    const path_buf base = join(join(data_dir, "families").s, "modernbert_st");
+    make_tmp_dir();
+    const char *files[] = {"config.json", "model.safetensors", "tokenizer.json",
+                           "tokenizer_config.json", "modules.json", "1_Pooling"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        ck_assert_int_eq(symlink(join(base.s, files[i]).s, join(tmp_dir, files[i]).s), 0);
+    ck_assert_int_eq(mkdir(join(tmp_dir, "2_Normalize").s, 0700), 0);
+    write_text(join(tmp_dir, "sentence_bert_config.json").s, "{\"max_seq_length\": 100}");
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(tmp_dir, NULL, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 100);
+    char text[400] = ""; /* words until the tokens pass the trained 64 */
+    int32_t n = 0;
+    for (int w = 0; n <= 64; w++) {
+        strcat(text, w % 2 ? "alpha beta " : "gamma ");
+        ck_assert_int_eq(tf_pipeline_count_tokens(p, text, NULL, "", &n), TF_OK);
+    }
+    ck_assert_int_le(n, 100);
+    float vec[8];
+    size_t truncated = 9;
+    const char *texts[1] = {text};
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 1, a.texts = texts, a.out = vec, a.out_len = 8, a.truncated = &truncated;
+    ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
+    ck_assert_uint_eq(truncated, 0);
+
+    tf_encoding *e;
+    ck_assert_int_eq(tf_tokenizer_encode(tf_pipeline_tokenizer(p), text, strlen(text), NULL, 0,
+                                         &e), TF_OK);
+    ck_assert_int_eq(tf_encoding_lengths(e)[0], n);
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(base.s, NULL, &enc), TF_OK);
+    float *hidden = malloc((size_t)n * 8 * sizeof *hidden); /* [1, n, 8] */
+    ck_assert_ptr_nonnull(hidden);
+    tf_forward_args f;
+    tf_forward_args_init(&f);
+    f.batch = 1, f.seq_len = n, f.input_ids = tf_encoding_ids(e), f.output = hidden;
+    ck_assert_msg(tf_encoder_forward(enc, &f) == TF_OK, "%s", tf_last_error());
+    double mean[8] = {0}, norm = 0.0;
+    for (int32_t t = 0; t < n; t++)
+        for (int k = 0; k < 8; k++)
+            mean[k] += hidden[t * 8 + k] / (double)n;
+    for (int k = 0; k < 8; k++)
+        norm += mean[k] * mean[k];
+    for (int k = 0; k < 8; k++)
+        ck_assert_double_eq_tol(vec[k], mean[k] / sqrt(norm), TOL);
+    free(hidden);
+    tf_encoder_destroy(enc);
+    tf_encoding_destroy(e);
+    tf_pipeline_destroy(p);
+
+    tf_pipeline_options o;
+    tf_pipeline_options_init(&o);
+    o.max_seq_length = 5000;
+    ck_assert_msg(tf_pipeline_load(tmp_dir, &o, &p) == TF_OK, "%s", tf_last_error());
+    ck_assert_int_eq(tf_pipeline_max_seq_length(p), 5000);
+    tf_pipeline_destroy(p);
+    remove_tmp_dir();
+
+    o.max_seq_length = 33; /* st_mean_norm's learned table: 32 positions */
+    p = (tf_pipeline *)&p;
+    expect_failure(tf_pipeline_load(folder("st_mean_norm").s, &o, &p), TF_ERR_INVALID_ARGUMENT,
+                   "options.max_seq_length: expected 0 (the folder's) or 3..");
+    ck_assert_ptr_null(p);
+}
+END_TEST
+
 int main(void)
 {
     data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("pipeline");
     TCase *tc = tcase_create("pipeline");
     tcase_add_test(tc, test_mean_normalize_prompts_truncation);
+    tcase_add_test(tc, test_out_len_checked);
+    tcase_add_test(tc, test_rotary_pipeline_past_trained_length);
     tcase_add_test(tc, test_token_ids_match_the_reference);
     tcase_add_test(tc, test_every_pooling_mode);
     tcase_add_test(tc, test_dense_modules_and_default_prompt);
@@ -756,6 +1104,10 @@ int main(void)
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
     tcase_add_test(tc, test_inconsistent_folders);
     tcase_add_test(tc, test_modernbert_head_config);
+    tcase_add_test(tc, test_module_paths_stay_in_the_folder);
+    tcase_add_test(tc, test_long_module_paths_named_whole);
+    tcase_add_test(tc, test_snapshot_without_blobs);
+    tcase_add_test(tc, test_folder_without_tokenizer);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

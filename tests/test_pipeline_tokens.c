@@ -111,6 +111,7 @@ static void head_outputs(const tf_pipeline *p, const char *const *texts, const c
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
     a.n = n, a.texts = texts, a.pairs = pairs, a.out = out;
+    a.out_len = n * (size_t)tf_pipeline_dim(p); /* the callers' out and logits hold as much */
     ck_assert_int_eq(score ? tf_pipeline_score(p, &a) : tf_pipeline_classify(p, &a), TF_OK);
     a.out = logits;
     ck_assert_int_eq(tf_pipeline_logits(p, &a), TF_OK);
@@ -152,7 +153,7 @@ START_TEST(test_logits_before_the_activation)
     tf_pipeline *st = load("st_mean_norm");
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = 1, a.texts = texts, a.out = raw;
+    a.n = 1, a.texts = texts, a.out = raw, a.out_len = sizeof raw / sizeof *raw;
     ck_assert_int_eq(tf_pipeline_logits(st, &a), TF_ERR_INVALID_ARGUMENT);
     ck_assert_str_eq(tf_last_error(),
                      "tf_pipeline_logits: the pipeline is an embedding; use tf_pipeline_embed");

@@ -530,7 +530,8 @@ START_TEST(test_padding_options_and_config)
     ck_assert_ptr_null(e);
     o.truncation = 0, o.pad_left = 2;
     expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
-                   TF_ERR_INVALID_ARGUMENT, "options.pad_left: expected 0 or 1, got 2");
+                   TF_ERR_INVALID_ARGUMENT,
+                   "options.pad_left: expected 1 (left), -1 (right) or 0 (as the tokenizer), got 2");
     tf_tokenizer_destroy(tok);
     tok = load(fixture("bert_uncased", "tokenizer.json").s); /* no model_max_length */
     tf_encode_options_init(&o);

@@ -29,6 +29,8 @@ _Static_assert(END(tf_pipeline_args, truncated) == TF_PIPELINE_ARGS_SIZE_0_3,
                "tf_pipeline_args' 0.3.0 fields");
 _Static_assert(offsetof(tf_pipeline_args, dimensions_layer_norm) >= TF_PIPELINE_ARGS_SIZE_0_3,
                "tf_pipeline_args' fields added after 0.3.0 start past its size");
+_Static_assert(offsetof(tf_pipeline_args, out_len) >= TF_PIPELINE_ARGS_SIZE_0_4,
+               "tf_pipeline_args.out_len starts past the struct's size without it");
 
 static size_t min_size(size_t a, size_t b)
 {

@@ -25,6 +25,9 @@
 #define TF_PIPELINE_ARGS_SIZE_0_3 72
 /* ... and of those 0.4.0 added. */
 #define TF_ENCODE_OPTIONS_SIZE_0_4 28
+/* tf_pipeline_args as 0.4.0 had it before out_len: the size whose callers
+ * are trusted with out's length. */
+#define TF_PIPELINE_ARGS_SIZE_0_4 80
 
 /* A struct_size above this is garbage, not a newer header. */
 #define TF_ABI_MAX_STRUCT_SIZE 4096

@@ -2,6 +2,7 @@
  * inputs through the encoder, then sentence-transformers' modules or the
  * classification head. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +57,23 @@ static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_p
                        (int)(a->batch_size < 0 ? a->batch_size : a->n_threads));
     if (a->batch_size == 0)
         a->batch_size = TF_PIPELINE_BATCH;
+    return TF_OK;
+}
+
+/* out holds n x width floats: the caller's out_len says so, or the caller
+ * predates out_len (its struct_size ends before it). */
+static tf_status check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a,
+                               size_t width)
+{
+    if (in->struct_size < offsetof(tf_pipeline_args, out_len) + sizeof a->out_len)
+        return TF_OK;
+    size_t need;
+    if (!tf_mul_size(a->n, width, &need))
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.n %zu times the width %zu overflows",
+                       a->n, width);
+    if (a->out_len < need)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.out_len: out holds %zu floats, but %zu "
+                       "inputs of %zu values need %zu", a->out_len, a->n, width, need);
     return TF_OK;
 }
 
@@ -275,6 +293,8 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
     tf_status s = read_args(&a, p, args, 0);
     if (s == TF_OK)
         s = check_embed_args(p, &a);
+    if (s == TF_OK)
+        s = check_out_len(args, &a, (size_t)(a.dimensions ? a.dimensions : p->dim));
     const char *prompt = "";
     int32_t skip = 0;
     if (s == TF_OK)
@@ -313,6 +333,8 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
     tf_status s = read_args(&a, p, args, need_pairs);
     if (s == TF_OK && p->kind != TF_PIPELINE_CROSS_ENCODER && p->kind != TF_PIPELINE_CLASSIFIER)
         s = tf_pipeline_wrong_kind(p, call);
+    if (s == TF_OK)
+        s = check_out_len(args, &a, (size_t)p->dim);
     float *results = NULL; /* [n, labels] */
     if (s || (s = alloc_results(a.n, (size_t)p->dim, &results)))
         return s;

@@ -283,12 +283,12 @@ static tf_status plan_call(const tf_tokenizer *tok, const tf_encode_options *o, 
                        o->max_length < 0 ? "max_length" : "pad_to_multiple_of",
                        o->max_length < 0 ? ">= 0" : "0..1048576",
                        (int)(o->max_length < 0 ? o->max_length : o->pad_to_multiple_of));
-    if ((o->pad_to_max_length != 0 && o->pad_to_max_length != 1) ||
-        (o->pad_left != 0 && o->pad_left != 1))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.%s: expected 0 or 1, got %d",
-                       o->pad_left != 0 && o->pad_left != 1 ? "pad_left" : "pad_to_max_length",
-                       (int)(o->pad_left != 0 && o->pad_left != 1 ? o->pad_left
-                                                                   : o->pad_to_max_length));
+    if (o->pad_to_max_length != 0 && o->pad_to_max_length != 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.pad_to_max_length: expected 0 or 1, "
+                       "got %d", (int)o->pad_to_max_length);
+    if (o->pad_left < -1 || o->pad_left > 1)
+        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.pad_left: expected 1 (left), -1 "
+                       "(right) or 0 (as the tokenizer), got %d", (int)o->pad_left);
     const int32_t max = o->max_length ? o->max_length : tok->model_max_length;
     const int needs_max = o->pad_to_max_length || o->truncation >= TF_TRUNCATION_LONGEST_FIRST;
     if (needs_max && max == 0)
@@ -298,7 +298,7 @@ static tf_status plan_call(const tf_tokenizer *tok, const tf_encode_options *o, 
     static const tf_truncation_strategy strategies[] = {
         TF_TRUNCATE_LONGEST_FIRST, TF_TRUNCATE_ONLY_FIRST, TF_TRUNCATE_ONLY_SECOND};
     *p = (call_plan){tok->truncation, tok->pad_fixed, tok->pad_multiple,
-                     o->pad_left || tok->pad_left, 0};
+                     o->pad_left == 1 || (o->pad_left == 0 && tok->pad_left), 0};
     if (o->truncation == TF_TRUNCATION_NONE)
         p->truncation.max_length = 0;
     else if (o->truncation >= TF_TRUNCATION_LONGEST_FIRST)

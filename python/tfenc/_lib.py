@@ -9,6 +9,7 @@ import re
 import struct
 import subprocess
 
+from ._args import c_string
 from .errors import error_for
 
 SONAME = "libtfenc.so.0"
@@ -305,7 +306,7 @@ def enum_value(kind, name, arg):
     if not isinstance(name, str):
         raise TypeError(f"{arg}: expected one of {NAMES[kind]}, got {type(name).__name__} "
                         f"{name!r}")
-    value = getattr(lib, f"tf_{kind}_from_name")(name.encode())
+    value = getattr(lib, f"tf_{kind}_from_name")(c_string(name, arg))
     if value < 0:
         raise ValueError(f"{arg}: expected one of {NAMES[kind]}, got {name!r}")
     return value

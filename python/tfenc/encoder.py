@@ -4,7 +4,7 @@ import ctypes
 import numpy as np
 
 from . import _lib
-from ._args import UINT64_MAX, flag, integer
+from ._args import UINT64_MAX, c_path, c_string, flag, integer, text_items, utf8
 from ._handle import Handle, Owner
 from ._lib import P, check, enum_name, enum_value, lib
 
@@ -145,7 +145,7 @@ class Encoder(Owner):
         if layer_norm_eps is not None:
             opts.layer_norm_eps = layer_norm_eps
         handle = ctypes.c_void_p()
-        check(lib.tf_encoder_load(str(path).encode(), ctypes.byref(opts), ctypes.byref(handle)))
+        check(lib.tf_encoder_load(c_path(path), ctypes.byref(opts), ctypes.byref(handle)))
         enc = cls.__new__(cls)
         enc._handle = _owned(handle)
         return enc
@@ -173,7 +173,7 @@ class Encoder(Owner):
     def save(self, path):
         """Writes a safetensors file that from_file() reads back bitwise."""
         with self._handle.borrow() as h:
-            check(lib.tf_encoder_save(h, str(path).encode()))
+            check(lib.tf_encoder_save(h, c_path(path)))
 
     # ---- tensors by name ----------------------------------------------------
 
@@ -189,7 +189,7 @@ class Encoder(Owner):
     def _shape(self, name):
         rank, dims = ctypes.c_int32(), (ctypes.c_int64 * _lib.MAX_RANK)()
         with self._handle.borrow() as h:
-            check(lib.tf_encoder_tensor_shape(h, name.encode(), ctypes.byref(rank), dims))
+            check(lib.tf_encoder_tensor_shape(h, c_string(name, "name"), ctypes.byref(rank), dims))
         return tuple(dims[:rank.value])
 
     def __getitem__(self, name):
@@ -198,7 +198,8 @@ class Encoder(Owner):
         out = np.empty(shape, np.float32)
         dims = (ctypes.c_int64 * len(shape))(*shape)
         with self._handle.borrow() as h:
-            check(lib.tf_encoder_get_tensor(h, name.encode(), _ptr(out, _F32), len(shape), dims))
+            check(lib.tf_encoder_get_tensor(h, c_string(name, "name"), _ptr(out, _F32),
+                                            len(shape), dims))
         return out
 
     def __setitem__(self, name, value):
@@ -206,7 +207,7 @@ class Encoder(Owner):
         a = np.ascontiguousarray(value, dtype=np.float32)
         dims = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         with self._handle.borrow() as h:
-            check(lib.tf_encoder_set_tensor(h, name.encode(), _ptr(a, _F32), a.ndim, dims))
+            check(lib.tf_encoder_set_tensor(h, c_string(name, "name"), _ptr(a, _F32), a.ndim, dims))
 
     # ---- forward --------------------------------------------------------------
 
@@ -312,9 +313,7 @@ class Encoder(Owner):
         normalize = flag(normalize, "normalize")
         batch_size = integer(batch_size, "batch_size", 1)
         n_threads = _n_threads(n_threads)
-        if isinstance(texts, (str, bytes)):
-            texts = [texts]
-        texts = list(texts)
+        texts = text_items(texts, "texts", utf8)[0]  # the tokenizer takes the bytes
         D = self.config["d_model"]
         vectors = np.empty((len(texts), D), np.float32)
         for start in range(0, len(texts), batch_size):

@@ -9,10 +9,9 @@ import itertools
 import numpy as np
 
 from . import _lib
-from ._args import flag, integer
+from ._args import c_path, c_string, flag, integer, items, text_items, text_pair_items
 from ._handle import Handle, Owner
 from ._lib import P, c_float, c_int32, c_size_t, check, lib
-from .tokenizer import _utf8
 
 VP, CP = ctypes.c_void_p, ctypes.c_char_p
 
@@ -29,7 +28,7 @@ class PipelineArgs(ctypes.Structure):  # since 0.3.0
                 ("prompt_name", CP), ("normalize", c_int32), ("dimensions", c_int32),
                 ("batch_size", c_int32), ("n_threads", c_int32), ("out", P(c_float)),
                 ("truncated", P(c_size_t)),
-                ("dimensions_layer_norm", c_int32)]  # since 0.4.0
+                ("dimensions_layer_norm", c_int32), ("out_len", c_size_t)]  # since 0.4.0
 
 
 _differ = _lib._mismatches(lib, (PipelineOptions, PipelineArgs))
@@ -68,10 +67,9 @@ for _name, _res, _args in [
     _lib._declare(_name, _res, *_args)
 
 
-def _strings(items, name):
-    """A C array of UTF-8 strings, and the bytes it points into."""
-    encoded = [_utf8(t, f"{name}[{i}]") for i, t in enumerate(items)]
-    return (CP * len(encoded))(*encoded), encoded
+def _top_k(top_k):
+    """top_k as a call takes it: None (every one) or a count >= 1."""
+    return None if top_k is None else integer(top_k, "top_k", 1)
 
 
 class _Pipeline(Owner):
@@ -83,7 +81,7 @@ class _Pipeline(Owner):
         o.max_seq_length = integer(max_seq_length, "max_seq_length")
         o.truncation_error = flag(truncation_error, "truncation_error")
         handle = ctypes.c_void_p()
-        check(lib.tf_pipeline_load(str(path).encode(), ctypes.byref(o), ctypes.byref(handle)))
+        check(lib.tf_pipeline_load(c_path(path), ctypes.byref(o), ctypes.byref(handle)))
         self._handle = Handle(handle, lib.tf_pipeline_destroy, type(self).__name__)
         kind = self.kind
         if kind not in self._kinds:
@@ -108,19 +106,22 @@ class _Pipeline(Owner):
             return lib.tf_pipeline_max_seq_length(h)
 
     def _run(self, fn, texts, pairs, width, batch_size, **fields):
+        """[len(texts), width] float32 of fn over texts (and as many pairs),
+        each NUL-terminated UTF-8 bytes (c_string's)."""
+        batch_size = integer(batch_size, "batch_size", 1)
         out = np.zeros((len(texts), width), dtype=np.float32)
         if len(texts) == 0:
             return out
         a = _lib.new(PipelineArgs)
-        t, keep = _strings(texts, "texts")  # keep: the bytes t points into
-        a.n, a.texts, a.batch_size = len(texts), t, integer(batch_size, "batch_size")
+        t = (CP * len(texts))(*texts)  # [n] pointers into texts' bytes
+        a.n, a.texts, a.batch_size = len(texts), t, batch_size
         if pairs is not None:
-            p, keep_pairs = _strings(pairs, "pairs")
+            p = (CP * len(pairs))(*pairs)  # [n] pointers into pairs' bytes
             a.pairs = p
         for k, v in fields.items():
             setattr(a, k, v)
         truncated = c_size_t(0)
-        a.out = out.ctypes.data_as(P(c_float))
+        a.out, a.out_len = out.ctypes.data_as(P(c_float)), out.size
         a.truncated = ctypes.pointer(truncated)
         with self._handle.borrow() as h:
             check(fn(h, ctypes.byref(a)))
@@ -166,16 +167,25 @@ class SentenceEncoder(_Pipeline):
         when normalised; dimensions_layer_norm True: nomic-embed-text-v1.5's
         recipe instead (its model card): layer norm over all dim values,
         the first dimensions (None: all), unit length."""
-        single = isinstance(texts, (str, bytes))
-        texts = [texts] if single else list(texts)
-        dims = self.dim if dimensions is None else integer(dimensions, "dimensions")
+        texts, single = text_items(texts, "texts", c_string)
+        dims = self.dim if dimensions is None else integer(dimensions, "dimensions", 1, self.dim)
         fields = {"normalize": -1 if normalize is None else flag(normalize, "normalize"),
                   "dimensions": 0 if dimensions is None else dims,
                   "dimensions_layer_norm": flag(dimensions_layer_norm, "dimensions_layer_norm")}
         if prompt_name is not None:
-            fields["prompt_name"] = _utf8(prompt_name, "prompt_name")
+            fields["prompt_name"] = c_string(prompt_name, "prompt_name")
         out = self._run(lib.tf_pipeline_embed, texts, None, dims, batch_size, **fields)
         return out[0] if single else out
+
+
+def _pair(p, name):
+    """(query, passage) of p, a sequence of exactly two texts, as C strings
+    named name[0] and name[1]."""
+    pair = items(p, name, "a (query, passage) pair of two texts")
+    if len(pair) != 2:
+        raise ValueError(f"{name}: expected a (query, passage) pair of two texts, got "
+                         f"{type(p).__name__} of {len(pair)}")
+    return c_string(pair[0], f"{name}[0]"), c_string(pair[1], f"{name}[1]")
 
 
 class CrossEncoder(_Pipeline):
@@ -188,18 +198,33 @@ class CrossEncoder(_Pipeline):
         with self._handle.borrow() as h:
             return lib.tf_pipeline_dim(h)
 
-    def predict(self, pairs, batch_size=32):
-        """Scores of (query, passage) pairs: [n] for one label (its sigmoid),
-        else [n, labels] logits."""
-        pairs = [tuple(p) for p in pairs]
-        out = self._run(lib.tf_pipeline_score, [p[0] for p in pairs], [p[1] for p in pairs],
-                        self.num_labels, batch_size)
+    def _score(self, queries, passages, batch_size):
+        """The scores of (queries[i], passages[i]), C strings: [n] or [n, labels]."""
+        out = self._run(lib.tf_pipeline_score, queries, passages, self.num_labels, batch_size)
         return out[:, 0] if self.num_labels == 1 else out
 
+    def predict(self, pairs, batch_size=32):
+        """Scores of (query, passage) pairs: [n] for one label (its sigmoid),
+        else [n, labels] logits. One pair (a list or tuple of two texts, as
+        sentence-transformers takes it): its score, or its [labels]."""
+        pairs = items(pairs, "pairs", "a (query, passage) pair or a list of them")
+        single = bool(pairs) and isinstance(pairs[0], (str, bytes))
+        pairs = [_pair(pairs, "pairs")] if single else \
+            [_pair(p, f"pairs[{i}]") for i, p in enumerate(pairs)]
+        out = self._score([q for q, _ in pairs], [p for _, p in pairs], batch_size)
+        return out[0] if single else out
+
     def rank(self, query, documents, top_k=None, return_documents=False, batch_size=32):
-        """[{"corpus_id", "score"(, "text")}] best first."""
-        documents = list(documents)
-        scores = self.predict([(query, d) for d in documents], batch_size=batch_size)
+        """[{"corpus_id", "score"(, "text")}] best first, the top_k (None:
+        all) of them; a model of one label, as sentence-transformers' rank."""
+        if self.num_labels != 1:
+            raise ValueError(f"rank: takes a model of one label, this one has {self.num_labels}; "
+                             f"predict() gives each label's score")
+        query = c_string(query, "query")
+        documents = items(documents, "documents", "a list of texts")
+        passages = [c_string(d, f"documents[{i}]") for i, d in enumerate(documents)]
+        top_k, return_documents = _top_k(top_k), flag(return_documents, "return_documents")
+        scores = self._score([query] * len(passages), passages, batch_size)
         order = sorted(range(len(documents)), key=lambda i: -float(scores[i]))[:top_k]
         return [dict({"corpus_id": i, "score": float(scores[i])},
                      **({"text": documents[i]} if return_documents else {})) for i in order]
@@ -218,16 +243,16 @@ class Classifier(_Pipeline):
 
     def predict_proba(self, texts, pairs=None, batch_size=32):
         """[n, labels] probabilities."""
-        texts = list(texts)
-        return self._run(lib.tf_pipeline_classify, texts, None if pairs is None else list(pairs),
-                         len(self.labels), batch_size)
+        texts, pairs, _ = text_pair_items(texts, pairs, ("texts", "pairs"), c_string)
+        return self._run(lib.tf_pipeline_classify, texts, pairs, len(self.labels), batch_size)
 
     def __call__(self, texts, top_k=1, batch_size=32):
-        """Per text, the top_k labels as {"label", "score"}, best first (one
-        text: its list; top_k None: every label)."""
-        single = isinstance(texts, (str, bytes))
-        probs = self.predict_proba([texts] if single else texts, batch_size=batch_size)
+        """Per text, the top_k (>= 1; None: every) labels as {"label",
+        "score"}, best first (one text: its list)."""
+        top_k = _top_k(top_k)
+        texts, single = text_items(texts, "texts", c_string)
         labels = self.labels
+        probs = self._run(lib.tf_pipeline_classify, texts, None, len(labels), batch_size)
         out = []
         for row in probs:
             order = sorted(range(len(labels)), key=lambda k: -float(row[k]))[:top_k]
@@ -248,12 +273,12 @@ class TokenClassifier(_Pipeline):
     tokens (the pipeline's convert_tokens_to_string)."""
     _kinds = ("token-classifier",)
 
-    def _entities(self, text, aggregation):
+    def _entities(self, raw, aggregation):
+        """The entities of raw, a text as c_string gives it."""
         e = ctypes.c_void_p()
         with self._handle.borrow() as h:
-            check(lib.tf_pipeline_entities(h, _utf8(text, "text"), aggregation, ctypes.byref(e)))
+            check(lib.tf_pipeline_entities(h, raw, aggregation, ctypes.byref(e)))
         try:
-            raw = text.encode()
             out = []
             for i in range(lib.tf_entities_count(e)):
                 start, end = lib.tf_entities_start(e, i), lib.tf_entities_end(e, i)
@@ -275,6 +300,6 @@ class TokenClassifier(_Pipeline):
             raise ValueError(f"aggregation_strategy: expected one of {', '.join(_AGGREGATIONS)}, "
                              f"got {aggregation_strategy!r}")
         aggregation = _AGGREGATIONS.index(aggregation_strategy)
-        if isinstance(texts, str):
-            return self._entities(texts, aggregation)
-        return [self._entities(t, aggregation) for t in texts]
+        texts, single = text_items(texts, "texts", c_string)
+        out = [self._entities(t, aggregation) for t in texts]
+        return out[0] if single else out

@@ -5,20 +5,9 @@ import ctypes
 import numpy as np
 
 from . import _lib
-from ._args import flag, integer
+from ._args import c_path, c_string, flag, integer, items, text_pair_items, utf8
 from ._handle import Handle, Owner
 from ._lib import check, lib
-
-
-def _utf8(text, name):
-    if isinstance(text, bytes):
-        return text
-    if not isinstance(text, str):
-        raise TypeError(f"{name}: expected str or bytes, got {type(text).__name__}")
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as e:  # lone surrogates
-        raise ValueError(f"{name}: not encodable as UTF-8: {e}") from None
 
 
 def _rows(batch, mask, padded):
@@ -70,7 +59,7 @@ class Tokenizer(Owner):
         o.max_chars_per_word = integer(max_chars_per_word, "max_chars_per_word")
         o.max_length = integer(max_length, "max_length")
         handle = ctypes.c_void_p()
-        check(lib.tf_tokenizer_load(str(path).encode(), ctypes.byref(o),
+        check(lib.tf_tokenizer_load(c_path(path), ctypes.byref(o),
                                     ctypes.byref(handle)))
         self._handle = Handle(handle, lib.tf_tokenizer_destroy, "Tokenizer")
 
@@ -90,7 +79,7 @@ class Tokenizer(Owner):
     def token_to_id(self, token):
         """The id of token, or None."""
         with self._handle.borrow() as h:
-            i = lib.tf_tokenizer_token_to_id(h, _utf8(token, "token"))
+            i = lib.tf_tokenizer_token_to_id(h, c_string(token, "token"))
         return None if i < 0 else i
 
     @classmethod
@@ -116,38 +105,36 @@ class Tokenizer(Owner):
         if not isinstance(truncation, (bool, str, type(None))) or \
                 truncation not in self._TRUNCATION:
             raise ValueError("truncation: expected None, True, False, 'longest_first', "
-                             f"'only_first', 'only_second' or 'do_not_truncate', got {truncation!r}")
+                             "'only_first', 'only_second' or 'do_not_truncate', got "
+                             f"{truncation!r}")
         o.truncation = self._TRUNCATION[truncation]
-        if max_length is not None:
-            o.max_length = integer(max_length, "max_length")
+        if max_length is not None:  # else the library's 0: model_max_length
+            o.max_length = integer(max_length, "max_length", 1)
         if not isinstance(padding, (bool, str)) or \
                 padding not in (True, False, "longest", "max_length", "do_not_pad"):
             raise ValueError("padding: expected True, False, 'longest', 'max_length' or "
                              f"'do_not_pad', got {padding!r}")
         o.pad_to_max_length = padding == "max_length"
-        if pad_to_multiple_of is not None:
-            o.pad_to_multiple_of = integer(pad_to_multiple_of, "pad_to_multiple_of")
+        if pad_to_multiple_of is not None:  # else the library's 0: the tokenizer's own
+            o.pad_to_multiple_of = integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
         if padding_side not in (None, "left", "right"):
             raise ValueError(f"padding_side: expected 'left' or 'right', got {padding_side!r}")
-        o.pad_left = padding_side == "left"
+        o.pad_left = {None: 0, "left": 1, "right": -1}[padding_side]
         o.stride = integer(stride, "stride")
         o.return_overflowing = flag(return_overflowing_tokens, "return_overflowing_tokens")
         return o
 
-    def _encode(self, texts, pairs=None, options=None):
-        """The C encoding of a batch: (ids, type ids, mask, byte offsets,
-        lengths, code point offsets, each row's input)."""
-        data = [_utf8(t, f"texts[{i}]") for i, t in enumerate(texts)]
+    def _encode(self, data, pdata=None, options=None):
+        """The C encoding of a batch of UTF-8 texts (bytes; pdata None or as
+        many pairs): (ids, type ids, mask, byte offsets, lengths, code point
+        offsets, each row's input)."""
         if not data:
             raise ValueError("texts: expected at least one text")
         n = len(data)
         arr = (ctypes.c_char_p * n)(*data)
         lens = (ctypes.c_size_t * n)(*(len(d) for d in data))
         parr = plens = None
-        if pairs is not None:
-            pdata = [_utf8(t, f"pairs[{i}]") for i, t in enumerate(pairs)]
-            if len(pdata) != n:
-                raise ValueError(f"pairs: expected {n} texts, got {len(pdata)}")
+        if pdata is not None:
             parr = (ctypes.c_char_p * n)(*pdata)
             plens = (ctypes.c_size_t * n)(*(len(d) for d in pdata))
         enc = ctypes.c_void_p()
@@ -176,11 +163,12 @@ class Tokenizer(Owner):
         also each token's (begin, end) byte offsets in its text ((0, 0) for
         the added special tokens)."""
         return_offsets = flag(return_offsets, "return_offsets")
-        ids, _, _, offsets, lengths, _, _ = self._encode([text], None if pair is None else [pair])
-        n = int(lengths[0])
+        pdata = None if pair is None else [utf8(pair, "pair")]
+        ids, _, mask, offsets, _, _, _ = self._encode([utf8(text, "text")], pdata)
+        real = mask[0] == 1  # the tokenizer.json's padding may be on either side
         if return_offsets:
-            return ids[0, :n].tolist(), [tuple(o) for o in offsets[0, :n].tolist()]
-        return ids[0, :n].tolist()
+            return ids[0, real].tolist(), [tuple(o) for o in offsets[0, real].tolist()]
+        return ids[0, real].tolist()
 
     def tokenize(self, text):
         """The tokens of text as strings, without the special tokens the
@@ -197,14 +185,16 @@ class Tokenizer(Owner):
         {"input_ids", "attention_mask", "token_type_ids"}, and with
         return_offsets_mapping "offset_mapping": each token's (start, end) in
         code points of its text or pair ((0, 0) for special tokens and
-        padding). texts: a str or a list; text_pair (or pairs): the same.
-        truncation: None (the tokenizer's own), False, True /
-        "longest_first", "only_first", "only_second", cutting to max_length
-        (else the tokenizer's model_max_length). padding: True / "longest"
-        pads to the longest row, "max_length" to max_length, False /
-        "do_not_pad" leaves each row its own length (the tokenizer.json's
-        own padding too, as transformers disables it); pad_to_multiple_of
-        rounds padded rows up; padding_side "left" or "right".
+        padding). texts: a str (or bytes) or a list (tuple, ...) of them;
+        text_pair (or pairs) of the same form: a str with a str, a list with
+        a list of as many. truncation: None (the tokenizer's own), False,
+        True / "longest_first", "only_first", "only_second", cutting to
+        max_length (>= 1; None: the tokenizer's model_max_length). padding:
+        True / "longest" pads to the longest row, "max_length" to max_length,
+        False / "do_not_pad" leaves each row its own length (the
+        tokenizer.json's own padding too, as transformers disables it);
+        pad_to_multiple_of (>= 1) rounds padded rows up; padding_side "left"
+        or "right".
         return_tensors "np" (the default here, where transformers' is None:
         Encoder.__call__ takes these): int32 arrays [B, T] (offset_mapping
         int64 [B, T, 2]); unpadded rows of different lengths are, as
@@ -217,20 +207,17 @@ class Tokenizer(Owner):
         the tokenizer.json's truncation.stride), and
         "overflow_to_sample_mapping" [rows] int32 gives each row's text, as
         transformers' fast tokenizers give them."""
+        pairs_name = "pairs"
         if text_pair is not None:
             if pairs is not None:
                 raise TypeError("pairs and text_pair: give one of them")
-            pairs = text_pair
+            pairs, pairs_name = text_pair, "text_pair"
         if return_tensors not in (None, "np"):
             raise ValueError(f"return_tensors: expected None or 'np', got {return_tensors!r}")
-        single = isinstance(texts, (str, bytes))
-        if single:
-            texts = [texts]
-            pairs = None if pairs is None else [pairs]
+        data, pdata, single = text_pair_items(texts, pairs, ("texts", pairs_name), utf8)
         options = self._options(truncation, max_length, padding, pad_to_multiple_of,
                                 padding_side, stride, return_overflowing_tokens)
-        ids, types, mask, _, _, chars, sample = self._encode(
-            list(texts), None if pairs is None else list(pairs), options)
+        ids, types, mask, _, _, chars, sample = self._encode(data, pdata, options)
         out = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         if flag(return_offsets_mapping, "return_offsets_mapping"):
             out["offset_mapping"] = chars
@@ -248,7 +235,8 @@ class Tokenizer(Owner):
     def decode(self, ids, skip_special_tokens=False):
         """The text of ids as the tokenizer's decoder makes it (Hugging Face
         tokenizers' decode; an id that is no token raises)."""
-        ids = [integer(i, f"ids[{k}]") for k, i in enumerate(ids)]
+        ids = [integer(i, f"ids[{k}]") for k, i in enumerate(items(ids, "ids",
+                                                                   "a list of token ids"))]
         arr = (ctypes.c_int32 * max(len(ids), 1))(*ids)
         n = ctypes.c_size_t()
         skip = flag(skip_special_tokens, "skip_special_tokens")

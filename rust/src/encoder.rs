@@ -260,10 +260,23 @@ impl Encoder {
     /// When the library reports a position kind or activation this crate
     /// does not know (a library newer than the crate).
     pub fn config(&self) -> Config {
+        Config::from_c(&self.raw_config())
+    }
+
+    fn raw_config(&self) -> ffi::tf_config {
         let mut c = layout::init(ffi::tf_config_init_sized);
         // SAFETY: valid handle; c's struct_size is its size.
         unsafe { ffi::tf_encoder_get_config(self.ptr.as_ptr(), &mut c) };
-        Config::from_c(&c)
+        c
+    }
+
+    /// The longest sequence a forward call takes, or None when the model's
+    /// positions bound none (rotary, ALiBi: `max_positions` is then the
+    /// trained length), as `tf_config_max_sequence` says.
+    pub fn max_sequence(&self) -> Option<usize> {
+        // SAFETY: c is a whole tf_config.
+        let n = unsafe { ffi::tf_config_max_sequence(&self.raw_config()) };
+        if n > 0 { Some(n as usize) } else { None }
     }
 
     /// Writes a safetensors file that from_file reads back bitwise.

@@ -202,6 +202,7 @@ pub struct tf_pipeline_args {
     pub truncated: *mut usize,
     /// Since 0.4.0.
     pub dimensions_layer_norm: i32,
+    pub out_len: usize,
 }
 
 pub const TF_PIPELINE_EMBEDDING: i32 = 0;
@@ -232,6 +233,8 @@ extern "C" {
     pub fn tf_encoder_create(cfg: *const tf_config, out: *mut *mut tf_encoder) -> tf_status;
     pub fn tf_encoder_destroy(enc: *mut tf_encoder);
     pub fn tf_encoder_get_config(enc: *const tf_encoder, cfg: *mut tf_config) -> tf_status;
+    /// Since 0.4.0.
+    pub fn tf_config_max_sequence(cfg: *const tf_config) -> i32;
     pub fn tf_encoder_tensor_count(enc: *const tf_encoder) -> usize;
     pub fn tf_encoder_tensor_name(enc: *const tf_encoder, index: usize) -> *const c_char;
     pub fn tf_encoder_tensor_shape(

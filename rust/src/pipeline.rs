@@ -48,20 +48,20 @@ fn string(p: *const c_char) -> Option<String> {
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
-/// texts as C strings, and their pointers (valid while the first lives).
-fn c_strings(what: &str, texts: &[&str]) -> Result<(Vec<CString>, Vec<*const c_char>)> {
-    let owned = texts
-        .iter()
-        .enumerate()
-        .map(|(i, t)| c_string(&format!("{}[{}]", what, i), t))
-        .collect::<Result<Vec<_>>>()?;
-    let ptrs = owned.iter().map(|c| c.as_ptr()).collect();
-    Ok((owned, ptrs))
+/// texts as C strings, each named what[i].
+fn c_strings(what: &str, texts: &[&str]) -> Result<Vec<CString>> {
+    texts.iter().enumerate().map(|(i, t)| c_string(&format!("{}[{}]", what, i), t)).collect()
+}
+
+/// The pointers of strings (valid while they live).
+fn pointers(strings: &[CString]) -> Vec<*const c_char> {
+    strings.iter().map(|c| c.as_ptr()).collect()
 }
 
 /// One call's inputs besides the texts (tf_pipeline_args' fields).
 struct Call<'a> {
-    pairs: Option<&'a [&'a str]>,
+    /// One for each text, or None.
+    pairs: Option<&'a [*const c_char]>,
     prompt_name: Option<&'a str>,
     normalize: i32,
     dimensions: usize,
@@ -70,13 +70,14 @@ struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
-    fn new(pairs: Option<&'a [&'a str]>, batch_size: usize) -> Call<'a> {
+    fn new(pairs: Option<&'a [*const c_char]>, batch_size: usize) -> Call<'a> {
         Call { pairs, prompt_name: None, normalize: -1, dimensions: 0, dimensions_layer_norm: false,
                batch_size }
     }
 }
 
-type RunFn = unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_pipeline_args) -> ffi::tf_status;
+type RunFn =
+    unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_pipeline_args) -> ffi::tf_status;
 
 impl Pipeline {
     fn load(dir: &Path, opts: &PipelineOptions, want: i32, type_name: &str) -> Result<Pipeline> {
@@ -119,39 +120,41 @@ impl Pipeline {
         from_c(unsafe { ffi::tf_pipeline_max_seq_length(self.raw()) })
     }
 
-    /// (rows [n, width] row-major, inputs cut) of `run` over texts.
-    fn run(&self, run: RunFn, texts: &[&str], width: usize, call: &Call<'_>) -> Result<(Vec<f32>, usize)> {
+    /// (rows [n, width] row-major, inputs cut) of `run` over texts, C
+    /// strings (pointers valid for the call).
+    fn run(&self, run: RunFn, texts: &[*const c_char], width: usize, call: &Call<'_>)
+           -> Result<(Vec<f32>, usize)> {
         if texts.is_empty() {
             return Ok((Vec::new(), 0));
         }
         if let Some(pairs) = call.pairs {
             if pairs.len() != texts.len() {
                 return Err(Error::invalid(format!(
-                    "pairs: {} for {} texts",
-                    pairs.len(),
-                    texts.len()
+                    "pairs: expected one for each of the {} texts, got {}",
+                    texts.len(),
+                    pairs.len()
                 )));
             }
         }
-        let (_texts, text_ptrs) = c_strings("texts", texts)?;
-        let (_pairs, pair_ptrs) = c_strings("pairs", call.pairs.unwrap_or(&[]))?;
         let prompt = call.prompt_name.map(|n| c_string("prompt_name", n)).transpose()?;
         let mut out = vec![0f32; texts.len() * width];
         let mut truncated = 0usize;
         let mut a = layout::init(ffi::tf_pipeline_args_init_sized);
         a.n = texts.len();
-        a.texts = text_ptrs.as_ptr();
-        a.pairs = if call.pairs.is_some() { pair_ptrs.as_ptr() } else { ptr::null() };
+        a.texts = texts.as_ptr();
+        a.pairs = call.pairs.map_or(ptr::null(), |p| p.as_ptr());
         a.prompt_name = prompt.as_ref().map_or(ptr::null(), |p| p.as_ptr());
         a.normalize = call.normalize;
         a.dimensions = to_c("dimensions", call.dimensions)?;
         a.dimensions_layer_norm = call.dimensions_layer_norm as i32;
         a.batch_size = to_c("batch_size", call.batch_size)?;
         a.out = out.as_mut_ptr();
+        a.out_len = out.len();
         a.truncated = &mut truncated;
-        // SAFETY: every pointer in a is valid for the call (the strings above
-        // live until it returns; out holds n x width floats, the most any
-        // pipeline call writes for this width).
+        // SAFETY: every pointer in a is valid for the call (the caller's
+        // strings, n texts and n pairs, and the prompt live until it returns;
+        // out holds out_len = n x width floats, and the library refuses a call
+        // that would write more).
         check(unsafe { run(self.raw(), &a) })?;
         Ok((out, truncated))
     }
@@ -237,13 +240,16 @@ impl SentenceEncoder {
 
     pub fn encode(&self, texts: &[&str], opts: &EncodeOptions<'_>) -> Result<Embeddings> {
         // a dimensions above dim is refused by the library before it writes
-        let dim = if (1..=self.dim()).contains(&opts.dimensions) { opts.dimensions } else { self.dim() };
+        let dims = 1..=self.dim();
+        let dim = if dims.contains(&opts.dimensions) { opts.dimensions } else { self.dim() };
         let mut call = Call::new(None, opts.batch_size);
         call.prompt_name = opts.prompt_name;
         call.normalize = opts.normalize.map_or(-1, |n| n as i32);
         call.dimensions = opts.dimensions;
         call.dimensions_layer_norm = opts.dimensions_layer_norm;
-        let (values, truncated) = self.0.run(ffi::tf_pipeline_embed, texts, dim, &call)?;
+        let texts = c_strings("texts", texts)?;
+        let texts = pointers(&texts);
+        let (values, truncated) = self.0.run(ffi::tf_pipeline_embed, &texts, dim, &call)?;
         Ok(Embeddings { dim, values, truncated })
     }
 }
@@ -266,20 +272,31 @@ impl CrossEncoder {
         self.0.max_seq_length()
     }
 
+    /// The first label's score of each (queries[i], passages[i]), C strings.
+    fn score(&self, queries: &[*const c_char], passages: &[*const c_char], batch_size: usize)
+             -> Result<Vec<f32>> {
+        let width = self.0.dim();
+        let call = Call::new(Some(passages), batch_size);
+        let (rows, _) = self.0.run(ffi::tf_pipeline_score, queries, width, &call)?;
+        Ok(rows.chunks(width.max(1)).map(|r| r[0]).collect())
+    }
+
     /// The first label's score of each pair (batch_size 0: 32 a batch).
     pub fn predict(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
-        let queries: Vec<&str> = pairs.iter().map(|p| p.0).collect();
-        let passages: Vec<&str> = pairs.iter().map(|p| p.1).collect();
-        let width = self.0.dim();
-        let call = Call::new(Some(&passages), batch_size);
-        let (rows, _) = self.0.run(ffi::tf_pipeline_score, &queries, width, &call)?;
-        Ok(rows.chunks(width.max(1)).map(|r| r[0]).collect())
+        let named = |i: usize, side: usize, text| c_string(&format!("pairs[{}].{}", i, side), text);
+        let queries = pairs.iter().enumerate().map(|(i, p)| named(i, 0, p.0));
+        let queries = queries.collect::<Result<Vec<_>>>()?;
+        let passages = pairs.iter().enumerate().map(|(i, p)| named(i, 1, p.1));
+        let passages = passages.collect::<Result<Vec<_>>>()?;
+        self.score(&pointers(&queries), &pointers(&passages), batch_size)
     }
 
     /// (index into docs, score) of every document, best first.
     pub fn rank(&self, query: &str, docs: &[&str]) -> Result<Vec<(usize, f32)>> {
-        let pairs: Vec<(&str, &str)> = docs.iter().map(|d| (query, *d)).collect();
-        let mut ranked: Vec<(usize, f32)> = self.predict(&pairs, 0)?.into_iter().enumerate().collect();
+        let query = c_string("query", query)?;
+        let docs = c_strings("docs", docs)?;
+        let scores = self.score(&vec![query.as_ptr(); docs.len()], &pointers(&docs), 0)?;
+        let mut ranked: Vec<(usize, f32)> = scores.into_iter().enumerate().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         Ok(ranked)
     }
@@ -295,7 +312,8 @@ impl Classifier {
     }
 
     pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<Classifier> {
-        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier").map(Classifier)
+        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier")
+            .map(Classifier)
     }
 
     /// id2label, in id order.
@@ -309,7 +327,9 @@ impl Classifier {
     /// [texts][labels] probabilities (batch_size 0: 32 a batch).
     pub fn predict_proba(&self, texts: &[&str], batch_size: usize) -> Result<Vec<Vec<f32>>> {
         let width = self.0.dim();
-        let (rows, _) = self.0.run(ffi::tf_pipeline_classify, texts, width, &Call::new(None, batch_size))?;
+        let texts = c_strings("texts", texts)?;
+        let call = Call::new(None, batch_size);
+        let (rows, _) = self.0.run(ffi::tf_pipeline_classify, &pointers(&texts), width, &call)?;
         Ok(rows.chunks(width.max(1)).map(|r| r.to_vec()).collect())
     }
 

@@ -48,12 +48,14 @@ pub enum Truncation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct TokenizeOptions {
     pub truncation: Truncation,
-    /// 0: the tokenizer's model_max_length.
-    pub max_length: usize,
+    /// None: the tokenizer's model_max_length; Some(n): n >= 1.
+    pub max_length: Option<usize>,
     pub pad_to_max_length: bool,
-    /// 0: as the tokenizer says.
-    pub pad_to_multiple_of: usize,
-    pub pad_left: bool,
+    /// None: as the tokenizer says; Some(n): rows padded to a multiple of n >= 1.
+    pub pad_to_multiple_of: Option<usize>,
+    /// None: padding where the tokenizer says; Some(true): on the left;
+    /// Some(false): on the right.
+    pub pad_left: Option<bool>,
     /// The tokens each overflowing window repeats of the one before; 0 with
     /// Truncation::Tokenizer: the tokenizer.json's truncation.stride.
     pub stride: usize,
@@ -62,19 +64,28 @@ pub struct TokenizeOptions {
     pub return_overflowing: bool,
 }
 
+/// A count given as the C option takes it: None is its 0 (not given), so
+/// Some(0) cannot be read as not given and is refused, as is one above int32.
+fn given_count(name: &str, n: Option<usize>) -> Result<i32> {
+    n.map_or(Ok(0), |n| match i32::try_from(n) {
+        Ok(c) if c >= 1 => Ok(c),
+        _ => Err(Error::invalid(format!("{}: expected an integer in [1, {}], got {}", name,
+                                        i32::MAX, n))),
+    })
+}
+
 impl TokenizeOptions {
     fn to_c(self) -> Result<ffi::tf_encode_options> {
         let mut o = layout::init(ffi::tf_encode_options_init_sized);
         o.truncation = self.truncation as i32;
-        o.max_length = i32::try_from(self.max_length).map_err(|_| {
-            Error::invalid(format!("max_length: expected at most {}, got {}", i32::MAX, self.max_length))
-        })?;
+        o.max_length = given_count("max_length", self.max_length)?;
         o.pad_to_max_length = self.pad_to_max_length as i32;
-        o.pad_to_multiple_of = i32::try_from(self.pad_to_multiple_of).map_err(|_| {
-            Error::invalid(format!("pad_to_multiple_of: expected at most {}, got {}", i32::MAX,
-                                   self.pad_to_multiple_of))
-        })?;
-        o.pad_left = self.pad_left as i32;
+        o.pad_to_multiple_of = given_count("pad_to_multiple_of", self.pad_to_multiple_of)?;
+        o.pad_left = match self.pad_left {
+            None => 0,
+            Some(true) => 1,
+            Some(false) => -1,
+        };
         o.stride = i32::try_from(self.stride).map_err(|_| {
             Error::invalid(format!("stride: expected at most {}, got {}", i32::MAX, self.stride))
         })?;
@@ -173,16 +184,32 @@ impl Tokenizer {
         }
     }
 
-    /// The ids of `[CLS] text [SEP]`.
-    pub fn encode(&self, text: &str) -> Result<Vec<i32>> {
+    /// (id, span in code points) of each token of text, with the special
+    /// tokens the tokenizer adds (their span empty), without the padding
+    /// its tokenizer.json may add on either side.
+    fn tokens(&self, text: &str) -> Result<Vec<(i32, [i64; 2])>> {
         let e = self.encode_batch(&[text])?;
-        Ok(e.ids[..from_c(e.lengths[0])].to_vec())
+        Ok((0..e.seq_len)
+            .filter(|&t| e.attention_mask[t] == 1)
+            .map(|t| (e.ids[t], [e.offsets[2 * t], e.offsets[2 * t + 1]]))
+            .collect())
     }
 
-    /// The tokens of text as strings, without `[CLS]` and `[SEP]`.
+    /// The ids of text with the special tokens the tokenizer adds
+    /// (`[CLS] text [SEP]` for BERT, none for some tokenizer.json files).
+    pub fn encode(&self, text: &str) -> Result<Vec<i32>> {
+        Ok(self.tokens(text)?.into_iter().map(|(id, _)| id).collect())
+    }
+
+    /// The tokens of text as strings, without the special tokens the
+    /// tokenizer adds (each text token spans some of the text; they span none).
     pub fn tokenize(&self, text: &str) -> Result<Vec<String>> {
-        let ids = self.encode(text)?;
-        Ok(ids[1..ids.len() - 1].iter().filter_map(|&i| self.id_to_token(i)).collect())
+        Ok(self
+            .tokens(text)?
+            .into_iter()
+            .filter(|&(_, [start, end])| start != end)
+            .filter_map(|(id, _)| self.id_to_token(id))
+            .collect())
     }
 
     /// Several texts, padded to the longest.
@@ -219,7 +246,8 @@ impl Tokenizer {
                 &o,
                 &mut enc,
             ))?;
-            let (b, t) = (from_c(ffi::tf_encoding_batch(enc)), from_c(ffi::tf_encoding_seq_len(enc)));
+            let (b, t) = (from_c(ffi::tf_encoding_batch(enc)),
+                          from_c(ffi::tf_encoding_seq_len(enc)));
             let out = elements("encoding", &[b, t]).map(|bt| {
                 let copy = |p: *const i32, n: usize| std::slice::from_raw_parts(p, n).to_vec();
                 Encoding {

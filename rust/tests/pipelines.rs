@@ -228,3 +228,17 @@ fn token_classifier_entities() {
 fn roberta_token_classifier_entities_by_byte_level_words() {
     expect_entities("roberta_token_classifier");
 }
+
+/// A NUL in a cross-encoder's input is named where the caller put it: the
+/// pair and its side, the query or the document.
+#[test]
+fn cross_encoder_names_a_nul_where_it_is() {
+    let ce = CrossEncoder::from_dir(data_dir().join("pipelines").join("cross_encoder")).unwrap();
+    let message = |r: tfenc::Result<Vec<f32>>| r.unwrap_err().message;
+    assert_eq!(message(ce.predict(&[("q", "p"), ("q\0", "p")], 0)),
+               "pairs[1].0: contains a NUL byte");
+    assert_eq!(message(ce.predict(&[("q", "p\0")], 0)), "pairs[0].1: contains a NUL byte");
+    let rank = |q, docs: &[&str]| ce.rank(q, docs).unwrap_err().message;
+    assert_eq!(rank("q\0", &["a"]), "query: contains a NUL byte");
+    assert_eq!(rank("q", &["a", "b\0"]), "docs[1]: contains a NUL byte");
+}

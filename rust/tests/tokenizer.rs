@@ -87,8 +87,8 @@ fn tokenizer_json_files_give_the_references_ids_and_decode() {
 #[test]
 fn truncation_and_padding_as_asked() {
     let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("bert_uncased")).unwrap();
-    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: 6, pad_to_multiple_of: 4,
-                            pad_left: true, ..Default::default() };
+    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(6), pad_to_multiple_of: Some(4),
+                            pad_left: Some(true), ..Default::default() };
     let e = tok.encode_batch_with(&["hello world, a long text", "hi"], Some(&["x", "y"]), &o).unwrap();
     assert_eq!((e.seq_len, e.lengths[0]), (8, 6));
     assert_eq!(e.attention_mask[..8], [0, 0, 1, 1, 1, 1, 1, 1]);
@@ -138,7 +138,7 @@ fn overflowing_windows_as_hugging_face_gives_them() {
         let cases = stride_cases(name);
         assert!(cases.len() >= 10, "{name}");
         for c in cases {
-            let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: c.max_length,
+            let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(c.max_length),
                                       stride: c.stride, return_overflowing: true, ..Default::default() };
             let pair = c.pair.as_deref().map(|p| [p]);
             let e = tok.encode_batch_with(&[&c.text], pair.as_ref().map(|p| &p[..]), &o).unwrap();
@@ -152,7 +152,7 @@ fn overflowing_windows_as_hugging_face_gives_them() {
         }
     }
     let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("roberta")).unwrap();
-    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: 8, stride: 6,
+    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(8), stride: 6,
                               return_overflowing: true, ..Default::default() };
     let err = tok.encode_batch_with(&["a text"], None, &o).err().unwrap();
     assert!(err.to_string().contains("options.stride: expected below 6"), "{err}");
@@ -191,4 +191,69 @@ fn folder_special_tokens_as_transformers_adds_them() {
     }
     std::fs::remove_dir_all(&root).unwrap();
     assert_eq!(checked, 30);
+}
+
+/// tokenize leaves out only the special tokens the tokenizer adds (their
+/// span of the text is empty): qwen3's tokenizer.json adds none, BERT's
+/// [CLS] and [SEP]; an empty text has no tokens.
+#[test]
+fn tokenize_leaves_out_the_special_tokens_only() {
+    let files = common::data_dir().join("tokenizer_json");
+    let qwen3 = Tokenizer::from_file(files.join("qwen3").join("tokenizer.json")).unwrap();
+    assert_eq!(qwen3.tokenize("").unwrap(), Vec::<String>::new());
+    assert_eq!(qwen3.encode("hello world").unwrap(), vec![1510, 874]);
+    assert_eq!(qwen3.tokenize("hello world").unwrap(), vec!["hello", "Ġworld"]);
+    let bert = Tokenizer::from_file(files.join("bert_uncased")).unwrap();
+    assert_eq!(bert.tokenize("Hello world").unwrap(), vec!["hello", "world"]);
+    assert_eq!(bert.encode("").unwrap().len(), 2);
+    assert_eq!(bert.tokenize("").unwrap(), Vec::<String>::new());
+}
+
+/// encode and tokenize give the text's tokens wherever the tokenizer.json
+/// pads a row (here on the left, to 8 tokens).
+#[test]
+fn encode_and_tokenize_leave_out_the_padding() {
+    let file = common::data_dir().join("tokenizer_json").join("qwen3").join("tokenizer.json");
+    let spec = std::fs::read_to_string(file).unwrap();
+    let padding = r#""padding": {"strategy": {"Fixed": 8}, "direction": "Left",
+        "pad_to_multiple_of": null, "pad_id": 0, "pad_type_id": 0, "pad_token": "!"}"#;
+    let padded = spec.replacen(r#""padding":null"#, padding, 1);
+    assert_ne!(padded, spec);
+    let dir = std::env::temp_dir().join(format!("tfenc-rust-left-padded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tokenizer.json"), padded).unwrap();
+    let tok = Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(tok.encode_batch(&["hello world"]).unwrap().seq_len, 8);
+    assert_eq!(tok.encode("hello world").unwrap(), vec![1510, 874]);
+    assert_eq!(tok.tokenize("hello world").unwrap(), vec!["hello", "Ġworld"]);
+    // pad_left: None as the file (Left), Some(false) on the right whatever it says
+    let side = |pad_left| {
+        let o = TokenizeOptions { pad_left, ..Default::default() };
+        tok.encode_batch_with(&["hello world"], None, &o).unwrap().ids
+    };
+    assert_eq!(side(None), vec![0, 0, 0, 0, 0, 0, 1510, 874]);
+    assert_eq!(side(Some(true)), side(None));
+    assert_eq!(side(Some(false)), vec![1510, 874, 0, 0, 0, 0, 0, 0]);
+}
+
+/// A count given is a count: Some(0) is refused, never read as not given
+/// (None: the tokenizer's model_max_length, its pad_to_multiple_of).
+#[test]
+fn counts_given_are_at_least_one() {
+    let tok = Tokenizer::from_file(common::data_dir().join("pipelines").join("classifier"));
+    let tok = tok.unwrap();
+    let cut = |max_length| TokenizeOptions { truncation: Truncation::LongestFirst, max_length,
+                                             ..Default::default() };
+    let message = |o: &TokenizeOptions| {
+        tok.encode_batch_with(&["a b c"], None, o).unwrap_err().message
+    };
+    assert_eq!(message(&cut(Some(0))), "max_length: expected an integer in [1, 2147483647], got 0");
+    assert_eq!(message(&cut(Some(1 << 31))),
+               "max_length: expected an integer in [1, 2147483647], got 2147483648");
+    let pad = TokenizeOptions { pad_to_multiple_of: Some(0), ..Default::default() };
+    assert_eq!(message(&pad), "pad_to_multiple_of: expected an integer in [1, 2147483647], got 0");
+    assert_eq!(tok.model_max_length(), 512);
+    assert_eq!(tok.encode_batch_with(&["a b c"], None, &cut(None)).unwrap().seq_len, 5);
+    assert_eq!(tok.encode_batch_with(&["a b c"], None, &cut(Some(4))).unwrap().seq_len, 4);
 }

@@ -164,7 +164,7 @@ START_TEST(test_previous_header_callers)
     tf_pipeline_args_init_sized(&old, offsetof(tf_pipeline_args, dimensions_layer_norm));
     a.n = old.n = 1, a.texts = old.texts = texts;
     a.dimensions = old.dimensions = dim / 2;
-    a.out = now, old.out = before;
+    a.out = now, a.out_len = sizeof now / sizeof *now, old.out = before;
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     ck_assert_msg(tf_pipeline_embed(p, &old) == TF_OK, "%s", tf_last_error());
     ck_assert_int_eq(memcmp(now, before, (size_t)(dim / 2) * sizeof *now), 0);

@@ -1,0 +1,131 @@
+"""Plain argument mistakes at the Python API's door: lengths and counts that
+disagree, widths the call cannot honour, texts and names with a NUL that a C
+string would end at, one text given as bytes or an iterable of characters.
+Each is a Python error naming the argument and both values before C sees
+it; none may crash, cut or reinterpret. (Each of these crashed, cut or
+misread before the checks: a heap overflow for dimensions=0, strlen past
+the pairs for a shorter list, "abc\\0 def" encoded as "abc".)"""
+import os
+
+import numpy as np
+import pytest
+
+import tfenc
+from conftest import DATA
+
+PIPELINES = os.path.join(DATA, "pipelines")
+FAMILIES = os.path.join(DATA, "families")
+
+
+@pytest.fixture(scope="module")
+def st():
+    with tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "st_mean_norm")) as enc:
+        yield enc
+
+
+@pytest.fixture(scope="module")
+def clf():
+    with tfenc.Classifier.from_dir(os.path.join(PIPELINES, "classifier")) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def ce():
+    with tfenc.CrossEncoder.from_dir(os.path.join(PIPELINES, "cross_encoder")) as c:
+        yield c
+
+
+@pytest.mark.parametrize("dimensions", [0, -1, 17, 2**31])
+def test_dimensions_out_of_range(st, dimensions):
+    with pytest.raises(ValueError, match=r"dimensions: expected an integer in \[1, 16\], got "
+                                         + str(dimensions)):
+        st.encode(["a text"], dimensions=dimensions)
+
+
+def test_dimensions_in_range_is_the_cut(st):
+    full = st.encode(["a text", "another"], normalize=False)
+    for d in (1, 8, 16):
+        cut = st.encode(["a text", "another"], normalize=False, dimensions=d)
+        assert cut.shape == (2, d)
+        assert np.array_equal(cut, full[:, :d])
+
+
+@pytest.mark.parametrize("n_pairs", [0, 1, 3])
+def test_classifier_pairs_count_must_match(clf, n_pairs):
+    with pytest.raises(ValueError, match=f"pairs: expected one for each of the 2 texts, got "
+                                         f"{n_pairs}"):
+        clf.predict_proba(["a", "b"], pairs=["x"] * n_pairs)
+
+
+def test_classifier_pairs_matching_count(clf):
+    probs = clf.predict_proba(["a", "b"], pairs=["x", "y"])
+    assert probs.shape == (2, len(clf.labels))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-6)
+
+
+@pytest.mark.parametrize("pair, error, what", [(("q",), ValueError, "tuple of 1"),
+                                               (("q", "p", "r"), ValueError, "tuple of 3"),
+                                               ("qp", TypeError, "str"), (5, TypeError, "int")])
+def test_cross_encoder_pair_shape(ce, pair, error, what):
+    with pytest.raises(error, match=rf"pairs\[1\]: expected a \(query, passage\) pair of "
+                                    rf"two texts, got {what}"):
+        ce.predict([("q", "p"), pair])
+
+
+def test_one_text_is_one_input(clf):
+    """A str (or bytes) is one text, not an iterable of characters."""
+    one = clf.predict_proba("a text")
+    assert one.shape == (1, len(clf.labels))
+    assert np.array_equal(one, clf.predict_proba(["a text"]))
+    assert np.array_equal(one, clf.predict_proba([b"a text"]))
+
+
+def test_token_classifier_takes_bytes():
+    path = os.path.join(FAMILIES, "bert_token_classifier")
+    with tfenc.TokenClassifier.from_dir(path) as tc:
+        text = "Hugging Face is in New York"
+        assert tc(text.encode()) == tc(text)
+        assert tc([text.encode(), text]) == [tc(text), tc(text)]
+        with pytest.raises(TypeError, match="texts: expected a str, bytes or a list of them, "
+                                            "got int"):
+            tc(5)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda st: st.encode(["abc\0 def"]), r"texts\[0\]"),
+    (lambda st: st.encode("abc\0 def"), "texts"),
+    (lambda st: st.encode([b"abc\0 def"]), r"texts\[0\]"),
+])
+def test_nul_in_a_pipeline_text_refused(st, call, name):
+    with pytest.raises(ValueError, match=name + r": a NUL character at byte 3 of 8"):
+        call(st)
+
+
+def test_nul_elsewhere_refused(st, clf, ce):
+    with pytest.raises(ValueError, match=r"prompt_name: a NUL character at byte 5"):
+        st.encode(["a"], prompt_name="query\0junk")
+    with pytest.raises(ValueError, match=r"pairs\[0\]: a NUL character at byte 1"):
+        clf.predict_proba(["a"], pairs=["b\0c"])
+    with pytest.raises(ValueError, match=r"pairs\[0\]\[1\]: a NUL character at byte 1"):
+        ce.predict([("q", "p\0r")])
+    with pytest.raises(ValueError, match="path: a NUL character at byte"):
+        tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "st_mean_norm") + "\0junk")
+    with pytest.raises(ValueError, match="path: a NUL character at byte"):
+        tfenc.Encoder.from_file(os.path.join(DATA, "bert_tiny") + "\0junk")
+    with tfenc.Encoder.from_file(os.path.join(DATA, "bert_tiny")) as enc:
+        name = enc.keys()[0]
+        with pytest.raises(ValueError, match="name: a NUL character at byte"):
+            enc[name + "\0junk"]
+    tok = tfenc.Tokenizer(os.path.join(DATA, "wordpiece", "vocab.txt"))
+    with pytest.raises(ValueError, match="token: a NUL character at byte 1"):
+        tok.token_to_id("a\0b")
+
+
+def test_nul_in_a_tokenizer_text_is_encoded_whole():
+    """The tokenizer takes each text with its length: a NUL is a character
+    like another (BERT's normalizer drops it as a control character), never
+    the text's end."""
+    tok = tfenc.Tokenizer(os.path.join(DATA, "wordpiece", "vocab.txt"))
+    whole = tok.encode("abc\0 def")
+    assert whole == tok.encode("abc def")
+    assert whole != tok.encode("abc")
