@@ -1,27 +1,85 @@
-/* fuzz_serve_request.c — tfenc serve's request parser (tools/serve/
- * request.c) on arbitrary bodies: the first byte picks the route (OpenAI's
- * /v1/embeddings, TEI's /embed, /rerank, /predict, /tokenize), the rest is
- * the body. A body is read or refused with a status and a message, never
- * a crash; what is read holds 1..SERVE_FUZZ_MAX_INPUTS inputs, each a
- * string (and a pair where the route has them) or, for /v1/embeddings, a
- * non-empty list of token ids. */
+/* fuzz_serve_request.c — tfenc serve's requests up to the model, on
+ * arbitrary bytes: the input's first line is the request line, "METHOD
+ * PATH" (the method up to the first space), the rest the body. The path
+ * and method find the route (tools/serve/route_table.c: 404, 405), the
+ * body is read for a route that takes one (tools/serve/request.c), and
+ * every refusal is rendered as the route's API shapes it. Never a crash;
+ * and:
+ *   - a refusal has a status the server answers with and a message, and its
+ *     body is JSON that lib/common/json.c reads back (valid UTF-8, whatever
+ *     bytes the path, method or body held), in the API's shape;
+ *   - a message made from a path and a method that are UTF-8 is UTF-8 (a
+ *     quote cut to its first bytes ends between two characters), as is one
+ *     about a body whose JSON parses;
+ *   - a body that is read holds 1..SERVE_FUZZ_MAX_INPUTS inputs, each a
+ *     string (and a pair where the route has them) or, for /v1/embeddings,
+ *     a non-empty list of token ids; each string, raw control bytes and all,
+ *     written as a JSON string (json_out_string) reads back the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "request.h"
+#include "json.h"
+#include "json_out.h"
+#include "route_table.h"
+#include "utf8.h"
 
 #define SERVE_FUZZ_MAX_INPUTS 16
+#define SERVE_FUZZ_MAX_LINE 4096
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const serve_request *r, int rc, const serve_error *e)
+static int is_utf8(const char *s)
 {
-    if (rc != 0) {
-        if ((e->status != 400 && e->status != 413 && e->status != 500) || !e->message[0])
-            abort();
-        return;
-    }
+    const size_t n = strlen(s);
+    return tf_utf8_invalid_at(s, n) == n;
+}
+
+/* route's error body for e: JSON in its API's shape, the message in it. */
+static void check_refusal(int route, const serve_error *e, int message_is_utf8)
+{
+    static const int statuses[] = {400, 404, 405, 413, 500};
+    size_t i = 0;
+    while (i < sizeof statuses / sizeof statuses[0] && statuses[i] != e->status)
+        i++;
+    if (i == sizeof statuses / sizeof statuses[0] || !e->message[0] ||
+        (message_is_utf8 && !is_utf8(e->message)))
+        abort();
+    serve_response out;
+    routes_error(route, e, &out);
+    cJSON *root;
+    if (out.status != e->status || !out.body ||
+        tf_json_parse(out.body, out.len, 4, "the response", &root) != TF_OK)
+        abort();
+    const int openai = route >= 0 && routes_table[route].openai;
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
+    const cJSON *message = openai ? cJSON_GetObjectItemCaseSensitive(error, "message") : error;
+    if (!cJSON_IsString(message) || !message->valuestring[0])
+        abort();
+    cJSON_Delete(root);
+    free(out.body);
+}
+
+/* s written as a JSON string reads back as s. */
+static void check_round_trip(const char *s)
+{
+    json_out o = {0};
+    json_out_str(&o, "[");
+    json_out_string(&o, s);
+    json_out_str(&o, "]");
+    size_t len;
+    char *text = json_out_take(&o, &len);
+    cJSON *root;
+    if (!text || tf_json_parse(text, len, 2, "the string", &root) != TF_OK)
+        abort();
+    if (!cJSON_IsString(root->child) || strcmp(root->child->valuestring, s) != 0)
+        abort();
+    cJSON_Delete(root);
+    free(text);
+}
+
+static void check_request(const serve_request *r)
+{
     if (r->n < 1 || r->n > SERVE_FUZZ_MAX_INPUTS || (r->single && r->n != 1))
         abort();
     for (size_t i = 0; i < r->n; i++) {
@@ -31,26 +89,65 @@ static void check(const serve_request *r, int rc, const serve_error *e)
             for (size_t k = 0; k < r->id_counts[i]; k++)
                 if (r->ids[i][k] < 0)
                     abort();
-        } else if (!r->texts[i] || (r->pairs && !r->pairs[i]) ||
-                   strlen(r->texts[i]) > SIZE_MAX / 2) {
-            abort();
+            continue;
         }
+        if (!r->texts[i] || (r->pairs && !r->pairs[i]))
+            abort();
+        check_round_trip(r->texts[i]);
+        if (r->pairs)
+            check_round_trip(r->pairs[i]);
     }
     if ((r->kind == SERVE_BODY_RERANK) != (r->pairs && r->kind == SERVE_BODY_RERANK))
         abort(); /* rerank always has pairs */
 }
 
+/* Whether body[0..len) is JSON that parses (a refusal about it then says
+ * what a field holds, in UTF-8). */
+static int parses(const char *body, size_t len)
+{
+    cJSON *root;
+    if (tf_json_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root) != TF_OK)
+        return 0;
+    cJSON_Delete(root);
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
+    const uint8_t *newline = memchr(data, '\n', size);
+    const size_t line_len = newline ? (size_t)(newline - data) : size;
+    if (line_len >= SERVE_FUZZ_MAX_LINE)
         return 0;
-    const serve_body_kind kind = (serve_body_kind)(data[0] % SERVE_BODY_KIND_COUNT);
-    serve_request r;
+    char line[SERVE_FUZZ_MAX_LINE]; /* "METHOD PATH", NUL-terminated as libmicrohttpd gives */
+    memcpy(line, data, line_len);
+    line[line_len] = '\0';
+    char *space = strchr(line, ' ');
+    const char *method = space ? line : "GET", *path = space ? space + 1 : line;
+    if (space)
+        *space = '\0';
+    const char *body = newline ? (const char *)newline + 1 : "";
+    const size_t body_len = newline ? size - line_len - 1 : 0;
+
+    const int route = routes_find(path);
     serve_error e = {0};
-    const int rc = serve_request_parse(&r, kind, (const char *)data + 1, size - 1,
+    if (routes_check_method(route, method, path, &e)) {
+        if (route >= 0 && strcmp(method, routes_table[route].method) == 0)
+            abort(); /* the route's own method refused */
+        check_refusal(route, &e, is_utf8(path) && is_utf8(method));
+        return 0;
+    }
+    if (route < 0 || strcmp(method, routes_table[route].method) != 0)
+        abort(); /* no route, or another method, let through */
+    if (!routes_table[route].has_body)
+        return 0;
+    serve_request r;
+    const int rc = serve_request_parse(&r, routes_table[route].body, body, body_len,
                                        SERVE_FUZZ_MAX_INPUTS, &e);
-    check(&r, rc, &e);
-    if (rc == 0)
-        serve_request_free(&r);
+    if (rc != 0) {
+        check_refusal(route, &e, parses(body, body_len));
+        return 0;
+    }
+    check_request(&r);
+    serve_request_free(&r);
     return 0;
 }

@@ -3,14 +3,22 @@ tests/data/pipelines, driven over loopback by http.client from many threads
 and by curl: every route's numbers against tfenc embed / rerank / classify
 run on the same texts (and the folders' expected.json, gen_pipelines.py's
 float64 references) within 1e-5; every error with its status, shape and
-message; 64 clients x 50 requests on keep-alive connections, each response
-matched to its request; a client that goes away frees its slot; SIGTERM
-under load answers what was admitted and exits 0."""
+message, every body valid UTF-8 JSON whatever bytes the request held; a
+NUL byte, %00 or raw, never cuts a path, a method or a header; a body's
+length said any way but one Content-Length or "Transfer-Encoding: chunked"
+answered at once and closed; HEAD on the GET routes; 64
+clients x 50 requests on keep-alive connections, each response matched to
+its request; a client that goes away frees its slot; slow-loris connections
+(half a request, or a request a byte at a time) from one address or many
+neither lock other clients out nor hold their slots past the timeouts; a
+folder of a kind no route serves is refused at start; SIGTERM under load
+answers what was admitted and exits 0."""
 import base64
 import http.client
 import json
 import math
 import os
+import select
 import signal
 import socket
 import struct
@@ -21,6 +29,7 @@ import threading
 import time
 
 TFENC, DATA = sys.argv[1], os.path.join(sys.argv[2], "pipelines")
+FAMILIES = os.path.join(sys.argv[2], "families")
 ST, CE, CL = (os.path.join(DATA, d) for d in ("st_mean_norm", "cross_encoder", "classifier"))
 TMP = tempfile.mkdtemp()
 TOL = 1e-5
@@ -38,7 +47,7 @@ class Server:
         self.log_path = os.path.join(TMP, f"log{id(self)}")
         self.proc = subprocess.Popen(
             [TFENC, "serve", "--model", model, "--port", "0", "--port-file", self.port_file,
-             *flags], stderr=open(self.log_path, "w"))
+             *flags], stderr=open(self.log_path, "wb"))
         for _ in range(500):
             if os.path.exists(self.port_file):
                 break
@@ -47,7 +56,7 @@ class Server:
         self.port = int(open(self.port_file).read())
 
     def log(self):
-        return open(self.log_path).read()
+        return open(self.log_path, errors="replace").read()
 
     def conn(self):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -61,7 +70,7 @@ class Server:
         raw = r.read()
         if not conn:
             c.close()
-        text = raw.decode()
+        text = raw.decode("utf-8")  # strict: a body that is not UTF-8 fails
         ctype = r.getheader("Content-Type") or ""
         return r.status, json.loads(text) if "json" in ctype else text, r
 
@@ -219,9 +228,18 @@ def test_errors(s):
     check_error(s.request("GET", "/embed")[:2], 405, "/embed takes POST, not GET")
     check_error(s.request("GET", "/nope")[:2], 404, "no route /nope")
     check_error(s.request("POST", "/v1/nope", {})[:2], 404, "no route /v1/nope")
-    # a path with a newline: one log line still, the byte as '?'
+    # a path with a newline: one log line still, the byte as \x0A
     check_error(s.request("GET", "/no%0Awhere")[:2], 404, "no route /no\nwhere")
-    assert "GET /no?where 404" in s.log() and "\nwhere" not in s.log(), s.log()[-300:]
+    assert "GET /no\\x0Awhere 404" in s.log() and "\nwhere" not in s.log(), s.log()[-300:]
+    # bytes that are not UTF-8 come back as U+FFFD, in a body that is UTF-8 JSON
+    check_error(s.request("GET", "/%FF%FEx")[:2], 404, "no route /\ufffd\ufffdx;")
+    # a quote cut to its first 64 bytes ends between two characters
+    name = "a" * 63 + "\u00e9"
+    check_error(s.post("/tokenize", {"inputs": "a", "prompt_name": name}), 400,
+                'prompt_name "' + "a" * 63 + '": the model has no such prompt')
+    test_framing(s)
+    test_nul_bytes(s)
+    test_methods(s)
     # a body over --payload-limit (4096): refused from its Content-Length, unread
     big = json.dumps({"inputs": "a" * 5000})
     status, body = curl(s.port, "/embed", "-H", "Content-Type: application/json",
@@ -232,6 +250,131 @@ def test_errors(s):
     status, body = curl(s.port, "/embed", "-H", "Transfer-Encoding: chunked",
                         "--data-binary", big)
     check_error((status, json.loads(body)), 413, "more than the server's limit of 4096")
+
+
+def raw_answer(port, data, source="127.0.0.1", timeout=30):
+    """(status, headers, body, closed) of the server's answer to the raw bytes data, and
+    whether it closed the connection after it (body: parsed JSON, else the bytes)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                    source_address=(source, 0))
+    sock.sendall(data)
+    r = http.client.HTTPResponse(sock, method=data.split(b" ", 1)[0].decode("latin-1"))
+    r.begin()
+    body = r.read()
+    try:
+        closed = sock.recv(1) == b""
+    except ConnectionResetError:
+        closed = True
+    sock.close()
+    json_body = body and "json" in (r.getheader("Content-Type") or "")
+    return r.status, r, json.loads(body.decode("utf-8")) if json_body else body, closed
+
+
+def test_framing(s):
+    """A body's length said twice (RFC 9112 section 6.3: invalid framing) is 400 and the
+    connection is closed, whichever length comes first."""
+    body = b'{"inputs": "hello"}'
+    for lengths in ((len(body), 5), (5, len(body)), (len(body), len(body))):
+        head = b"".join(b"Content-Length: %d\r\n" % n for n in lengths)
+        status, r, out, closed = raw_answer(s.port, b"POST /tokenize HTTP/1.1\r\nHost: x\r\n" +
+                                            head + b"\r\n" + body)
+        check_error((status, out), 400, "Content-Length: given 2 times (%d, then %d)" % lengths)
+        assert r.getheader("Connection") == "close" and closed, (lengths, r.getheaders())
+    status, r, out, closed = raw_answer(s.port, b"POST /tokenize HTTP/1.1\r\nHost: x\r\n"
+                                        b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"
+                                        b"\r\n13\r\n" + body + b"\r\n0\r\n\r\n")
+    check_error((status, out), 400, "both Content-Length and Transfer-Encoding")
+    assert closed, r.getheaders()
+    # Transfer-Encoding (RFC 9112, sections 6.1, 6.3 and 7): the server reads a body only as
+    # "chunked" alone; any other is answered at once, from the headers, and closed
+    chunked = b"13\r\n" + body + b"\r\n0\r\n\r\n"
+    for version, codings, status, needle in (
+            (b"1.1", [b"gzip"], 400, "Transfer-Encoding: the final coding is gzip, not chunked"),
+            (b"1.1", [b"chunked, gzip"], 400, "the final coding is gzip, not chunked"),
+            (b"1.1", [b"chunked", b"gzip"], 400, "the final coding is gzip, not chunked"),
+            (b"1.1", [b"gzip, chunked"], 501, "Transfer-Encoding: gzip: the server decodes no "
+             "transfer coding but chunked"),
+            (b"1.1", [b"chunked", b"chunked"], 400, "chunked given 2 times"),
+            (b"1.1", [b"chunked, chunked"], 400, "chunked given 2 times"),
+            (b"1.1", [b""], 400, "Transfer-Encoding: no coding"),
+            (b"1.0", [b"chunked"], 400, "an HTTP/1.0 request with Transfer-Encoding")):
+        head = b"".join(b"Transfer-Encoding: %s\r\n" % c for c in codings)
+        status_got, r, out, closed = raw_answer(
+            s.port, b"POST /tokenize HTTP/%s\r\nHost: x\r\n%s\r\n%s" % (version, head, chunked),
+            timeout=10)
+        check_error((status_got, out), status, needle)
+        assert r.getheader("Connection") == "close" and closed, (codings, r.getheaders())
+    for coding in (b"chunked", b"Chunked"):  # coding names are case-insensitive
+        status_got, _, out, _ = raw_answer(s.port, b"POST /tokenize HTTP/1.1\r\nHost: x\r\n"
+                                           b"Transfer-Encoding: %s\r\n\r\n%s" % (coding, chunked))
+        assert status_got == 200 and out[0][1]["text"] == "hello", (coding, status_got, out)
+
+
+def test_nul_bytes(s):
+    """A NUL byte in the head, encoded (%00) or raw, never cuts what it is in: %00 in the
+    path stays as written (404 naming the whole path; no route holds a '%'), a raw NUL in the
+    request line or a header line is 400 and the connection closed."""
+    for method, path, body in (("GET", "/health%00xyz", None), ("GET", "/nope%00zz", None),
+                               ("POST", "/embed%00", {"inputs": "a"}),
+                               ("GET", "/%FF%00", None)):
+        status, out, _ = s.request(method, path, body)
+        shown = path.replace("%FF", "\ufffd")
+        check_error((status, out), 404, f"no route {shown}; the routes are")
+    assert "GET /health%00xyz 404" in s.log(), s.log()[-300:]
+    status, out, _ = s.request("GET", "/health?a=%00b")  # a query the routes do not read
+    assert status == 200 and out == {"status": "ok"}, (status, out)
+    for head, needle in (
+            (b"GET /health\x00xyz HTTP/1.1\r\nHost: x\r\n",
+             'the request line holds a NUL byte (in its target, after "/health")'),
+            (b"GET\x00 /health HTTP/1.1\r\nHost: x\r\n",
+             'the request line holds a NUL byte (in its method, after "GET")'),
+            (b"GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n",
+             'the header X-A holds a NUL byte (after "a")'),
+            (b"GET /health HTTP/1.1\r\nX-A: a\x00\x00\r\nHost: x\r\n",
+             'the header X-A holds a NUL byte (after "a")'),
+            (b"POST /tokenize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\x00, gzip\r\n",
+             'the header Transfer-Encoding holds a NUL byte (after "chunked")')):
+        status, r, out, closed = raw_answer(s.port, head + b"\r\n", timeout=10)
+        check_error((status, out), 400, needle)
+        assert r.getheader("Connection") == "close" and closed, (head, r.getheaders())
+    # a folded header line (obs-fold: RFC 9112, section 5.2, lets a server refuse it)
+    status, r, out, closed = raw_answer(s.port, b"GET /health HTTP/1.1\r\nHost: x\r\n"
+                                        b"X-A: a\r\n b\r\n\r\n", timeout=10)
+    check_error((status, out), 400, "a header line continues on the next (obs-fold)")
+    # libmicrohttpd's own answer to one in a header's name (no ':' before it)
+    status, _, _, closed = raw_answer(s.port, b"GET /health HTTP/1.1\r\nX-\x00A: a\r\n\r\n")
+    assert status == 400 and closed, status
+    # heads that hold no NUL: bare LF line ends, spaces, a long header, are served
+    for head in (b"GET /health HTTP/1.1\nHost: x\nX-A:   a  \n",
+                 b"GET  /health HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-B: b\r\n",
+                 b"GET /health HTTP/1.1\r\nHost: x\r\nX-Long: " + b"v" * 12000 + b"\r\n"):
+        end = b"\n" if head.endswith(b"  \n") else b"\r\n"
+        status, _, out, _ = raw_answer(s.port, head + b"Connection: close" + end + end,
+                                       timeout=10)
+        assert status == 200 and out == {"status": "ok"}, (head[:40], status, out)
+
+
+def test_methods(s):
+    """HEAD on a GET route answers as GET without the body (RFC 9110, section 9.3.2); a 405
+    says which methods the route takes, with TEI's closest error_type; an empty body says so."""
+    for path in ("/health", "/info", "/metrics"):
+        status, r, body, _ = raw_answer(s.port, b"HEAD %s HTTP/1.1\r\nHost: x\r\n"
+                                        b"Connection: close\r\n\r\n" % path.encode())
+        get_status, get_body, _ = s.request("GET", path)
+        assert status == 200 and get_status == 200, (path, status)
+        assert body == b"" and int(r.getheader("Content-Length")) > 0, (path, body, r.getheaders())
+    status, _, body, _ = raw_answer(s.port, b"HEAD /embed HTTP/1.1\r\nHost: x\r\n"
+                                    b"Connection: close\r\n\r\n")
+    assert status == 405, status
+    status, out, r = s.request("PUT", "/health")
+    check_error((status, out), 405, "/health takes GET (or HEAD), not PUT")
+    assert out["error_type"] == "Validation" and r.getheader("Allow") == "GET, HEAD", \
+        (out, r.getheaders())
+    status, out, r = s.request("GET", "/embed")
+    assert out["error_type"] == "Validation" and r.getheader("Allow") == "POST", (out, r)
+    assert s.request("GET", "/nope")[1]["error_type"] == "Validation"
+    check_error(s.post("/embed", b""), 400, "the request body is empty; expected a JSON object")
+    check_error(s.post("/v1/embeddings", b""), 400, "the request body is empty", True)
 
 
 def test_curl_routes(s):
@@ -320,7 +463,14 @@ def test_heads():
         w = next(x for x in want if x["index"] == g["index"])
         assert abs(1 / (1 + math.exp(-g["score"])) - w["score"]) <= TOL, (g, w)
         assert "text" not in g
+    long_query = " ".join([q] * 6)  # its tokens: 6 times q's, and [CLS] [SEP] once
+    query_tokens = 6 * (len(s.post("/tokenize", {"inputs": q}, headers=auth)[1][0]) - 2) + 2
+    check_error(s.post("/rerank", {"query": long_query, "texts": ["a dog."]}, headers=auth), 413,
+                "query: %d tokens, more than the model's limit of 32" % query_tokens)
+    check_error(s.post("/rerank", {"query": q, "texts": ["a dog.", " ".join(docs * 3)]},
+                       headers=auth), 413, "texts[1] with the query: ")
     check_error(s.post("/rerank", {"query": q, "texts": docs}), 401, "API key")
+    assert s.post("/rerank", {"query": q, "texts": docs})[1]["error_type"] == "Validation"
     check_error(s.post("/rerank", {"query": q, "texts": docs},
                        headers={"Authorization": "Bearer wrong"}), 401, "API key")
     assert s.request("GET", "/health")[0] == 200  # no key needed
@@ -389,6 +539,161 @@ def test_back_pressure_and_cancel():
     s.stop()
 
 
+def test_refused_kinds():
+    """A folder of a kind that no route serves (a token classifier: TEI has no route for
+    it) is refused at start, naming its kind and those served, before anything listens."""
+    port_file = os.path.join(TMP, "port-token-classifier")
+    run = subprocess.run([TFENC, "serve", "--model",
+                          os.path.join(FAMILIES, "roberta_token_classifier"), "--port", "0",
+                          "--port-file", port_file], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, (run.returncode, run.stderr)
+    assert "roberta_token_classifier: a token-classifier folder; tfenc serve serves " \
+           "embedding, cross-encoder and classifier folders" in run.stderr, run.stderr
+    assert not os.path.exists(port_file)
+
+
+def test_latin1_folder_name():
+    """A folder whose name is not UTF-8: /info and /v1/embeddings name the model with
+    U+FFFD for the bytes, in bodies that are UTF-8 JSON."""
+    folder = os.path.join(TMP.encode(), b"caf\xe9")
+    os.symlink(os.path.abspath(ST), folder)
+    s = Server(folder)
+    info = s.request("GET", "/info")[1]
+    assert info["model_id"] == "caf\ufffd", info
+    status, out = s.post("/v1/embeddings", {"input": "hello"})
+    assert status == 200 and out["model"] == "caf\ufffd", out
+    s.stop()
+    # the log shows the byte as \xE9: every line of it is UTF-8
+    log = open(s.log_path, "rb").read()
+    assert b"tfenc serve: caf\\xE9 (embedding) on http://127.0.0.1:" in log, log[:200]
+    log.decode("utf-8")
+
+
+def half_requests(port, count, source):
+    """count connections from source, each sending half a request's headers."""
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                        source_address=(source, 0))
+        sock.sendall(b"POST /embed HTTP/1.1\r\nHost: x\r\nContent-Ty")
+        socks.append(sock)
+    return socks
+
+
+def answer_of(sock):
+    """What the server sent on sock before closing it (b"" for nothing)."""
+    data = b""
+    try:
+        while chunk := sock.recv(4096):
+            data += chunk
+    except ConnectionResetError:
+        pass
+    sock.close()
+    return data
+
+
+def closed_by_server(sock, trickle, rounds=100):
+    """Sends trickle a byte at a time, one every 0.1 s, until the server closes sock
+    (True) or rounds bytes have gone (False)."""
+    sock.settimeout(0.1)
+    for i in range(rounds):
+        try:
+            sock.sendall(trickle[i % len(trickle):i % len(trickle) + 1])
+            if sock.recv(4096) == b"":
+                return True
+        except socket.timeout:
+            continue
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+    return False
+
+
+def metric(s, name):
+    """The value of one sample of s's /metrics."""
+    lines = s.request("GET", "/metrics")[1].splitlines()
+    return int(next(l for l in lines if l.startswith(name + " ")).split()[1])
+
+
+def answered(socks):
+    """The first bytes each of socks has to read now (b"" for none)."""
+    readable, _, _ = select.select(socks, [], [], 0)
+    return [sock.recv(4096) if sock in readable else b"" for sock in socks]
+
+
+def test_slow_loris():
+    """--max-concurrent 1 and 300 connections from one address that send half a request:
+    the address holds at most --max-client-connections (its default, half of the default
+    --max-connections: 128 of 257), those beyond are answered 429, and another client is
+    answered all along. Then 300 connections from three addresses fill --max-connections: a
+    new client is answered 503, and served again once they are gone."""
+    s = Server(ST, "--max-concurrent", "1")
+    loris = half_requests(s.port, 300, "127.0.0.2")
+    for _ in range(5):
+        status, out = s.post("/embed", {"inputs": TEXTS[0]})
+        assert status == 200, out
+    answers = answered(loris)  # refusals are written when a connection comes
+    refused = [a for a in answers if a]
+    assert len(refused) == 300 - 128 and all(a.startswith(b"HTTP/1.1 429 ") for a in refused)
+    body = json.loads(refused[0].split(b"\r\n\r\n", 1)[1])
+    assert set(body) == {"error", "error_type"} and body["error_type"] == "Overloaded", body
+    assert "127.0.0.2 holds 128 connections, the server's limit for one client " \
+           "(--max-client-connections)" in body["error"], body
+    assert metric(s, 'tfenc_connections_refused_total{reason="max_client_connections"}') == 172
+    for sock in loris:
+        sock.close()
+    for _ in range(100):  # until the server has seen them go (/metrics' own is open)
+        if metric(s, "tfenc_connections_open") == 1:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(("connections closed by their clients still open",
+                              metric(s, "tfenc_connections_open")))
+    # three addresses, 100 connections each: the server's 257 are taken
+    loris = [sock for a in (4, 5, 6) for sock in half_requests(s.port, 100, f"127.0.0.{a}")]
+    status, _, out, _ = raw_answer(s.port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    check_error((status, out), 503, "the server holds 257 connections, its limit "
+                "(--max-connections)")
+    refused = [a for a in answered(loris) if a]  # more when /metrics' was not yet forgotten
+    assert len(refused) >= 300 - 257 and all(a.startswith(b"HTTP/1.1 503 ") for a in refused)
+    for sock in loris:
+        sock.close()
+    for _ in range(100):  # the closed ones are forgotten as libmicrohttpd cleans them up
+        status = s.request("GET", "/health")[0]
+        if status == 200:
+            break
+        time.sleep(0.05)
+    assert status == 200, status
+    s.stop()
+
+
+def test_slow_requests():
+    """Half a request is closed after --request-timeout, a request sent a byte at a time
+    too, and a request line that never ends after --keep-alive-timeout."""
+    s = Server(ST, "--request-timeout", "1", "--keep-alive-timeout", "1")
+    trickled = {}  # what closed_by_server said, by what was trickled
+
+    def trickle(first, rest):
+        sock = socket.create_connection(("127.0.0.1", s.port))
+        sock.sendall(first)
+        trickled[first + rest] = closed_by_server(sock, rest)
+
+    tricklers = [threading.Thread(target=trickle, args=args) for args in
+                 ((b"POST /embed HTTP/1.1\r\n", b"Host: x\r\n"), (b"", b"GET /embed"))]
+    for t in tricklers:
+        t.start()
+    loris = half_requests(s.port, 10, "127.0.0.1")
+    assert s.post("/embed", {"inputs": TEXTS[0]})[0] == 200
+    assert [answer_of(sock) for sock in loris] == [b""] * 10  # closed, unanswered
+    for t in tricklers:
+        t.join()
+    assert trickled == {b"POST /embed HTTP/1.1\r\nHost: x\r\n": True, b"GET /embed": True}, \
+        ("a request sent a byte at a time, or a request line that never ends, kept open",
+         trickled)
+    assert metric(s, 'tfenc_connections_timed_out_total{reason="request"}') == 11
+    assert metric(s, 'tfenc_connections_timed_out_total{reason="keep_alive"}') == 1
+    s.stop()
+
+
 def test_sigterm_under_load():
     s = Server(ST)
     results, lock, go = [], threading.Lock(), threading.Event()
@@ -443,13 +748,17 @@ def main():
         test_dimensions_layer_norm_default()
         test_heads()
         test_back_pressure_and_cancel()
+        test_refused_kinds()
+        test_latin1_folder_name()
+        test_slow_loris()
+        test_slow_requests()
         test_sigterm_under_load()
     finally:
         for server in SERVERS:
             if server.proc.poll() is None:
                 server.proc.kill()
-    print("serve: all routes, errors, 64 x 50 clients, --dimensions-layer-norm, back-pressure, "
-          "cancel, SIGTERM: ok")
+    print("serve: all routes, errors, UTF-8 bodies, framing, 64 x 50 clients, "
+          "--dimensions-layer-norm, back-pressure, cancel, refused kinds, slow loris, SIGTERM: ok")
 
 
 main()

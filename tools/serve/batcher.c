@@ -110,7 +110,7 @@ static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
     a.prompt_name = job->prompt_name, a.normalize = job->normalize;
     a.dimensions = job->dimensions, a.dimensions_layer_norm = job->dimensions_layer_norm;
     a.batch_size = (int32_t)B;
-    a.n_threads = b->o.n_threads, a.out = out;
+    a.n_threads = b->o.n_threads, a.out = out, a.out_len = B * job->width;
     switch (job->task) {
     case SERVE_TASK_EMBED: return tf_pipeline_embed(b->p, &a);
     case SERVE_TASK_SCORE: return tf_pipeline_score(b->p, &a);

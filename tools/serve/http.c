@@ -3,53 +3,52 @@
 #define _POSIX_C_SOURCE 200809L
 #include "http.h"
 
+#include <errno.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_message.h"
 #include "clock.h"
+#include "request_head.h"
 #include "routes.h"
+#include "utf8.h"
 
-/* Connections beyond --max-concurrent (their requests get 429, not a
- * refused connection), the seconds an idle one is kept, and each
- * connection thread's stack. */
-enum { SPARE_CONNECTIONS = 256, IDLE_SECONDS = 60, THREAD_STACK = 1 << 20 };
+/* Each connection thread's stack. */
+enum { THREAD_STACK = 1 << 20 };
 
-/* One request's state between libmicrohttpd's calls. */
+/* One request's state between libmicrohttpd's calls, from its request
+ * line (request_line) to its end (completed). */
 typedef struct request_ctx {
-    int route;             /* routes_table's index, or -1 */
+    serve_request_line line; /* its target as sent */
+    int started;           /* the access handler has seen it: counted in s->active */
+    int route;             /* serve_route_id, or -1 */
     char *body;            /* [len] bytes read so far (malloc'ed) */
     size_t len, cap;
     int too_large;         /* the body passed --payload-limit while being read */
     int answered;          /* a response is queued */
+    int close;             /* the connection closes after the response */
     double start;
 } request_ctx;
 
-/* What a client sent (its method, its path) for the log: at most size - 1
- * bytes, control bytes as '?', so that one request stays one line. */
-static void printable(char *out, size_t size, const char *in)
-{
-    size_t n = 0;
-    for (; in[n] && n + 1 < size; n++)
-        out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
-    out[n] = '\0';
-}
-
-static void log_request(const char *raw_method, const char *raw_url, const serve_response *r,
+/* One line on stderr: what the client sent (its method and path, at most
+ * SERVE_QUOTE_BYTES of each cut between two characters; cli_line shows a
+ * control byte or one that is not UTF-8 as \xNN, so that a request stays
+ * one line), the status, tokens and times. */
+static void log_request(const char *method, const char *url, const serve_response *r,
                         double seconds)
 {
-    char method[16], url[72];
-    printable(method, sizeof method, raw_method);
-    printable(url, sizeof url, raw_url);
+    const int m = tf_utf8_prefix(method, SERVE_QUOTE_BYTES);
+    const int u = tf_utf8_prefix(url, SERVE_QUOTE_BYTES);
     if (r->queue_s >= 0)
-        fprintf(stderr, "%s %s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f\n",
-                method, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
-                1e3 * seconds);
+        cli_line("%.*s %.*s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f", m,
+                 method, u, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
+                 1e3 * seconds);
     else
-        fprintf(stderr, "%s %s %d tokens=%zu total_ms=%.2f\n", method, url, r->status, r->tokens,
-                1e3 * seconds);
+        cli_line("%.*s %.*s %d tokens=%zu total_ms=%.2f", m, method, u, url, r->status,
+                 r->tokens, 1e3 * seconds);
 }
 
 static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
@@ -58,7 +57,7 @@ static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
 {
     const double seconds = serve_clock() - ctx->start;
     log_request(method, url, r, seconds);
-    serve_metrics_request(&s->metrics, ctx->route >= 0 ? (size_t)ctx->route : routes_count,
+    serve_metrics_request(&s->metrics, ctx->route >= 0 ? (size_t)ctx->route : SERVE_ROUTE_COUNT,
                           r->status, seconds, r->queue_s, r->compute_s);
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body,
                                                                 MHD_RESPMEM_MUST_FREE);
@@ -68,14 +67,15 @@ static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     if (r->status == 405)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, routes_table[ctx->route].method);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, routes_allow(ctx->route));
     if (r->status == 401)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
-    if (atomic_load(&s->stopping))
+    if (ctx->close || atomic_load(&s->stopping))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     const enum MHD_Result rc = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     ctx->answered = 1;
+    serve_connections_responding(c);
     return rc;
 }
 
@@ -100,17 +100,17 @@ static int authorised(const serve_server *s, struct MHD_Connection *c)
 
 /* What is known from the headers alone: 0 to read on, else the status of
  * the error set in *e. */
-static int check_headers(serve_server *s, struct MHD_Connection *c, const request_ctx *ctx,
-                         const char *method, const char *url, serve_error *e)
+static int check_headers(serve_server *s, struct MHD_Connection *c, request_ctx *ctx,
+                         const char *method, const char *url, const char *version,
+                         serve_error *e)
 {
-    if (ctx->route < 0)
-        return serve_error_set(e, 404, "", "no route %.64s; the routes are /v1/embeddings, "
-                               "/embed, /rerank, /predict, /tokenize, /info, /health, /metrics",
-                               url);
-    const serve_route *r = &routes_table[ctx->route];
-    if (strcmp(method, r->method) != 0)
-        return serve_error_set(e, 405, "", "%s takes %s, not %.16s", r->path, r->method, method);
-    if (ctx->route != routes_find("/health") && !authorised(s, c))
+    if (serve_head_check(c, method, url, version, &ctx->line, e)) {
+        ctx->close = 1;
+        return e->status;
+    }
+    if (routes_check_method(ctx->route, routes_run_as(ctx->route, method), url, e))
+        return e->status;
+    if (ctx->route != SERVE_ROUTE_HEALTH && !authorised(s, c))
         return serve_error_set(e, 401, "", "a missing or wrong API key: send the header "
                                "\"Authorization: Bearer KEY\" with the server's --api-key");
     if (atomic_load(&s->stopping))
@@ -156,15 +156,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     request_ctx *ctx = *con_cls;
     serve_error e;
     serve_response r;
-    (void)version;
-    if (!ctx) {
-        if (!(ctx = calloc(1, sizeof *ctx)))
-            return MHD_NO;
-        ctx->start = serve_clock();
+    if (serve_connections_refused(c)) /* answered when it came */
+        return MHD_NO;
+    if (!ctx) /* out of memory when its request line came: not served */
+        return MHD_NO;
+    if (!ctx->started) {
+        ctx->started = 1, ctx->start = serve_clock();
         ctx->route = routes_find(url);
-        *con_cls = ctx;
         atomic_fetch_add(&s->active, 1);
-        if (check_headers(s, c, ctx, method, url, &e)) {
+        if (check_headers(s, c, ctx, method, url, version, &e)) {
             routes_error(ctx->route, &e, &r);
             return send_response(s, c, ctx, method, url, &r);
         }
@@ -184,7 +184,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                         "(--payload-limit)", s->limits.payload_limit);
         routes_error(ctx->route, &e, &r);
     } else {
-        routes_run(s, ctx->route, ctx->body, ctx->len, &r);
+        serve_connections_request_read(c);
+        routes_run(s, (serve_route_id)ctx->route, ctx->body, ctx->len, &r);
     }
     return send_response(s, c, ctx, method, url, &r);
 }
@@ -194,27 +195,59 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 {
     serve_server *s = cls;
     request_ctx *ctx = *con_cls;
-    (void)c, (void)code;
+    (void)code;
+    serve_connections_request_done(c);
     if (!ctx)
         return;
+    if (ctx->started)
+        atomic_fetch_sub(&s->active, 1);
     free(ctx->body);
     free(ctx);
     *con_cls = NULL;
-    atomic_fetch_sub(&s->active, 1);
+}
+
+/* MHD_OPTION_URI_LOG_CALLBACK: a request line came. Its connection's
+ * deadline (connections.c), and the request's context with its target as
+ * sent (NULL when out of memory: the access handler refuses it). */
+static void *request_line(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    serve_connections_request_line(c);
+    request_ctx *ctx = calloc(1, sizeof *ctx);
+    if (ctx)
+        serve_head_request_line(&ctx->line, uri);
+    return ctx;
 }
 
 struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr, int ipv6)
 {
+    const serve_connection_limits *limits = &s->limits.connections;
+    if (!(s->connections = serve_connections_start(limits, &s->metrics)))
+        return NULL;
+    /* libmicrohttpd's own idle timeout is off (the watchdog's deadlines,
+     * connections.c, and its timeout while a response is sent stand in),
+     * and its cap on connections leaves room to answer refusals. */
     const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                            MHD_USE_POLL | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
-    return MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, s,
-                            MHD_OPTION_SOCK_ADDR, addr,
-                            MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)(s->limits.max_concurrent + SPARE_CONNECTIONS),
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_SECONDS,
-                            MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
-                            MHD_OPTION_END);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, 0, NULL, NULL, handle, s,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, serve_connections_notify, s->connections,
+        MHD_OPTION_URI_LOG_CALLBACK, request_line, NULL,
+        MHD_OPTION_UNESCAPE_CALLBACK, serve_head_unescape, NULL,
+        MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)(limits->max_connections + SERVE_REFUSAL_SLOTS),
+        MHD_OPTION_CONNECTION_TIMEOUT, 0u,
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
+        MHD_OPTION_END);
+    if (!d) {
+        const int error = errno; /* why it cannot listen */
+        serve_connections_stop(s->connections);
+        s->connections = NULL;
+        errno = error;
+    }
+    return d;
 }
 
 uint16_t serve_http_port(struct MHD_Daemon *d)
@@ -230,7 +263,9 @@ void serve_http_quiesce(struct MHD_Daemon *d)
         close(fd);
 }
 
-void serve_http_stop(struct MHD_Daemon *d)
+void serve_http_stop(serve_server *s, struct MHD_Daemon *d)
 {
     MHD_stop_daemon(d);
+    serve_connections_stop(s->connections);
+    s->connections = NULL;
 }

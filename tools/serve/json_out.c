@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 /* Room for n more bytes and the NUL; marks o failed when there is none. */
 static int reserve(json_out *o, size_t n)
 {
@@ -65,22 +67,37 @@ void json_out_printf(json_out *o, const char *format, ...)
     json_out_raw(o, piece, (size_t)n);
 }
 
+/* How s[i..n) starts, for a JSON string: 0 when its first character goes as it is, else the
+ * escape it takes (at most 6 bytes, in esc) and, in *skip, the bytes that escape stands for. */
+static size_t escape_at(const char *s, size_t i, size_t n, char esc[8], size_t *skip)
+{
+    const unsigned char c = (unsigned char)s[i];
+    const size_t valid = tf_utf8_valid_char((const unsigned char *)s + i, n - i);
+    *skip = 1;
+    if (valid == 0) /* not UTF-8: U+FFFD, the replacement character, for the byte */
+        return (size_t)snprintf(esc, 8, "\\ufffd");
+    *skip = valid;
+    if (c == '"' || c == '\\')
+        return (size_t)snprintf(esc, 8, "\\%c", c);
+    if (c < 0x20)
+        return (size_t)snprintf(esc, 8, "\\u%04x", c);
+    return 0;
+}
+
 void json_out_string_n(json_out *o, const char *s, size_t n)
 {
     json_out_raw(o, "\"", 1);
     size_t run = 0; /* bytes s[run..i) written as they are */
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        json_out_raw(o, s + run, i - run);
-        if (c == '"' || c == '\\') {
-            const char esc[2] = {'\\', (char)c};
-            json_out_raw(o, esc, 2);
-        } else {
-            json_out_printf(o, "\\u%04x", c);
+    for (size_t i = 0; i < n;) {
+        char esc[8];
+        size_t skip;
+        const size_t len = escape_at(s, i, n, esc, &skip);
+        if (len) {
+            json_out_raw(o, s + run, i - run);
+            json_out_raw(o, esc, len);
+            run = i + skip;
         }
-        run = i + 1;
+        i += skip;
     }
     json_out_raw(o, s + run, n - run);
     json_out_raw(o, "\"", 1);

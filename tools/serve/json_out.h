@@ -17,9 +17,12 @@ void json_out_raw(json_out *o, const char *s, size_t n);
 /* A NUL-terminated piece as it is ("{", "\"index\":"). */
 void json_out_str(json_out *o, const char *s);
 void json_out_printf(json_out *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
-/* s as a JSON string: quotes, and escapes for '"', '\\' and control characters. */
+/* s as a JSON string: quotes, escapes for '"', '\\' and control characters, and \ufffd
+ * (U+FFFD, the replacement character) for each byte that does not start a valid UTF-8
+ * character (tf_utf8_valid_char): every string a response holds goes through here, so
+ * every body is UTF-8 whatever bytes a request, a folder's name or a message held. */
 void json_out_string(json_out *o, const char *s);
-/* The first n bytes of s as a JSON string. */
+/* The first n bytes of s as a JSON string (as json_out_string). */
 void json_out_string_n(json_out *o, const char *s, size_t n);
 /* A float32 that reads back as the same float ("%.9g"); a non-finite one,
  * which JSON cannot say, as null. */

@@ -4,14 +4,29 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The statuses the server answers with, one row each. */
-static const int statuses[SERVE_METRIC_STATUSES] = {200, 400, 401, 404, 405, 413, 429, 500, 503, 0};
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+
+/* The statuses the server answers with, one row each, and "other" (0). */
+static const int statuses[] = {200, 400, 401, 404, 405, 413, 429, 500, 503, 0};
+_Static_assert(COUNT(statuses) == SERVE_METRIC_STATUSES, "a status for each row");
+
+/* Each connection event's counter and its reason label. */
+static const struct {
+    const char *counter, *reason;
+} connection_events[] = {
+    [SERVE_CONNECTION_REFUSED_SERVER_FULL] = {"refused", "max_connections"},
+    [SERVE_CONNECTION_REFUSED_CLIENT_FULL] = {"refused", "max_client_connections"},
+    [SERVE_CONNECTION_KEEP_ALIVE_TIMEOUT] = {"timed_out", "keep_alive"},
+    [SERVE_CONNECTION_REQUEST_TIMEOUT] = {"timed_out", "request"},
+};
+_Static_assert(COUNT(connection_events) == SERVE_CONNECTION_EVENT_COUNT,
+               "a name for each serve_connection_event");
 
 static const double token_bounds[] = {16, 64, 256, 1024, 4096, 16384, 65536};
 static const double input_bounds[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const double second_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
                                        2.5};
-#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+_Static_assert(COUNT(token_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(input_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(second_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 
@@ -67,6 +82,13 @@ void serve_metrics_request(serve_metrics *m, size_t route, int status, double se
     pthread_mutex_unlock(&m->lock);
 }
 
+void serve_metrics_connection(serve_metrics *m, serve_connection_event event)
+{
+    pthread_mutex_lock(&m->lock);
+    m->connections[event]++;
+    pthread_mutex_unlock(&m->lock);
+}
+
 void serve_metrics_batch(void *user, size_t inputs, size_t tokens, double seconds)
 {
     serve_metrics *m = user;
@@ -92,21 +114,50 @@ static void write_histogram(json_out *o, const char *name, const char *help,
     json_out_printf(o, "%s_sum %.9g\n%s_count %llu\n", name, h->sum, name, h->total);
 }
 
-void serve_metrics_write(serve_metrics *m, json_out *o, const char *const *route_paths,
-                         size_t n_routes, size_t queue_depth)
+/* The connections open, and those refused and closed by reason (every
+ * reason, 0 too). */
+static void write_connections(const serve_metrics *m, json_out *o, size_t open)
+{
+    json_out_printf(o, "# HELP tfenc_connections_open Connections open, refused ones aside.\n"
+                       "# TYPE tfenc_connections_open gauge\ntfenc_connections_open %zu\n",
+                    open);
+    static const struct {
+        const char *counter, *help;
+    } counters[] = {
+        {"refused", "Connections answered at once and closed: over --max-connections (503) "
+                    "or --max-client-connections (429)."},
+        {"timed_out", "Connections closed without an answer: no request line within "
+                      "--keep-alive-timeout, or a request not whole within --request-timeout."},
+    };
+    for (size_t c = 0; c < COUNT(counters); c++) {
+        json_out_printf(o, "# HELP tfenc_connections_%s_total %s\n"
+                           "# TYPE tfenc_connections_%s_total counter\n",
+                        counters[c].counter, counters[c].help, counters[c].counter);
+        for (size_t i = 0; i < SERVE_CONNECTION_EVENT_COUNT; i++)
+            if (strcmp(connection_events[i].counter, counters[c].counter) == 0)
+                json_out_printf(o, "tfenc_connections_%s_total{reason=\"%s\"} %llu\n",
+                                connection_events[i].counter, connection_events[i].reason,
+                                m->connections[i]);
+    }
+}
+
+void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
+                         size_t open_connections)
 {
     pthread_mutex_lock(&m->lock);
     json_out_str(o, "# HELP tfenc_requests_total Requests answered, by route and status.\n"
                     "# TYPE tfenc_requests_total counter\n");
-    for (size_t r = 0; r < n_routes && r < SERVE_METRIC_ROUTES; r++)
+    for (size_t r = 0; r < SERVE_METRIC_ROUTES; r++)
         for (size_t s = 0; s < SERVE_METRIC_STATUSES; s++)
             if (m->requests[r][s]) {
                 char status[16] = "other";
                 if (statuses[s])
                     snprintf(status, sizeof status, "%d", statuses[s]);
                 json_out_printf(o, "tfenc_requests_total{route=\"%s\",status=\"%s\"} %llu\n",
-                                route_paths[r], status, m->requests[r][s]);
+                                r < SERVE_ROUTE_COUNT ? routes_table[r].path : "unmatched",
+                                status, m->requests[r][s]);
             }
+    write_connections(m, o, open_connections);
     json_out_printf(o, "# HELP tfenc_queue_depth Requests admitted and not yet answered.\n"
                        "# TYPE tfenc_queue_depth gauge\ntfenc_queue_depth %zu\n", queue_depth);
     write_histogram(o, "tfenc_batch_tokens", "Real tokens of each forward call.",

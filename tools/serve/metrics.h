@@ -1,6 +1,7 @@
 /* metrics.h — what GET /metrics reports, in Prometheus's text format:
- * requests by route and status, the queue's depth, and histograms of each
- * forward call's tokens and of request, queue and compute seconds. */
+ * requests by route and status, the queue's depth, histograms of each
+ * forward call's tokens and of request, queue and compute seconds, and the
+ * connections the server refused or closed itself (connections.h). */
 #ifndef SERVE_METRICS_H
 #define SERVE_METRICS_H
 
@@ -8,6 +9,7 @@
 #include <stddef.h>
 
 #include "json_out.h"
+#include "route_table.h"
 
 /* A histogram with fixed upper bounds (the last bucket is +Inf). */
 #define SERVE_HISTOGRAM_BUCKETS 12
@@ -19,29 +21,43 @@ typedef struct serve_histogram {
     unsigned long long total;
 } serve_histogram;
 
-/* Requests are counted by route (routes.h's index; SERVE_METRIC_ROUTES
- * rows) and status (metrics.c's table; one more row, "other", for the rest). */
-#define SERVE_METRIC_ROUTES 10
+/* Requests are counted by route (a row for each serve_route_id, and the
+ * row SERVE_ROUTE_COUNT for a path no route has) and status (metrics.c's
+ * table; its last row, "other", for the rest). */
+#define SERVE_METRIC_ROUTES (SERVE_ROUTE_COUNT + 1)
 #define SERVE_METRIC_STATUSES 10
+
+/* A connection the server refused or closed by itself. */
+typedef enum serve_connection_event {
+    SERVE_CONNECTION_REFUSED_SERVER_FULL, /* 503: --max-connections */
+    SERVE_CONNECTION_REFUSED_CLIENT_FULL, /* 429: --max-client-connections */
+    SERVE_CONNECTION_KEEP_ALIVE_TIMEOUT,  /* no request line in --keep-alive-timeout */
+    SERVE_CONNECTION_REQUEST_TIMEOUT,     /* a request not whole in --request-timeout */
+    SERVE_CONNECTION_EVENT_COUNT
+} serve_connection_event;
 
 typedef struct serve_metrics {
     pthread_mutex_t lock;
     unsigned long long requests[SERVE_METRIC_ROUTES][SERVE_METRIC_STATUSES];
+    unsigned long long connections[SERVE_CONNECTION_EVENT_COUNT];
     serve_histogram batch_tokens, batch_inputs, request_seconds, queue_seconds,
         compute_seconds;
 } serve_metrics;
 
 void serve_metrics_init(serve_metrics *m);
 void serve_metrics_destroy(serve_metrics *m);
-/* A finished request: its route (index < SERVE_METRIC_ROUTES), status,
+/* A finished request: its route (serve_route_id, or SERVE_ROUTE_COUNT), status,
  * seconds in all, and, for one that ran, its queue and compute seconds
  * (negative: it did not run). */
 void serve_metrics_request(serve_metrics *m, size_t route, int status, double seconds,
                            double queue_seconds, double compute_seconds);
+/* A connection refused or closed by the server. */
+void serve_metrics_connection(serve_metrics *m, serve_connection_event event);
 /* A forward call (serve_batch_fn). */
 void serve_metrics_batch(void *m, size_t inputs, size_t tokens, double seconds);
-/* The text; route_paths[r] names route r, queue_depth is the batcher's. */
-void serve_metrics_write(serve_metrics *m, json_out *o, const char *const *route_paths,
-                         size_t n_routes, size_t queue_depth);
+/* The text; queue_depth is the batcher's, open_connections those open and
+ * not refused (connections.h). */
+void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
+                         size_t open_connections);
 
 #endif

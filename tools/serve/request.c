@@ -12,15 +12,31 @@
 
 #include "file_message.h"
 #include "json.h"
+#include "utf8.h"
+
+/* s[0..len) as snprintf left it when it cut a longer text there: its last
+ * character, when the cut split it, taken off. */
+static void end_between_characters(char *s, size_t len)
+{
+    size_t lead = len; /* the last character's first byte is s[lead - 1] */
+    while (lead > 0 && tf_utf8_is_continuation((unsigned char)s[lead - 1]))
+        lead--;
+    if (lead > 0 && (unsigned char)s[lead - 1] >= 0xC0 &&
+        tf_utf8_valid_char((const unsigned char *)s + lead - 1, len - (lead - 1)) == 0)
+        s[lead - 1] = '\0';
+}
 
 int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
 {
     e->status = status;
-    snprintf(e->param, sizeof e->param, "%s", param);
+    if (snprintf(e->param, sizeof e->param, "%s", param) >= (int)sizeof e->param)
+        end_between_characters(e->param, sizeof e->param - 1);
     va_list ap;
     va_start(ap, format);
-    vsnprintf(e->message, sizeof e->message, format, ap);
+    const int n = vsnprintf(e->message, sizeof e->message, format, ap);
     va_end(ap);
+    if (n >= (int)sizeof e->message)
+        end_between_characters(e->message, sizeof e->message - 1);
     return -1;
 }
 
@@ -288,7 +304,8 @@ static int check_direction(const serve_request *r, serve_error *e)
         return -1;
     if (direction && strcmp(direction, "Right") != 0 && strcmp(direction, "right") != 0)
         return serve_error_set(e, 400, "truncation_direction", "truncation_direction: only "
-                               "\"Right\" is supported, got \"%.64s\"", direction);
+                               "\"Right\" is supported, got \"%.*s\"",
+                               tf_utf8_prefix(direction, SERVE_QUOTE_BYTES), direction);
     return 0;
 }
 
@@ -302,7 +319,8 @@ static int parse_openai(serve_request *r, size_t max, serve_error *e)
         return -1;
     if (format && strcmp(format, "float") != 0 && strcmp(format, "base64") != 0)
         return serve_error_set(e, 400, "encoding_format", "encoding_format: expected \"float\" "
-                               "or \"base64\", got \"%.64s\"", format);
+                               "or \"base64\", got \"%.*s\"",
+                               tf_utf8_prefix(format, SERVE_QUOTE_BYTES), format);
     r->base64 = format && strcmp(format, "base64") == 0;
     return 0;
 }
@@ -346,6 +364,8 @@ int serve_request_parse(serve_request *r, serve_body_kind kind, const char *body
     };
     *r = (serve_request){.kind = kind, .normalize = -1, .truncate = -1,
                          .dimensions_layer_norm = -1, .add_special_tokens = 1};
+    if (len == 0)
+        return serve_error_set(e, 400, "", "the request body is empty; expected a JSON object");
     if (tf_json_parse(body, len, SERVE_MAX_JSON_DEPTH, "the request body", &r->root) != 0)
         return serve_error_set(e, 400, "", "%s", file_message());
     int rc = cJSON_IsObject(r->root) ? parsers[kind](r, max_inputs, e)

@@ -28,9 +28,15 @@ typedef struct serve_error {
     char message[320];
 } serve_error;
 
-/* Sets *e and returns -1. */
+/* Sets *e and returns -1. A message longer than e->message is cut between
+ * two characters. */
 int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The bytes of a client's string (a path, a field's value) a message
+ * quotes, at most, cut between two characters:
+ * "%.*s", tf_utf8_prefix(s, SERVE_QUOTE_BYTES), s (lib/common/utf8.h). */
+#define SERVE_QUOTE_BYTES 64
 
 /* The JSON nesting a body may have (TEI's deepest, predict's pairs, is 3). */
 #define SERVE_MAX_JSON_DEPTH 8

@@ -4,96 +4,42 @@
 #define _POSIX_C_SOURCE 200809L
 #include "routes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_out.h"
 #include "token_inputs.h"
+#include "utf8.h"
 
-const serve_route routes_table[] = {
-    {"/v1/embeddings", "POST", 1, 1, SERVE_BODY_OPENAI_EMBEDDINGS},
-    {"/embed", "POST", 0, 1, SERVE_BODY_EMBED},
-    {"/rerank", "POST", 0, 1, SERVE_BODY_RERANK},
-    {"/predict", "POST", 0, 1, SERVE_BODY_PREDICT},
-    {"/tokenize", "POST", 0, 1, SERVE_BODY_TOKENIZE},
-    {"/info", "GET", 0, 0, 0},
-    {"/health", "GET", 0, 0, 0},
-    {"/metrics", "GET", 0, 0, 0},
+/* The folder kinds the routes serve, and the routes that run each. A kind
+ * not here is refused when the server starts (serve.c). */
+static const struct {
+    tf_pipeline_kind kind;
+    const char *routes;
+} served_kinds[] = {
+    {TF_PIPELINE_EMBEDDING, "/embed or /v1/embeddings"},
+    {TF_PIPELINE_CROSS_ENCODER, "/rerank"},
+    {TF_PIPELINE_CLASSIFIER, "/predict"},
 };
-const size_t routes_count = sizeof routes_table / sizeof routes_table[0];
-enum { ROUTE_INFO = 5, ROUTE_HEALTH = 6, ROUTE_METRICS = 7 };
-_Static_assert(sizeof routes_table / sizeof routes_table[0] < SERVE_METRIC_ROUTES,
-               "a metrics row for each route and one for unmatched paths");
+#define SERVED_KINDS (sizeof served_kinds / sizeof served_kinds[0])
 
-int routes_find(const char *path)
+const char *routes_of_kind(int32_t kind)
 {
-    for (size_t i = 0; i < routes_count; i++)
-        if (strcmp(path, routes_table[i].path) == 0)
-            return (int)i;
-    return -1;
+    for (size_t i = 0; i < SERVED_KINDS; i++)
+        if ((int32_t)served_kinds[i].kind == kind)
+            return served_kinds[i].routes;
+    return NULL;
 }
 
-static void respond_json(serve_response *out, int status, json_out *o)
+void routes_served_kinds(char *out, size_t size)
 {
-    out->status = status, out->content_type = "application/json";
-    out->body = json_out_take(o, &out->len);
-    if (!out->body) { /* out of memory: a body that needs none */
-        static const char oom[] = "{\"error\":\"out of memory\",\"error_type\":\"Backend\"}";
-        out->status = 500;
-        out->body = strdup(oom);
-        out->len = out->body ? sizeof oom - 1 : 0;
-    }
-}
-
-/* TEI's error_type of a status. */
-static const char *tei_error_type(int status)
-{
-    switch (status) {
-    case 400: case 413: return "Validation";
-    case 401: return "Unauthorized";
-    case 404: case 405: return "NotFound";
-    case 429: return "Overloaded";
-    case 503: return "Unhealthy";
-    default: return "Backend";
-    }
-}
-
-/* OpenAI's error type of a status. */
-static const char *openai_error_type(int status)
-{
-    switch (status) {
-    case 401: return "authentication_error";
-    case 404: case 405: return "not_found_error";
-    case 429: return "rate_limit_error";
-    case 500: case 503: return "server_error";
-    default: return "invalid_request_error";
-    }
-}
-
-void routes_error(int r, const serve_error *e, serve_response *out)
-{
-    json_out o = {0};
-    *out = (serve_response){0};
-    if (r >= 0 && routes_table[r].openai) {
-        json_out_str(&o, "{\"error\":{\"message\":");
-        json_out_string(&o, e->message);
-        json_out_str(&o, ",\"type\":");
-        json_out_string(&o, openai_error_type(e->status));
-        json_out_str(&o, ",\"param\":");
-        if (e->param[0])
-            json_out_string(&o, e->param);
-        else
-            json_out_str(&o, "null");
-        json_out_printf(&o, ",\"code\":%d}}", e->status);
-    } else {
-        json_out_str(&o, "{\"error\":");
-        json_out_string(&o, e->message);
-        json_out_str(&o, ",\"error_type\":");
-        json_out_string(&o, tei_error_type(e->status));
-        json_out_str(&o, "}");
-    }
-    respond_json(out, e->status, &o);
-    out->queue_s = out->compute_s = -1;
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < SERVED_KINDS && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s",
+                                 i == 0 ? "" : i + 1 < SERVED_KINDS ? ", " : " and ",
+                                 tf_pipeline_kind_name(served_kinds[i].kind));
 }
 
 /* ---- Running inputs ------------------------------------------------------------- */
@@ -111,6 +57,25 @@ static void inputs_free(inputs *in)
     free(in->out);
 }
 
+/* 413: `what` (an input, or the query) has n tokens, more than limit. */
+static int too_long(serve_error *e, const char *field, const char *what, int32_t n,
+                    int32_t limit)
+{
+    return serve_error_set(e, 413, field, "%s: %d tokens, more than the model's limit of %d "
+                           "(max_seq_length); send \"truncate\": true, or start the server "
+                           "with --auto-truncate", what, (int)n, (int)limit);
+}
+
+/* /rerank's query alone against the limit: a query too long for any pair
+ * is named as the query, not as the first text. */
+static int check_query(serve_server *s, const serve_request *q, int32_t limit, serve_error *e)
+{
+    int32_t n;
+    if (tf_pipeline_count_tokens(s->p, q->texts[0], NULL, NULL, &n))
+        return serve_error_set(e, 400, "query", "query: %s", tf_last_error());
+    return n > limit ? too_long(e, "query", "query", n, limit) : 0;
+}
+
 /* Counts each input's tokens; one over the model's limit is 413 unless
  * the request (or --auto-truncate) lets it be cut. */
 static int count_inputs(serve_server *s, const serve_request *q, const char *field,
@@ -123,6 +88,9 @@ static int count_inputs(serve_server *s, const serve_request *q, const char *fie
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     const int32_t limit = tf_pipeline_max_seq_length(s->p);
     const int cut = q->truncate >= 0 ? q->truncate : s->limits.auto_truncate;
+    const int rerank = q->kind == SERVE_BODY_RERANK; /* texts[i] is the query, pairs[i] text i */
+    if (rerank && !cut && check_query(s, q, limit, e))
+        return -1;
     for (size_t i = 0; i < q->n; i++) {
         int32_t n;
         const tf_status st = tf_pipeline_count_tokens(s->p, q->texts[i], q->pairs ? q->pairs[i]
@@ -130,11 +98,11 @@ static int count_inputs(serve_server *s, const serve_request *q, const char *fie
         if (st)
             return serve_error_set(e, 400, q->prompt_name ? "prompt_name" : field, "%s",
                                    tf_last_error());
-        if (n > limit && !cut)
-            return serve_error_set(e, 413, field, "%s[%zu]: %d tokens, more than the model's "
-                                   "limit of %d (max_seq_length); send \"truncate\": true, or "
-                                   "start the server with --auto-truncate", field, i, (int)n,
-                                   (int)limit);
+        if (n > limit && !cut) {
+            char what[64];
+            snprintf(what, sizeof what, rerank ? "%s[%zu] with the query" : "%s[%zu]", field, i);
+            return too_long(e, field, what, n, limit);
+        }
         in->tokens[i] = n < limit ? n : limit;
         in->total += (size_t)in->tokens[i];
     }
@@ -158,17 +126,21 @@ static int run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
     return 0;
 }
 
-static int need_kind(serve_server *s, int kind, const char *route, serve_error *e)
+/* 0 when the server's model is of kind (or, for /predict's classifier, a
+ * cross-encoder, a classifier of one label); else 400 naming the routes
+ * its model takes. */
+static int need_kind(serve_server *s, tf_pipeline_kind kind, const char *route, serve_error *e)
 {
     const int32_t have = tf_pipeline_kind_of(s->p);
-    if (have == kind || (kind == TF_PIPELINE_CLASSIFIER && have == TF_PIPELINE_CROSS_ENCODER))
+    if (have == (int32_t)kind ||
+        (kind == TF_PIPELINE_CLASSIFIER && have == TF_PIPELINE_CROSS_ENCODER))
         return 0;
-    static const char *const routes_of[] = {"/embed or /v1/embeddings", "/rerank", "/predict"};
     return serve_error_set(e, 400, "", "%s needs %s model; this server's model is %s (use %s)",
                            route, kind == TF_PIPELINE_EMBEDDING ? "an embedding"
                            : kind == TF_PIPELINE_CROSS_ENCODER ? "a cross-encoder"
                                                                : "a classifier",
-                           tf_pipeline_kind_name(have), routes_of[have]);
+                           tf_pipeline_kind_name(have),
+                           routes_of_kind(have) ? routes_of_kind(have) : "no route");
 }
 
 /* ---- Embeddings ------------------------------------------------------------------ */
@@ -192,8 +164,8 @@ static void write_openai(serve_server *s, const serve_request *q, const inputs *
                     in->total);
 }
 
-static int embed(serve_server *s, int r, const serve_request *q, serve_response *out,
-                 serve_error *e)
+static int embed(serve_server *s, serve_route_id r, const serve_request *q,
+                 serve_response *out, serve_error *e)
 {
     const char *field = routes_table[r].openai ? "input" : "inputs";
     if (need_kind(s, TF_PIPELINE_EMBEDDING, routes_table[r].path, e))
@@ -235,7 +207,7 @@ static int embed(serve_server *s, int r, const serve_request *q, serve_response 
             json_out_str(&o, "]");
         }
         out->tokens = in.total;
-        respond_json(out, 200, &o);
+        routes_respond_json(out, 200, &o);
     }
     inputs_free(&in);
     token_inputs_free(id_texts, q->n);
@@ -320,11 +292,12 @@ static void write_predictions(const serve_server *s, const serve_request *q, con
 }
 
 /* /rerank (a cross-encoder: one score a pair) and /predict (a head's labels). */
-static int head_route(serve_server *s, const serve_request *q, int rank, serve_response *out,
-                      serve_error *e)
+static int head_route(serve_server *s, serve_route_id r, const serve_request *q,
+                      serve_response *out, serve_error *e)
 {
+    const int rank = r == SERVE_ROUTE_RERANK;
     if (need_kind(s, rank ? TF_PIPELINE_CROSS_ENCODER : TF_PIPELINE_CLASSIFIER,
-                  rank ? "/rerank" : "/predict", e))
+                  routes_table[r].path, e))
         return -1;
     const size_t width = rank ? 1 : (size_t)tf_pipeline_dim(s->p);
     const serve_task task = q->raw_scores ? SERVE_TASK_LOGITS
@@ -341,7 +314,7 @@ static int head_route(serve_server *s, const serve_request *q, int rank, serve_r
         else
             write_predictions(s, q, in.out, width, order, &o);
         out->tokens = in.total;
-        respond_json(out, 200, &o);
+        routes_respond_json(out, 200, &o);
     }
     inputs_free(&in);
     free(order);
@@ -358,8 +331,8 @@ static int write_tokens(serve_server *s, const serve_request *q, const char *tex
     const char *name = q->prompt_name ? q->prompt_name : tf_pipeline_default_prompt_name(s->p);
     const char *prompt = name && name[0] ? tf_pipeline_prompt(s->p, name) : "";
     if (!prompt)
-        return serve_error_set(e, 400, "prompt_name", "prompt_name \"%.64s\": the model has no "
-                               "such prompt", name);
+        return serve_error_set(e, 400, "prompt_name", "prompt_name \"%.*s\": the model has no "
+                               "such prompt", tf_utf8_prefix(name, SERVE_QUOTE_BYTES), name);
     const size_t plen = strlen(prompt), tlen = strlen(text);
     char *joined = malloc(plen + tlen + 1); /* the prompt, then the text */
     if (!joined)
@@ -398,9 +371,10 @@ static int write_tokens(serve_server *s, const serve_request *q, const char *tex
     return 0;
 }
 
-static int tokenize(serve_server *s, const serve_request *q, serve_response *out,
-                    serve_error *e)
+static int tokenize(serve_server *s, serve_route_id r, const serve_request *q,
+                    serve_response *out, serve_error *e)
 {
+    (void)r;
     json_out o = {0};
     json_out_str(&o, "[");
     for (size_t i = 0; i < q->n; i++) {
@@ -411,84 +385,111 @@ static int tokenize(serve_server *s, const serve_request *q, serve_response *out
         }
     }
     json_out_str(&o, "]");
-    respond_json(out, 200, &o);
+    routes_respond_json(out, 200, &o);
     return 0;
 }
 
 /* ---- GET routes -------------------------------------------------------------------- */
 
-static void info(serve_server *s, json_out *o)
+/* TEI's model_type: {"embedding": {dim, similarity}}, or a head's labels
+ * as {"reranker"|"classifier": {"id2label": {...}}}. */
+static void write_model_type(const tf_pipeline *p, json_out *o)
 {
-    const int32_t kind = tf_pipeline_kind_of(s->p);
-    json_out_str(o, "{\"model_id\":");
-    json_out_string(o, s->model_id);
-    json_out_str(o, ",\"model_dtype\":\"float32\",\"model_type\":");
-    if (kind == TF_PIPELINE_EMBEDDING) {
+    const char *head = "classifier";
+    switch ((tf_pipeline_kind)tf_pipeline_kind_of(p)) {
+    case TF_PIPELINE_EMBEDDING:
         json_out_printf(o, "{\"embedding\":{\"dim\":%d,\"similarity\":",
-                        (int)tf_pipeline_dim(s->p));
-        json_out_string(o, tf_pipeline_similarity(s->p));
+                        (int)tf_pipeline_dim(p));
+        json_out_string(o, tf_pipeline_similarity(p));
         json_out_str(o, "}}");
-    } else {
-        json_out_str(o, kind == TF_PIPELINE_CROSS_ENCODER ? "{\"reranker\":{\"id2label\":{"
-                                                          : "{\"classifier\":{\"id2label\":{");
-        for (int32_t i = 0; i < tf_pipeline_dim(s->p); i++) {
-            json_out_printf(o, "%s\"%d\":", i ? "," : "", (int)i);
-            write_label(o, s->p, (size_t)i);
-        }
-        json_out_str(o, "}}}");
+        return;
+    case TF_PIPELINE_CROSS_ENCODER: head = "reranker"; break;
+    case TF_PIPELINE_CLASSIFIER: break;
+    case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
+        json_out_str(o, "null");
+        return;
     }
-    json_out_printf(o, ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
+    json_out_printf(o, "{\"%s\":{\"id2label\":{", head);
+    for (int32_t i = 0; i < tf_pipeline_dim(p); i++) {
+        json_out_printf(o, "%s\"%d\":", i ? "," : "", (int)i);
+        write_label(o, p, (size_t)i);
+    }
+    json_out_str(o, "}}}");
+}
+
+static int info(serve_server *s, serve_route_id r, const serve_request *q, serve_response *out,
+                serve_error *e)
+{
+    json_out o = {0};
+    (void)r, (void)q, (void)e;
+    json_out_str(&o, "{\"model_id\":");
+    json_out_string(&o, s->model_id);
+    json_out_str(&o, ",\"model_dtype\":\"float32\",\"model_type\":");
+    write_model_type(s->p, &o);
+    json_out_printf(&o, ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
                     "\"max_batch_tokens\":%zu,\"max_client_batch_size\":%zu,"
                     "\"auto_truncate\":%s,\"version\":\"%s\"}",
                     s->limits.max_concurrent, (int)tf_pipeline_max_seq_length(s->p),
                     s->limits.max_batch_tokens, s->limits.max_client_batch,
                     s->limits.auto_truncate ? "true" : "false", tf_version_string());
+    routes_respond_json(out, 200, &o);
+    return 0;
 }
 
-static void get_route(serve_server *s, int r, serve_response *out)
+static int health(serve_server *s, serve_route_id r, const serve_request *q,
+                  serve_response *out, serve_error *e)
 {
     json_out o = {0};
-    if (r == ROUTE_INFO) {
-        info(s, &o);
-    } else if (r == ROUTE_HEALTH) {
-        json_out_str(&o, "{\"status\":\"ok\"}");
-    } else {
-        serve_metrics_write(&s->metrics, &o, (const char *const[]){
-            routes_table[0].path, routes_table[1].path, routes_table[2].path,
-            routes_table[3].path, routes_table[4].path, routes_table[5].path,
-            routes_table[6].path, routes_table[7].path, "unmatched"}, routes_count + 1,
-            serve_batcher_depth(s->batcher));
-    }
-    respond_json(out, 200, &o);
-    if (r == ROUTE_METRICS)
-        out->content_type = "text/plain; version=0.0.4";
+    (void)s, (void)r, (void)q, (void)e;
+    json_out_str(&o, "{\"status\":\"ok\"}");
+    routes_respond_json(out, 200, &o);
+    return 0;
 }
 
-void routes_run(serve_server *s, int r, const char *body, size_t len, serve_response *out)
+static int metrics(serve_server *s, serve_route_id r, const serve_request *q,
+                   serve_response *out, serve_error *e)
+{
+    json_out o = {0};
+    (void)r, (void)q, (void)e;
+    serve_metrics_write(&s->metrics, &o, serve_batcher_depth(s->batcher),
+                        serve_connections_open(s->connections));
+    routes_respond_json(out, 200, &o);
+    out->content_type = "text/plain; version=0.0.4";
+    return 0;
+}
+
+/* ---- Dispatch ----------------------------------------------------------------------- */
+
+/* What runs route r (q: its parsed body; NULL for a GET route): 0, or -1
+ * with *e. */
+typedef int route_fn(serve_server *s, serve_route_id r, const serve_request *q,
+                     serve_response *out, serve_error *e);
+static route_fn *const route_handlers[] = {
+    [SERVE_ROUTE_OPENAI_EMBEDDINGS] = embed, [SERVE_ROUTE_EMBED] = embed,
+    [SERVE_ROUTE_RERANK] = head_route, [SERVE_ROUTE_PREDICT] = head_route,
+    [SERVE_ROUTE_TOKENIZE] = tokenize, [SERVE_ROUTE_INFO] = info,
+    [SERVE_ROUTE_HEALTH] = health, [SERVE_ROUTE_METRICS] = metrics,
+};
+_Static_assert(sizeof route_handlers / sizeof route_handlers[0] == SERVE_ROUTE_COUNT,
+               "a handler for each serve_route_id");
+
+void routes_run(serve_server *s, serve_route_id r, const char *body, size_t len,
+                serve_response *out)
 {
     *out = (serve_response){.queue_s = -1, .compute_s = -1};
-    if (!routes_table[r].has_body) {
-        get_route(s, r, out);
-        return;
-    }
     serve_request q;
     serve_error e;
-    int rc = serve_request_parse(&q, routes_table[r].body, body, len, s->limits.max_client_batch,
-                                 &e);
+    int rc = routes_table[r].has_body ? serve_request_parse(&q, routes_table[r].body, body, len,
+                                                            s->limits.max_client_batch, &e)
+                                      : 0;
     if (rc == 0) {
-        switch (routes_table[r].body) {
-        case SERVE_BODY_OPENAI_EMBEDDINGS:
-        case SERVE_BODY_EMBED: rc = embed(s, r, &q, out, &e); break;
-        case SERVE_BODY_RERANK: rc = head_route(s, &q, 1, out, &e); break;
-        case SERVE_BODY_PREDICT: rc = head_route(s, &q, 0, out, &e); break;
-        case SERVE_BODY_TOKENIZE: rc = tokenize(s, &q, out, &e); break;
-        case SERVE_BODY_KIND_COUNT: break;
-        }
-        serve_request_free(&q);
+        rc = route_handlers[r](s, r, routes_table[r].has_body ? &q : NULL, out, &e);
+        if (routes_table[r].has_body)
+            serve_request_free(&q);
     }
     if (rc) {
         const double queue_s = out->queue_s, compute_s = out->compute_s;
-        routes_error(r, &e, out);
+        routes_error((int)r, &e, out);
         out->queue_s = queue_s, out->compute_s = compute_s;
     }
 }

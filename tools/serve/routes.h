@@ -1,41 +1,27 @@
-/* routes.h — the server's routes: OpenAI's POST /v1/embeddings and
- * text-embeddings-inference's POST /embed, /rerank, /predict, /tokenize and
- * GET /info, /health, /metrics; each answers with a JSON body (metrics:
- * Prometheus text), errors shaped as its API shapes them. */
+/* routes.h — running the server's routes (route_table.h) on a model: token
+ * counts against the model's limit, a job for the batcher, the results in
+ * the API's JSON (metrics: Prometheus text). */
 #ifndef SERVE_ROUTES_H
 #define SERVE_ROUTES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "request.h"
+#include "route_table.h"
 #include "server.h"
 
-/* A response: status, body (malloc'ed) and what the log line says. */
-typedef struct serve_response {
-    int status;
-    char *body;
-    size_t len;
-    const char *content_type;
-    size_t tokens;                  /* the inputs' tokens, as run */
-    double queue_s, compute_s;      /* negative when nothing ran */
-} serve_response;
+/* The routes that run a folder of kind (tf_pipeline_kind), as a message
+ * names them ("/embed or /v1/embeddings"); NULL for a kind no route serves
+ * (a token classifier: TEI's API has no route for it), which the server
+ * refuses when it starts. */
+const char *routes_of_kind(int32_t kind);
 
-typedef struct serve_route {
-    const char *path, *method;
-    int openai;              /* errors as OpenAI's {"error": {...}}, else TEI's */
-    int has_body;            /* a JSON body of kind `body` */
-    serve_body_kind body;
-} serve_route;
-
-/* The route of path (its index in routes_table), or -1. */
-int routes_find(const char *path);
-extern const serve_route routes_table[];
-extern const size_t routes_count;
+/* The kinds some route serves, for a message: "embedding, cross-encoder
+ * and classifier". */
+void routes_served_kinds(char *out, size_t size);
 
 /* Runs route r on the request body[0..len) (GET routes: none). */
-void routes_run(serve_server *s, int r, const char *body, size_t len, serve_response *out);
-
-/* An error response of route r's API (r = -1: TEI's). */
-void routes_error(int r, const serve_error *e, serve_response *out);
+void routes_run(serve_server *s, serve_route_id r, const char *body, size_t len,
+                serve_response *out);
 
 #endif

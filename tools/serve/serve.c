@@ -15,14 +15,24 @@
 #include "http.h"
 #include "options.h"
 #include "pipeline_cli.h"
+#include "routes.h"
 #include "server.h"
+#include "utf8.h"
 
 /* Seconds a stop waits for the responses of admitted requests to be sent. */
 #define SERVE_DRAIN_SECONDS 30
 
+/* Connections beyond --max-concurrent by default (their requests get 429,
+ * not a refused connection), and the timeouts' defaults in seconds. */
+#define SERVE_SPARE_CONNECTIONS 256
+#define SERVE_REQUEST_SECONDS 30
+#define SERVE_KEEP_ALIVE_SECONDS 15
+
 typedef struct serve_options {
     const char *model, *host, *port_file, *model_id;
     int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
+    int32_t max_connections, max_client_connections; /* 0: from --max-concurrent */
+    int32_t request_timeout, keep_alive_timeout;
     int auto_truncate, dimensions_layer_norm;
     const char *api_key;
 } serve_options;
@@ -33,12 +43,15 @@ static void serve_usage(FILE *out)
             "usage: tfenc serve --model DIR [--host 127.0.0.1] [--port 8080] [--threads N]\n"
             "                   [--max-batch-tokens 16384] [--max-client-batch 64]\n"
             "                   [--max-concurrent 512] [--payload-limit 2000000]\n"
+            "                   [--max-connections N] [--max-client-connections N]\n"
+            "                   [--request-timeout %d] [--keep-alive-timeout %d]\n"
             "                   [--auto-truncate] [--dimensions-layer-norm] [--api-key KEY]\n"
             "                   [--model-id NAME] [--port-file FILE]\n"
             "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
             "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
             "and text-embeddings-inference's POST /embed, /rerank (a cross-encoder),\n"
-            "/predict (a classifier), /tokenize and GET /info, /health, /metrics.\n"
+            "/predict (a classifier), /tokenize and GET (or HEAD) /info, /health,\n"
+            "/metrics. A token classifier's folder is refused (TEI has no route for it).\n"
             "Requests wait in one queue (at most --max-concurrent, beyond which 429); one\n"
             "compute thread packs their inputs into forward calls of at most\n"
             "--max-batch-tokens real tokens (an input of more runs alone), the oldest\n"
@@ -51,9 +64,22 @@ static void serve_usage(FILE *out)
             "--threads: the forward's threads (0, the default: one per core). --port 0\n"
             "takes a free port; the port is printed on stderr and written to --port-file.\n"
             "--api-key: every route but /health needs \"Authorization: Bearer KEY\".\n"
-            "One line per request on stderr: method, path, status, tokens, queue and\n"
-            "compute milliseconds. SIGTERM or SIGINT: stop accepting, finish what is\n"
-            "queued, exit 0.\n");
+            "Connections: at most --max-connections (default --max-concurrent + %d,\n"
+            "at most %d), at most --max-client-connections from one address (default\n"
+            "half of --max-connections); one beyond is answered 503 (429 for one\n"
+            "address) when it comes, and closed. A connection's next request line must\n"
+            "come within --keep-alive-timeout seconds of its start or its last response,\n"
+            "the request's headers and body within --request-timeout seconds of its\n"
+            "request line, however slowly bytes trickle in; one that reads nothing of\n"
+            "its response for --keep-alive-timeout seconds is closed too.\n"
+            "A request's body is read by one Content-Length or as \"Transfer-Encoding:\n"
+            "chunked\"; another framing, or a NUL byte in its head, is refused and the\n"
+            "connection closed.\n"
+            "One line per request on stderr (a byte that is not UTF-8, or a control byte,\n"
+            "as \\xNN): method, path, status, tokens, queue and compute milliseconds.\n"
+            "SIGTERM or SIGINT: stop accepting, finish what is queued, exit 0.\n",
+            SERVE_REQUEST_SECONDS, SERVE_KEEP_ALIVE_SECONDS, SERVE_SPARE_CONNECTIONS,
+            SERVE_MAX_CONNECTIONS);
 }
 
 static int take_serve(cli_args *a, const char *arg, void *user)
@@ -73,6 +99,10 @@ static int take_serve(cli_args *a, const char *arg, void *user)
         {"--max-client-batch", 1, 1 << 16, &o->max_client_batch},
         {"--max-concurrent", 1, 1 << 16, &o->max_concurrent},
         {"--payload-limit", 1, 1 << 30, &o->payload_limit},
+        {"--max-connections", 1, SERVE_MAX_CONNECTIONS, &o->max_connections},
+        {"--max-client-connections", 1, SERVE_MAX_CONNECTIONS, &o->max_client_connections},
+        {"--request-timeout", 1, 86400, &o->request_timeout},
+        {"--keep-alive-timeout", 1, 86400, &o->keep_alive_timeout},
     };
     if (!strcmp(arg, "--auto-truncate") || !strcmp(arg, "--dimensions-layer-norm")) {
         *(arg[2] == 'a' ? &o->auto_truncate : &o->dimensions_layer_norm) = 1;
@@ -114,7 +144,9 @@ static int write_port_file(const char *path, unsigned port)
     return 0;
 }
 
-/* The folder's last name, for /info and responses. */
+/* The folder's last name, for /info, responses and the start-up line (its
+ * bytes as they are: json_out writes those that are not UTF-8 as U+FFFD,
+ * cli_line as \xNN). */
 static const char *folder_name(const char *dir)
 {
     size_t n = strlen(dir);
@@ -123,9 +155,45 @@ static const char *folder_name(const char *dir)
     size_t start = n;
     while (start > 0 && dir[start - 1] != '/')
         start--;
-    static char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)(n - start), dir + start);
+    static char name[256]; /* NAME_MAX bytes and the NUL; a cut ends between characters */
+    const size_t len = n - start < sizeof name ? n - start : sizeof name - 1;
+    snprintf(name, sizeof name, "%.*s", tf_utf8_prefix(dir + start, len), dir + start);
     return name;
+}
+
+/* The connections' caps as given, else --max-concurrent +
+ * SERVE_SPARE_CONNECTIONS in all (at most SERVE_MAX_CONNECTIONS) and half
+ * of those from one address (so that no one client can take them all);
+ * the timeouts. */
+static serve_connection_limits connection_limits(const serve_options *o)
+{
+    serve_connection_limits c = {.request_seconds = (unsigned)o->request_timeout,
+                                 .keep_alive_seconds = (unsigned)o->keep_alive_timeout};
+    const size_t spare = (size_t)o->max_concurrent + SERVE_SPARE_CONNECTIONS;
+    c.max_connections = o->max_connections ? (size_t)o->max_connections
+                        : spare < SERVE_MAX_CONNECTIONS ? spare : SERVE_MAX_CONNECTIONS;
+    c.max_client_connections = o->max_client_connections ? (size_t)o->max_client_connections
+                                                         : c.max_connections / 2;
+    if (c.max_client_connections == 0) /* --max-connections 1 */
+        c.max_client_connections = 1;
+    return c;
+}
+
+/* Whether a route serves p's kind of folder; if not, says so (before
+ * anything starts). */
+static int served(const tf_pipeline *p, const char *dir)
+{
+    const int32_t kind = tf_pipeline_kind_of(p);
+    if (routes_of_kind(kind))
+        return 1;
+    char kinds[128], what[64];
+    routes_served_kinds(kinds, sizeof kinds);
+    pipeline_cli_kind_text(what, sizeof what, kind);
+    const char *runs = pipeline_cli_runs(kind);
+    cli_error("serve", "%s: %s folder; tfenc serve serves %s folders (TEI's API has no route "
+              "for it)%s%s%s", dir, what, kinds, runs ? "; " : "", runs ? runs : "",
+              runs ? " runs it" : "");
+    return 0;
 }
 
 /* Waits for SIGTERM or SIGINT (blocked in every thread). */
@@ -169,18 +237,18 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
     const unsigned port = serve_http_port(d);
     int rc = o->port_file && write_port_file(o->port_file, port) ? CLI_FAILED : 0;
     if (rc == 0) {
-        fprintf(stderr, "tfenc serve: %s (%s) on http://%s%s%s:%u\n", s->model_id,
-                tf_pipeline_kind_name(tf_pipeline_kind_of(s->p)), ipv6 ? "[" : "", o->host,
-                ipv6 ? "]" : "", port);
+        cli_line("tfenc serve: %s (%s) on http://%s%s%s:%u", s->model_id,
+                 tf_pipeline_kind_name(tf_pipeline_kind_of(s->p)), ipv6 ? "[" : "", o->host,
+                 ipv6 ? "]" : "", port);
         const int sig = wait_for_stop(stop);
-        fprintf(stderr, "tfenc serve: %s: finishing %zu queued requests\n",
-                sig == SIGINT ? "SIGINT" : "SIGTERM", serve_batcher_depth(s->batcher));
+        cli_line("tfenc serve: %s: finishing %zu queued requests",
+                 sig == SIGINT ? "SIGINT" : "SIGTERM", serve_batcher_depth(s->batcher));
     }
     atomic_store(&s->stopping, 1);
     serve_http_quiesce(d);
     serve_batcher_stop(s->batcher); /* every admitted job computed */
     drain(s);                       /* and answered */
-    serve_http_stop(d);             /* no handler runs any more: a late one saw -2 */
+    serve_http_stop(s, d);          /* no handler runs any more: a late one saw -2 */
     serve_batcher_destroy(s->batcher);
     return rc;
 }
@@ -189,7 +257,8 @@ int tfenc_serve(int argc, char **argv)
 {
     serve_options o = {.host = "127.0.0.1", .port = 8080, .max_batch_tokens = 16384,
                        .max_client_batch = 64, .max_concurrent = 512,
-                       .payload_limit = 2000000};
+                       .payload_limit = 2000000, .request_timeout = SERVE_REQUEST_SECONDS,
+                       .keep_alive_timeout = SERVE_KEEP_ALIVE_SECONDS};
     cli_args a = cli_args_start("serve", serve_usage, argc, argv);
     int rc = cli_parse(&a, take_serve, &o);
     if (rc == 0 && !o.model)
@@ -204,9 +273,11 @@ int tfenc_serve(int argc, char **argv)
     sigaddset(&stop, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
-    tf_pipeline *p = pipeline_cli_load("serve", o.model, 0);
-    if (!p)
+    tf_pipeline *p = pipeline_cli_load("serve", o.model, 0, PIPELINE_CLI_ANY_KIND);
+    if (!p || !served(p, o.model)) {
+        tf_pipeline_destroy(p);
         return CLI_FAILED;
+    }
     serve_server s = {
         .p = p, .model_id = o.model_id ? o.model_id : folder_name(o.model),
         .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
@@ -214,7 +285,8 @@ int tfenc_serve(int argc, char **argv)
                    .max_concurrent = (size_t)o.max_concurrent,
                    .payload_limit = (size_t)o.payload_limit,
                    .auto_truncate = o.auto_truncate,
-                   .dimensions_layer_norm = o.dimensions_layer_norm, .api_key = o.api_key}};
+                   .dimensions_layer_norm = o.dimensions_layer_norm, .api_key = o.api_key,
+                   .connections = connection_limits(&o)}};
     serve_metrics_init(&s.metrics);
     rc = run(&s, &o, &stop);
     serve_metrics_destroy(&s.metrics);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "batcher.h"
+#include "connections.h"
 #include "metrics.h"
 #include "tfenc.h"
 
@@ -20,6 +21,8 @@ typedef struct serve_limits {
     int dimensions_layer_norm; /* --dimensions-layer-norm: nomic's Matryoshka recipe unless
                                   a request says "dimensions_layer_norm": false */
     const char *api_key;      /* --api-key, or NULL */
+    serve_connection_limits connections; /* --max-connections, --max-client-connections,
+                                            --request-timeout, --keep-alive-timeout */
 } serve_limits;
 
 typedef struct serve_server {
@@ -27,6 +30,7 @@ typedef struct serve_server {
     const char *model_id;     /* what /info and /v1/embeddings call the model */
     serve_limits limits;
     serve_batcher *batcher;
+    serve_connections *connections; /* http.c's, while it serves */
     serve_metrics metrics;
     atomic_int stopping;      /* SIGTERM or SIGINT came: new requests get 503 */
     atomic_long active;       /* requests between their headers and their end */

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "utf8.h"
+
 /* The text of ids[0..n) (tf_tokenizer_decode, specials kept), malloc'ed,
  * and its length. */
 static int decode(const tf_tokenizer *tok, const int32_t *ids, size_t n, size_t i, char **out,
@@ -33,6 +35,7 @@ static int round_trip(const tf_tokenizer *tok, const char *text, size_t len, con
     const int32_t T = tf_encoding_lengths(enc)[0];
     const int32_t *got = tf_encoding_ids(enc);
     const int64_t *offsets = tf_encoding_offsets(enc); /* [1, T, 2] */
+    const int quoted = tf_utf8_prefix(text, SERVE_QUOTE_BYTES); /* the text's bytes shown */
     size_t k = 0;
     int rc = 0;
     for (int32_t t = 0; t < T && rc == 0; t++) {
@@ -40,17 +43,19 @@ static int round_trip(const tf_tokenizer *tok, const char *text, size_t len, con
             continue; /* [CLS], [SEP]: the template's */
         if (k == n)
             rc = serve_error_set(e, 400, "input", "input[%zu]: the text of these %zu ids "
-                                 "(\"%.48s\") tokenizes to more ids: send the text", i, n, text);
+                                 "(\"%.*s\") tokenizes to more ids: send the text", i, n, quoted,
+                                 text);
         else if (got[t] != ids[k])
             rc = serve_error_set(e, 400, "input", "input[%zu][%zu]: id %d does not come back "
-                                 "from the ids' text (\"%.48s\"), which tokenizes to %d there: "
+                                 "from the ids' text (\"%.*s\"), which tokenizes to %d there: "
                                  "these are not the ids the model's tokenizer makes of any "
-                                 "text; send the text", i, k, (int)ids[k], text, (int)got[t]);
+                                 "text; send the text", i, k, (int)ids[k], quoted, text,
+                                 (int)got[t]);
         k++;
     }
     if (rc == 0 && k < n && T < limit) /* not cut, and short of ids */
-        rc = serve_error_set(e, 400, "input", "input[%zu]: %zu ids, but their text (\"%.48s\") "
-                             "tokenizes to %zu; send the text", i, n, text, k);
+        rc = serve_error_set(e, 400, "input", "input[%zu]: %zu ids, but their text (\"%.*s\") "
+                             "tokenizes to %zu; send the text", i, n, quoted, text, k);
     tf_encoding_destroy(enc);
     return rc;
 }
