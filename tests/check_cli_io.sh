@@ -5,6 +5,9 @@
 #    /dev/full, as does `embed --npy /dev/full`;
 #  - `embed --file` refuses a directory, a missing file and a line with a
 #    NUL byte, and a tokenizer error names the file and line;
+#  - every message is one line of UTF-8: a byte of a path or an argument
+#    that is not UTF-8, or a control byte, shows as \xNN; a --model that
+#    does not exist is said to be missing;
 #  - `embed` truncates a text longer than --max-length (default 512, or the
 #    model's max_positions) to that many tokens and says so on stderr: the
 #    vector is the one of the truncated text; a --max-length beyond the
@@ -73,6 +76,25 @@ fails 1 "tfenc embed: --file $tmp/nul.txt: line 2 holds a NUL byte (byte 4 of th
     embed --model "$model" --vocab "$vocab" --file "$tmp/nul.txt" >"$tmp/out"
 [ ! -s "$tmp/out" ] || { echo "vectors printed for a file with a NUL byte"; exit 1; }
 
+# every message shows a byte that is not UTF-8 (a path's) and a control byte as \xNN, so that
+# it is one line of UTF-8; a --model that does not exist is said to be missing
+latin1=$(printf '%s/lat\351missing' "$tmp") newline="$tmp/new
+line" missing="No such file or directory"
+fails 1 "tfenc embed: --model $tmp/lat\\xE9missing: cannot open: $missing" \
+    embed --model "$latin1" hello >"$tmp/out"
+fails 1 "tfenc embed: --model $tmp/new\\x0Aline: cannot open: $missing" \
+    embed --model "$newline" hello >"$tmp/out"
+fails 1 "tfenc embed: --file $tmp/lat\\xE9missing: cannot read: $missing" \
+    embed --model "$model" --vocab "$vocab" --file "$latin1" >"$tmp/out"
+fails 1 "tfenc embed: --file $tmp/new\\x0Aline: cannot read: $missing" \
+    embed --model "$model" --vocab "$vocab" --file "$newline" >"$tmp/out"
+fails 1 "tfenc serve: --port-file: $tmp/lat\\xE9missing/x: cannot create: $missing" \
+    serve --model "$data/pipelines/st_dense" --port 0 --port-file "$latin1/x" >"$tmp/out"
+fails 1 "tfenc classify: TF_ERR_IO: $tmp/lat\\xE9missing/config.json: cannot open: $missing" \
+    classify --model "$latin1" hello >"$tmp/out"
+fails 2 "tfenc embed: unknown option '--caf\\xE9'" embed --model "$model" "$(printf -- '--caf\351')"
+fails 2 "tfenc: unknown command 'caf\\xE9'" "$(printf 'caf\351')"
+
 # a tokenizer error names the text's own line, not its row in a batch of 32
 awk 'BEGIN { for (i = 1; i <= 40; i++) print "line " i; printf "caf\351 latte\n" }' >"$tmp/latin1.txt"
 fails 1 "tfenc embed: --file $tmp/latin1.txt line 41: TF_ERR_INVALID_ARGUMENT: text 0: invalid UTF-8 at byte 3 (0xe9)" \
@@ -102,7 +124,7 @@ cmp -s "$tmp/short" "$tmp/long" || { echo "20 words truncated to 8 tokens differ
 grep -qxF "tfenc embed: text 1 has more than 128 tokens: truncated to 128 (--max-length)" "$tmp/err" ||
     { echo "no truncation to max_positions:"; cat "$tmp/err"; exit 1; }
 cmp -s "$tmp/126" "$tmp/300" || { echo "300 words truncated differ from the first 126"; exit 1; }
-fails 2 "tfenc embed: --max-length: expected an integer 3..128 (the model's max_positions), got '200'" \
+fails 2 "tfenc embed: --max-length: expected an integer 3..128 (the model's positions), got '200'" \
     embed --model "$learned" --vocab "$vocab" --max-length 200 hello >/dev/null
 
 # --compare reads .npy files it did not write: shapes whose values do not

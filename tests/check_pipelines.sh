@@ -4,7 +4,9 @@
 # DistilBERT and ELECTRA folders of tests/data/families against their expected.json
 # (gen_pipelines.py's and gen_families.py's float64 references) within 1e-5: --json output,
 # prompts, --dimensions, truncation notes, scores sorted best first, and
-# the errors of flags a folder decides and of a size it lacks.
+# the errors of flags a folder decides and of a size it lacks; a folder of
+# another kind is refused by embed, rerank and classify (--tokens or not),
+# naming its kind and the subcommand that runs it.
 set -eu
 tfenc=$1 data=$2/pipelines
 tmp=$(mktemp -d)
@@ -149,6 +151,31 @@ for name in ("roberta_classifier", "distilbert_classifier", "electra_classifier"
         assert all(abs(scores[l] - w) <= 1e-5 for l, w in zip(cl["labels"], want)), (name, item)
 PY
 
-! "$tfenc" rerank --model "$st" "$q" "a doc" 2>"$tmp/err"
-grep -qF "the pipeline is an embedding; use tf_pipeline_embed" "$tmp/err"
-echo "pipelines: embed, rerank and classify match the references"
+# wrong_kind DIR KIND RUNS COMMAND ARGS...: tfenc COMMAND --model DIR ARGS exits 1, prints
+# nothing on stdout, and says on stderr what kind of folder DIR is and which subcommand runs it.
+wrong_kind() {
+    dir=$1 kind=$2 runs=$3 command=$4
+    shift 4
+    status=0
+    "$tfenc" "$command" --model "$dir" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+    line="tfenc $command: $dir: $kind folder; $runs runs it"
+    [ "$status" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -qxF -- "$line" "$tmp/err" ||
+        { echo "tfenc $command on $dir: exit status $status, expected 1 and the line: $line"
+          cat "$tmp/out" "$tmp/err"; exit 1; }
+}
+cl=$data/classifier
+wrong_kind "$fam/roberta_classifier" "a classifier" "tfenc classify" embed "a text"
+wrong_kind "$cl" "a classifier" "tfenc classify" embed "a text"  # it has a vocab.txt
+wrong_kind "$cl" "a classifier" "tfenc classify" embed --json "a text"
+wrong_kind "$ce" "a cross-encoder" "tfenc rerank" embed "a text"
+wrong_kind "$fam/roberta_token_classifier" "a token-classifier" "tfenc classify --tokens" \
+    embed "a text"
+wrong_kind "$st" "an embedding" "tfenc embed" rerank "$q" "a doc"
+wrong_kind "$cl" "a classifier" "tfenc classify" rerank "$q" "a doc"
+wrong_kind "$st" "an embedding" "tfenc embed" classify "a text"
+wrong_kind "$fam/roberta_token_classifier" "a token-classifier" "tfenc classify --tokens" \
+    classify "a text"
+wrong_kind "$cl" "a classifier" "tfenc classify" classify --tokens "a text"
+wrong_kind "$st" "an embedding" "tfenc embed" classify --tokens "a text"
+"$tfenc" classify --model "$ce" "a text" >/dev/null  # one label: a classifier too
+echo "pipelines: embed, rerank and classify match the references; a folder of another kind names it"

@@ -29,7 +29,8 @@ static void classify_usage(FILE *out)
             "(characters) and its word (the tokenizer's decoding of its tokens), tab-\n"
             "separated; --json: a list of {\"text\", \"entities\":\n"
             "[{\"entity_group\" (none: \"entity\" and \"index\"), \"score\", \"word\",\n"
-            "\"start\", \"end\"}, ...]}.\n");
+            "\"start\", \"end\"}, ...]}.\n"
+            "A folder of another kind is refused, naming the subcommand that runs it.\n");
 }
 
 /* order [labels]: label indices by probs (labels), best first. */
@@ -66,7 +67,10 @@ static void print_text(const classify_options *o, const tf_pipeline *p, size_t i
 
 static int classify(const classify_options *o)
 {
-    tf_pipeline *p = pipeline_cli_load("classify", o->model, 0);
+    /* a cross-encoder is a one-label classifier (sigmoid) */
+    tf_pipeline *p = pipeline_cli_load("classify", o->model, 0,
+                                       PIPELINE_CLI_KIND(TF_PIPELINE_CLASSIFIER) |
+                                           PIPELINE_CLI_KIND(TF_PIPELINE_CROSS_ENCODER));
     if (!p)
         return CLI_FAILED;
     const int32_t labels = tf_pipeline_dim(p);
@@ -75,7 +79,8 @@ static int classify(const classify_options *o)
     size_t truncated = 0;
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = o->n_args, a.texts = o->args, a.out = probs, a.truncated = &truncated;
+    a.n = o->n_args, a.texts = o->args, a.truncated = &truncated;
+    a.out = probs, a.out_len = o->n_args * (size_t)labels;
     int rc = 0;
     if (!probs || !order) {
         cli_error("classify", "out of memory"); /* not the library's: no message of its own */
@@ -153,7 +158,8 @@ static int classify_tokens(const classify_options *o)
                   "got '%s'", o->aggregation);
         return CLI_USAGE;
     }
-    tf_pipeline *p = pipeline_cli_load("classify", o->model, 0);
+    tf_pipeline *p = pipeline_cli_load("classify", o->model, 0,
+                                       PIPELINE_CLI_KIND(TF_PIPELINE_TOKEN_CLASSIFIER));
     if (!p)
         return CLI_FAILED;
     int rc = 0;

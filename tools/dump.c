@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_message.h"
 #include "npy.h"
 #include "shape_text.h"
 
@@ -55,18 +56,18 @@ int dump_write(const char *dir, const recording *rec, const char *const *tokens,
                const char *description)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "tfenc explain: %s: cannot create: %s\n", dir, strerror(errno));
+        cli_error("explain", "%s: cannot create: %s", dir, strerror(errno));
         return -1;
     }
     char path[PATH_MAX];
     for (size_t i = 0; i < rec->n; i++) {
         const recorded *ev = &rec->events[i];
         if (!path_of(path, sizeof path, dir, ev->name, ".npy")) {
-            fprintf(stderr, "tfenc explain: --dump %s: a path longer than %d bytes\n", dir, PATH_MAX);
+            cli_error("explain", "--dump %s: a path longer than %d bytes", dir, PATH_MAX);
             return -1;
         }
         if (npy_write_f32(path, ev->data, ev->rank, ev->dims) != 0) {
-            fprintf(stderr, "tfenc explain: %s: cannot write: %s\n", path, strerror(errno));
+            cli_error("explain", "%s: cannot write: %s", path, strerror(errno));
             return -1;
         }
     }
@@ -79,7 +80,7 @@ int dump_write(const char *dir, const recording *rec, const char *const *tokens,
         f = NULL;
     free(text);
     if (!ok || !f) {
-        fprintf(stderr, "tfenc explain: %s/index.json: cannot write: %s\n", dir, strerror(errno));
+        cli_error("explain", "%s/index.json: cannot write: %s", dir, strerror(errno));
         return -1;
     }
     printf("wrote %zu tensors (float32 .npy) and index.json to %s\n", rec->n, dir);

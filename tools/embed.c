@@ -75,7 +75,9 @@ static void embed_usage(FILE *out)
             "(the first N, renormalised when normalised); --dimensions-layer-norm takes\n"
             "nomic-embed-text-v1.5's recipe instead (its model card): a layer norm over\n"
             "all the values, the first N (default: all), unit length. --json prints\n"
-            "{\"dim\", \"truncated\", \"embeddings\"}.\n",
+            "{\"dim\", \"truncated\", \"embeddings\"}.\n"
+            "A folder of another kind (a classifier, a cross-encoder, a token classifier)\n"
+            "is refused, naming the subcommand that runs it.\n",
             DEFAULT_MAX_LENGTH);
 }
 
@@ -161,19 +163,38 @@ static void text_error(const embed_options *o, size_t i, const char *format, ...
     __attribute__((format(printf, 3, 4)));
 static void text_error(const embed_options *o, size_t i, const char *format, ...)
 {
+    const size_t size = (o->file ? strlen(o->file) : 0) + 64;
+    char *where = malloc(size); /* "tfenc embed: ...", the message's start */
+    if (where && i < o->n_args)
+        snprintf(where, size, "tfenc embed: text %zu", i + 1);
+    else if (where)
+        snprintf(where, size, "tfenc embed: --file %s line %zu", o->file, i - o->n_args + 1);
     va_list ap;
     va_start(ap, format);
-    if (i < o->n_args)
-        fprintf(stderr, "tfenc embed: text %zu", i + 1);
-    else
-        fprintf(stderr, "tfenc embed: --file %s line %zu", o->file, i - o->n_args + 1);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
+    cli_vline(where ? where : "tfenc embed: a text", format, ap);
     va_end(ap);
+    free(where);
 }
 
-/* The vocabulary: --vocab, or vocab.txt in the model's directory; NULL
- * after a message. */
+/* --model as this path reads it (the encoder alone): 0 for a file, or a
+ * folder of an embedding model; else CLI_FAILED after a message: a path
+ * that cannot be opened, or a folder of another kind (what it is and which
+ * subcommand runs it). */
+static int check_model(const embed_options *o)
+{
+    struct stat st;
+    if (stat(o->model, &st) != 0) {
+        cli_error("embed", "--model %s: cannot open: %s", o->model, strerror(errno));
+        return CLI_FAILED;
+    }
+    const unsigned embedding = PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING);
+    return S_ISDIR(st.st_mode) && pipeline_cli_other_kind("embed", o->model, embedding)
+               ? CLI_FAILED
+               : 0;
+}
+
+/* The vocabulary: --vocab, or vocab.txt in the model's folder; NULL after
+ * a message. */
 static char *vocab_path(const embed_options *o)
 {
     struct stat st;
@@ -183,8 +204,13 @@ static char *vocab_path(const embed_options *o)
             cli_error("embed", "--vocab %s: out of memory", o->vocab);
         return path;
     }
+    if (stat(o->model, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error("embed", "no vocabulary: pass --vocab (--model %s is a file, not a folder "
+                  "with a vocab.txt)", o->model);
+        return NULL;
+    }
     const size_t size = strlen(o->model) + sizeof "/vocab.txt";
-    char *path = stat(o->model, &st) == 0 && S_ISDIR(st.st_mode) ? malloc(size) : NULL;
+    char *path = malloc(size);
     if (path && (snprintf(path, size, "%s/vocab.txt", o->model), stat(path, &st) == 0))
         return path;
     free(path);
@@ -192,19 +218,22 @@ static char *vocab_path(const embed_options *o)
     return NULL;
 }
 
-/* The limit on tokens per text: --max-length within the model's positions,
- * or the model's max_positions, or DEFAULT_MAX_LENGTH; -1 after a message. */
+/* The limit on tokens per text: --max-length within the longest sequence
+ * the model's positions allow (tf_config_max_sequence), or that, or the
+ * model's max_positions (the trained length of positions that bound none),
+ * or DEFAULT_MAX_LENGTH; -1 after a message. */
 static int32_t token_limit(const embed_options *o, const tf_config *cfg)
 {
-    const int32_t positions = cfg->max_positions;
-    if (o->max_length && positions && o->max_length > positions) {
+    const int32_t bound = tf_config_max_sequence(cfg); /* 0: none */
+    if (o->max_length && bound && o->max_length > bound) {
         char expected[96], got[16];
-        snprintf(expected, sizeof expected, "an integer %d..%d (the model's max_positions)",
-                 MIN_MAX_LENGTH, (int)positions);
+        snprintf(expected, sizeof expected, "an integer %d..%d (the model's positions)",
+                 MIN_MAX_LENGTH, (int)bound);
         snprintf(got, sizeof got, "%d", (int)o->max_length);
         return cli_refuse("embed", "--max-length", expected, got);
     }
-    return o->max_length ? o->max_length : positions ? positions : DEFAULT_MAX_LENGTH;
+    return o->max_length ? o->max_length
+         : bound ? bound : cfg->max_positions ? cfg->max_positions : DEFAULT_MAX_LENGTH;
 }
 
 static tf_status load_tokenizer(const embed_options *o, const char *vocab, int32_t max_length,
@@ -230,7 +259,7 @@ static int embedder_open(embedder *e, const embed_options *o)
     *e = (embedder){.o = o};
     tf_config_init(&e->cfg);
     tf_status s;
-    if (!(e->vocab = vocab_path(o)))
+    if (check_model(o) || !(e->vocab = vocab_path(o)))
         return CLI_FAILED;
     if ((s = tf_encoder_load(o->model, &o->load, &e->enc)) ||
         (s = tf_encoder_get_config(e->enc, &e->cfg)))
@@ -401,7 +430,8 @@ static void write_json(const float *vectors, size_t n, int D, size_t truncated)
 static int embed_folder(const embed_options *o)
 {
     int rc = refuse_folder_flags(o);
-    tf_pipeline *p = rc ? NULL : pipeline_cli_load("embed", o->model, o->max_length);
+    const unsigned embedding = PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING);
+    tf_pipeline *p = rc ? NULL : pipeline_cli_load("embed", o->model, o->max_length, embedding);
     if (rc || !p)
         return rc ? rc : CLI_FAILED;
     const int D = o->dimensions ? o->dimensions : tf_pipeline_dim(p);
@@ -409,7 +439,8 @@ static int embed_folder(const embed_options *o)
     size_t truncated = 0;
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = o->n_texts, a.texts = o->texts, a.out = vectors, a.truncated = &truncated;
+    a.n = o->n_texts, a.texts = o->texts, a.truncated = &truncated;
+    a.out = vectors, a.out_len = o->n_texts * (size_t)D;
     a.prompt_name = o->prompt_name, a.dimensions = o->dimensions;
     a.dimensions_layer_norm = o->dimensions_layer_norm;
     a.normalize = o->normalize ? 1 : -1;

@@ -60,17 +60,6 @@ void page_escaped(html_page *p, const char *text)
     }
 }
 
-size_t utf8_prefix(const char *text, size_t max)
-{
-    size_t n = strlen(text);
-    if (n <= max)
-        return n;
-    n = max;
-    while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
-        n--; /* text[n] continues a character: cut before it */
-    return n;
-}
-
 int page_write(const html_page *p, const char *path, char *err, size_t err_size)
 {
     if (p->out_of_memory) {

@@ -19,10 +19,6 @@ void page_printf(html_page *p, const char *format, ...) __attribute__((format(pr
 /* text with & < > " ' escaped: safe as element text and in attribute values. */
 void page_escaped(html_page *p, const char *text);
 
-/* The length of the longest prefix of text of at most max bytes that ends
- * between two UTF-8 characters. */
-size_t utf8_prefix(const char *text, size_t max);
-
 /* Writes the page to path through a temporary file renamed over it, so
  * path is the whole page or as it was: 0, or -1 with "PATH: reason" in err. */
 int page_write(const html_page *p, const char *path, char *err, size_t err_size);

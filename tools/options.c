@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +23,6 @@ const char *cli_next(cli_args *a)
 int cli_is_help(const char *arg)
 {
     return !strcmp(arg, "--help") || !strcmp(arg, "-h");
-}
-
-void cli_error(const char *command, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    fprintf(stderr, "tfenc %s: ", command);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
-    va_end(ap);
 }
 
 int cli_refuse(const char *command, const char *flag, const char *expected, const char *text)

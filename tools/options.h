@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_message.h" /* cli_error: every message */
 #include "tfenc.h"
 
 /* The smallest value of a flag that takes a positive number (--eps, --tol):
@@ -57,10 +58,6 @@ int cli_usage_error(const cli_args *a);
 /* The one positional argument a subcommand takes, `what` naming it: sets
  * *out and returns 1, or -1 after "one WHAT, got 'A' and 'B'". */
 int cli_positional(const cli_args *a, const char *what, const char *arg, const char **out);
-
-/* "tfenc COMMAND: " + the message + a newline, on stderr. */
-void cli_error(const char *command, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* "tfenc COMMAND: FLAG: expected EXPECTED, got 'TEXT'" ("got nothing" for
  * NULL); returns -1. */

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pipeline_cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,22 +18,91 @@ int pipeline_cli_is_folder(const char *path)
     int found = 0;
     if (modules) {
         snprintf(modules, n, "%s/modules.json", path);
-        found = stat(modules, &st) == 0;
+        found = lstat(modules, &st) == 0; /* a link to nothing too: loading names it */
     }
     free(modules);
     return found;
 }
 
-tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max_seq_length)
+/* The subcommand that runs each kind of folder. */
+static const struct {
+    tf_pipeline_kind kind;
+    const char *command;
+} kind_commands[] = {
+    {TF_PIPELINE_EMBEDDING, "tfenc embed"},
+    {TF_PIPELINE_CROSS_ENCODER, "tfenc rerank"},
+    {TF_PIPELINE_CLASSIFIER, "tfenc classify"},
+    {TF_PIPELINE_TOKEN_CLASSIFIER, "tfenc classify --tokens"},
+};
+
+const char *pipeline_cli_runs(int32_t kind)
+{
+    for (size_t i = 0; i < sizeof kind_commands / sizeof kind_commands[0]; i++)
+        if ((int32_t)kind_commands[i].kind == kind)
+            return kind_commands[i].command;
+    return NULL;
+}
+
+void pipeline_cli_kind_text(char *out, size_t size, int32_t kind)
+{
+    const char *name = tf_pipeline_kind_name(kind);
+    if (name)
+        snprintf(out, size, "%s %s", strchr("aeiou", name[0]) ? "an" : "a", name);
+    else
+        snprintf(out, size, "a new kind of");
+}
+
+/* Whether p's kind is one of kinds; if not, says what the folder dir is
+ * and which subcommand runs it. */
+static int kind_taken(const char *command, const char *dir, const tf_pipeline *p,
+                      unsigned kinds)
+{
+    const int32_t kind = tf_pipeline_kind_of(p);
+    if (kinds & PIPELINE_CLI_KIND(kind))
+        return 1;
+    char what[64];
+    pipeline_cli_kind_text(what, sizeof what, kind);
+    const char *runs = pipeline_cli_runs(kind);
+    if (runs)
+        cli_error(command, "%s: %s folder; %s runs it", dir, what, runs);
+    else
+        cli_error(command, "%s: %s folder, which no tfenc subcommand runs", dir, what);
+    return 0;
+}
+
+/* dir as a pipeline (max_seq_length 0: the folder's); NULL with the
+ * library's status in *s. */
+static tf_pipeline *load(const char *dir, int32_t max_seq_length, tf_status *s)
 {
     tf_pipeline_options o;
     tf_pipeline_options_init(&o);
     o.max_seq_length = max_seq_length;
     tf_pipeline *p = NULL;
-    const tf_status s = tf_pipeline_load(dir, &o, &p);
+    *s = tf_pipeline_load(dir, &o, &p);
+    return p;
+}
+
+tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max_seq_length,
+                               unsigned kinds)
+{
+    tf_status s;
+    tf_pipeline *p = load(dir, max_seq_length, &s);
     if (s)
         pipeline_cli_fail(command, s);
+    if (p && !kind_taken(command, dir, p, kinds)) {
+        tf_pipeline_destroy(p);
+        return NULL;
+    }
     return p;
+}
+
+int pipeline_cli_other_kind(const char *command, const char *dir, unsigned kinds)
+{
+    tf_status s;
+    tf_pipeline *p = load(dir, 0, &s);
+    const int other = p && !kind_taken(command, dir, p, kinds);
+    tf_pipeline_destroy(p);
+    return other;
 }
 
 int pipeline_cli_fail(const char *command, tf_status s)

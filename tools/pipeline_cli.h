@@ -1,6 +1,7 @@
 /* pipeline_cli.h — what tfenc embed (on a model folder), rerank and
- * classify share: loading a tf_pipeline with a message, JSON strings, and
- * rerank's and classify's command line. */
+ * classify share: loading a tf_pipeline of the kinds a subcommand runs
+ * (another kind named with the subcommand that runs it) with a message,
+ * JSON strings, and rerank's and classify's command line. */
 #ifndef TFENC_PIPELINE_CLI_H
 #define TFENC_PIPELINE_CLI_H
 
@@ -13,8 +14,29 @@
  * sentence-transformers pipeline. */
 int pipeline_cli_is_folder(const char *path);
 
-/* Loads dir (max_seq_length 0: the folder's); NULL after a message. */
-tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max_seq_length);
+/* A set of folder kinds: PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING) | ... */
+#define PIPELINE_CLI_KIND(kind) (1u << (unsigned)(kind))
+#define PIPELINE_CLI_ANY_KIND (~0u)
+
+/* Loads dir (max_seq_length 0: the folder's) as a pipeline of one of kinds;
+ * NULL after a message: the library's, or for a folder of another kind
+ * what it is and which subcommand runs it:
+ *   tfenc rerank: DIR: an embedding folder; tfenc embed runs it */
+tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max_seq_length,
+                               unsigned kinds);
+
+/* 1 after that message when dir loads as a pipeline of a kind not in
+ * kinds; else 0 (one of them, or not a folder the pipeline reads: the
+ * caller's own loading says why). For tfenc embed's vocab.txt path, which
+ * loads the folder's encoder alone (tf_pipeline_load is the library's
+ * word on a folder's kind). */
+int pipeline_cli_other_kind(const char *command, const char *dir, unsigned kinds);
+
+/* The subcommand that runs a folder of kind ("tfenc classify"), or NULL. */
+const char *pipeline_cli_runs(int32_t kind);
+
+/* The kind's name with its article ("an embedding", "a classifier") in out. */
+void pipeline_cli_kind_text(char *out, size_t size, int32_t kind);
 
 /* "tfenc COMMAND: STATUS: message" for a failed call; returns CLI_FAILED. */
 int pipeline_cli_fail(const char *command, tf_status s);

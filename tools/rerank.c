@@ -23,7 +23,8 @@ static void rerank_usage(FILE *out)
             "BertForSequenceClassification folder: the sigmoid of its one logit, as\n"
             "sentence-transformers' CrossEncoder.predict), and prints them best first:\n"
             "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
-            "of {\"index\", \"score\", \"text\"}.\n");
+            "of {\"index\", \"score\", \"text\"}. A folder of another kind is refused,\n"
+            "naming the subcommand that runs it.\n");
 }
 
 static int by_score(const void *x, const void *y)
@@ -53,28 +54,26 @@ static void print_ranking(const rerank_options *o, const ranked *r, size_t n)
 
 static int rerank(const rerank_options *o)
 {
-    tf_pipeline *p = pipeline_cli_load("rerank", o->model, 0);
+    tf_pipeline *p = pipeline_cli_load("rerank", o->model, 0,
+                                       PIPELINE_CLI_KIND(TF_PIPELINE_CROSS_ENCODER));
     if (!p)
         return CLI_FAILED;
     const size_t n = o->n_args - 1;
     const char **queries = malloc(n * sizeof *queries);
-    float *scores = malloc(n * (size_t)tf_pipeline_dim(p) * sizeof *scores); /* [n, labels] */
+    float *scores = malloc(n * sizeof *scores); /* [n]: a cross-encoder's one label */
     ranked *r = malloc(n * sizeof *r);
     int rc = 0;
     size_t truncated = 0;
     if (!queries || !scores || !r) {
         cli_error("rerank", "out of memory");
         rc = CLI_FAILED;
-    } else if (tf_pipeline_kind_of(p) != TF_PIPELINE_EMBEDDING && tf_pipeline_dim(p) != 1) {
-        cli_error("rerank", "%s has %d labels; a cross-encoder has one (use tfenc classify)",
-                  o->model, (int)tf_pipeline_dim(p));
-        rc = CLI_FAILED;
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
         queries[i] = o->args[0];
     tf_pipeline_args a;
     tf_pipeline_args_init(&a);
-    a.n = n, a.texts = queries, a.pairs = o->args + 1, a.out = scores, a.truncated = &truncated;
+    a.n = n, a.texts = queries, a.pairs = o->args + 1, a.truncated = &truncated;
+    a.out = scores, a.out_len = n;
     tf_status s = rc ? TF_OK : tf_pipeline_score(p, &a);
     if (rc == 0 && s)
         rc = pipeline_cli_fail("rerank", s);

@@ -65,8 +65,8 @@ static int close_stdout(const char *who)
     const int saved = errno;
     if (fclose(stdout) == 0 && !failed)
         return 0;
-    fprintf(stderr, "%s: standard output: %s\n", who,
-            saved ? strerror(saved) : errno ? strerror(errno) : "a write failed");
+    cli_line("%s: standard output: %s", who,
+             saved ? strerror(saved) : errno ? strerror(errno) : "a write failed");
     return -1;
 }
 
@@ -86,7 +86,7 @@ static int no_command(int argc, char **argv)
         return 0;
     }
     if (argc > 1)
-        fprintf(stderr, "tfenc: unknown command '%s'\n", argv[1]);
+        cli_line("tfenc: unknown command '%s'", argv[1]);
     usage(stderr);
     return CLI_USAGE;
 }
