@@ -1,4 +1,4 @@
-/* test_token_spans.c — issue 15's span property, on every token of every
+/* test_token_spans.c — the span property, on every token of every
  * text of every tokenizer.json fixture (tests/data/tokenizer_json/<name>/
  * cases.json, the texts tokenizers' ids were checked on; pairs' texts are
  * cases of their own): each token's offsets hold exactly the characters it

@@ -1,6 +1,6 @@
 /* test_tokenizer_bounds.c — the work and the growth a text may cause in a
  * tokenizer.json's regexes and normalizers are linear in its length
- * (issue 28; the bounds are tfenc.h's, in its tokenizer section):
+ * (the bounds are tfenc.h's, in its tokenizer section):
  *   - a Replace normalizer whose pattern tries every start position over the
  *     rest of the text (tokenizer_json/bpe_chars: \s*\d+ on spaces),
  *   - a Split pre-tokenizer whose pattern backtracks over the rest of the

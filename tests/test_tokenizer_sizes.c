@@ -1,4 +1,4 @@
-/* test_tokenizer_sizes.c — the hostile sizes of issue 15: a tokenizer.json
+/* test_tokenizer_sizes.c — hostile sizes: a tokenizer.json
  * whose vocabulary is 100 MB, a vocab.txt of 100 MB, a file past the size a
  * tokenizer file may have, and a single word of 10 MB through WordPiece,
  * byte-level BPE and Unigram, and a folder naming 200,000 added tokens.

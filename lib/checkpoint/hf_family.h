@@ -74,7 +74,7 @@ typedef struct tf_hf_family {
        of seq_head (root: config.json, label names it); NULL: none. */
     tf_status (*configure_head)(const struct cJSON *root, const char *label,
                                 tf_hf_seq_head *head);
-    /* Since issue #17's remote-code families: */
+    /* Remote-code families (trust_remote_code models: JinaBERT, NomicBERT, GTE): */
     const char *position_type;        /* config.json position_embedding_type that picks
                                          it among the families of one model_type
                                          (JinaBERT's "alibi" under "bert") and that it

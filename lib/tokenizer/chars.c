@@ -84,17 +84,6 @@ int tf_chars_reserve_output(tf_chars *out, const tf_chars *in)
     return tf_add_size(out->n, in->n + in->n / 16 + 16, &n) && tf_chars_reserve(out, n);
 }
 
-int tf_chars_copy(tf_chars *c, const tf_char *src, size_t n)
-{
-    c->n = 0; /* nothing of it to keep */
-    if (!tf_chars_reserve(c, n))
-        return 0;
-    for (size_t k = 0; k < n; k++)
-        c->v[k] = (tf_char){src[k].cp, 0, src[k].begin, src[k].end};
-    c->n = n;
-    return 1;
-}
-
 tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t base,
                           const char *what)
 {

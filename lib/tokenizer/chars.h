@@ -56,9 +56,6 @@ static inline size_t tf_utf8_length(int32_t cp)
     return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
-/* c = src[0..n) with word_start 0; 0 when out of memory. */
-int tf_chars_copy(tf_chars *c, const tf_char *src, size_t n);
-
 /* text[0..len) (at byte `base` of the original) as characters; invalid
  * UTF-8 is TF_ERR_INVALID_ARGUMENT naming `what` and the byte. */
 tf_status tf_chars_decode(tf_chars *out, const char *text, size_t len, int64_t base,
