@@ -84,7 +84,7 @@ def main():
           f"{tfenc.__version__}")
     x = torch.randn(1, 8, D)
     with torch.inference_mode():
-        diff = np.abs(layer(x).numpy() - enc(x=x.numpy()).last_hidden_state).max()
+        diff = np.abs(layer(x).numpy() - enc(input_embeds=x.numpy()).last_hidden_state).max()
     print(f"same weights, same input: outputs differ by at most {diff:.1e}\n")
     assert diff < 1e-4, diff
 
@@ -95,12 +95,12 @@ def main():
         x = torch.randn(1, T, D)
         xn = x.numpy()
         with torch.inference_mode():
-            layer(x), enc(x=xn)  # warm-up
+            layer(x), enc(input_embeds=xn)  # warm-up
             reps = args.repeats if T <= 2048 else max(3, args.repeats // 2)
             tt, ft = [], []
             for _ in range(reps):  # alternating, so both see the same machine
                 tt.append(time_once(lambda: layer(x)))
-                ft.append(time_once(lambda: enc(x=xn)))
+                ft.append(time_once(lambda: enc(input_embeds=xn)))
         t_ms, f_ms = statistics.median(tt) * 1e3, statistics.median(ft) * 1e3
         rows.append((T, t_ms, f_ms))
         print(f"{T:>6} {t_ms:>10.2f} {f_ms:>10.2f} {flops(T) / t_ms / 1e6:>11.1f} "

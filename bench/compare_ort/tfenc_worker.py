@@ -3,7 +3,7 @@
 compare_ort.py drives over stdin and stdout, one JSON object a line each way
 (the protocol is compare_ort.py's Worker). It runs the model through the
 Python binding (python/tfenc) exactly as a user does: Encoder.from_file, then
-enc(x=..., key_padding_mask=..., n_threads=...) per call (no workspace: the
+enc(input_embeds=..., key_padding_mask=..., n_threads=...) per call (no workspace: the
 binding has none).
 
     /usr/bin/python3 tfenc_worker.py    (started by compare_ort.py, not by hand)
@@ -68,7 +68,7 @@ class Worker:
 
     def run(self, _msg):
         t0 = time.perf_counter()
-        out = self.enc(x=self.x, key_padding_mask=self.padding, n_threads=self.threads)
+        out = self.enc(input_embeds=self.x, key_padding_mask=self.padding, n_threads=self.threads)
         ms = (time.perf_counter() - t0) * 1e3
         self.output = out.last_hidden_state
         return {"ms": ms}

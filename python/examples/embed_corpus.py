@@ -32,12 +32,12 @@ def _model(model, vocab, lowercase):
     return tfenc.Encoder.from_file(model), tfenc.Tokenizer(vocab, lowercase=lowercase)
 
 
-def embed_partition(index, texts, model, vocab, output, pool="mean", normalize=False,
+def embed_partition(index, texts, model, vocab, output, pooling="mean", normalize=False,
                     lowercase=True):
     """Embeds one partition on whichever worker runs it and writes
     output/part-<index>.npy; returns what the index needs to know."""
     enc, tok = _model(model, vocab, lowercase)
-    vectors = enc.embed(texts, tok, pool=pool, normalize=normalize)
+    vectors = enc.embed(texts, tok, pooling=pooling, normalize=normalize)
     name = f"part-{index:05d}.npy"
     np.save(os.path.join(output, name), vectors)
     return {"index": index, "file": name, "count": len(texts), "pid": os.getpid(),
@@ -112,7 +112,7 @@ def main():
                                      dashboard_address=None))
     with client:
         index = embed_corpus(documents, os.path.abspath(args.model), os.path.abspath(args.vocab),
-                             args.output, client, partitions, pool=args.pool,
+                             args.output, client, partitions, pooling=args.pool,
                              normalize=args.normalize, lowercase=not args.cased)
     index["sources"] = sources
     with open(os.path.join(args.output, "index.json"), "w") as f:

@@ -27,7 +27,7 @@ def main():
     enc = tfenc.Encoder.from_file(args.model)
     tok = tfenc.Tokenizer(args.vocab or os.path.join(args.model, "vocab.txt"),
                           lowercase=not args.cased)
-    vectors = enc.embed(args.texts, tok, pool="mean", normalize=True)  # [N, D], unit rows
+    vectors = enc.embed(args.texts, tok, pooling="mean", normalize=True)  # [N, D], unit rows
     print(f"{len(args.texts)} sentences -> vectors of {vectors.shape[1]} floats")
     similarity = vectors @ vectors.T  # cosines, since the rows have unit length
     for i, text in enumerate(args.texts):

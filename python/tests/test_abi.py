@@ -105,12 +105,12 @@ def test_n_threads_reaches_the_library(monkeypatch):
         seen.append(args._obj.n_threads)  # args is byref(ForwardArgs)
         return forward(handle, args)
     monkeypatch.setattr(_lib.lib, "tf_encoder_forward", spy)
-    outs = [enc(x=x, n_threads=n).last_hidden_state for n in (0, 1, 3)]
+    outs = [enc(input_embeds=x, n_threads=n).last_hidden_state for n in (0, 1, 3)]
     assert seen == [0, 1, 3]
     assert np.allclose(outs[0], outs[1], atol=1e-6) and np.allclose(outs[1], outs[2], atol=1e-6)
     with pytest.raises(ValueError, match=r"n_threads: expected an integer in \[0, 2147483647\], "
                                          r"got -1"):
-        enc(x=x, n_threads=-1)
+        enc(input_embeds=x, n_threads=-1)
 
 
 def test_runtime_info_is_the_librarys():

@@ -56,7 +56,7 @@ def race(make, call, kind):
 
 
 x = np.random.default_rng(0).standard_normal((2, 24, 128)).astype(np.float32)
-race(lambda r: tfenc.Encoder(128, 4, 512, 2, seed=r), lambda e: e(x=x).last_hidden_state,
+race(lambda r: tfenc.Encoder(128, 4, 512, 2, seed=r), lambda e: e(input_embeds=x).last_hidden_state,
      "Encoder")
 texts = ["the quick brown fox jumps over the lazy dog " * 20] * 8
 race(lambda r: tfenc.Tokenizer({vocab!r}), lambda t: t(texts)["input_ids"], "Tokenizer")
@@ -94,7 +94,7 @@ def closing(record):
 
 
 _lib.TRACE_FN = closing
-out = enc(x=np.ones((1, 3, 16), np.float32), trace=True)
+out = enc(input_embeds=np.ones((1, 3, 16), np.float32), trace=True)
 print(len(errors) == len(out.trace), errors[0])
 enc.close()
 """

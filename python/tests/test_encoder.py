@@ -56,7 +56,7 @@ def test_vectors_with_padding_and_causal_masks_match_pytorch(case):
         enc[name] = np.load(os.path.join(d, "weights", name + ".npy"))
     x, lengths = np.load(os.path.join(d, "x.npy")), np.load(os.path.join(d, "lengths.npy"))
     padding = np.arange(x.shape[1])[None, :] >= lengths[:, None]
-    out = enc(x=x, key_padding_mask=padding, causal=meta["causal"] == "1")
+    out = enc(input_embeds=x, key_padding_mask=padding, causal=meta["causal"] == "1")
     assert real_err(out.last_hidden_state, np.load(os.path.join(d, "out.npy")), lengths) <= 1e-5
 
 
@@ -66,7 +66,7 @@ def test_pytorch_checkpoint_with_overrides():
                                   activation="gelu", norm_first=False)
     x, lengths = np.load(os.path.join(d, "x.npy")), np.load(os.path.join(d, "lengths.npy"))
     padding = np.arange(x.shape[1])[None, :] >= lengths[:, None]
-    out = enc(x=x, key_padding_mask=padding)
+    out = enc(input_embeds=x, key_padding_mask=padding)
     assert real_err(out.last_hidden_state, np.load(os.path.join(d, "out.npy")), lengths) <= 1e-5
 
 
@@ -122,7 +122,7 @@ def test_embed_pools_like_numpy(vocab_path):
     unit = mean / np.linalg.norm(mean, axis=1, keepdims=True)
     assert np.allclose(enc.embed(texts, tok), mean, atol=1e-6)
     assert np.allclose(enc.embed(texts, tok, normalize=True), unit, atol=1e-6)
-    assert np.allclose(enc.embed(texts, tok, pool="cls"), hidden[:, 0], atol=1e-6)
+    assert np.allclose(enc.embed(texts, tok, pooling="cls"), hidden[:, 0], atol=1e-6)
     assert np.allclose(enc.embed(texts, tok, batch_size=1), mean, atol=1e-5)  # unpadded
-    with pytest.raises(ValueError, match="pool: expected one of"):
-        enc.embed(texts, tok, pool="median")
+    with pytest.raises(ValueError, match="pooling: expected one of"):
+        enc.embed(texts, tok, pooling="median")

@@ -1,5 +1,6 @@
 """Every error path of the Python API: numpy inputs checked before C, and
 the C library's statuses as TfencError subclasses with its messages."""
+import itertools
 import os
 
 import numpy as np
@@ -7,6 +8,8 @@ import pytest
 
 import tfenc
 from conftest import DATA
+from tfenc import errors
+from tfenc._lib import lib
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +31,10 @@ def test_input_checks_before_c(enc, vec):
         enc(np.array([1, 2, 3]))
     with pytest.raises(ValueError, match="input_ids: values do not fit in int32"):
         enc(np.array([[2**40]]))
-    with pytest.raises(ValueError, match="pass exactly one of input_ids and x"):
+    with pytest.raises(ValueError, match="pass exactly one of input_ids and input_embeds"):
         enc()
-    with pytest.raises(ValueError, match="pass exactly one of input_ids and x"):
-        enc(ids, x=np.zeros((1, 3, 16)))
+    with pytest.raises(ValueError, match="pass exactly one of input_ids and input_embeds"):
+        enc(ids, input_embeds=np.zeros((1, 3, 16)))
     with pytest.raises(ValueError, match=r"attention_mask: expected shape \(1, 3\), got \(1, 4\)"):
         enc(ids, attention_mask=np.ones((1, 4)))
     with pytest.raises(ValueError, match="attention_mask: expected only 0 and 1"):
@@ -40,12 +43,13 @@ def test_input_checks_before_c(enc, vec):
     enc(ids, attention_mask=np.array([[True, True, False]]))
     with pytest.raises(ValueError, match=r"token_type_ids: expected shape \(1, 3\)"):
         enc(ids, token_type_ids=np.zeros((2, 3)))
-    with pytest.raises(ValueError, match=r"x: expected \[batch, seq_len, 16\], got \(1, 3, 8\)"):
-        vec(x=np.zeros((1, 3, 8)))
+    with pytest.raises(ValueError,
+                       match=r"input_embeds: expected \[batch, seq_len, 16\], got \(1, 3, 8\)"):
+        vec(input_embeds=np.zeros((1, 3, 8)))
     with pytest.raises(TypeError, match="key_padding_mask: expected bool"):
-        vec(x=np.zeros((1, 3, 16)), key_padding_mask=np.zeros((1, 3)))
+        vec(input_embeds=np.zeros((1, 3, 16)), key_padding_mask=np.zeros((1, 3)))
     with pytest.raises(ValueError, match="pass attention_mask or key_padding_mask, not both"):
-        vec(x=np.zeros((1, 3, 16)), attention_mask=np.ones((1, 3)),
+        vec(input_embeds=np.zeros((1, 3, 16)), attention_mask=np.ones((1, 3)),
             key_padding_mask=np.zeros((1, 3), bool))
     with pytest.raises(ValueError, match=r"additive_mask: expected \(3, 3\) or \(1, 3, 3\)"):
         enc(ids, additive_mask=np.zeros((2, 2)))
@@ -114,3 +118,26 @@ def test_tokenizer_errors(vocab_path, tmp_path):
         tfenc.Tokenizer(tmp_path / "missing.txt")
     with pytest.raises(IndexError):
         tok.id_to_token(10**6)
+
+
+def c_statuses():
+    """(value, name) of every failure status the library names, from 1 up."""
+    names = (lib.tf_status_name(code).decode() for code in itertools.count(1))
+    return list(enumerate(itertools.takewhile(lambda n: n != "TF_ERR_UNKNOWN", names), 1))
+
+
+def test_every_c_status_is_the_error_of_its_name():
+    # TF_ERR_<X> is <X>Error, X in CamelCase, as Rust's Status::<X>; TF_ERR_IO is FileError
+    # (errors.py says why)
+    statuses = c_statuses()
+    assert (4, "TF_ERR_IO") in statuses and len(statuses) >= 7
+    for code, name in statuses:
+        stem = name[len("TF_ERR_"):]
+        expected = "File" if stem == "IO" else stem.title().replace("_", "")
+        error = errors.error_for(name, "the message")
+        assert (type(error).__name__, error.status, str(error)) == \
+            (expected + "Error", name, "the message")
+        assert getattr(tfenc, expected + "Error") is type(error)
+    classes = {c for c in vars(tfenc).values() if isinstance(c, type)
+               and issubclass(c, tfenc.TfencError) and c is not tfenc.TfencError}
+    assert {c.status for c in classes} == {name for _, name in statuses}

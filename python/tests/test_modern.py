@@ -24,7 +24,7 @@ def test_modern_pieces_match_their_references(case):
     enc = tfenc.Encoder.from_file(os.path.join(d, "model.safetensors"))
     x, lengths = np.load(os.path.join(d, "x.npy")), np.load(os.path.join(d, "lengths.npy"))
     padding = np.arange(x.shape[1])[None, :] >= lengths[:, None]
-    out = enc(x=x, key_padding_mask=padding)
+    out = enc(input_embeds=x, key_padding_mask=padding)
     want = np.load(os.path.join(d, "out.npy"))
     err = max(float(np.abs(out.last_hidden_state[b, :n] - want[b, :n]).max())
               for b, n in enumerate(lengths))

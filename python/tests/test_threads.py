@@ -11,14 +11,14 @@ def test_threads_give_serial_results():
     enc = tfenc.Encoder(64, 4, 128, 2)
     rng = np.random.default_rng(0)
     inputs = [rng.standard_normal((2, 12, 64)).astype(np.float32) for _ in range(6)]
-    expected = [enc(x=x).last_hidden_state for x in inputs]
+    expected = [enc(input_embeds=x).last_hidden_state for x in inputs]
     mismatches, errors = [], []
 
     def work(k):
         try:
             for i in range(20):
                 j = (k + i) % len(inputs)
-                if not np.array_equal(enc(x=inputs[j]).last_hidden_state, expected[j]):
+                if not np.array_equal(enc(input_embeds=inputs[j]).last_hidden_state, expected[j]):
                     mismatches.append(j)
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
@@ -48,7 +48,7 @@ def test_gil_is_released_during_forward():
     try:
         for _ in range(3):
             before = ticks[0]
-            enc(x=x)
+            enc(input_embeds=x)
             during.append(ticks[0] - before)
     finally:
         stop.set()

@@ -8,7 +8,7 @@ from ._args import UINT64_MAX, c_path, c_string, flag, integer, text_items, utf8
 from ._handle import Handle, Owner
 from ._lib import P, check, enum_name, enum_value, lib
 
-# The names that activation=, position= and pool= take: the library's.
+# The names that activation=, position= and pooling= take: the library's.
 ACTIVATIONS, POSITIONS, POOLINGS = (_lib.NAMES[kind] for kind in ("activation", "position",
                                                                   "pooling"))
 _F32, _I32 = P(ctypes.c_float), P(ctypes.c_int32)
@@ -212,23 +212,24 @@ class Encoder(Owner):
     # ---- forward --------------------------------------------------------------
 
     def __call__(self, input_ids=None, attention_mask=None, token_type_ids=None,
-                 output_hidden_states=False, output_attentions=False, *, x=None,
+                 output_hidden_states=False, output_attentions=False, *, input_embeds=None,
                  key_padding_mask=None, causal=False, additive_mask=None, trace=False,
                  n_threads=0):
         """Runs the encoder.
 
         Models with a vocabulary, Hugging Face's conventions: input_ids
         [B, T], attention_mask [B, T] (1 = real token, right padding),
-        token_type_ids [B, T]. Models taking vectors, PyTorch's: x [B, T, D],
-        key_padding_mask bool [B, T] (True = padding). Either may add
+        token_type_ids [B, T]. Models taking vectors: input_embeds [B, T, D]
+        (tf_forward_args'), and PyTorch's key_padding_mask bool [B, T] (True =
+        padding) or attention_mask. Either may add
         causal=True and additive_mask [T, T] or [B, T, T] (added to the
         scores; -inf blocks). trace=True also returns every intermediate
         tensor by name in out.trace. Padded positions of the outputs are 0.
         n_threads: the threads this call may use (0, the default: one per
         online core; 1: only the calling thread).
         """
-        if (input_ids is None) == (x is None):
-            raise ValueError("pass exactly one of input_ids and x")
+        if (input_ids is None) == (input_embeds is None):
+            raise ValueError("pass exactly one of input_ids and input_embeds")
         if attention_mask is not None and key_padding_mask is not None:
             raise ValueError("pass attention_mask or key_padding_mask, not both")
         output_hidden_states = flag(output_hidden_states, "output_hidden_states")
@@ -244,13 +245,13 @@ class Encoder(Owner):
             a.input_ids = _ptr(ids, _I32)
             keep.append(ids)
         else:
-            xs = _c_array(x, np.float32, "x", 3)
-            B, T, D = xs.shape
+            embeds = _c_array(input_embeds, np.float32, "input_embeds", 3)
+            B, T, D = embeds.shape
             if D != cfg["d_model"]:
-                raise ValueError(f"x: expected [batch, seq_len, {cfg['d_model']}], got "
-                                 f"{xs.shape}")
-            a.input_embeds = _ptr(xs, _F32)
-            keep.append(xs)
+                raise ValueError(f"input_embeds: expected [batch, seq_len, {cfg['d_model']}], got "
+                                 f"{embeds.shape}")
+            a.input_embeds = _ptr(embeds, _F32)
+            keep.append(embeds)
         mask = None
         if attention_mask is not None:
             mask = _mask_array(attention_mask, "attention_mask")
@@ -302,14 +303,14 @@ class Encoder(Owner):
 
     # ---- sentence vectors ---------------------------------------------------------
 
-    def embed(self, texts, tokenizer, *, pool="mean", normalize=False, batch_size=32,
+    def embed(self, texts, tokenizer, *, pooling="mean", normalize=False, batch_size=32,
               n_threads=0):
         """One vector per text ([len(texts), d_model] float32): tokenized by
         `tokenizer`, run through the encoder in padded batches of at most
-        batch_size (>= 1) texts, then the [CLS] vector (pool="cls") or the
-        mean over the real tokens (pool="mean"), L2-normalised when asked.
-        n_threads as for a forward call."""
-        pooling = enum_value("pooling", pool, "pool")
+        batch_size (>= 1) texts, then pooled as tf_pool does (pooling: one of
+        POOLINGS, e.g. "cls" the [CLS] vector, "mean" the mean over the real
+        tokens), L2-normalised when asked. n_threads as for a forward call."""
+        pooling = enum_value("pooling", pooling, "pooling")
         normalize = flag(normalize, "normalize")
         batch_size = integer(batch_size, "batch_size", 1)
         n_threads = _n_threads(n_threads)

@@ -1,5 +1,9 @@
 """Exceptions: every failure of the C library is a TfencError carrying its
-message, as a subclass per status."""
+message, as a subclass per status. TF_ERR_<X> is <X>Error, X in CamelCase,
+as Rust's Status::<X> (test_errors checks every status the library names).
+One exception on both sides: TF_ERR_IO is FileError, what tfenc.h says it is
+("reading or writing a file failed"), since IoError would differ from the
+builtin IOError (OSError, which FileError is) by case alone."""
 
 
 class TfencError(Exception):

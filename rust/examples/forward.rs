@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cfg.vocab_size
     );
     let ids = [2, 45, 67, 89, 3]; // [batch 1, seq_len 5]
-    let out = enc.forward(&Inputs::ids(&ids, 1, ids.len()).attentions(true))?;
+    let out = enc.forward(&Inputs::input_ids(&ids, 1, ids.len()).output_attentions(true))?;
     println!("last_hidden_state {:?}: token 0 starts {:?}", out.shape, &out.last_hidden_state[..4]);
     if let Some(pooled) = &out.pooler_output {
         println!("pooler_output [1, {}]: starts {:?}", cfg.d_model, &pooled[..4]);

@@ -1,173 +1,19 @@
-//! The encoder: configuration, creation and loading, tensors by name, and
-//! sentence vectors (the forward pass is in forward.rs).
+//! The encoder handle and every call on it: creation and loading, tensors
+//! by name, the forward pass over slices with explicit shapes (every size,
+//! and the limits of the model that bound the outputs, checked before any
+//! output is allocated) and sentence vectors.
 use std::ffi::{CStr, CString};
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
-use crate::enums::{norm_placement, Activation, Pooling, Position};
+use crate::config::Config;
+use crate::enums::{norm_placement, Activation, Pooling};
 use crate::error::{check, Error, Result};
 use crate::ffi;
-use crate::forward::Inputs;
+use crate::forward_types::{EncoderOutput, Inputs};
 use crate::layout;
 use crate::sizes::{elements, from_c, to_c, zeroed};
 use crate::tokenizer::Tokenizer;
-
-/// A model's hyper-parameters. `Config::default()` is the tutorial's
-/// model: d_model 512, 8 heads, d_ff 2048, 1 layer, GELU, post-norm,
-/// sinusoidal positions, vectors in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    pub d_model: usize,
-    pub n_heads: usize,
-    pub d_ff: usize,
-    pub n_layers: usize,
-    /// 0: no token embedding; the model takes vectors.
-    pub vocab_size: usize,
-    pub max_positions: usize,
-    pub position: Position,
-    pub n_token_types: usize,
-    pub embedding_norm: bool,
-    /// Pre-norm (x + f(LN(x))) instead of post-norm (LN(x + f(x))).
-    pub norm_first: bool,
-    pub final_norm: bool,
-    pub activation: Activation,
-    pub bias: bool,
-    pub pooler: bool,
-    pub layer_norm_eps: f32,
-    pub seed: u64,
-    /// Learned positions counted from this over the tokens that are not
-    /// id `position_offset - 1` (RoBERTa: padding_idx + 1); 0: from 0.
-    pub position_offset: usize,
-    /// A gated feed-forward block: act(x W_gate^T) * (x W_up^T) (GeGLU,
-    /// SwiGLU). Since 0.4.0, as every field below (tfenc.h says each one).
-    pub ffn_gated: bool,
-    /// LayerNorms with biases even when `bias` is false.
-    pub norm_bias: bool,
-    /// Pre-norm: layer 0's attention reads x itself (ModernBERT).
-    pub skip_first_norm1: bool,
-    /// Rotated dimensions of each head (0: all of d_k).
-    pub rotary_dim: usize,
-    /// Pairs (2i, 2i+1) instead of (i, i + r/2).
-    pub rotary_interleaved: bool,
-    /// theta (0: 10000), and that of local layers (0: the same).
-    pub rotary_base: f32,
-    pub rotary_base_local: f32,
-    /// NTK-aware scaling factor (0: none); dynamic past `rotary_ntk_positions` (> 0).
-    pub rotary_ntk_factor: f32,
-    pub rotary_ntk_positions: usize,
-    /// Local layers' window (0: every layer global); every `global_every`-th layer global.
-    pub attn_window: usize,
-    pub global_every: usize,
-    /// Positions rotate as t / f (linear scaling; 0: none, else >= 1).
-    pub rotary_linear_factor: f32,
-    /// Relative position bias buckets (0: none), shared by every layer (MPNet: 32).
-    pub relative_buckets: usize,
-    /// Their max distance (0: 128).
-    pub relative_max_distance: usize,
-    /// The embeddings' width E (0: d_model); another than d_model: embed.project [D, E]
-    /// takes them to d_model before layer 0 (ELECTRA's embeddings_project).
-    pub embedding_dim: usize,
-    /// LayerNorms over each row's d_model features of Q and of K after their projections
-    /// (layers.l.attn.q_norm, k_norm: JinaBERT v2's code variant's layer_norm_q, layer_norm_k).
-    pub qk_norm: bool,
-    /// Post-norm: the layer's input added again after add_norm1 and normed by
-    /// layers.l.norm1b before the feed-forward block (the same variant's layer_norm_1).
-    pub add_norm1b: bool,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config::from_c(&layout::init(ffi::tf_config_init_sized))
-    }
-}
-
-/// The variant of a C enum value from the library; None only from a library
-/// newer than this crate.
-fn known<E>(field: &str, value: i32, variant: Option<E>) -> E {
-    variant.unwrap_or_else(|| {
-        panic!("config.{}: the library gave {}, which this crate does not know", field, value)
-    })
-}
-
-impl Config {
-    fn from_c(c: &ffi::tf_config) -> Config {
-        Config {
-            d_model: from_c(c.d_model),
-            n_heads: from_c(c.n_heads),
-            d_ff: from_c(c.d_ff),
-            n_layers: from_c(c.n_layers),
-            vocab_size: from_c(c.vocab_size),
-            max_positions: from_c(c.max_positions),
-            position: known("position", c.position, Position::from_c(c.position)),
-            n_token_types: from_c(c.n_token_types),
-            embedding_norm: c.embedding_norm != 0,
-            norm_first: c.norm_placement == ffi::TF_NORM_PRE,
-            final_norm: c.final_norm != 0,
-            activation: known("activation", c.activation, Activation::from_c(c.activation)),
-            bias: c.bias != 0,
-            pooler: c.pooler != 0,
-            layer_norm_eps: c.layer_norm_eps,
-            seed: c.seed,
-            position_offset: from_c(c.position_offset),
-            ffn_gated: c.ffn_gated != 0,
-            norm_bias: c.norm_bias != 0,
-            skip_first_norm1: c.skip_first_norm1 != 0,
-            rotary_dim: from_c(c.rotary_dim),
-            rotary_interleaved: c.rotary_interleaved != 0,
-            rotary_base: c.rotary_base,
-            rotary_base_local: c.rotary_base_local,
-            rotary_ntk_factor: c.rotary_ntk_factor,
-            rotary_ntk_positions: from_c(c.rotary_ntk_positions),
-            attn_window: from_c(c.attn_window),
-            global_every: from_c(c.global_every),
-            rotary_linear_factor: c.rotary_linear_factor,
-            relative_buckets: from_c(c.relative_buckets),
-            relative_max_distance: from_c(c.relative_max_distance),
-            embedding_dim: from_c(c.embedding_dim),
-            qk_norm: c.qk_norm != 0,
-            add_norm1b: c.add_norm1b != 0,
-        }
-    }
-
-    fn to_c(&self) -> Result<ffi::tf_config> {
-        let mut c = layout::init(ffi::tf_config_init_sized);
-        c.d_model = to_c("d_model", self.d_model)?;
-        c.n_heads = to_c("n_heads", self.n_heads)?;
-        c.d_ff = to_c("d_ff", self.d_ff)?;
-        c.n_layers = to_c("n_layers", self.n_layers)?;
-        c.vocab_size = to_c("vocab_size", self.vocab_size)?;
-        c.max_positions = to_c("max_positions", self.max_positions)?;
-        c.position = self.position.to_c();
-        c.n_token_types = to_c("n_token_types", self.n_token_types)?;
-        c.embedding_norm = self.embedding_norm as i32;
-        c.norm_placement = norm_placement(self.norm_first);
-        c.final_norm = self.final_norm as i32;
-        c.activation = self.activation.to_c();
-        c.bias = self.bias as i32;
-        c.pooler = self.pooler as i32;
-        c.layer_norm_eps = self.layer_norm_eps;
-        c.seed = self.seed;
-        c.position_offset = to_c("position_offset", self.position_offset)?;
-        c.ffn_gated = self.ffn_gated as i32;
-        c.norm_bias = self.norm_bias as i32;
-        c.skip_first_norm1 = self.skip_first_norm1 as i32;
-        c.rotary_dim = to_c("rotary_dim", self.rotary_dim)?;
-        c.rotary_interleaved = self.rotary_interleaved as i32;
-        c.rotary_base = self.rotary_base;
-        c.rotary_base_local = self.rotary_base_local;
-        c.rotary_ntk_factor = self.rotary_ntk_factor;
-        c.rotary_ntk_positions = to_c("rotary_ntk_positions", self.rotary_ntk_positions)?;
-        c.attn_window = to_c("attn_window", self.attn_window)?;
-        c.global_every = to_c("global_every", self.global_every)?;
-        c.rotary_linear_factor = self.rotary_linear_factor;
-        c.relative_buckets = to_c("relative_buckets", self.relative_buckets)?;
-        c.relative_max_distance = to_c("relative_max_distance", self.relative_max_distance)?;
-        c.embedding_dim = to_c("embedding_dim", self.embedding_dim)?;
-        c.qk_norm = self.qk_norm as i32;
-        c.add_norm1b = self.add_norm1b as i32;
-        Ok(c)
-    }
-}
 
 /// What a checkpoint cannot tell (PyTorch state_dicts): None = from the file.
 #[derive(Clone, Debug, Default)]
@@ -203,6 +49,27 @@ impl Drop for Encoder {
     }
 }
 
+/// `Encoder::embed`'s options, named as Python's `Encoder.embed` keywords:
+/// the pooling (`Pooling::Mean` by default), L2 normalisation, texts per
+/// forward call (0, the default: 32) and each call's threads (as
+/// `Inputs::n_threads`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmbedOptions {
+    pub pooling: Pooling,
+    pub normalize: bool,
+    pub batch_size: usize,
+    pub n_threads: usize,
+}
+
+impl Default for EmbedOptions {
+    fn default() -> EmbedOptions {
+        EmbedOptions { pooling: Pooling::Mean, normalize: false, batch_size: 0, n_threads: 0 }
+    }
+}
+
+/// Texts per forward call of Encoder::embed when its options say 0.
+const EMBED_BATCH: usize = 32;
+
 fn c_string(what: &str, s: &str) -> Result<CString> {
     CString::new(s).map_err(|_| Error::invalid(format!("{}: contains a NUL byte", what)))
 }
@@ -211,13 +78,61 @@ fn path_string(path: &Path) -> Result<CString> {
     c_string("path", &path.to_string_lossy())
 }
 
+/// The slice has the element count of `shape`.
+fn check_len<T>(name: &str, slice: Option<&[T]>, shape: &[usize], dims: &str) -> Result<()> {
+    if let Some(s) = slice {
+        let want = elements(name, shape)?;
+        if s.len() != want {
+            let message = format!("{}: expected {} values ({}), got {}", name, want, dims, s.len());
+            return Err(Error::invalid(message));
+        }
+    }
+    Ok(())
+}
+
+/// The library's limits on batch and seq_len that bound the outputs' sizes,
+/// with its messages: checked here too, before the outputs are allocated.
+fn check_limits(cfg: &Config, longest: Option<usize>, batch: usize, seq_len: usize) -> Result<()> {
+    let tokens = elements("batch x seq_len", &[batch, seq_len])?;
+    if tokens > i32::MAX as usize {
+        return Err(Error::invalid(format!(
+            "batch {} x seq_len {} = {} tokens exceeds the limit of {}",
+            batch,
+            seq_len,
+            tokens,
+            i32::MAX
+        )));
+    }
+    if longest.map_or(false, |n| seq_len > n) {
+        let offset = if cfg.position_offset > 0 { " less position_offset" } else { "" };
+        return Err(Error::invalid(format!(
+            "sequence length {} exceeds max_positions {}{}",
+            seq_len, cfg.max_positions, offset
+        )));
+    }
+    Ok(())
+}
+
+fn ptr_or_null<T>(s: Option<&[T]>) -> *const T {
+    s.map_or(ptr::null(), |s| s.as_ptr())
+}
+
+fn mut_ptr_or_null<T>(v: &mut Option<Vec<T>>) -> *mut T {
+    v.as_mut().map_or(ptr::null_mut(), |v| v.as_mut_ptr())
+}
+
+/// `shape` zeroed when `on`.
+fn optional(on: bool, what: &str, shape: &[usize]) -> Result<Option<Vec<f32>>> {
+    if on {
+        zeroed(what, shape).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 impl Encoder {
     fn from_raw(ptr: *mut ffi::tf_encoder) -> Encoder {
         Encoder { ptr: NonNull::new(ptr).expect("the library returned TF_OK and a handle") }
-    }
-
-    pub(crate) fn as_ptr(&self) -> *const ffi::tf_encoder {
-        self.ptr.as_ptr()
     }
 
     /// A model with deterministic PyTorch-like random weights from config.seed.
@@ -345,30 +260,70 @@ impl Encoder {
             ffi::tf_encoder_set_tensor(self.ptr.as_ptr(), cname.as_ptr(), data.as_ptr(), rank, dims.as_ptr())
         })
     }
-}
 
-/// Texts per forward call of Encoder::embed.
-const EMBED_BATCH: usize = 32;
+    /// Runs the encoder. Every slice's length, and the limits of the model
+    /// that bound the outputs (max_positions, the token count), are checked
+    /// before an output is allocated; outputs that do not fit in memory are
+    /// a `Status::OutOfMemory` error. The library checks everything else.
+    pub fn forward(&self, inputs: &Inputs<'_>) -> Result<EncoderOutput> {
+        if inputs.input_ids.is_some() == inputs.input_embeds.is_some() {
+            let message = "pass exactly one of input_ids and input_embeds";
+            return Err(Error::invalid(message.to_string()));
+        }
+        let mut a = layout::init(ffi::tf_forward_args_init_sized);
+        a.batch = to_c("batch", inputs.batch)?;
+        a.seq_len = to_c("seq_len", inputs.seq_len)?;
+        a.n_threads = to_c("n_threads", inputs.n_threads)?;
+        let cfg = self.config();
+        let (b, t) = (inputs.batch, inputs.seq_len);
+        let (d, l, h) = (cfg.d_model, cfg.n_layers, cfg.n_heads);
+        check_limits(&cfg, self.max_sequence(), b, t)?;
+        check_len("input_ids", inputs.input_ids, &[b, t], "batch x seq_len")?;
+        check_len("input_embeds", inputs.input_embeds, &[b, t, d], "batch x seq_len x d_model")?;
+        check_len("token_type_ids", inputs.token_type_ids, &[b, t], "batch x seq_len")?;
+        check_len("attention_mask", inputs.attention_mask, &[b, t], "batch x seq_len")?;
+        let mut out = zeroed("output", &[b, t, d])?;
+        let mut hidden = optional(inputs.output_hidden_states, "hidden_states", &[l + 1, b, t, d])?;
+        let mut attn = optional(inputs.output_attentions, "attentions", &[l, b, h, t, t])?;
+        let mut pooled = optional(cfg.pooler, "pooler_output", &[b, d])?;
+        a.input_ids = ptr_or_null(inputs.input_ids);
+        a.input_embeds = ptr_or_null(inputs.input_embeds);
+        a.token_type_ids = ptr_or_null(inputs.token_type_ids);
+        a.attention_mask = ptr_or_null(inputs.attention_mask);
+        a.causal = inputs.causal as i32;
+        a.output = out.as_mut_ptr();
+        a.hidden_states = mut_ptr_or_null(&mut hidden);
+        a.attentions = mut_ptr_or_null(&mut attn);
+        a.pooled_output = mut_ptr_or_null(&mut pooled);
+        // SAFETY: every pointer is NULL or a buffer of the size the C API
+        // documents for this (batch, seq_len), checked or allocated above.
+        check(unsafe { ffi::tf_encoder_forward(self.ptr.as_ptr(), &a) })?;
+        Ok(EncoderOutput {
+            shape: [b, t, d],
+            last_hidden_state: out,
+            hidden_states: hidden,
+            attentions: attn,
+            pooler_output: pooled,
+        })
+    }
 
-impl Encoder {
-    /// One vector per text, flattened [texts.len(), d_model]: tokenized,
-    /// run in padded batches of EMBED_BATCH (32), pooled, L2-normalised
-    /// when asked.
-    pub fn embed(
-        &self,
-        tok: &Tokenizer,
-        texts: &[&str],
-        pooling: Pooling,
-        normalize: bool,
-    ) -> Result<Vec<f32>> {
+    /// One vector per text, flattened [texts.len(), d_model]: tokenized by
+    /// `tokenizer`, run in padded batches of `options.batch_size` texts,
+    /// pooled, L2-normalised when asked.
+    pub fn embed(&self, texts: &[&str], tokenizer: &Tokenizer, options: &EmbedOptions)
+                 -> Result<Vec<f32>> {
         let cfg = self.config();
         let d = cfg.d_model;
-        let mut vectors = zeroed("vectors", &[texts.len(), d])?;
-        for (chunk, out) in texts.chunks(EMBED_BATCH).zip(vectors.chunks_mut(EMBED_BATCH * d)) {
-            let e = tok.encode_batch(chunk)?;
-            let mut inputs = Inputs::ids(&e.ids, e.batch, e.seq_len).attention_mask(&e.attention_mask);
+        let batch_size = if options.batch_size == 0 { EMBED_BATCH } else { options.batch_size };
+        let mut vectors = zeroed("vectors", &[texts.len(), d])?; // [texts, d]
+        let rows = vectors.chunks_mut(batch_size.saturating_mul(d)); // [batch_size, d] each
+        for (chunk, out) in texts.chunks(batch_size).zip(rows) {
+            let e = tokenizer.encode_batch(chunk)?;
+            let mut inputs = Inputs::input_ids(&e.input_ids, e.batch, e.seq_len)
+                .attention_mask(&e.attention_mask)
+                .n_threads(options.n_threads);
             if cfg.n_token_types > 0 {
-                inputs = inputs.token_type_ids(&e.type_ids);
+                inputs = inputs.token_type_ids(&e.token_type_ids);
             }
             let hidden = self.forward(&inputs)?.last_hidden_state;
             let (batch, seq_len) = (to_c("batch", e.batch)?, to_c("seq_len", e.seq_len)?);
@@ -380,8 +335,8 @@ impl Encoder {
                     batch,
                     seq_len,
                     to_c("d_model", d)?,
-                    pooling.to_c(),
-                    normalize as i32,
+                    options.pooling.to_c(),
+                    options.normalize as i32,
                     out.as_mut_ptr(),
                 )
             })?;

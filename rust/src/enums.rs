@@ -64,13 +64,22 @@ macro_rules! c_enum {
 }
 
 c_enum! {
-    /// How a sentence vector is made from its tokens' vectors
-    /// (tf_pooling: "cls", "mean").
+    /// How a sentence vector is made from its tokens' vectors (tf_pooling:
+    /// sentence-transformers' "cls", "mean", "max", "mean_sqrt_len_tokens",
+    /// "weightedmean", "lasttoken", as Python's `tfenc.POOLINGS`).
     Pooling = ffi::tf_pooling_name, ffi::tf_pooling_from_name {
         /// The first token's (`[CLS]`) vector.
         Cls = ffi::TF_POOLING_CLS,
         /// The mean over the real tokens.
         Mean = ffi::TF_POOLING_MEAN,
+        /// Each component's maximum over the real tokens (since 0.3.0, as below).
+        Max = ffi::TF_POOLING_MAX,
+        /// Their sum / sqrt(their count).
+        MeanSqrtLen = ffi::TF_POOLING_MEAN_SQRT_LEN,
+        /// Sum of (t + 1) h[t] / sum of (t + 1), t the position.
+        WeightedMean = ffi::TF_POOLING_WEIGHTED_MEAN,
+        /// The last real token's vector.
+        LastToken = ffi::TF_POOLING_LAST_TOKEN,
     }
 }
 

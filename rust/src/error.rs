@@ -5,13 +5,17 @@ use std::fmt;
 use crate::enums::name_of;
 use crate::ffi;
 
-/// What kind of failure (the C library's tf_status).
+/// What kind of failure (the C library's tf_status). `TF_ERR_<X>` is `Status::<X>`, X in
+/// CamelCase, as Python's `tfenc.<X>Error` (tests/names.rs checks every status the library
+/// names). One exception on both sides: `TF_ERR_IO` is `File`, what tfenc.h says it is
+/// ("reading or writing a file failed"), since Python's `IoError` would differ from its
+/// builtin `IOError` (OSError) by case alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     InvalidArgument,
     Shape,
     OutOfMemory,
-    Io,
+    File,
     Format,
     Unsupported,
     NotFound,
@@ -24,14 +28,15 @@ const STATUSES: [(Status, ffi::tf_status); 7] = [
     (Status::InvalidArgument, ffi::TF_ERR_INVALID_ARGUMENT),
     (Status::Shape, ffi::TF_ERR_SHAPE),
     (Status::OutOfMemory, ffi::TF_ERR_OUT_OF_MEMORY),
-    (Status::Io, ffi::TF_ERR_IO),
+    (Status::File, ffi::TF_ERR_IO),
     (Status::Format, ffi::TF_ERR_FORMAT),
     (Status::Unsupported, ffi::TF_ERR_UNSUPPORTED),
     (Status::NotFound, ffi::TF_ERR_NOT_FOUND),
 ];
 
 impl Status {
-    fn from_code(code: ffi::tf_status) -> Status {
+    /// The status of a tf_status value (Unknown for one this crate does not know).
+    pub fn from_code(code: ffi::tf_status) -> Status {
         STATUSES.iter().find(|&&(_, c)| c == code).map_or(Status::Unknown(code), |&(s, _)| s)
     }
 

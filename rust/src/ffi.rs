@@ -30,6 +30,10 @@ pub const TF_NORM_POST: i32 = 0;
 pub const TF_NORM_PRE: i32 = 1;
 pub const TF_POOLING_CLS: i32 = 0;
 pub const TF_POOLING_MEAN: i32 = 1;
+pub const TF_POOLING_MAX: i32 = 2;
+pub const TF_POOLING_MEAN_SQRT_LEN: i32 = 3;
+pub const TF_POOLING_WEIGHTED_MEAN: i32 = 4;
+pub const TF_POOLING_LAST_TOKEN: i32 = 5;
 
 pub const TF_MAX_RANK: usize = 8;
 

@@ -53,6 +53,17 @@ fn c_strings(what: &str, texts: &[&str]) -> Result<Vec<CString>> {
     texts.iter().enumerate().map(|(i, t)| c_string(&format!("{}[{}]", what, i), t)).collect()
 }
 
+/// How many of a ranking a call keeps: every one for None, else k >= 1.
+fn top_k(k: Option<usize>) -> Result<usize> {
+    match k {
+        None => Ok(usize::MAX),
+        Some(0) => Err(Error::invalid(
+            "top_k: expected None (every one) or at least 1, got 0".to_string(),
+        )),
+        Some(k) => Ok(k),
+    }
+}
+
 /// The pointers of strings (valid while they live).
 fn pointers(strings: &[CString]) -> Vec<*const c_char> {
     strings.iter().map(|c| c.as_ptr()).collect()
@@ -80,15 +91,15 @@ type RunFn =
     unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_pipeline_args) -> ffi::tf_status;
 
 impl Pipeline {
-    fn load(dir: &Path, opts: &PipelineOptions, want: i32, type_name: &str) -> Result<Pipeline> {
+    fn load(path: &Path, opts: &PipelineOptions, want: i32, type_name: &str) -> Result<Pipeline> {
         layout::check()?;
-        let path = c_string("dir", &dir.to_string_lossy())?;
+        let c_path = c_string("path", &path.to_string_lossy())?;
         let mut o = layout::init(ffi::tf_pipeline_options_init_sized);
         o.max_seq_length = to_c("max_seq_length", opts.max_seq_length)?;
         o.truncation_error = opts.truncation_error as i32;
         let mut out = ptr::null_mut();
         // SAFETY: valid path and options; out receives the handle.
-        check(unsafe { ffi::tf_pipeline_load(path.as_ptr(), &o, &mut out) })?;
+        check(unsafe { ffi::tf_pipeline_load(c_path.as_ptr(), &o, &mut out) })?;
         let p = Pipeline { ptr: NonNull::new(out).expect("TF_OK and a handle") };
         // SAFETY: valid handle.
         let kind = unsafe { ffi::tf_pipeline_kind_of(p.ptr.as_ptr()) };
@@ -97,7 +108,7 @@ impl Pipeline {
             let name = |k| string(unsafe { ffi::tf_pipeline_kind_name(k) }).unwrap_or_default();
             return Err(Error::invalid(format!(
                 "{}: the folder's kind is {}; {} reads {} folders",
-                dir.display(),
+                path.display(),
                 name(kind),
                 type_name,
                 name(want)
@@ -196,12 +207,13 @@ pub struct EncodeOptions<'a> {
 pub struct SentenceEncoder(Pipeline);
 
 impl SentenceEncoder {
-    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<SentenceEncoder> {
-        SentenceEncoder::with_options(dir, &PipelineOptions::default())
+    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<SentenceEncoder> {
+        SentenceEncoder::with_options(path, &PipelineOptions::default())
     }
 
-    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<SentenceEncoder> {
-        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_EMBEDDING, "SentenceEncoder")
+    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
+                                        -> Result<SentenceEncoder> {
+        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_EMBEDDING, "SentenceEncoder")
             .map(SentenceEncoder)
     }
 
@@ -259,12 +271,12 @@ impl SentenceEncoder {
 pub struct CrossEncoder(Pipeline);
 
 impl CrossEncoder {
-    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<CrossEncoder> {
-        CrossEncoder::with_options(dir, &PipelineOptions::default())
+    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<CrossEncoder> {
+        CrossEncoder::with_options(path, &PipelineOptions::default())
     }
 
-    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<CrossEncoder> {
-        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CROSS_ENCODER, "CrossEncoder")
+    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<CrossEncoder> {
+        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_CROSS_ENCODER, "CrossEncoder")
             .map(CrossEncoder)
     }
 
@@ -291,13 +303,19 @@ impl CrossEncoder {
         self.score(&pointers(&queries), &pointers(&passages), batch_size)
     }
 
-    /// (index into docs, score) of every document, best first.
-    pub fn rank(&self, query: &str, docs: &[&str]) -> Result<Vec<(usize, f32)>> {
+    /// (index into documents, score) of the top_k documents (None: every
+    /// one), best first, as sentence-transformers' `CrossEncoder.rank`
+    /// (batch_size 0: 32 a batch).
+    pub fn rank(&self, query: &str, documents: &[&str], top_k: Option<usize>, batch_size: usize)
+                -> Result<Vec<(usize, f32)>> {
+        let top_k = self::top_k(top_k)?;
         let query = c_string("query", query)?;
-        let docs = c_strings("docs", docs)?;
-        let scores = self.score(&vec![query.as_ptr(); docs.len()], &pointers(&docs), 0)?;
+        let documents = c_strings("documents", documents)?;
+        let queries = vec![query.as_ptr(); documents.len()];
+        let scores = self.score(&queries, &pointers(&documents), batch_size)?;
         let mut ranked: Vec<(usize, f32)> = scores.into_iter().enumerate().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked.truncate(top_k);
         Ok(ranked)
     }
 }
@@ -307,12 +325,12 @@ impl CrossEncoder {
 pub struct Classifier(Pipeline);
 
 impl Classifier {
-    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<Classifier> {
-        Classifier::with_options(dir, &PipelineOptions::default())
+    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<Classifier> {
+        Classifier::with_options(path, &PipelineOptions::default())
     }
 
-    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<Classifier> {
-        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier")
+    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<Classifier> {
+        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier")
             .map(Classifier)
     }
 
@@ -324,24 +342,32 @@ impl Classifier {
             .collect()
     }
 
-    /// [texts][labels] probabilities (batch_size 0: 32 a batch).
-    pub fn predict_proba(&self, texts: &[&str], batch_size: usize) -> Result<Vec<Vec<f32>>> {
+    /// [texts][labels] probabilities of texts (and as many pairs, the
+    /// second segments) (batch_size 0: 32 a batch).
+    pub fn predict_proba(&self, texts: &[&str], pairs: Option<&[&str]>, batch_size: usize)
+                         -> Result<Vec<Vec<f32>>> {
         let width = self.0.dim();
         let texts = c_strings("texts", texts)?;
-        let call = Call::new(None, batch_size);
+        let pairs = pairs.map(|p| c_strings("pairs", p)).transpose()?;
+        let pair_pointers = pairs.as_deref().map(pointers);
+        let call = Call::new(pair_pointers.as_deref(), batch_size);
         let (rows, _) = self.0.run(ffi::tf_pipeline_classify, &pointers(&texts), width, &call)?;
         Ok(rows.chunks(width.max(1)).map(|r| r.to_vec()).collect())
     }
 
-    /// Each text's (label, score) pairs, best first.
-    pub fn classify(&self, texts: &[&str]) -> Result<Vec<Vec<(String, f32)>>> {
+    /// Each text's top_k (None: every) (label, score) pairs, best first: Python's
+    /// `Classifier.__call__` (batch_size 0: 32 a batch).
+    pub fn classify(&self, texts: &[&str], top_k: Option<usize>, batch_size: usize)
+                    -> Result<Vec<Vec<(String, f32)>>> {
+        let top_k = self::top_k(top_k)?;
         let labels = self.labels();
         Ok(self
-            .predict_proba(texts, 0)?
+            .predict_proba(texts, None, batch_size)?
             .into_iter()
             .map(|row| {
                 let mut scored: Vec<(String, f32)> = labels.iter().cloned().zip(row).collect();
                 scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+                scored.truncate(top_k);
                 scored
             })
             .collect())
@@ -388,22 +414,25 @@ pub struct Entity {
 pub struct TokenClassifier(Pipeline);
 
 impl TokenClassifier {
-    pub fn from_dir<P: AsRef<Path>>(dir: P) -> Result<TokenClassifier> {
-        TokenClassifier::with_options(dir, &PipelineOptions::default())
+    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<TokenClassifier> {
+        TokenClassifier::with_options(path, &PipelineOptions::default())
     }
 
-    pub fn with_options<P: AsRef<Path>>(dir: P, opts: &PipelineOptions) -> Result<TokenClassifier> {
-        Pipeline::load(dir.as_ref(), opts, ffi::TF_PIPELINE_TOKEN_CLASSIFIER, "TokenClassifier")
+    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
+                                        -> Result<TokenClassifier> {
+        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_TOKEN_CLASSIFIER, "TokenClassifier")
             .map(TokenClassifier)
     }
 
-    /// The entities of text (`&text[e.start..e.end]` is each one's span).
-    pub fn entities(&self, text: &str, aggregation: Aggregation) -> Result<Vec<Entity>> {
+    /// The entities of text (`&text[e.start..e.end]` is each one's span),
+    /// grouped as transformers' aggregation_strategy says.
+    pub fn entities(&self, text: &str, aggregation_strategy: Aggregation) -> Result<Vec<Entity>> {
         let c = c_string("text", text)?;
         let mut e = ptr::null_mut();
         // SAFETY: valid handle and text; e receives the result, read then destroyed.
         unsafe {
-            check(ffi::tf_pipeline_entities(self.0.raw(), c.as_ptr(), aggregation as i32, &mut e))?;
+            check(ffi::tf_pipeline_entities(self.0.raw(), c.as_ptr(), aggregation_strategy as i32,
+                                            &mut e))?;
             let out = (0..ffi::tf_entities_count(e))
                 .map(|i| Entity {
                     label: string(ffi::tf_entities_label(e, i)).unwrap_or_default(),

@@ -11,22 +11,23 @@ use crate::layout;
 use crate::sizes::{elements, from_c};
 
 /// A padded batch of encoded texts: [batch, seq_len] arrays, row-major,
-/// ready for `Inputs::ids(..).attention_mask(..).token_type_ids(..)`.
+/// named as the keys of Python's `Tokenizer.__call__` (transformers'), ready for
+/// `Inputs::input_ids(..).attention_mask(..).token_type_ids(..)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Encoding {
     pub batch: usize,
     pub seq_len: usize,
+    /// [batch]: each row's real tokens.
     pub lengths: Vec<i32>,
-    pub ids: Vec<i32>,
-    pub type_ids: Vec<i32>,
+    pub input_ids: Vec<i32>,
+    pub token_type_ids: Vec<i32>,
     pub attention_mask: Vec<i32>,
     /// [batch, seq_len, 2]: each token's (start, end) in code points of its
     /// text or pair; (0, 0) for special tokens and padding. Since 0.4.0.
-    pub offsets: Vec<i64>,
-    /// [batch]: the input each row came from (transformers'
-    /// overflow_to_sample_mapping); row b is input b unless
-    /// return_overflowing made more rows. Since 0.4.0.
-    pub overflow_to_sample: Vec<i32>,
+    pub offset_mapping: Vec<i64>,
+    /// [batch]: the input each row came from; row b is input b unless
+    /// return_overflowing_tokens made more rows. Since 0.4.0.
+    pub overflow_to_sample_mapping: Vec<i32>,
 }
 
 /// How a call truncates (tf_truncation_mode). Since 0.4.0.
@@ -41,27 +42,43 @@ pub enum Truncation {
     OnlySecond,
 }
 
-/// A call's truncation and padding (Hugging Face's truncation=,
-/// max_length=, padding="max_length", pad_to_multiple_of=,
-/// padding_side=, stride=, return_overflowing_tokens=). Rows are always
-/// padded to the longest at least.
+/// How far a call pads its rows (transformers' padding=). Since 0.4.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Padding {
+    /// To the longest row ("longest"; or as the tokenizer.json's padding says).
+    #[default]
+    Longest,
+    /// Every row to max_length ("max_length").
+    MaxLength,
+}
+
+/// Where padding goes (transformers' padding_side=). Since 0.4.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaddingSide {
+    Left,
+    Right,
+}
+
+/// A call's truncation and padding, named and ordered as the keywords of
+/// Python's `Tokenizer.__call__` (transformers' truncation=, max_length=,
+/// padding=, pad_to_multiple_of=, padding_side=, stride=,
+/// return_overflowing_tokens=). Rows are always padded to the longest at least.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct TokenizeOptions {
     pub truncation: Truncation,
     /// None: the tokenizer's model_max_length; Some(n): n >= 1.
     pub max_length: Option<usize>,
-    pub pad_to_max_length: bool,
+    pub padding: Padding,
     /// None: as the tokenizer says; Some(n): rows padded to a multiple of n >= 1.
     pub pad_to_multiple_of: Option<usize>,
-    /// None: padding where the tokenizer says; Some(true): on the left;
-    /// Some(false): on the right.
-    pub pad_left: Option<bool>,
+    /// None: where the tokenizer says (the right when it says nothing).
+    pub padding_side: Option<PaddingSide>,
     /// The tokens each overflowing window repeats of the one before; 0 with
     /// Truncation::Tokenizer: the tokenizer.json's truncation.stride.
     pub stride: usize,
     /// Every window truncation cuts is a row of its own (see
-    /// Encoding::overflow_to_sample); false: cut off.
-    pub return_overflowing: bool,
+    /// Encoding::overflow_to_sample_mapping); false: cut off.
+    pub return_overflowing_tokens: bool,
 }
 
 /// A count given as the C option takes it: None is its 0 (not given), so
@@ -79,23 +96,23 @@ impl TokenizeOptions {
         let mut o = layout::init(ffi::tf_encode_options_init_sized);
         o.truncation = self.truncation as i32;
         o.max_length = given_count("max_length", self.max_length)?;
-        o.pad_to_max_length = self.pad_to_max_length as i32;
+        o.pad_to_max_length = (self.padding == Padding::MaxLength) as i32;
         o.pad_to_multiple_of = given_count("pad_to_multiple_of", self.pad_to_multiple_of)?;
-        o.pad_left = match self.pad_left {
+        o.pad_left = match self.padding_side {
             None => 0,
-            Some(true) => 1,
-            Some(false) => -1,
+            Some(PaddingSide::Left) => 1,
+            Some(PaddingSide::Right) => -1,
         };
         o.stride = i32::try_from(self.stride).map_err(|_| {
             Error::invalid(format!("stride: expected at most {}, got {}", i32::MAX, self.stride))
         })?;
-        o.return_overflowing = self.return_overflowing as i32;
+        o.return_overflowing = self.return_overflowing_tokens as i32;
         Ok(o)
     }
 }
 
-/// A vocab.txt loaded for tokenizing, uncased (lower-case, accents
-/// stripped) or cased. Immutable: share it between threads freely.
+/// A tokenizer (a tokenizer.json's, a model folder's or a vocab.txt's).
+/// Immutable: share it between threads freely.
 pub struct Tokenizer {
     ptr: NonNull<ffi::tf_tokenizer>,
 }
@@ -113,10 +130,13 @@ impl Drop for Tokenizer {
 }
 
 impl Tokenizer {
-    pub fn new<P: AsRef<Path>>(vocab: P, lowercase: bool) -> Result<Tokenizer> {
+    /// The tokenizer of path as `from_file` reads it, a vocab.txt's uncased
+    /// (lower-case, accents stripped) or, with lowercase false, cased: Python's
+    /// `Tokenizer(path, lowercase)`.
+    pub fn new<P: AsRef<Path>>(path: P, lowercase: bool) -> Result<Tokenizer> {
         layout::check()?;
-        let path = std::ffi::CString::new(vocab.as_ref().to_string_lossy().as_bytes())
-            .map_err(|_| Error::invalid("vocab path: contains a NUL byte".to_string()))?;
+        let path = std::ffi::CString::new(path.as_ref().to_string_lossy().as_bytes())
+            .map_err(|_| Error::invalid("path: contains a NUL byte".to_string()))?;
         let mut o = layout::init(ffi::tf_tokenizer_options_init_sized);
         o.lowercase = lowercase as i32;
         let mut out = ptr::null_mut();
@@ -191,7 +211,7 @@ impl Tokenizer {
         let e = self.encode_batch(&[text])?;
         Ok((0..e.seq_len)
             .filter(|&t| e.attention_mask[t] == 1)
-            .map(|t| (e.ids[t], [e.offsets[2 * t], e.offsets[2 * t + 1]]))
+            .map(|t| (e.input_ids[t], [e.offset_mapping[2 * t], e.offset_mapping[2 * t + 1]]))
             .collect())
     }
 
@@ -254,12 +274,12 @@ impl Tokenizer {
                     batch: b,
                     seq_len: t,
                     lengths: copy(ffi::tf_encoding_lengths(enc), b),
-                    ids: copy(ffi::tf_encoding_ids(enc), bt),
-                    type_ids: copy(ffi::tf_encoding_type_ids(enc), bt),
+                    input_ids: copy(ffi::tf_encoding_ids(enc), bt),
+                    token_type_ids: copy(ffi::tf_encoding_type_ids(enc), bt),
                     attention_mask: copy(ffi::tf_encoding_attention_mask(enc), bt),
-                    offsets: std::slice::from_raw_parts(ffi::tf_encoding_char_offsets(enc), 2 * bt)
-                        .to_vec(),
-                    overflow_to_sample: copy(ffi::tf_encoding_overflow_to_sample(enc), b),
+                    offset_mapping: std::slice::from_raw_parts(ffi::tf_encoding_char_offsets(enc),
+                                                               2 * bt).to_vec(),
+                    overflow_to_sample_mapping: copy(ffi::tf_encoding_overflow_to_sample(enc), b),
                 }
             });
             ffi::tf_encoding_destroy(enc);

@@ -15,7 +15,8 @@ fn expect_matches(name: &str, position_offset: usize, n_token_types: usize) {
     let (shape, ids) = npy_i32(dir.join("input_ids.npy"));
     let (_, mask) = npy_i32(dir.join("attention_mask.npy"));
     let (_, want) = npy_f32(dir.join("last_hidden_state.npy"));
-    let out = enc.forward(&Inputs::ids(&ids, shape[0], shape[1]).attention_mask(&mask)).unwrap();
+    let inputs = Inputs::input_ids(&ids, shape[0], shape[1]).attention_mask(&mask);
+    let out = enc.forward(&inputs).unwrap();
     let d = cfg.d_model;
     for (k, (&got, &w)) in out.last_hidden_state.iter().zip(&want).enumerate() {
         let real = mask[k / d] != 0;

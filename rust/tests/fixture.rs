@@ -29,11 +29,11 @@ fn bert_tiny_matches_hugging_face() {
     let (b, t) = (shape[0], shape[1]);
     let out = enc
         .forward(
-            &Inputs::ids(&ids, b, t)
+            &Inputs::input_ids(&ids, b, t)
                 .attention_mask(&mask)
                 .token_type_ids(&types)
-                .hidden_states(true)
-                .attentions(true),
+                .output_hidden_states(true)
+                .output_attentions(true),
         )
         .unwrap();
     assert_eq!(out.shape, [3, 37, 128]);
@@ -86,7 +86,7 @@ fn vectors_error(dir: &std::path::Path, opts: &LoadOptions) -> f32 {
     let (b, t, d) = (shape[0], shape[1], shape[2]);
     let mask: Vec<i32> =
         (0..b * t).map(|k| ((k % t) < lengths[k / t] as usize) as i32).collect();
-    let out = enc.forward(&Inputs::vectors(&x, b, t).attention_mask(&mask)).unwrap();
+    let out = enc.forward(&Inputs::input_embeds(&x, b, t).attention_mask(&mask)).unwrap();
     let (_, want) = npy_f32(dir.join("out.npy"));
     real_err(&out.last_hidden_state, &want, &lengths, t, d)
 }
@@ -112,7 +112,8 @@ fn tensors_and_save_round_trip() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(back.config(), enc.config());
     let ids = [1, 2, 3];
-    let (a, b) = (enc.forward(&Inputs::ids(&ids, 1, 3)).unwrap(), back.forward(&Inputs::ids(&ids, 1, 3)).unwrap());
+    let inputs = Inputs::input_ids(&ids, 1, 3);
+    let (a, b) = (enc.forward(&inputs).unwrap(), back.forward(&inputs).unwrap());
     assert_eq!(a.last_hidden_state, b.last_hidden_state);
 }
 

@@ -13,7 +13,7 @@ fn n_threads_reaches_the_library() {
     let cfg = Config { d_model: 32, n_heads: 4, d_ff: 64, n_layers: 2, ..Config::default() };
     let enc = Encoder::new(&cfg).unwrap();
     let x: Vec<f32> = (0..4 * 16 * 32).map(|i| (i % 23) as f32 / 11.0 - 1.0).collect();
-    let inputs = Inputs::vectors(&x, 4, 16);
+    let inputs = Inputs::input_embeds(&x, 4, 16);
     let before = threads();
     let one = enc.forward(&inputs.clone().n_threads(1)).unwrap().last_hidden_state;
     assert_eq!(threads(), before);

@@ -151,10 +151,18 @@ fn cross_encoders_score_and_rank() {
     }
     let (dir, texts, want, _) = fixture("pipelines/cross_encoder");
     let docs: Vec<&str> = texts.chunks(2).map(|p| p[1].as_str()).collect();
-    let ranked = CrossEncoder::from_dir(&dir).unwrap().rank(&texts[0], &docs).unwrap();
+    let ce = CrossEncoder::from_dir(&dir).unwrap();
+    let ranked = ce.rank(&texts[0], &docs, None, 0).unwrap();
     let mut order: Vec<usize> = (0..docs.len()).collect();
     order.sort_by(|&a, &b| want[b].total_cmp(&want[a]));
     assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), order);
+    // the top_k best, in batches of 1
+    let top = ce.rank(&texts[0], &docs, Some(2), 1).unwrap();
+    assert_eq!(top.iter().map(|r| r.0).collect::<Vec<_>>(), order[..2]);
+    let scores = |r: &[(usize, f32)]| r.iter().map(|r| r.1).collect::<Vec<_>>();
+    assert_close(&scores(&top), &scores(&ranked[..2]), "top 2");
+    let e = ce.rank(&texts[0], &docs, Some(0), 0).unwrap_err();
+    assert_eq!(e.message, "top_k: expected None (every one) or at least 1, got 0");
 }
 
 #[test]
@@ -172,10 +180,14 @@ fn classifiers_give_label_probabilities() {
         assert_eq!(clf.labels(), labels);
         assert_eq!(width, labels.len());
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let rows = clf.predict_proba(&texts, 2).unwrap();
+        let rows = clf.predict_proba(&texts, None, 2).unwrap();
         assert_close(&rows.concat(), &want, name);
-        let best = &clf.classify(&texts[..1]).unwrap()[0];
+        let best = &clf.classify(&texts[..1], None, 0).unwrap()[0];
+        assert_eq!(best.len(), labels.len());
         assert!(best.windows(2).all(|w| w[0].1 >= w[1].1));
+        assert_close(&[best[0].1], &[rows[0].iter().copied().fold(f32::MIN, f32::max)], name);
+        let top = clf.classify(&texts[..2], Some(1), 1).unwrap(); // the best label of each
+        assert_eq!((top.len(), top[0].as_slice(), top[1].len()), (2, &best[..1], 1));
     }
 }
 
@@ -186,7 +198,7 @@ fn a_folder_of_another_kind_is_refused() {
     assert_eq!(e.status, Status::InvalidArgument);
     assert!(e.message.ends_with("st_dense: the folder's kind is embedding; CrossEncoder reads cross-encoder folders"));
     let e = Classifier::from_dir(data_dir().join("pipelines").join("missing")).err().unwrap();
-    assert_eq!(e.status, Status::Io);
+    assert_eq!(e.status, Status::File);
 }
 
 /// Each entity of a token classifier folder against its expected_entities.tsv
@@ -238,7 +250,27 @@ fn cross_encoder_names_a_nul_where_it_is() {
     assert_eq!(message(ce.predict(&[("q", "p"), ("q\0", "p")], 0)),
                "pairs[1].0: contains a NUL byte");
     assert_eq!(message(ce.predict(&[("q", "p\0")], 0)), "pairs[0].1: contains a NUL byte");
-    let rank = |q, docs: &[&str]| ce.rank(q, docs).unwrap_err().message;
+    let rank = |q, documents: &[&str]| ce.rank(q, documents, None, 0).unwrap_err().message;
     assert_eq!(rank("q\0", &["a"]), "query: contains a NUL byte");
-    assert_eq!(rank("q", &["a", "b\0"]), "docs[1]: contains a NUL byte");
+    assert_eq!(rank("q", &["a", "b\0"]), "documents[1]: contains a NUL byte");
+}
+
+/// A classifier's texts with pairs (second segments, token type 1): one
+/// pair per text, each named where it is; the pairs change the input.
+#[test]
+fn classifier_pairs_are_second_segments() {
+    let clf = Classifier::from_dir(data_dir().join("pipelines").join("classifier")).unwrap();
+    let alone = clf.predict_proba(&["a", "b"], None, 0).unwrap();
+    let paired = clf.predict_proba(&["a", "b"], Some(&["x", "y"]), 0).unwrap();
+    assert_eq!(paired.len(), 2);
+    for (row, single) in paired.iter().zip(&alone) {
+        assert!((row.iter().sum::<f32>() - 1.0).abs() <= 1e-5);
+        assert!(row.iter().zip(single).any(|(p, s)| (p - s).abs() > 1e-4));
+    }
+    let e = clf.predict_proba(&["a", "b"], Some(&["x"]), 0).unwrap_err();
+    assert_eq!(e.message, "pairs: expected one for each of the 2 texts, got 1");
+    let e = clf.predict_proba(&["a", "b"], Some(&["x", "y\0"]), 0).unwrap_err();
+    assert_eq!(e.message, "pairs[1]: contains a NUL byte");
+    let e = clf.classify(&["a"], Some(0), 0).unwrap_err();
+    assert_eq!(e.message, "top_k: expected None (every one) or at least 1, got 0");
 }

@@ -17,7 +17,7 @@ fn concurrent_forward_equals_serial() {
         .collect();
     let expected: Vec<Vec<f32>> = inputs
         .iter()
-        .map(|x| enc.forward(&Inputs::vectors(x, 2, 9)).unwrap().last_hidden_state)
+        .map(|x| enc.forward(&Inputs::input_embeds(x, 2, 9)).unwrap().last_hidden_state)
         .collect();
     let (inputs, expected) = (Arc::new(inputs), Arc::new(expected));
     let handles: Vec<_> = (0..4)
@@ -26,7 +26,7 @@ fn concurrent_forward_equals_serial() {
             thread::spawn(move || {
                 for i in 0..20 {
                     let k = (t + i) % inputs.len();
-                    let out = enc.forward(&Inputs::vectors(&inputs[k], 2, 9)).unwrap();
+                    let out = enc.forward(&Inputs::input_embeds(&inputs[k], 2, 9)).unwrap();
                     assert_eq!(out.last_hidden_state, expected[k]);
                 }
             })

@@ -1,7 +1,10 @@
 //! The tokenizer through Rust, into the encoder.
 mod common;
 
-use tfenc::{Config, Encoder, Inputs, Pooling, TokenizeOptions, Tokenizer, Truncation};
+use tfenc::{
+    Config, EmbedOptions, Encoder, Inputs, Padding, PaddingSide, Pooling, TokenizeOptions,
+    Tokenizer, Truncation,
+};
 
 /// A small random model over the tokenizer's vocabulary.
 fn model_for(tok: &Tokenizer) -> Encoder {
@@ -27,7 +30,8 @@ fn tokenizes_like_bert_and_feeds_the_encoder() {
 
     let enc = model_for(&tok);
     let out = enc
-        .forward(&Inputs::ids(&batch.ids, batch.batch, batch.seq_len).attention_mask(&batch.attention_mask))
+        .forward(&Inputs::input_ids(&batch.input_ids, batch.batch, batch.seq_len)
+            .attention_mask(&batch.attention_mask))
         .unwrap();
     assert!(out.last_hidden_state[(4 + 3) * 16..].iter().all(|&v| v == 0.0)); // padding
 }
@@ -37,18 +41,33 @@ fn embed_gives_unit_vectors_per_text() {
     let tok = Tokenizer::new(common::data_dir().join("wordpiece").join("vocab.txt"), true).unwrap();
     let enc = model_for(&tok);
     let texts = ["I love NLP", "Cr\u{e8}me br\u{fb}l\u{e9}e", "a"];
-    let v = enc.embed(&tok, &texts, Pooling::Mean, true).unwrap();
+    let unit = EmbedOptions { pooling: Pooling::Mean, normalize: true, ..Default::default() };
+    let v = enc.embed(&texts, &tok, &unit).unwrap();
     assert_eq!(v.len(), 3 * 16);
     for row in v.chunks(16) {
         let norm: f32 = row.iter().map(|x| x * x).sum();
         assert!((norm - 1.0).abs() < 1e-5);
     }
-    let alone = enc.embed(&tok, &texts[..1], Pooling::Mean, true).unwrap();
+    let alone = enc.embed(&texts[..1], &tok, &unit).unwrap();
     assert!(alone.iter().zip(&v[..16]).all(|(a, b)| (a - b).abs() < 1e-5)); // padding changes nothing
-    let cls = enc.embed(&tok, &texts[..1], Pooling::Cls, false).unwrap();
+    // batches of 2 (the last of 1), one thread each: the same vectors
+    let by_two = enc.embed(&texts, &tok, &EmbedOptions { batch_size: 2, n_threads: 1, ..unit });
+    let by_two = by_two.unwrap();
+    assert!(by_two.iter().zip(&v).all(|(a, b)| (a - b).abs() < 1e-5));
+    let threads = EmbedOptions { n_threads: 1 << 31, ..unit };
+    let e = enc.embed(&texts, &tok, &threads).unwrap_err();
+    assert_eq!(e.message, "n_threads: 2147483648 does not fit in int32");
+    let pooled = |pooling| {
+        enc.embed(&texts[..1], &tok, &EmbedOptions { pooling, ..Default::default() }).unwrap()
+    };
+    let cls = pooled(Pooling::Cls);
     let e = tok.encode_batch(&texts[..1]).unwrap();
-    let hidden = enc.forward(&Inputs::ids(&e.ids, 1, e.seq_len)).unwrap().last_hidden_state;
+    let hidden = enc.forward(&Inputs::input_ids(&e.input_ids, 1, e.seq_len)).unwrap();
+    let hidden = hidden.last_hidden_state; // [1, seq_len, 16]
     assert_eq!(cls, hidden[..16].to_vec());
+    // each component's maximum over the real tokens (sentence-transformers' "max")
+    let max = |k: usize| hidden.chunks(16).map(|row| row[k]).fold(f32::NEG_INFINITY, f32::max);
+    assert_eq!(pooled(Pooling::Max), (0..16).map(max).collect::<Vec<f32>>());
 }
 
 /// A tokenizer.json fixture's cases (tests/data/tokenizer_json, Hugging
@@ -76,10 +95,10 @@ fn tokenizer_json_files_give_the_references_ids_and_decode() {
         for (text, ids, type_ids, decoded) in cases {
             let e = tok.encode_batch_with(&[&text], None, &TokenizeOptions::default()).unwrap();
             let n = e.lengths[0] as usize;
-            assert_eq!(e.ids[..n], ids[..], "{name}: {text}");
-            assert_eq!(e.type_ids[..n], type_ids[..], "{name}: {text}");
+            assert_eq!(e.input_ids[..n], ids[..], "{name}: {text}");
+            assert_eq!(e.token_type_ids[..n], type_ids[..], "{name}: {text}");
             assert_eq!(tok.decode(&ids, false).unwrap(), decoded, "{name}: {text}");
-            assert_eq!(e.offsets.len(), 2 * e.seq_len);
+            assert_eq!(e.offset_mapping.len(), 2 * e.seq_len);
         }
     }
 }
@@ -88,10 +107,14 @@ fn tokenizer_json_files_give_the_references_ids_and_decode() {
 fn truncation_and_padding_as_asked() {
     let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("bert_uncased")).unwrap();
     let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(6), pad_to_multiple_of: Some(4),
-                            pad_left: Some(true), ..Default::default() };
+                            padding_side: Some(PaddingSide::Left), ..Default::default() };
     let e = tok.encode_batch_with(&["hello world, a long text", "hi"], Some(&["x", "y"]), &o).unwrap();
     assert_eq!((e.seq_len, e.lengths[0]), (8, 6));
     assert_eq!(e.attention_mask[..8], [0, 0, 1, 1, 1, 1, 1, 1]);
+    let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(10),
+                              padding: Padding::MaxLength, ..Default::default() };
+    let e = tok.encode_batch_with(&["hello world", "a"], None, &o).unwrap();
+    assert_eq!((e.seq_len, e.lengths.clone()), (10, vec![4, 3]));
     let none = TokenizeOptions { truncation: Truncation::OnlyFirst, ..Default::default() };
     let err = tok.encode_batch_with(&["a"], None, &none).err().unwrap();
     assert!(err.to_string().contains("options.max_length: 0"), "{err}");
@@ -139,21 +162,22 @@ fn overflowing_windows_as_hugging_face_gives_them() {
         assert!(cases.len() >= 10, "{name}");
         for c in cases {
             let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(c.max_length),
-                                      stride: c.stride, return_overflowing: true, ..Default::default() };
+                                      stride: c.stride, return_overflowing_tokens: true,
+                                      ..Default::default() };
             let pair = c.pair.as_deref().map(|p| [p]);
             let e = tok.encode_batch_with(&[&c.text], pair.as_ref().map(|p| &p[..]), &o).unwrap();
             assert_eq!(e.batch, c.rows.len(), "{name}: {}", c.text);
             for (r, (ids, types)) in c.rows.iter().enumerate() {
                 let (at, n) = (r * e.seq_len, e.lengths[r] as usize);
-                assert_eq!(e.ids[at..at + n], ids[..], "{name}: {} row {r}", c.text);
-                assert_eq!(e.type_ids[at..at + n], types[..], "{name}: {} row {r}", c.text);
-                assert_eq!(e.overflow_to_sample[r], 0);
+                assert_eq!(e.input_ids[at..at + n], ids[..], "{name}: {} row {r}", c.text);
+                assert_eq!(e.token_type_ids[at..at + n], types[..], "{name}: {} row {r}", c.text);
+                assert_eq!(e.overflow_to_sample_mapping[r], 0);
             }
         }
     }
     let tok = Tokenizer::from_file(common::data_dir().join("tokenizer_json").join("roberta")).unwrap();
     let o = TokenizeOptions { truncation: Truncation::LongestFirst, max_length: Some(8), stride: 6,
-                              return_overflowing: true, ..Default::default() };
+                              return_overflowing_tokens: true, ..Default::default() };
     let err = tok.encode_batch_with(&["a text"], None, &o).err().unwrap();
     assert!(err.to_string().contains("options.stride: expected below 6"), "{err}");
 }
@@ -185,8 +209,8 @@ fn folder_special_tokens_as_transformers_adds_them() {
         let e = tok.encode_batch_with(&[f[2]], pairs, &TokenizeOptions::default()).unwrap();
         let ints = |s: &str| s.split(' ').map(|x| x.parse().unwrap()).collect::<Vec<i32>>();
         let n = e.lengths[0] as usize;
-        assert_eq!(e.ids[..n], ints(f[4])[..], "{}: {}", f[1], f[2]);
-        assert_eq!(e.type_ids[..n], ints(f[5])[..], "{}: {}", f[1], f[2]);
+        assert_eq!(e.input_ids[..n], ints(f[4])[..], "{}: {}", f[1], f[2]);
+        assert_eq!(e.token_type_ids[..n], ints(f[5])[..], "{}: {}", f[1], f[2]);
         checked += 1;
     }
     std::fs::remove_dir_all(&root).unwrap();
@@ -227,14 +251,14 @@ fn encode_and_tokenize_leave_out_the_padding() {
     assert_eq!(tok.encode_batch(&["hello world"]).unwrap().seq_len, 8);
     assert_eq!(tok.encode("hello world").unwrap(), vec![1510, 874]);
     assert_eq!(tok.tokenize("hello world").unwrap(), vec!["hello", "Ġworld"]);
-    // pad_left: None as the file (Left), Some(false) on the right whatever it says
-    let side = |pad_left| {
-        let o = TokenizeOptions { pad_left, ..Default::default() };
-        tok.encode_batch_with(&["hello world"], None, &o).unwrap().ids
+    // padding_side: None as the file (Left), Right on the right whatever it says
+    let side = |padding_side| {
+        let o = TokenizeOptions { padding_side, ..Default::default() };
+        tok.encode_batch_with(&["hello world"], None, &o).unwrap().input_ids
     };
     assert_eq!(side(None), vec![0, 0, 0, 0, 0, 0, 1510, 874]);
-    assert_eq!(side(Some(true)), side(None));
-    assert_eq!(side(Some(false)), vec![1510, 874, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(side(Some(PaddingSide::Left)), side(None));
+    assert_eq!(side(Some(PaddingSide::Right)), vec![1510, 874, 0, 0, 0, 0, 0, 0]);
 }
 
 /// A count given is a count: Some(0) is refused, never read as not given
