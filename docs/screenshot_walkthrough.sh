@@ -1,6 +1,6 @@
 #!/bin/sh
 # screenshot_walkthrough.sh [BUILD_DIR] — redraws docs/explain_html.png,
-# README's picture of `tfenc explain --html`: the explain-html-browser
+# docs/cli.md's picture of `tfenc explain --html`: the explain-html-browser
 # test's own render of the tutorial's page (headless Chromium, 1280 px wide,
 # the page's top 1600 px), kept. BUILD_DIR (default: build) holds tools/tfenc.
 # Exits 77 where chromium is not installed, as the test does.

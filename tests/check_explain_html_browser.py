@@ -13,7 +13,7 @@ small heatmap cells), at a desktop width (1280) and a phone's (390):
     its own, is mostly viridis-coloured cells (the PNGs decoded here: a
     corner shot with Chromium's own filter per row and with Up on every row
     must decode alike).
---save DIR keeps the PNGs (desktop.png is README's docs/explain_html.png,
+--save DIR keeps the PNGs (desktop.png is docs/explain_html.png, shown in docs/cli.md,
 see docs/screenshot_walkthrough.sh). Without chromium: exit 77 (skipped).
 """
 import base64
