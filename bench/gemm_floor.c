@@ -1,7 +1,7 @@
 /* gemm_floor.c — a forward pass's matrix products alone (gemm_floor.h), as
  * the library's schedule issues them: each projection as the column blocks
  * of model/linear.c, attention as one task per (sequence, head, block of
- * query rows), each task on the pool's threads (model/schedule.h). The
+ * query rows), each task on the pool's threads (runtime/schedule.h). The
  * block counts and sizes come from the library's headers, so the calls
  * are the library's, not a guess at them. */
 #include "gemm_floor.h"

@@ -1,5 +1,5 @@
-/* test_schedule.c — the library's threads (model/threadpool.c) and a
- * forward call's schedule (model/schedule.c): ranges cut without gap or
+/* test_schedule.c — the library's threads (runtime/threadpool.c) and a
+ * forward call's schedule (runtime/schedule.c): ranges cut without gap or
  * overlap, a claimed pool really runs two tasks at once, a held pool is
  * not shared, a job's workers run off the caller's core (and the caller's
  * own cores are left alone), and the BLAS's thread count is 1 while calls
