@@ -30,9 +30,9 @@ mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
 if [ "$target" = serve_request ]; then # the tool's routes, parser and JSON writer, not the library
     # shellcheck disable=SC2046
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -Iinclude -Ilib/common -Itools -Itools/serve $(pkg-config --cflags libcjson) \
+        -Iinclude -Ilib/common -Itools/support -Itools/serve $(pkg-config --cflags libcjson) \
         tools/serve/request.c tools/serve/route_table.c tools/serve/json_out.c \
-        lib/common/json.c tools/file_message.c fuzz/fuzz_serve_request.c \
+        lib/common/json.c tools/support/file_message.c fuzz/fuzz_serve_request.c \
         -o fuzz/build/fuzz_serve_request $(pkg-config --libs libcjson) -lm
 else
 sources=$(find lib -name '*.c' ! -name alloc_hook.c | sort)

@@ -34,7 +34,7 @@ import numpy as np
 SKIP = 77
 TOP = 1600                     # the height of the screenshot of the page's top
 WIDTHS = {"desktop": (1280, False), "phone": (390, True)}
-BOX_FILL = (0xee, 0xf3, 0xfb)  # the diagram's boxes (tools/explain_html.c)
+BOX_FILL = (0xee, 0xf3, 0xfb)  # the diagram's boxes (tools/explain/explain_html.c)
 DEADLINE = 60                  # seconds for any one browser reply
 
 failures = []

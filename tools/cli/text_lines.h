@@ -1,7 +1,7 @@
-/* text_file.h — a text file as its lines, read by its length: a NUL byte
+/* text_lines.h — a text file as its lines, read by its length: a NUL byte
  * is refused, never taken for the end of a line. */
-#ifndef TFENC_TEXT_FILE_H
-#define TFENC_TEXT_FILE_H
+#ifndef TFENC_TEXT_LINES_H
+#define TFENC_TEXT_LINES_H
 
 #include <stddef.h>
 

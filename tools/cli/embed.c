@@ -19,7 +19,7 @@
 #include "npy.h"
 #include "options.h"
 #include "pipeline_cli.h"
-#include "text_file.h"
+#include "text_lines.h"
 #include "tfenc.h"
 
 /* Texts per forward call; the token limit of a model without

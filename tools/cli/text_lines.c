@@ -1,6 +1,6 @@
-/* text_file.c — reading a text file's lines. */
+/* text_lines.c — reading a text file's lines. */
 #define _POSIX_C_SOURCE 200809L
-#include "text_file.h"
+#include "text_lines.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -21,7 +21,8 @@ int tfenc_rerank(int argc, char **argv);
 int tfenc_classify(int argc, char **argv);
 
 /* tfenc serve --model DIR: an HTTP server of embeddings, reranking and
- * classification (tools/serve/). */
+ * classification (tools/serve/; in a build without it, -Dserve=false,
+ * serve_absent.c says so). */
 int tfenc_serve(int argc, char **argv);
 
 /* tfenc tokenize --tokenizer FILE_OR_DIR [--pair TEXT] [--json] [--file F]

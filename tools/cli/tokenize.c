@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "options.h"
 #include "pipeline_cli.h"
-#include "text_file.h"
+#include "text_lines.h"
 #include "tfenc.h"
 
 typedef struct tokenize_options {
