@@ -293,14 +293,20 @@ static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, in
 
 typedef enum module_type { TRANSFORMER, POOLING, DENSE, NORMALIZE, OTHER } module_type;
 
+/* The class names of the module types read (sentence_transformers.models.*). */
+static const char *const module_names[] = {
+    [TRANSFORMER] = "Transformer", [POOLING] = "Pooling", [DENSE] = "Dense",
+    [NORMALIZE] = "Normalize"};
+_Static_assert(sizeof module_names / sizeof *module_names == OTHER,
+               "a name for each module type but OTHER");
+
 static module_type type_of(const char *type)
 {
-    static const char *const names[] = {"Transformer", "Pooling", "Dense", "Normalize"};
     const char *dot = strrchr(type, '.');
     if (strncmp(type, "sentence_transformers.", 22) != 0 || !dot)
         return OTHER;
-    for (int i = 0; i < 4; i++)
-        if (strcmp(dot + 1, names[i]) == 0)
+    for (int i = 0; i < OTHER; i++)
+        if (strcmp(dot + 1, module_names[i]) == 0)
             return (module_type)i;
     return OTHER;
 }
@@ -354,7 +360,6 @@ static tf_status module_entry(const cJSON *m, size_t i, const char *dir, module_
  * Normalize. */
 static tf_status check_order(size_t i, module_type type, const char *path)
 {
-    static const char *const names[] = {"Transformer", "Pooling", "Dense", "Normalize"};
     const module_type want = i == 0 ? TRANSFORMER : i == 1 ? POOLING : DENSE;
     if (type == want || (i > 1 && type == NORMALIZE))
         return i == 0 && path[0] ? tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module 0 "
@@ -363,7 +368,7 @@ static tf_status check_order(size_t i, module_type type, const char *path)
                                  : TF_OK;
     return tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module %zu is a %s; supported: "
                    "Transformer, then Pooling, then Dense and Normalize modules", i,
-                   names[type]);
+                   module_names[type]);
 }
 
 /* Module i (of type, at path) read into p; it takes *width values, and

@@ -21,24 +21,6 @@ PIPELINES = os.path.join(DATA, "pipelines")
 
 
 @pytest.fixture(scope="module")
-def st():
-    with tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "st_mean_norm")) as enc:
-        yield enc
-
-
-@pytest.fixture(scope="module")
-def clf():
-    with tfenc.Classifier.from_dir(os.path.join(PIPELINES, "classifier")) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def ce():
-    with tfenc.CrossEncoder.from_dir(os.path.join(PIPELINES, "cross_encoder")) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
 def tc():
     path = os.path.join(DATA, "families", "bert_token_classifier")
     with tfenc.TokenClassifier.from_dir(path) as t:

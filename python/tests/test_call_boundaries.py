@@ -17,24 +17,6 @@ PIPELINES = os.path.join(DATA, "pipelines")
 FAMILIES = os.path.join(DATA, "families")
 
 
-@pytest.fixture(scope="module")
-def st():
-    with tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "st_mean_norm")) as enc:
-        yield enc
-
-
-@pytest.fixture(scope="module")
-def clf():
-    with tfenc.Classifier.from_dir(os.path.join(PIPELINES, "classifier")) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def ce():
-    with tfenc.CrossEncoder.from_dir(os.path.join(PIPELINES, "cross_encoder")) as c:
-        yield c
-
-
 @pytest.mark.parametrize("dimensions", [0, -1, 17, 2**31])
 def test_dimensions_out_of_range(st, dimensions):
     with pytest.raises(ValueError, match=r"dimensions: expected an integer in \[1, 16\], got "
