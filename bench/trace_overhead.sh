@@ -2,14 +2,16 @@
 # trace_overhead.sh [TFENC-BENCH OPTIONS] — does a forward call without a trace callback
 # cost what it would in a library with tracing compiled out? Builds both
 # and counts the instructions executed inside tf_encoder_forward with
-# callgrind (deterministic: OpenBLAS on one thread, the same inputs), since
+# callgrind (deterministic: OpenBLAS and the forward calls on one thread,
+# the same inputs; on the library's thread pool the count moves by a
+# million from run to run with how long its threads wait), since
 # wall-clock time on a shared machine is too noisy for a difference this
 # small. Prints both counts and their ratio. Needs valgrind. The options go
-# to tfenc-bench (default: a 2-layer model of width 256 at lengths 16 and 64,
-# a few seconds; the BERT-base layer at 16,128 takes minutes).
+# to tfenc-bench (default: a 2-layer model of width 256 at lengths 16 and 64
+# on one thread, a few seconds; the BERT-base layer at 16,128 takes minutes).
 set -eu
 cd "$(dirname "$0")/.."
-[ $# -gt 0 ] || set -- --d-model 256 --heads 4 --d-ff 1024 --layers 2 --lengths 16,64
+[ $# -gt 0 ] || set -- --d-model 256 --heads 4 --d-ff 1024 --layers 2 --lengths 16,64 --threads 1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 meson setup "$dir/with" -Dtests=disabled >/dev/null

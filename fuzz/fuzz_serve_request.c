@@ -2,12 +2,13 @@
  * arbitrary bytes: the input's first line is the request line, "METHOD
  * PATH" (the method up to the first space), the rest the body. The path
  * and method find the route (tools/serve/route_table.c: 404, 405), the
- * body is read for a route that takes one (tools/serve/request.c), and
+ * body is read by the route's parser for a route that takes one
+ * (tools/serve/request.c and the route's file in tools/serve/routes/), and
  * every refusal is rendered as the route's API shapes it. Never a crash;
  * and:
  *   - a refusal has a status the server answers with and a message, and its
- *     body is JSON that lib/common/json.c reads back (valid UTF-8, whatever
- *     bytes the path, method or body held), in the API's shape;
+ *     body is JSON that tools/support/json_reader.c reads back (valid UTF-8,
+ *     whatever bytes the path, method or body held), in the API's shape;
  *   - a message made from a path and a method that are UTF-8 is UTF-8 (a
  *     quote cut to its first bytes ends between two characters), as is one
  *     about a body whose JSON parses;
@@ -19,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "json_out.h"
+#include "json_reader.h"
 #include "route_table.h"
-#include "utf8.h"
+#include "utf8_bytes.h"
 
 #define SERVE_FUZZ_MAX_INPUTS 16
 #define SERVE_FUZZ_MAX_LINE 4096
@@ -32,11 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int is_utf8(const char *s)
 {
     const size_t n = strlen(s);
-    return tf_utf8_invalid_at(s, n) == n;
+    return utf8_invalid_at(s, n) == n;
 }
 
 /* route's error body for e: JSON in its API's shape, the message in it. */
-static void check_refusal(int route, const serve_error *e, int message_is_utf8)
+static void check_refusal(const serve_route *route, const serve_error *e, int message_is_utf8)
 {
     static const int statuses[] = {400, 404, 405, 413, 500};
     size_t i = 0;
@@ -46,12 +47,13 @@ static void check_refusal(int route, const serve_error *e, int message_is_utf8)
         (message_is_utf8 && !is_utf8(e->message)))
         abort();
     serve_response out;
-    routes_error(route, e, &out);
+    serve_respond_error(routes_errors_of(route), e, &out);
     cJSON *root;
+    char why[512];
     if (out.status != e->status || !out.body ||
-        tf_json_parse(out.body, out.len, 4, "the response", &root) != TF_OK)
+        json_reader_parse(out.body, out.len, 4, "the response", &root, why, sizeof why) != 0)
         abort();
-    const int openai = route >= 0 && routes_table[route].openai;
+    const int openai = route && route->errors == SERVE_ERRORS_OPENAI;
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
     const cJSON *message = openai ? cJSON_GetObjectItemCaseSensitive(error, "message") : error;
     if (!cJSON_IsString(message) || !message->valuestring[0])
@@ -70,7 +72,8 @@ static void check_round_trip(const char *s)
     size_t len;
     char *text = json_out_take(&o, &len);
     cJSON *root;
-    if (!text || tf_json_parse(text, len, 2, "the string", &root) != TF_OK)
+    char why[512];
+    if (!text || json_reader_parse(text, len, 2, "the string", &root, why, sizeof why) != 0)
         abort();
     if (!cJSON_IsString(root->child) || strcmp(root->child->valuestring, s) != 0)
         abort();
@@ -97,8 +100,8 @@ static void check_request(const serve_request *r)
         if (r->pairs)
             check_round_trip(r->pairs[i]);
     }
-    if ((r->kind == SERVE_BODY_RERANK) != (r->pairs && r->kind == SERVE_BODY_RERANK))
-        abort(); /* rerank always has pairs */
+    if (r->query && !r->pairs)
+        abort(); /* rerank's query always has its pairs */
 }
 
 /* Whether body[0..len) is JSON that parses (a refusal about it then says
@@ -106,7 +109,9 @@ static void check_request(const serve_request *r)
 static int parses(const char *body, size_t len)
 {
     cJSON *root;
-    if (tf_json_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root) != TF_OK)
+    char why[512];
+    if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root, why,
+                          sizeof why) != 0)
         return 0;
     cJSON_Delete(root);
     return 1;
@@ -128,21 +133,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *body = newline ? (const char *)newline + 1 : "";
     const size_t body_len = newline ? size - line_len - 1 : 0;
 
-    const int route = routes_find(path);
+    const serve_route *route = routes_find(path);
     serve_error e = {0};
     if (routes_check_method(route, method, path, &e)) {
-        if (route >= 0 && strcmp(method, routes_table[route].method) == 0)
+        if (route && strcmp(method, route->method) == 0)
             abort(); /* the route's own method refused */
         check_refusal(route, &e, is_utf8(path) && is_utf8(method));
         return 0;
     }
-    if (route < 0 || strcmp(method, routes_table[route].method) != 0)
+    if (!route || strcmp(method, route->method) != 0)
         abort(); /* no route, or another method, let through */
-    if (!routes_table[route].has_body)
+    if (!route->parse)
         return 0;
     serve_request r;
-    const int rc = serve_request_parse(&r, routes_table[route].body, body, body_len,
-                                       SERVE_FUZZ_MAX_INPUTS, &e);
+    const int rc = serve_request_parse(&r, route->parse, body, body_len, SERVE_FUZZ_MAX_INPUTS,
+                                       &e);
     if (rc != 0) {
         check_refusal(route, &e, parses(body, body_len));
         return 0;

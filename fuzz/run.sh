@@ -27,13 +27,27 @@ max_len=""
 [ "$target" != tokenizer_encode ] || max_len=-max_len=4096
 [ "$target" != tokenizer_json ] || max_len=-max_len=8192
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
-if [ "$target" = serve_request ]; then # the tool's routes, parser and JSON writer, not the library
-    # shellcheck disable=SC2046
-    clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -Iinclude -Ilib/common -Itools/support -Itools/serve $(pkg-config --cflags libcjson) \
-        tools/serve/request.c tools/serve/route_table.c tools/serve/json_out.c \
-        lib/common/json.c tools/support/file_message.c fuzz/fuzz_serve_request.c \
-        -o fuzz/build/fuzz_serve_request $(pkg-config --libs libcjson) -lm
+if [ "$target" = serve_request ]; then
+    # the server's routing, parsers and error bodies, a client of tfenc.h:
+    # the library compiled apart (its objects in fuzz/build/serve_lib), then
+    # the tool's sources with include/ and tools/ only
+    flags="-std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+    mkdir -p fuzz/build/serve_lib
+    rm -f fuzz/build/serve_lib/*.o
+    # shellcheck disable=SC2046,SC2086
+    (cd fuzz/build/serve_lib && clang $flags -c -DTFENC_BUILDING_LIBRARY -I../../../include \
+        $(cd ../../.. && find lib -mindepth 1 -type d | sed 's|^|-I../../../|') \
+        $(pkg-config --cflags openblas libcjson libutf8proc libpcre2-8) \
+        $(cd ../../.. && find lib -name '*.c' ! -name alloc_hook.c | sort | sed 's|^|../../../|'))
+    # shellcheck disable=SC2046,SC2086
+    clang $flags -fsanitize=fuzzer -Iinclude -Itools/support -Itools/serve \
+        $(pkg-config --cflags libcjson libmicrohttpd) \
+        tools/serve/route_table.c tools/serve/route_model.c tools/serve/request.c \
+        tools/serve/response.c tools/serve/json_out.c tools/serve/token_inputs.c \
+        tools/serve/batcher.c tools/serve/metrics.c tools/serve/connections.c \
+        tools/serve/routes/*.c tools/support/json_reader.c tools/support/kind_text.c \
+        fuzz/build/serve_lib/*.o fuzz/fuzz_serve_request.c -o fuzz/build/fuzz_serve_request \
+        $(pkg-config --libs openblas libcjson libutf8proc libpcre2-8 libmicrohttpd) -lm -lpthread
 else
 sources=$(find lib -name '*.c' ! -name alloc_hook.c | sort)
 # shellcheck disable=SC2046,SC2086

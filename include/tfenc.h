@@ -342,6 +342,22 @@ TF_API void tf_config_init_sized(tf_config *cfg, size_t struct_size);
 TF_API void tf_config_init(tf_config *cfg); /* 0.1.0's: tf_config as 0.1.0 had it */
 #define tf_config_init(cfg) tf_config_init_sized((cfg), sizeof *(cfg))
 
+/* ---- tf_config's limits and defaults, for a caller's own checks ----------- *
+ * tf_encoder_create refuses a field past its limit (TF_ERR_INVALID_ARGUMENT,
+ * naming it and its value); with these a command line says the range before
+ * it builds a config. The limits keep every dimension, and every product the
+ * BLAS sees, in an int (n_heads is at most d_model). Macros only: no symbol. */
+#define TF_MAX_D_MODEL 65536
+#define TF_MAX_D_FF (1 << 20)
+#define TF_MAX_LAYERS 1024
+#define TF_MAX_VOCAB (1 << 24)
+#define TF_MAX_POSITIONS (1 << 24)
+#define TF_MAX_TOKEN_TYPES 65536
+/* What a 0 in rotary_base (the RoFormer paper's theta, every family's default) and in
+ * relative_max_distance (MPNet's and T5's) stands for. */
+#define TF_ROTARY_DEFAULT_THETA 10000.0
+#define TF_RELATIVE_DEFAULT_MAX_DISTANCE 128
+
 /* Largest rank of any tensor shape the API passes. */
 #define TF_MAX_RANK 8
 
@@ -438,7 +454,7 @@ TF_API int32_t tf_config_max_sequence(const tf_config *cfg);
  *    "absolute", a non-empty pruned_heads or quantization_config, a
  *    hidden_act not listed above. chunk_size_feed_forward is accepted (it
  *    does not change the result); dropout, initialisation and output
- *    selection fields are ignored (the table is in checkpoint/hf_config.c).
+ *    selection fields are ignored (the table is in formats/hf_config.c).
  *  - a PyTorch nn.TransformerEncoder state_dict saved as safetensors
  *    (layers.{i}.self_attn.in_proj_weight [3D, D] = q, k, v stacked, ...,
  *    an optional final norm.*), or a single nn.TransformerEncoderLayer (no

@@ -25,7 +25,7 @@
 enum {
     BIG_VOCAB_BYTES = 100 * 1000 * 1000, /* the vocabularies written here reach this size */
     BIG_WORD_BYTES = 10 * 1000 * 1000,   /* the single word */
-    FILE_LIMIT_BYTES = 256 << 20         /* a tokenizer file's limit (lib/tokenizer/vocab.h) */
+    FILE_LIMIT_BYTES = 256 << 20         /* a tokenizer file's limit (formats/tokenizer/tokenizer_files.h) */
 };
 
 static const char *data_dir;

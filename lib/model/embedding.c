@@ -73,21 +73,14 @@ static void add_positions(float *x, float *pos_row, const tf_config *cfg, const 
     }
 }
 
-/* Emits the positional encodings of positions 0..T-1 (position_offset..
- * +T-1 with an offset: those of tokens that are not padding) as [T, D]
- * (D the embeddings' width). */
-static void trace_positions(tf_tracer *tr, const tf_config *cfg, const tf_weights *w,
-                            const tf_batch *batch, size_t D)
+void tf_embed_positions(float *out, const tf_config *cfg, const tf_weights *w, size_t T)
 {
-    const size_t T = (size_t)batch->T;
+    const size_t E = (size_t)tf_embed_width(cfg);
     if (cfg->position == TF_POSITION_LEARNED)
-        memcpy(tr->buf, w->position + (size_t)cfg->position_offset * D, T * D * sizeof(float));
+        memcpy(out, w->position + (size_t)cfg->position_offset * E, T * E * sizeof(float));
     else
         for (size_t t = 0; t < T; t++)
-            tf_sinusoidal_row(tr->buf + t * D, (int64_t)t, D);
-    const int64_t dims[2] = {(int64_t)T, (int64_t)D};
-    tf_trace_emit(tr, "embed.position", -1, 2, dims, tf_embed_projects(cfg) ? "T,E" : "T,D",
-                  tr->buf);
+            tf_sinusoidal_row(out + t * E, (int64_t)t, E);
 }
 
 /* tmp (N, D) = the token-type vector of each token (type 0 without ids). */
@@ -98,63 +91,59 @@ static void gather_token_types(float *tmp, const tf_weights *w, const tf_forward
         const size_t in_row = (size_t)b * (size_t)batch->T;
         float *dst = tmp + batch->row_start[b] * D; /* (len, D) */
         for (int32_t t = 0; t < batch->lengths[b]; t++) {
-            const size_t type = a->token_type_ids ? (size_t)a->token_type_ids[in_row + (size_t)t] : 0;
+            const int32_t *types = a->token_type_ids;
+            const size_t type = types ? (size_t)types[in_row + (size_t)t] : 0;
             memcpy(dst + (size_t)t * D, w->token_type + type * D, D * sizeof *dst);
         }
     }
 }
 
-const char *tf_embed_last_step(const tf_config *cfg)
+tf_step tf_embed_last_step(const tf_config *cfg)
 {
-    return tf_embed_projects(cfg) ? "embed.project"
-           : cfg->embedding_norm  ? "embed.norm"
-                                  : "embed.sum";
+    return tf_embed_projects(cfg) ? TF_STEP_EMBED_PROJECT
+           : cfg->embedding_norm  ? TF_STEP_EMBED_NORM
+                                  : TF_STEP_EMBED_SUM;
 }
 
 /* x (N, E) = the embeddings of the batch's real tokens, E = tf_embed_width
- * wide: tokens + positions + token types, LayerNorm. */
-static void embed_rows(float *x, float *tmp, float *pos_row, const tf_config *cfg,
-                       const tf_weights *w, const tf_forward_args *a, const tf_batch *batch,
-                       tf_tracer *tr)
+ * wide: tokens + positions + token types, LayerNorm; tmp (N, E) scratch. */
+static void embed_rows(tf_run *run, float *x, float *tmp)
 {
+    const tf_config *cfg = run->cfg;
+    const tf_weights *w = run->w;
+    const tf_forward_args *a = run->args;
+    const tf_batch *batch = &run->batch;
     const size_t E = (size_t)tf_embed_width(cfg), N = batch->N;
-    const char *dims = tf_embed_projects(cfg) ? "B,T,E" : "B,T,D";
     gather_tokens(x, w, a, batch, E);
-    if (tf_tracing(tr))
-        tf_trace_rows(tr, "embed.token", -1, x, E, dims);
+    tf_observe(run, TF_STEP_EMBED_TOKEN, -1, x);
     /* rotary and ALiBi positions act inside attention (layer.c) */
     if (cfg->position == TF_POSITION_SINUSOIDAL || cfg->position == TF_POSITION_LEARNED) {
-        if (tf_tracing(tr))
-            trace_positions(tr, cfg, w, batch, E);
-        add_positions(x, pos_row, cfg, w, a, batch, E);
+        add_positions(x, run->s.pos_row, cfg, w, a, batch, E);
+        tf_observe(run, TF_STEP_EMBED_POSITION, -1, NULL);
     }
     if (cfg->n_token_types > 0) {
         gather_token_types(tmp, w, a, batch, E);
-        if (tf_tracing(tr))
-            tf_trace_rows(tr, "embed.token_type", -1, tmp, E, dims);
+        tf_observe(run, TF_STEP_EMBED_TOKEN_TYPE, -1, tmp);
         tf_add(x, tmp, N * E);
     }
-    if (tf_tracing(tr))
-        tf_trace_rows(tr, "embed.sum", -1, x, E, dims);
+    tf_observe(run, TF_STEP_EMBED_SUM, -1, x);
     if (cfg->embedding_norm) {
         tf_layernorm_rows(x, x, w->embed_norm_w, w->embed_norm_b, N, E, cfg->layer_norm_eps);
-        if (tf_tracing(tr))
-            tf_trace_rows(tr, "embed.norm", -1, x, E, dims);
+        tf_observe(run, TF_STEP_EMBED_NORM, -1, x);
     }
 }
 
-void tf_embed(float *x, float *embed, float *tmp, float *pos_row, const tf_config *cfg,
-              const tf_weights *w, const tf_forward_args *a, const tf_batch *batch,
-              tf_tracer *tr)
+void tf_embed(tf_run *run)
 {
+    const tf_config *cfg = run->cfg;
+    tf_scratch *s = &run->s;
     if (!tf_embed_projects(cfg)) {
-        embed_rows(x, tmp, pos_row, cfg, w, a, batch, tr); /* (N, D) */
+        embed_rows(run, s->x, s->tmp); /* (N, D) */
         return;
     }
-    const size_t D = (size_t)cfg->d_model, E = (size_t)cfg->embedding_dim, N = batch->N;
-    embed_rows(embed, tmp, pos_row, cfg, w, a, batch, tr); /* (N, E) */
+    const size_t D = (size_t)cfg->d_model, E = (size_t)cfg->embedding_dim, N = run->batch.N;
+    embed_rows(run, s->embed, s->tmp); /* (N, E) */
     /* x (N, D) = embed (N, E) . embed.project (D, E)^T + bias (D) */
-    tf_linear(x, embed, w->embed_proj_w, w->embed_proj_b, N, D, E);
-    if (tf_tracing(tr))
-        tf_trace_rows(tr, "embed.project", -1, x, D, "B,T,D");
+    tf_linear(s->x, s->embed, run->w->embed_proj_w, run->w->embed_proj_b, N, D, E);
+    tf_observe(run, TF_STEP_EMBED_PROJECT, -1, s->x);
 }

@@ -14,7 +14,7 @@
 #include "kernels.h"
 #include "layer.h"
 #include "cls_pooler.h"
-#include "nonfinite.h"
+#include "observe.h"
 #include "validate.h"
 
 tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out)
@@ -71,57 +71,28 @@ tf_status tf_encoder_get_config(const tf_encoder *enc, tf_config *cfg)
 enum { TF_STAGE_EMBED = 0 }; /* then 1 + l after layer l, then n_layers + 1 */
 #define TF_STAGE_HEAD(cfg) ((cfg)->n_layers + 1)
 
-/* What explains a non-finite value in this call: its inputs. */
-static tf_nonfinite_scope scope_of(const tf_run *run)
-{
-    return (tf_nonfinite_scope){run->args, run->cfg, &run->batch, &run->mask,
-                                (size_t)run->cfg->d_model, &run->sched};
-}
-
-/* Whether x (N, D), tensor tf_trace_name(name, layer), holds such a value. */
-static int found_in_x(const tf_run *run, tf_nonfinite *nf, const char *name, int32_t layer)
-{
-    const tf_nonfinite_scope scope = scope_of(run);
-    return tf_nonfinite_rows(nf, &scope, name, layer, run->s.x, (size_t)run->cfg->d_model,
-                             "B,T,D");
-}
-
-/* Whether layer l, just run, holds such a value: in its attention scores
- * (from the Q | K | V it leaves in s.qkv), or in its output x. */
-static int found_in_layer(const tf_run *run, tf_nonfinite *nf, int32_t l)
-{
-    const tf_nonfinite_scope scope = scope_of(run);
-    return tf_nonfinite_scores(nf, &scope, l, run->s.qkv, (size_t)run->cfg->n_heads) ||
-           found_in_x(run, nf, "add_norm2", l);
-}
-
 /* The final norm, and the pooler into s.pool_in when there is one and its
- * output is wanted; returns 1 when either holds an unexplained non-finite
- * value (*nf says where). */
+ * output is wanted (by the caller, or by the trace); returns 1 when either
+ * holds an unexplained non-finite value (*nf says where). */
 static int run_head(tf_run *run, tf_nonfinite *nf)
 {
     const tf_config *cfg = run->cfg;
-    const tf_forward_args *a = run->args;
     const tf_batch *batch = &run->batch;
     tf_scratch *s = &run->s;
     const size_t D = (size_t)cfg->d_model;
     if (cfg->final_norm) {
         tf_layernorm_rows(s->x, s->x, run->w->final_norm_w, run->w->final_norm_b, batch->N, D,
                           cfg->layer_norm_eps);
-        if (tf_tracing(&run->tracer))
-            tf_trace_rows(&run->tracer, "final_norm", -1, s->x, D, "B,T,D");
-        if (found_in_x(run, nf, "final_norm", -1))
+        tf_observe(run, TF_STEP_FINAL_NORM, -1, s->x);
+        if (tf_checkpoint_rows(run, nf, TF_STEP_FINAL_NORM, -1, s->x))
             return 1;
     }
-    if (!cfg->pooler || !(a->pooled_output || tf_tracing(&run->tracer)))
+    if (!cfg->pooler || !(run->args->pooled_output || tf_tracing(&run->tracer)))
         return 0;
-    float *pooled = s->pool_in; /* [B, D]; the [CLS] rows are gathered in s->tmp */
-    tf_pooler(pooled, s->tmp, s->pool_out, s->x, run->w, batch, D);
-    const int64_t dims[2] = {batch->B, (int64_t)D};
-    if (tf_tracing(&run->tracer))
-        tf_trace_emit(&run->tracer, "pooler", -1, 2, dims, "B,D", pooled);
-    const tf_nonfinite_scope scope = scope_of(run);
-    return tf_nonfinite_tensor(nf, &scope, "pooler", 2, dims, "B,D", pooled);
+    /* s->pool_in [B, D]; the [CLS] rows are gathered in s->tmp */
+    tf_pooler(s->pool_in, s->tmp, s->pool_out, s->x, run->w, batch, D);
+    tf_observe(run, TF_STEP_POOLER, -1, s->pool_in);
+    return tf_checkpoint_pooled(run, nf, s->pool_in);
 }
 
 /* The pass from the embeddings through checkpoint `last` (TF_STAGE_HEAD:
@@ -138,14 +109,14 @@ static int32_t run_stages(tf_run *run, int32_t last, tf_nonfinite *nf)
     const size_t BTD = (size_t)batch->B * (size_t)batch->T * D;
     const size_t BHTT = (size_t)batch->B * H * (size_t)batch->T * (size_t)batch->T;
 
-    tf_embed(s->x, s->embed, s->tmp, s->pos_row, cfg, run->w, a, batch, &run->tracer); /* (N, D) */
-    if (found_in_x(run, nf, tf_embed_last_step(cfg), -1))
+    tf_embed(run); /* s->x (N, D) */
+    if (tf_checkpoint_rows(run, nf, tf_embed_last_step(cfg), -1, s->x))
         return TF_STAGE_EMBED;
     if (a->hidden_states)
         tf_scatter_rows(a->hidden_states, s->x, batch, D);
     for (int32_t l = 0; l < cfg->n_layers && l < last; l++) {
         tf_layer_forward(run, l, a->attentions ? a->attentions + (size_t)l * BHTT : NULL);
-        if (found_in_layer(run, nf, l))
+        if (tf_checkpoint_layer(run, nf, l))
             return l + 1;
         if (a->hidden_states)
             tf_scatter_rows(a->hidden_states + (size_t)(l + 1) * BTD, s->x, batch, D);
@@ -153,38 +124,6 @@ static int32_t run_stages(tf_run *run, int32_t last, tf_nonfinite *nf)
     if (last < TF_STAGE_HEAD(cfg))
         return -1;
     return run_head(run, nf) ? TF_STAGE_HEAD(cfg) : -1;
-}
-
-/* The most the trace that names an overflow's tensor may allocate. */
-#define TF_LOCATE_MAX_BYTES ((size_t)256 << 20)
-
-/* Runs the pass again up to checkpoint `stage`, without outputs, tracing
- * every intermediate, and keeps the first traced tensor that holds a
- * non-finite value the inputs do not explain in *nf (which keeps what the
- * checkpoint found when the trace would take more than TF_LOCATE_MAX_BYTES
- * or cannot be allocated). */
-static void locate_nonfinite(tf_run *run, int32_t stage, tf_nonfinite *nf)
-{
-    const size_t bytes = tf_tracer_bytes(run->cfg, &run->batch);
-    if (!bytes || bytes > TF_LOCATE_MAX_BYTES)
-        return;
-    const tf_forward_args *args = run->args;
-    tf_forward_args probe_args = *args;
-    tf_nonfinite_probe probe = {.scope = scope_of(run)};
-    probe_args.hidden_states = probe_args.attentions = probe_args.pooled_output = NULL;
-    probe_args.trace = tf_nonfinite_trace;
-    probe_args.trace_user_data = &probe;
-    const tf_tracer callers = run->tracer;
-    run->args = &probe_args;
-    if (tf_tracer_init(&run->tracer, &probe_args, run->cfg, &run->batch) == TF_OK) {
-        tf_nonfinite again;
-        run_stages(run, stage, &again);
-        tf_tracer_free(&run->tracer);
-        if (probe.found)
-            *nf = probe.first;
-    }
-    run->args = args;
-    run->tracer = callers;
 }
 
 /* The forward pass proper, once arguments and scratch are in place; output
@@ -196,7 +135,7 @@ static tf_status run_forward(tf_run *run)
     tf_nonfinite nf;
     const int32_t stage = run_stages(run, TF_STAGE_HEAD(run->cfg), &nf);
     if (stage >= 0) {
-        locate_nonfinite(run, stage, &nf);
+        tf_locate_nonfinite(run, run_stages, stage, &nf);
         return tf_nonfinite_fail(&nf);
     }
     tf_scatter_rows(a->output, run->s.x, &run->batch, D); /* [B, T, D] */

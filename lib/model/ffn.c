@@ -1,5 +1,5 @@
-/* ffn.c — D -> F -> D with an activation (or a gate) between, chunked over
- * rows; each projection in column blocks on the call's threads. */
+/* ffn.c — D -> F -> D with an activation (or a gate) between, over a chunk
+ * of rows; each projection in column blocks on the call's threads. */
 #include "ffn.h"
 
 #include "kernels.h"
@@ -44,15 +44,4 @@ void tf_ffn_out(const tf_schedule *s, float *y, const float *hidden, const tf_la
     /* (rows, D) = hidden[:, :F] (row stride F or 2F) . W_down^T + b_down */
     tf_linear_split_strided(s, y, hidden, tf_ffn_hidden_width(f), lw->down_w, lw->down_b, rows,
                             f->D, f->F, TF_LINEAR_NO_ACTIVATION);
-}
-
-void tf_ffn(const tf_schedule *s, float *y, float *hidden, size_t chunk, const float *x,
-            const tf_layer_weights *lw, size_t N, const tf_ffn_shape *f)
-{
-    for (size_t r0 = 0; r0 < N; r0 += chunk) {
-        const size_t rows = N - r0 < chunk ? N - r0 : chunk;
-        tf_ffn_in(s, hidden, x + r0 * f->D, lw, rows, f);
-        tf_ffn_gate(s, hidden, rows, f);
-        tf_ffn_out(s, y + r0 * f->D, hidden, lw, rows, f);
-    }
 }

@@ -1,7 +1,8 @@
 /* ffn.h — the position-wise feed-forward block, plain or gated:
  *   plain: y = act(x W_up^T + b_up) W_down^T + b_down
  *   gated: y = (act(x W_gate^T + b_gate) * (x W_up^T + b_up)) W_down^T + b_down
- * (GeGLU with GELU, SwiGLU with SiLU). */
+ * (GeGLU with GELU, SwiGLU with SiLU), in three steps over a chunk of rows:
+ * tf_ffn_in, tf_ffn_gate, tf_ffn_out (layer.c runs them). */
 #ifndef TF_FFN_H
 #define TF_FFN_H
 
@@ -37,10 +38,5 @@ void tf_ffn_gate(const tf_schedule *s, float *hidden, size_t rows, const tf_ffn_
 /* y (rows, D) = hidden's first F columns . W_down^T + b_down. */
 void tf_ffn_out(const tf_schedule *s, float *y, const float *hidden, const tf_layer_weights *lw,
                 size_t rows, const tf_ffn_shape *f);
-
-/* y (N, D) = FFN(x (N, D)), `chunk` rows at a time through hidden (chunk,
- * tf_ffn_hidden_width), on s's threads. y must not alias x. */
-void tf_ffn(const tf_schedule *s, float *y, float *hidden, size_t chunk, const float *x,
-            const tf_layer_weights *lw, size_t N, const tf_ffn_shape *f);
 
 #endif

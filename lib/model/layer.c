@@ -2,7 +2,9 @@
  *   post-norm: x = LN1(x + MHA(x));   x = LN2(x + FFN(x))
  *   pre-norm:  x = x + MHA(LN1(x));   x = x + FFN(LN2(x))
  * with add_norm1b (post-norm), the layer's input x0 once more before the
- * feed-forward block: x = LN1b(x0 + LN1(x0 + MHA(x0))). */
+ * feed-forward block: x = LN1b(x0 + LN1(x0 + MHA(x0))).
+ * The steps compute; the blocks run them in order, with one observation
+ * (observe.h) at each boundary. */
 #include "layer.h"
 
 #include "alibi.h"
@@ -10,6 +12,7 @@
 #include "ffn.h"
 #include "kernels.h"
 #include "linear.h"
+#include "observe.h"
 #include "qk_norm.h"
 #include "relative_bias.h"
 #include "rotary.h"
@@ -36,21 +39,22 @@ void tf_layer_prepare(tf_run *run)
     }
 }
 
-/* The per-call descriptions of the position biases every layer adds:
- * ALiBi's slopes (H), the relative bias of each head per j - i. */
-static void trace_position_biases(tf_run *run, int32_t l)
+/* ---- The steps ------------------------------------------------------------ */
+
+/* s.qkv (N, 3D) = in (N, D) . [W_q | W_k | W_v]^T + b: Q | K | V. */
+static void project_qkv(tf_run *run, int32_t l, const float *in)
 {
-    tf_tracer *tr = &run->tracer;
-    const tf_attn_mask *m = &run->mask;
-    const int64_t H = run->cfg->n_heads;
-    if (m->alibi_slopes) {
-        const int64_t dims[1] = {H};
-        tf_trace_emit(tr, "attn.alibi_slopes", l, 1, dims, "H", m->alibi_slopes);
-    }
-    if (m->relative_bias) {
-        const int64_t dims[2] = {H, 2 * (int64_t)m->relative_len - 1};
-        tf_trace_emit(tr, "attn.relative_bias", l, 2, dims, "H,j-i", m->relative_bias);
-    }
+    const tf_layer_weights *lw = &run->w->layers[l];
+    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
+    tf_linear_split(&run->sched, run->s.qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
+                    TF_LINEAR_NO_ACTIVATION);
+}
+
+/* Q and K in s.qkv (N, 3D) each LayerNorm'ed over its D features. */
+static void normalize_qk(tf_run *run, int32_t l)
+{
+    tf_qk_norm_apply(&run->sched, run->s.qkv, &run->w->layers[l], run->batch.N,
+                     (size_t)run->cfg->d_model, run->cfg->layer_norm_eps);
 }
 
 /* Rotates Q and K in s.qkv (N, 3D) with the table of layer l's kind. */
@@ -60,83 +64,27 @@ static void rotate_qk(tf_run *run, int32_t l)
     const size_t table = (size_t)run->batch.max_len * tf_rotary_dim(cfg); /* floats */
     const float *angles = run->s.rotary + (tf_layer_is_local(cfg, l) ? table : 0);
     tf_rotary_apply(&run->sched, run->s.qkv, angles, &run->batch, cfg);
-    if (tf_tracing(&run->tracer)) {
-        tf_trace_heads(&run->tracer, "attn.q_rotated", l, run->s.qkv, 0);
-        tf_trace_heads(&run->tracer, "attn.k_rotated", l, run->s.qkv, 1);
-    }
 }
 
-/* s.tmp (N, D) = MHA(in), in (N, D). */
-static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
+/* s.ctx (N, D) = each head's softmax(Q K^T / sqrt(d_k) + masks) V from
+ * s.qkv; weights and scores (B, H, T, T) receive the softmax weights and
+ * the scores, or are NULL. */
+static void attend(tf_run *run, int32_t l, float *weights, float *scores)
 {
     const tf_config *cfg = run->cfg;
-    const tf_layer_weights *lw = &run->w->layers[l];
-    tf_scratch *s = &run->s;
-    tf_tracer *tr = &run->tracer;
-    const size_t N = run->batch.N, D = (size_t)cfg->d_model, H = (size_t)cfg->n_heads;
-
-    tf_linear_split(&run->sched, s->qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
-                    TF_LINEAR_NO_ACTIVATION); /* (N, 3D) = Q | K | V */
-    float *scores = NULL;
-    if (tf_tracing(tr)) {
-        tf_trace_heads(tr, "attn.q", l, s->qkv, 0);
-        tf_trace_heads(tr, "attn.k", l, s->qkv, 1);
-        tf_trace_heads(tr, "attn.v", l, s->qkv, 2);
-        scores = tr->scores;
-        if (!attn_weights)
-            attn_weights = tr->weights;
-    }
-    if (cfg->qk_norm) {
-        tf_qk_norm_apply(&run->sched, s->qkv, lw, N, D, cfg->layer_norm_eps);
-        if (tf_tracing(tr)) {
-            tf_trace_heads(tr, "attn.q_norm", l, s->qkv, 0);
-            tf_trace_heads(tr, "attn.k_norm", l, s->qkv, 1);
-        }
-    }
-    if (cfg->position == TF_POSITION_ROTARY)
-        rotate_qk(run, l);
-    if (tf_tracing(tr))
-        trace_position_biases(run, l);
     tf_attn_mask mask = run->mask;
     mask.half_window = tf_layer_is_local(cfg, l) ? (size_t)cfg->attn_window / 2 : 0;
-    tf_attention_split(&run->sched, s->ctx, attn_weights, scores, s->scores, s->qkv, &run->batch,
-                       &mask, D, H); /* (N, D) */
-    if (tf_tracing(tr)) {
-        const int64_t dims[4] = {run->batch.B, (int64_t)H, run->batch.T, run->batch.T};
-        tf_trace_emit(tr, "attn.scores", l, 4, dims, "B,H,T,T", scores);
-        tf_trace_emit(tr, "attn.weights", l, 4, dims, "B,H,T,T", attn_weights);
-        tf_trace_rows(tr, "attn.context", l, s->ctx, D, "B,T,D");
-    }
-    tf_linear_split(&run->sched, s->tmp, s->ctx, lw->out_w, lw->out_b, N, D, D,
-                    TF_LINEAR_NO_ACTIVATION); /* (N, D) */
-    if (tf_tracing(tr))
-        tf_trace_rows(tr, "attn.out", l, s->tmp, D, "B,T,D");
+    tf_attention_split(&run->sched, run->s.ctx, weights, scores, run->s.scores, run->s.qkv,
+                       &run->batch, &mask, (size_t)cfg->d_model, (size_t)cfg->n_heads);
 }
 
-/* out (N, D) = FFN(in), in (N, D). */
-static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
+/* s.tmp (N, D) = s.ctx (N, D) . W_out^T + b_out. */
+static void project_out(tf_run *run, int32_t l)
 {
-    const tf_config *cfg = run->cfg;
     const tf_layer_weights *lw = &run->w->layers[l];
-    tf_tracer *tr = &run->tracer;
-    const size_t N = run->batch.N, F = (size_t)cfg->d_ff;
-    const tf_ffn_shape shape = {(size_t)cfg->d_model, F, cfg->activation, cfg->ffn_gated};
-    if (!tf_tracing(tr)) {
-        tf_ffn(&run->sched, out, run->s.ffn_hidden, TF_FFN_CHUNK_ROWS, in, lw, N, &shape);
-        return;
-    }
-    /* the whole hidden layer at once, (N, F) or (N, 2F), to show it */
-    float *hidden = tr->ffn_hidden;
-    const size_t ld = tf_ffn_hidden_width(&shape);
-    tf_ffn_in(&run->sched, hidden, in, lw, N, &shape);
-    if (shape.gated) {
-        tf_trace_columns(tr, "ffn.up", l, hidden, ld, F, "B,T,F");
-        tf_trace_columns(tr, "ffn.gate", l, hidden + F, ld, F, "B,T,F");
-    }
-    tf_ffn_gate(&run->sched, hidden, N, &shape);
-    tf_trace_columns(tr, "ffn.hidden", l, hidden, ld, F, "B,T,F");
-    tf_ffn_out(&run->sched, out, hidden, lw, N, &shape);
-    tf_trace_rows(tr, "ffn.out", l, out, shape.D, "B,T,D");
+    const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
+    tf_linear_split(&run->sched, run->s.tmp, run->s.ctx, lw->out_w, lw->out_b, N, D, D,
+                    TF_LINEAR_NO_ACTIVATION);
 }
 
 /* A row-wise step: out (N, D) from x (N, D) and delta (N, D) (either may
@@ -173,37 +121,77 @@ static void run_rows(tf_run *run, const rows_job *job)
 }
 
 /* out (N, D) = LN(out + delta) for post-norm, out + delta for pre-norm. */
-static void residual_into(tf_run *run, int32_t l, float *out, const float *delta,
-                          const float *norm_w, const float *norm_b, const char *trace_name)
+static void residual(tf_run *run, float *out, const float *delta, const float *norm_w,
+                     const float *norm_b)
 {
     const tf_config *cfg = run->cfg;
-    const size_t D = (size_t)cfg->d_model;
     const rows_job job = {.out = out, .delta = delta, .norm_w = norm_w, .norm_b = norm_b,
-                          .D = D, .eps = cfg->layer_norm_eps,
+                          .D = (size_t)cfg->d_model, .eps = cfg->layer_norm_eps,
                           .op = cfg->norm_placement == TF_NORM_POST ? ADD_NORM : ADD};
     run_rows(run, &job);
-    if (tf_tracing(&run->tracer))
-        tf_trace_rows(&run->tracer, trace_name, l, out, D, "B,T,D");
 }
 
-/* x (N, D) = LN(x + delta) for post-norm, x + delta for pre-norm. */
-static void residual(tf_run *run, int32_t l, const float *delta, const float *norm_w,
-                     const float *norm_b, const char *trace_name)
+/* out (N, D) = LN(s.x), the pre-norm input of a sub-layer. */
+static void pre_norm(tf_run *run, float *out, const float *norm_w, const float *norm_b)
 {
-    residual_into(run, l, run->s.x, delta, norm_w, norm_b, trace_name);
-}
-
-/* out (N, D) = LN(x), the pre-norm input of a sub-layer. */
-static const float *pre_norm(tf_run *run, int32_t l, float *out, const float *norm_w,
-                             const float *norm_b, const char *trace_name)
-{
-    const size_t D = (size_t)run->cfg->d_model;
-    const rows_job job = {.out = out, .x = run->s.x, .norm_w = norm_w, .norm_b = norm_b, .D = D,
-                          .eps = run->cfg->layer_norm_eps, .op = NORM};
+    const rows_job job = {.out = out, .x = run->s.x, .norm_w = norm_w, .norm_b = norm_b,
+                          .D = (size_t)run->cfg->d_model, .eps = run->cfg->layer_norm_eps,
+                          .op = NORM};
     run_rows(run, &job);
-    if (tf_tracing(&run->tracer))
-        tf_trace_rows(&run->tracer, trace_name, l, out, D, "B,T,D");
-    return out;
+}
+
+/* ---- The blocks: the steps in order, observed ------------------------------- */
+
+/* s.tmp (N, D) = MHA(in), in (N, D); attn_weights (B, H, T, T) receives the
+ * softmax weights, or is NULL. */
+static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
+{
+    const tf_config *cfg = run->cfg;
+    tf_scratch *s = &run->s;
+    float *scores;
+    tf_observed_attention(run, &scores, &attn_weights);
+    project_qkv(run, l, in);
+    tf_observe(run, TF_STEP_QKV, l, s->qkv);
+    if (cfg->qk_norm) {
+        normalize_qk(run, l);
+        tf_observe(run, TF_STEP_QK_NORM, l, s->qkv);
+    }
+    if (cfg->position == TF_POSITION_ROTARY) {
+        rotate_qk(run, l);
+        tf_observe(run, TF_STEP_ROTARY, l, s->qkv);
+    }
+    tf_observe(run, TF_STEP_POSITION_BIASES, l, NULL);
+    attend(run, l, attn_weights, scores);
+    tf_observe(run, TF_STEP_ATTN_SCORES, l, scores);
+    tf_observe(run, TF_STEP_ATTN_WEIGHTS, l, attn_weights);
+    tf_observe(run, TF_STEP_ATTN_CONTEXT, l, s->ctx);
+    project_out(run, l);
+    tf_observe(run, TF_STEP_ATTN_OUT, l, s->tmp);
+}
+
+/* out (N, D) = FFN(in), in (N, D), through the hidden layer `chunk` rows at
+ * a time (tf_observed_ffn_hidden: all N while tracing, so each observation
+ * sees the whole layer; an empty batch passes once, with no rows). */
+static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
+{
+    const tf_config *cfg = run->cfg;
+    const tf_layer_weights *lw = &run->w->layers[l];
+    const tf_ffn_shape shape = {(size_t)cfg->d_model, (size_t)cfg->d_ff, cfg->activation,
+                                cfg->ffn_gated};
+    const size_t N = run->batch.N, D = shape.D;
+    size_t chunk;
+    float *hidden = tf_observed_ffn_hidden(run, &chunk); /* (chunk, tf_ffn_hidden_width) */
+    size_t r0 = 0;
+    do {
+        const size_t rows = N - r0 < chunk ? N - r0 : chunk;
+        tf_ffn_in(&run->sched, hidden, in + r0 * D, lw, rows, &shape);
+        tf_observe(run, TF_STEP_FFN_IN, l, hidden);
+        tf_ffn_gate(&run->sched, hidden, rows, &shape);
+        tf_observe(run, TF_STEP_FFN_GATE, l, hidden);
+        tf_ffn_out(&run->sched, out + r0 * D, hidden, lw, rows, &shape);
+        r0 += rows;
+    } while (r0 < N);
+    tf_observe(run, TF_STEP_FFN_OUT, l, out);
 }
 
 void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
@@ -212,18 +200,30 @@ void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
     tf_scratch *s = &run->s;
     const int pre = run->cfg->norm_placement == TF_NORM_PRE;
 
-    const int norm1 = pre && lw->norm1_w; /* none in layer 0 with skip_first_norm1 */
-    const float *attn_in = norm1 ? pre_norm(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "norm1")
-                                 : s->x;
+    const float *attn_in = s->x;
+    if (pre && lw->norm1_w) { /* none in layer 0 with skip_first_norm1 */
+        pre_norm(run, s->tmp, lw->norm1_w, lw->norm1_b);
+        tf_observe(run, TF_STEP_NORM1, l, s->tmp);
+        attn_in = s->tmp;
+    }
     attention_block(run, l, attn_in, attn_weights); /* s->tmp = MHA(attn_in) */
     if (lw->norm1b_w) { /* add_norm1b: s->tmp = LN1(MHA(x) + x), then x = LN1b(x + s->tmp) */
-        residual_into(run, l, s->tmp, s->x, lw->norm1_w, lw->norm1_b, "add_norm1");
-        residual(run, l, s->tmp, lw->norm1b_w, lw->norm1b_b, "add_norm1b");
+        residual(run, s->tmp, s->x, lw->norm1_w, lw->norm1_b);
+        tf_observe(run, TF_STEP_ADD_NORM1, l, s->tmp);
+        residual(run, s->x, s->tmp, lw->norm1b_w, lw->norm1b_b);
+        tf_observe(run, TF_STEP_ADD_NORM1B, l, s->x);
     } else {
-        residual(run, l, s->tmp, lw->norm1_w, lw->norm1_b, "add_norm1");
+        residual(run, s->x, s->tmp, lw->norm1_w, lw->norm1_b);
+        tf_observe(run, TF_STEP_ADD_NORM1, l, s->x);
     }
 
-    const float *ffn_in = pre ? pre_norm(run, l, s->ctx, lw->norm2_w, lw->norm2_b, "norm2") : s->x;
+    const float *ffn_in = s->x;
+    if (pre) {
+        pre_norm(run, s->ctx, lw->norm2_w, lw->norm2_b);
+        tf_observe(run, TF_STEP_NORM2, l, s->ctx);
+        ffn_in = s->ctx;
+    }
     ffn_block(run, l, s->tmp, ffn_in); /* s->tmp = FFN(ffn_in) */
-    residual(run, l, s->tmp, lw->norm2_w, lw->norm2_b, "add_norm2");
+    residual(run, s->x, s->tmp, lw->norm2_w, lw->norm2_b);
+    tf_observe(run, TF_STEP_ADD_NORM2, l, s->x);
 }

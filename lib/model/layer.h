@@ -1,25 +1,8 @@
-/* layer.h — one encoder layer, and the state of one forward call. */
+/* layer.h — one encoder layer. */
 #ifndef TF_LAYER_H
 #define TF_LAYER_H
 
-#include "attention.h"
-#include "batch.h"
-#include "schedule.h"
-#include "trace.h"
-#include "weights.h"
-#include "workspace.h"
-
-/* Everything one forward call works with. */
-typedef struct tf_run {
-    const tf_config *cfg;
-    const tf_weights *w;
-    const tf_forward_args *args;
-    tf_batch batch;
-    tf_scratch s;
-    tf_attn_mask mask;
-    tf_tracer tracer;
-    tf_schedule sched; /* the call's threads (tf_schedule_begin) */
-} tf_run;
+#include "run.h"
 
 /* What every layer of a call shares, computed once: the rotary tables, the
  * ALiBi slopes and the relative bias of each head per distance (into

@@ -1,20 +1,16 @@
 /* pipeline.c — tf_pipeline_load: a model folder as one handle (the
  * encoder, its tokenizer: tokenizer.json, else vocab.txt; then a
- * sentence-transformers pipeline or a classification head), and what the
- * handle tells about itself. */
-#define _POSIX_C_SOURCE 200809L
-#include <stdio.h>
-#include <string.h>
+ * sentence-transformers pipeline or a classification head), assembled from
+ * what formats/ reads (model_folder.h, st_modules.h), and what the handle
+ * tells about itself. */
+#include <stdint.h>
 
 #include "abi.h"
 #include "alloc.h"
 #include "error.h"
-#include "extra_tensors.h"
-#include "file.h"
-#include "folder_config.h"
-#include "json_file.h"
+#include "model_folder.h"
 #include "pipeline.h"
-#include "safetensors.h"
+#include "tokenizer/tokenizer_load.h"
 #include "validate.h"
 
 /* The limit on tokens of a model without max_position_embeddings (BERT's). */
@@ -67,21 +63,6 @@ static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
     return TF_OK;
 }
 
-/* Whether tokenizer.json's model has a continuing_subword_prefix (transformers'
- * token-classification pipeline then tells subwords by their length). */
-static tf_status read_subword_prefix(const char *path, int32_t *has)
-{
-    cJSON *root;
-    tf_status s = tf_json_read_file(path, "tokenizer.json", 0, &root);
-    if (s)
-        return s;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(model, "continuing_subword_prefix");
-    *has = cJSON_IsString(prefix) && prefix->valuestring[0];
-    cJSON_Delete(root);
-    return TF_OK;
-}
-
 /* The folder's tokenizer twice: p->tok, cutting at the pipeline's limit,
  * and p->probe, never cutting. */
 static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
@@ -94,7 +75,7 @@ static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
         s = tf_tokenizer_folder_file(dir, &path, &json);
     p->wordpiece_subwords = 1; /* vocab.txt: "##" */
     if (s == TF_OK && json && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER)
-        s = read_subword_prefix(path, &p->wordpiece_subwords);
+        s = tf_model_folder_subword_prefix(path, &p->wordpiece_subwords);
     tf_tokenizer_options to; /* vocab.txt: tokenizer_config.json's casing; tokenizer.json its own */
     tf_tokenizer_options_init(&to);
     const int32_t lowercase = tc->lowercase != 0; /* not said: BertTokenizer's true */
@@ -127,66 +108,22 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
 
 /* ---- The head ------------------------------------------------------------------- */
 
-/* "<name>.weight" (rank, dims) and, if bias, "<name>.bias" [dims[0]] of f:
- * a Linear's (rows, D) or a LayerNorm's (D). */
-static tf_status read_weight_bias(const tf_st_file *f, const char *name, int32_t rank,
-                                  const int64_t *dims, int bias, const char *why, float **w,
-                                  float **b)
-{
-    char w_name[96], b_name[96];
-    snprintf(w_name, sizeof w_name, "%s.weight", name);
-    snprintf(b_name, sizeof b_name, "%s.bias", name);
-    tf_status s = tf_extra_tensor_read(f, w_name, rank, dims, "model.safetensors", why, w);
-    return s || !bias ? s : tf_extra_tensor_read(f, b_name, 1, dims, "model.safetensors", why, b);
-}
-
-static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows, int64_t D,
-                             int bias, const char *why, float **w, float **b)
-{
-    const int64_t dims[2] = {rows, D};
-    return read_weight_bias(f, name, 2, dims, bias, why, w, b);
-}
-
-/* A sequence head's dense layer and LayerNorm (hf_family.h), if it has them. */
-static tf_status read_head_transform(tf_pipeline *p, const tf_st_file *f)
-{
-    const int64_t D = p->cfg.d_model;
-    char why[160];
-    snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
-    tf_status s = TF_OK;
-    if (p->head->dense)
-        s = read_linear(f, p->head->dense, D, D, p->head->dense_bias, why, &p->dense_w,
-                        &p->dense_b);
-    if (s == TF_OK && p->head->norm)
-        s = read_weight_bias(f, p->head->norm, 1, &D, p->head->norm_bias, why, &p->norm_w,
-                             &p->norm_b);
-    return s;
-}
-
-/* The head's Linear layers from model.safetensors: a sequence head's
- * (hf_family.h), or a token head's classifier (every family's name). */
+/* The head's weights from model.safetensors (model_folder.h): a sequence
+ * head's (p->head), or a token head's classifier. */
 static tf_status read_head(tf_pipeline *p, const char *dir)
 {
-    char *path;
-    tf_status s = tf_path_join(dir, "model.safetensors", &path);
-    tf_st_file f;
-    if (s == TF_OK)
-        s = tf_st_open(&f, path);
-    tf_free(path);
+    tf_head_weights w;
+    tf_status s = tf_model_folder_head(dir, p->head, p->arch.n_labels, p->cfg.d_model, &w);
     if (s)
         return s;
-    const int64_t n = p->arch.n_labels, D = p->cfg.d_model;
-    if (p->head)
-        s = read_head_transform(p, &f);
-    char why[160];
-    snprintf(why, sizeof why, "%lld labels in config.json id2label, hidden_size %lld",
-             (long long)n, (long long)D);
-    if (s == TF_OK)
-        s = read_linear(&f, p->head ? p->head->out : "classifier", n, D, 1, why, &p->cls_w,
-                        &p->cls_b);
-    tf_st_close(&f);
-    p->dim = (int32_t)n;
-    return s;
+    p->dense_w = w.dense_w;
+    p->dense_b = w.dense_b;
+    p->norm_w = w.norm_w;
+    p->norm_b = w.norm_b;
+    p->cls_w = w.cls_w;
+    p->cls_b = w.cls_b;
+    p->dim = p->arch.n_labels;
+    return TF_OK;
 }
 
 static tf_status load_head(tf_pipeline *p, const char *dir)
@@ -216,11 +153,7 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
 
 static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
-    char *config;
-    tf_status s = tf_path_join(dir, "config.json", &config);
-    if (s == TF_OK)
-        s = tf_hf_arch_read(&p->arch, config, "config.json");
-    tf_free(config);
+    tf_status s = tf_model_folder_arch(dir, &p->arch);
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
     int modules = 0;

@@ -96,7 +96,8 @@ int tf_added_split(tf_text_parts *parts, const tf_added_tokens *a, int normalize
             begin--;
         while (t->rstrip && end < n && tf_is_whitespace(c[end].cp))
             end++;
-        if ((begin > text && !push_part(parts, text, begin, -1)) || !push_part(parts, begin, end, k))
+        if ((begin > text && !push_part(parts, text, begin, -1)) ||
+            !push_part(parts, begin, end, k))
             return 0;
         text = i = end;
     }

@@ -1,6 +1,6 @@
-/* chars.h — text as the pipeline sees it: code points, each with the bytes
- * [begin, end) of the original text it came from (empty for a character a
- * stage inserted), and the Unicode classes the stages ask about. */
+/* chars.h — text as the tokenizer's stages see it: code points, each with
+ * the bytes [begin, end) of the original text it came from (empty for a
+ * character a stage inserted), and the Unicode classes the stages ask about. */
 #ifndef TF_CHARS_H
 #define TF_CHARS_H
 

@@ -238,13 +238,19 @@ static int grows_past(growth *g, size_t made)
 static const char *kind_name(tf_normalizer_kind kind)
 {
     static const char *const names[] = {
-        [TF_NORM_BERT] = "BertNormalizer", [TF_NORM_NFC] = "NFC", [TF_NORM_NFD] = "NFD",
-        [TF_NORM_NFKC] = "NFKC", [TF_NORM_NFKD] = "NFKD", [TF_NORM_LOWERCASE] = "Lowercase",
-        [TF_NORM_STRIP_ACCENTS] = "StripAccents", [TF_NORM_STRIP] = "Strip",
-        [TF_NORM_REPLACE] = "Replace", [TF_NORM_PREPEND] = "Prepend",
-        [TF_NORM_PRECOMPILED] = "Precompiled"};
-    _Static_assert(sizeof names / sizeof *names == TF_NORM_PRECOMPILED + 1,
-                   "a name for each kind, TF_NORM_PRECOMPILED the last");
+        [TF_NORMALIZER_BERT] = "BertNormalizer",
+        [TF_NORMALIZER_NFC] = "NFC",
+        [TF_NORMALIZER_NFD] = "NFD",
+        [TF_NORMALIZER_NFKC] = "NFKC",
+        [TF_NORMALIZER_NFKD] = "NFKD",
+        [TF_NORMALIZER_LOWERCASE] = "Lowercase",
+        [TF_NORMALIZER_STRIP_ACCENTS] = "StripAccents",
+        [TF_NORMALIZER_STRIP] = "Strip",
+        [TF_NORMALIZER_REPLACE] = "Replace",
+        [TF_NORMALIZER_PREPEND] = "Prepend",
+        [TF_NORMALIZER_PRECOMPILED] = "Precompiled"};
+    _Static_assert(sizeof names / sizeof *names == TF_NORMALIZER_PRECOMPILED + 1,
+                   "a name for each kind, TF_NORMALIZER_PRECOMPILED the last");
     return names[kind];
 }
 
@@ -337,11 +343,13 @@ static int per_char(tf_chars *out, const tf_chars *in, const tf_normalizer *n)
 {
     for (size_t k = 0; k < in->n; k++) {
         const tf_char *c = &in->v[k];
-        const int ok = n->kind == TF_NORM_BERT        ? bert_one(out, n, c)
-                       : n->kind == TF_NORM_LOWERCASE ? tf_chars_push_lower(out, c->cp, c->begin,
-                                                                            c->end)
-                       : is_mark(c->cp)               ? 1
-                                                      : tf_chars_push(out, c->cp, c->begin, c->end);
+        int ok;
+        if (n->kind == TF_NORMALIZER_BERT)
+            ok = bert_one(out, n, c);
+        else if (n->kind == TF_NORMALIZER_LOWERCASE)
+            ok = tf_chars_push_lower(out, c->cp, c->begin, c->end);
+        else /* StripAccents */
+            ok = is_mark(c->cp) || tf_chars_push(out, c->cp, c->begin, c->end);
         if (!ok)
             return 0;
     }
@@ -356,32 +364,32 @@ tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_normalizer *n
     const size_t base = out->n;
     int ok = 1;
     switch (n->kind) {
-    case TF_NORM_BERT:
-    case TF_NORM_LOWERCASE:
-    case TF_NORM_STRIP_ACCENTS:
+    case TF_NORMALIZER_BERT:
+    case TF_NORMALIZER_LOWERCASE:
+    case TF_NORMALIZER_STRIP_ACCENTS:
         ok = per_char(out, in, n);
         break;
-    case TF_NORM_NFC:
+    case TF_NORMALIZER_NFC:
         ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
         break;
-    case TF_NORM_NFD:
+    case TF_NORMALIZER_NFD:
         ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE);
         break;
-    case TF_NORM_NFKC:
+    case TF_NORMALIZER_NFKC:
         ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
         break;
-    case TF_NORM_NFKD:
+    case TF_NORMALIZER_NFKD:
         ok = unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT);
         break;
-    case TF_NORM_STRIP:
+    case TF_NORMALIZER_STRIP:
         ok = strip(out, in, n);
         break;
-    case TF_NORM_REPLACE: /* its growth checked as it goes */
+    case TF_NORMALIZER_REPLACE: /* its growth checked as it goes */
         return replace(out, in, n, what);
-    case TF_NORM_PRECOMPILED:
+    case TF_NORMALIZER_PRECOMPILED:
         ok = tf_precompiled_normalize(out, in, &n->charsmap);
         break;
-    case TF_NORM_PREPEND:
+    case TF_NORMALIZER_PREPEND:
         /* the text put in spans the first character, as tokenizers aligns it */
         ok = in->n == 0 || (push_content(out, &n->content, in->v[0].begin, in->v[0].end) &&
                             copy(out, in));

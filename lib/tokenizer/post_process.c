@@ -156,6 +156,6 @@ int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int
     return tf_template_add(single, -1, 0, &cls, 1) && tf_template_add(single, 0, 0, NULL, 0) &&
            tf_template_add(single, -1, 0, &sep, 1) && tf_template_add(pair, -1, 0, &cls, 1) &&
            tf_template_add(pair, 0, 0, NULL, 0) && tf_template_add(pair, -1, 0, &sep, 1) &&
-           (!roberta || tf_template_add(pair, -1, 0, &sep, 1)) && tf_template_add(pair, 1, b_type, NULL, 0) &&
-           tf_template_add(pair, -1, b_type, &sep, 1);
+           (!roberta || tf_template_add(pair, -1, 0, &sep, 1)) &&
+           tf_template_add(pair, 1, b_type, NULL, 0) && tf_template_add(pair, -1, b_type, &sep, 1);
 }

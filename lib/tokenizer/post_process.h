@@ -1,6 +1,6 @@
-/* post_process.h — what tokenizers does after the model: truncation of a
- * text (and its pair) to max_length, the template that adds the special
- * tokens and token types (TemplateProcessing, BertProcessing,
+/* post_process.h — what tokenizers does after the tokenizer model:
+ * truncation of a text (and its pair) to max_length, the template that adds
+ * the special tokens and token types (TemplateProcessing, BertProcessing,
  * RobertaProcessing, ByteLevel), padding. */
 #ifndef TF_POST_PROCESS_H
 #define TF_POST_PROCESS_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "tokens.h"
 #include "tfenc.h"
 
 /* One item of a template: a sequence ($A: 0, $B: 1) or special ids. */

@@ -1,7 +1,8 @@
 /* stages.h — the stages of a tokenizer between the added tokens and the
- * model, as Hugging Face's tokenizers defines them: normalizers (characters
- * to characters) and pre-tokenizers (characters to pieces: a piece starts
- * at each character with word_start set). A Sequence is a list of stages. */
+ * tokenizer model, as Hugging Face's tokenizers defines them: normalizers
+ * (characters to characters) and pre-tokenizers (characters to pieces: a
+ * piece starts at each character with word_start set). A Sequence is a list
+ * of stages. */
 #ifndef TF_STAGES_H
 #define TF_STAGES_H
 
@@ -14,17 +15,17 @@
 #include "tfenc.h"
 
 typedef enum tf_normalizer_kind {
-    TF_NORM_BERT,          /* BertNormalizer */
-    TF_NORM_NFC,
-    TF_NORM_NFD,
-    TF_NORM_NFKC,
-    TF_NORM_NFKD,
-    TF_NORM_LOWERCASE,
-    TF_NORM_STRIP_ACCENTS, /* marks (M*) removed */
-    TF_NORM_STRIP,         /* whitespace removed at the left and/or right */
-    TF_NORM_REPLACE,       /* each match of `pattern` becomes `content` */
-    TF_NORM_PREPEND,       /* `content` before a non-empty text */
-    TF_NORM_PRECOMPILED    /* SentencePiece's charsmap */
+    TF_NORMALIZER_BERT,          /* BertNormalizer */
+    TF_NORMALIZER_NFC,
+    TF_NORMALIZER_NFD,
+    TF_NORMALIZER_NFKC,
+    TF_NORMALIZER_NFKD,
+    TF_NORMALIZER_LOWERCASE,
+    TF_NORMALIZER_STRIP_ACCENTS, /* marks (M*) removed */
+    TF_NORMALIZER_STRIP,         /* whitespace removed at the left and/or right */
+    TF_NORMALIZER_REPLACE,       /* each match of `pattern` becomes `content` */
+    TF_NORMALIZER_PREPEND,       /* `content` before a non-empty text */
+    TF_NORMALIZER_PRECOMPILED    /* SentencePiece's charsmap */
 } tf_normalizer_kind;
 
 typedef struct tf_normalizer {

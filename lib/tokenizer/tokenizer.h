@@ -1,7 +1,9 @@
 /* tokenizer.h — the tokenizer behind tf_tokenizer: added tokens, then
- * normalizers, pre-tokenizers, a model (WordPiece, BPE, Unigram) and the post
- * processing, as Hugging Face's tokenizers runs them. A vocab.txt is the
- * pipeline BertTokenizerFast builds; a tokenizer.json says its own. */
+ * normalizers, pre-tokenizers, a tokenizer model (models/: WordPiece, BPE,
+ * Unigram) and the post-processing, as Hugging Face's tokenizers runs them.
+ * Filled by formats/tokenizer/ from a tokenizer.json (which says every
+ * stage) or BERT's vocab.txt (the stages BertTokenizerFast sets up); this
+ * folder never reads a file. */
 #ifndef TF_TOKENIZER_H
 #define TF_TOKENIZER_H
 
@@ -10,21 +12,17 @@
 
 #include "added_tokens.h"
 #include "decoders.h"
-#include "model.h"
+#include "models/tokenizer_models.h"
 #include "post_process.h"
 #include "stages.h"
 #include "tfenc.h"
+#include "tokens.h"
 #include "vocab.h"
 
-typedef enum tf_model_kind { TF_MODEL_WORDPIECE, TF_MODEL_BPE, TF_MODEL_UNIGRAM } tf_model_kind;
-
 struct tf_tokenizer {
-    tf_vocab vocab;                /* the model's */
-    tf_model_kind model;
-    int32_t unk_id;                /* WordPiece's; -1: none */
-    int32_t max_chars_per_word;    /* WordPiece's */
-    tf_bpe bpe;
-    tf_unigram unigram;
+    tf_vocab vocab;                  /* the tokenizer model's */
+    const tf_tokenizer_model *model; /* its row of models/tokenizer_models.c */
+    void *model_state;               /* [model->state_size] what model->build made */
     tf_added_tokens added;
     int32_t has_normalized_added;  /* some added token is matched after normalising */
     tf_normalizer *normalizers;    /* [n_normalizers], in order */
@@ -43,19 +41,25 @@ struct tf_tokenizer {
     int32_t pad_left;              /* padding.direction Left */
 };
 
+/* What tf_tokenizer_options_init gives. */
+extern const tf_tokenizer_options tf_tokenizer_defaults;
+
+/* The caller's options (NULL: the defaults) into *o, read as their
+ * struct_size says and checked: TF_ERR_INVALID_ARGUMENT naming the option. */
+tf_status tf_tokenizer_options_read(tf_tokenizer_options *o, const tf_tokenizer_options *opts);
+
 /* Appends the tokens of text[0..len) (no template specials) to out; `what`
  * names the text in messages. */
 tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                       const char *what);
 
-/* Loads a tokenizer.json into tok (zeroed); tok is left for
- * tf_tokenizer_destroy on failure too. */
-tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
-                                 const tf_tokenizer_options *o);
+/* Makes model tok's tokenizer model, with its state allocated (zeroed) for
+ * model->build to fill; TF_ERR_OUT_OF_MEMORY naming `what`. */
+tf_status tf_tokenizer_set_model(tf_tokenizer *tok, const tf_tokenizer_model *model,
+                                 const char *what);
 
 /* Runs c through the tokenizer's normalizers in place (an added token's
  * content with normalized true); `what` names it in messages. */
 tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, const char *what);
-
 
 #endif

@@ -1,13 +1,13 @@
-/* vocab.c — loading vocab.txt into a string blob and a hash index. */
+/* vocab.c — a vocabulary: its tokens in one string blob, a hash index and
+ * a byte trie. */
 #include "vocab.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "error.h"
-#include "file.h"
-
 
 static uint64_t hash(const char *s, size_t len) /* FNV-1a */
 {
@@ -220,61 +220,7 @@ static int alloc_index(tf_vocab *v, size_t count)
     return 1;
 }
 
-/* Token v->size at text[start..end) (indexed by index_tokens). */
-static void add_token(tf_vocab *v, size_t start, size_t end)
-{
-    v->offset[v->size] = start;
-    v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
-    v->max_length = end - start > v->max_length ? end - start : v->max_length;
-    v->size++;
-}
-
-/* The hash index and the trie of the tokens added; 0 when out of memory. */
-static int index_all(tf_vocab *v)
-{
-    index_tokens(v);
-    return build_trie(v);
-}
-
-tf_status tf_vocab_load(tf_vocab *v, const char *path)
-{
-    memset(v, 0, sizeof *v);
-    size_t len = 0;
-    tf_status s = tf_file_read_all(path, TF_VOCAB_MAX_BYTES, &v->text, &len);
-    if (s)
-        return s;
-    size_t lines = 0;
-    for (size_t i = 0; i < len; i++)
-        lines += v->text[i] == '\n';
-    lines += len > 0 && v->text[len - 1] != '\n'; /* a last line without "\n" */
-    if (lines == 0 || lines > TF_VOCAB_MAX_TOKENS) {
-        tf_vocab_destroy(v);
-        return tf_fail(TF_ERR_FORMAT, "%s: %zu tokens; expected 1..%d", path, lines,
-                       TF_VOCAB_MAX_TOKENS);
-    }
-    if (!alloc_index(v, lines)) {
-        tf_vocab_destroy(v);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", path, lines);
-    }
-    size_t start = 0;
-    for (size_t i = 0; i <= len && (size_t)v->size < lines; i++) {
-        if (i < len && v->text[i] != '\n')
-            continue;
-        size_t end = i;
-        if (end > start && v->text[end - 1] == '\r')
-            end--;
-        v->text[end] = '\0';
-        add_token(v, start, end);
-        start = i + 1;
-    }
-    if (!index_all(v)) {
-        tf_vocab_destroy(v);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", path);
-    }
-    return TF_OK;
-}
-
-tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what)
+tf_status tf_vocab_begin(tf_vocab *v, char *text, size_t count, const char *what)
 {
     memset(v, 0, sizeof *v);
     v->text = text;
@@ -282,16 +228,47 @@ tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", what, count);
     }
-    for (size_t k = 0, start = 0; k < count; k++) {
-        const size_t end = start + strlen(text + start);
-        add_token(v, start, end);
-        start = end + 1;
-    }
-    if (!index_all(v)) {
+    return TF_OK;
+}
+
+void tf_vocab_add(tf_vocab *v, size_t start, size_t end)
+{
+    v->offset[v->size] = start;
+    v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
+    v->max_length = end - start > v->max_length ? end - start : v->max_length;
+    v->size++;
+}
+
+tf_status tf_vocab_finish(tf_vocab *v, const char *what)
+{
+    index_tokens(v);
+    if (!build_trie(v)) {
         tf_vocab_destroy(v);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", what);
     }
     return TF_OK;
+}
+
+tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what)
+{
+    tf_status s = tf_vocab_begin(v, text, count, what);
+    if (s)
+        return s;
+    for (size_t k = 0, start = 0; k < count; k++) {
+        const size_t end = start + strlen(text + start);
+        tf_vocab_add(v, start, end);
+        start = end + 1;
+    }
+    return tf_vocab_finish(v, what);
+}
+
+void tf_vocab_byte_tokens(const tf_vocab *v, int32_t byte_id[256])
+{
+    for (int byte = 0; byte < 256; byte++) {
+        char name[8];
+        snprintf(name, sizeof name, "<0x%02X>", byte);
+        byte_id[byte] = tf_vocab_find(v, name, strlen(name));
+    }
 }
 
 void tf_vocab_destroy(tf_vocab *v)

@@ -1,4 +1,5 @@
-/* vocab.h — a WordPiece vocabulary: tokens by id, ids by token (hash). */
+/* vocab.h — a tokenizer's vocabulary: tokens by id, ids by token (hash),
+ * and a byte trie of them for longest-prefix matches. */
 #ifndef TF_VOCAB_H
 #define TF_VOCAB_H
 
@@ -7,7 +8,6 @@
 
 #include "tfenc.h"
 
-#define TF_VOCAB_MAX_BYTES (256u << 20) /* of a vocab.txt or tokenizer.json */
 #define TF_VOCAB_MAX_TOKENS (1 << 24)
 
 typedef struct tf_vocab {
@@ -30,13 +30,20 @@ typedef struct tf_vocab {
     int32_t root_child[256], continuation_child[256];
 } tf_vocab;
 
-/* Reads vocab.txt: one token per line ("\n" or "\r\n"), id = line number;
- * a token listed twice keeps its last id, as BERT's loader does. */
-tf_status tf_vocab_load(tf_vocab *v, const char *path);
 /* A vocabulary of `count` tokens from text (tf_malloc'd; the vocabulary
  * owns it from here, on failure too): each NUL-terminated, back to back,
  * in id order. `what` names it in messages. */
 tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what);
+
+/* tf_vocab_from_tokens in steps, for tokens laid out otherwise: begin
+ * takes text (as there) and makes room for count tokens; add makes
+ * text[start..end) the next id (at most count of them); finish indexes
+ * them, a token added twice keeping its last id. Begin and finish destroy
+ * v when they fail. */
+tf_status tf_vocab_begin(tf_vocab *v, char *text, size_t count, const char *what);
+void tf_vocab_add(tf_vocab *v, size_t start, size_t end);
+tf_status tf_vocab_finish(tf_vocab *v, const char *what);
+
 void tf_vocab_destroy(tf_vocab *v);
 
 /* The id of the len bytes at token, or -1. */
@@ -50,6 +57,10 @@ int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char 
 /* The trie node the edge `byte` leads to from `node` (0: the root), or -1;
  * node_id[] of it is the token that ends there, or -1. */
 int32_t tf_vocab_child(const tf_vocab *v, int32_t node, unsigned char byte);
+
+/* The ids of the byte tokens "<0x00>" .. "<0xFF>" (byte_fallback's), -1
+ * where v has none. */
+void tf_vocab_byte_tokens(const tf_vocab *v, int32_t byte_id[256]);
 
 static inline const char *tf_vocab_token(const tf_vocab *v, int32_t id)
 {

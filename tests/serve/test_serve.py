@@ -224,9 +224,14 @@ def test_errors(s):
     check_error(s.post("/embed", {"inputs": ["a"] * 9}), 413,
                 "inputs: 9 inputs, more than the server's limit of 8")
     check_error(s.post("/rerank", {"query": "a", "texts": ["b"]}), 400,
-                "/rerank needs a cross-encoder model; this server's model is embedding")
+                "/rerank needs a cross-encoder model; this server's model is embedding "
+                "(use /v1/embeddings or /embed)")
     check_error(s.request("GET", "/embed")[:2], 405, "/embed takes POST, not GET")
-    check_error(s.request("GET", "/nope")[:2], 404, "no route /nope")
+    check_error(s.request("GET", "/nope")[:2], 404, "no route /nope; the routes are "
+                "/v1/embeddings, /embed, /rerank, /predict, /tokenize, /info, /health, /metrics")
+    metrics = s.request("GET", "/metrics")[1]  # each route's label, and the unmatched
+    for route, status in (("/rerank", 400), ("/embed", 405), ("unmatched", 404)):
+        assert f'tfenc_requests_total{{route="{route}",status="{status}"}}' in metrics, metrics
     check_error(s.request("POST", "/v1/nope", {})[:2], 404, "no route /v1/nope")
     # a path with a newline: one log line still, the byte as \x0A
     check_error(s.request("GET", "/no%0Awhere")[:2], 404, "no route /no\nwhere")

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h" /* the library's limits: TF_MAX_D_MODEL */
 #include "options.h"
 #include "tfenc.h"
 

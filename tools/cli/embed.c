@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "config.h" /* the library's limits: TF_MAX_POSITIONS */
 #include "npy.h"
 #include "options.h"
 #include "pipeline_cli.h"

@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h" /* tf_rotary_dim_of, TF_ROTARY_DEFAULT_THETA, tf_relative_max_distance_of,
-                       tf_embed_projects */
+#include "config_view.h"
 #include "options.h"
 #include "shape_text.h"
 #include "tfenc.h"
@@ -77,9 +76,9 @@ static void print_modern_fields(const tf_config *c)
                c->ffn_gated ? "gated" : "plain", c->bias || c->norm_bias ? "yes" : "no",
                c->skip_first_norm1 ? "none" : "yes");
     if (c->position == TF_POSITION_ROTARY) {
-        const double theta = c->rotary_base ? (double)c->rotary_base : TF_ROTARY_DEFAULT_THETA;
+        const double theta = config_rotary_theta(c);
         printf("        rotary: %d of d_k %d dimensions, %s pairs, theta %g (local layers %g)",
-               (int)tf_rotary_dim_of(c), (int)(c->d_model / c->n_heads),
+               (int)config_rotary_dim(c), (int)(c->d_model / c->n_heads),
                c->rotary_interleaved ? "interleaved" : "half-split", theta,
                c->rotary_base_local ? (double)c->rotary_base_local : theta);
         if (c->rotary_ntk_factor && c->rotary_ntk_positions)
@@ -91,7 +90,7 @@ static void print_modern_fields(const tf_config *c)
             printf(", positions divided by %g", (double)c->rotary_linear_factor);
         printf("\n");
     }
-    if (tf_embed_projects(c))
+    if (config_embed_projects(c))
         printf("        embeddings: %d wide, projected to d_model %d (embed.project)\n",
                (int)c->embedding_dim, (int)c->d_model);
     if (c->attn_window && c->global_every)
@@ -101,7 +100,7 @@ static void print_modern_fields(const tf_config *c)
         printf("        local attention: window %d in every layer\n", (int)c->attn_window);
     if (c->relative_buckets)
         printf("        relative position bias: %d buckets, max distance %d, shared by every "
-               "layer\n", (int)c->relative_buckets, (int)tf_relative_max_distance_of(c));
+               "layer\n", (int)c->relative_buckets, (int)config_relative_max_distance(c));
     if (c->qk_norm || c->add_norm1b)
         printf("        LayerNorms on Q and K %s, the input added again after add_norm1 %s\n",
                c->qk_norm ? "yes" : "no", c->add_norm1b ? "yes (norm1b)" : "no");

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h" /* the library's limits: TF_MAX_D_MODEL */
 
 cli_args cli_args_start(const char *command, void (*usage)(FILE *out), int argc, char **argv)
 {

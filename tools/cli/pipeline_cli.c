@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "kind_text.h"
 #include "options.h"
 
 int pipeline_cli_is_folder(const char *path)
@@ -43,15 +44,6 @@ const char *pipeline_cli_runs(int32_t kind)
     return NULL;
 }
 
-void pipeline_cli_kind_text(char *out, size_t size, int32_t kind)
-{
-    const char *name = tf_pipeline_kind_name(kind);
-    if (name)
-        snprintf(out, size, "%s %s", strchr("aeiou", name[0]) ? "an" : "a", name);
-    else
-        snprintf(out, size, "a new kind of");
-}
-
 /* Whether p's kind is one of kinds; if not, says what the folder dir is
  * and which subcommand runs it. */
 static int kind_taken(const char *command, const char *dir, const tf_pipeline *p,
@@ -61,7 +53,7 @@ static int kind_taken(const char *command, const char *dir, const tf_pipeline *p
     if (kinds & PIPELINE_CLI_KIND(kind))
         return 1;
     char what[64];
-    pipeline_cli_kind_text(what, sizeof what, kind);
+    kind_text(what, sizeof what, kind);
     const char *runs = pipeline_cli_runs(kind);
     if (runs)
         cli_error(command, "%s: %s folder; %s runs it", dir, what, runs);

@@ -35,9 +35,6 @@ int pipeline_cli_other_kind(const char *command, const char *dir, unsigned kinds
 /* The subcommand that runs a folder of kind ("tfenc classify"), or NULL. */
 const char *pipeline_cli_runs(int32_t kind);
 
-/* The kind's name with its article ("an embedding", "a classifier") in out. */
-void pipeline_cli_kind_text(char *out, size_t size, int32_t kind);
-
 /* "tfenc COMMAND: STATUS: message" for a failed call; returns CLI_FAILED. */
 int pipeline_cli_fail(const char *command, tf_status s);
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h" /* the library's limits (TF_MAX_D_MODEL), tf_layer_is_local, tf_rotary_dim_of, tf_embed_width */
+#include "config_view.h"
 #include "dump.h"
 #include "explain_html.h"
 #include "heatmap.h"
@@ -131,7 +131,7 @@ static void row_stats(const walkthrough *w, const float *rows, int width)
 
 static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const char *name)
 {
-    const int D = tf_embed_width(&w->cfg), T = w->T; /* the embeddings' width */
+    const int D = config_embed_width(&w->cfg), T = w->T; /* the embeddings' width */
     if (!strcmp(name, "embed.token")) {
         heading(w, w->cfg.vocab_size ? "Token embedding: each token id picks one row of the table"
                                      : "Token vectors: the model takes vectors, not ids");
@@ -193,10 +193,9 @@ static const float *head_rows(const walkthrough *w, const tf_trace_event *ev)
 static void explain_rotary(walkthrough *w, const tf_trace_event *ev)
 {
     const tf_config *c = &w->cfg;
-    const int dk = c->d_model / c->n_heads, r = tf_rotary_dim_of(c);
-    const int local = tf_layer_is_local(c, ev->layer) && c->rotary_base_local;
-    const double theta = local ? (double)c->rotary_base_local
-                         : c->rotary_base ? (double)c->rotary_base : TF_ROTARY_DEFAULT_THETA;
+    const int dk = c->d_model / c->n_heads, r = config_rotary_dim(c);
+    const int local = config_layer_is_local(c, ev->layer) && c->rotary_base_local;
+    const double theta = local ? (double)c->rotary_base_local : config_rotary_theta(c);
     heading(w, "Rotary positions: Q and K turned by their position");
     char position[32] = "t";
     if (c->rotary_linear_factor)
@@ -226,7 +225,7 @@ static void explain_relative(walkthrough *w, const tf_trace_event *ev)
            "  |j - i| < %d a bucket each, then logarithmic buckets up to %d, keys after the query\n"
            "  in the other half (MPNet's relative_position_bucket); computed per distance, never\n"
            "  a (%d, %d) table\n", (int)c->relative_buckets, (int)c->n_heads,
-           (int)tf_relative_exact_of(c), (int)tf_relative_max_distance_of(c), w->T, w->T);
+           (int)config_relative_exact(c), (int)config_relative_max_distance(c), w->T, w->T);
     tensor_line(ev, "each head's bias for each j - i");
     printf("  head %d:\n", h);
     for (int d = -shown; d <= shown; d++)
@@ -237,7 +236,7 @@ static void explain_relative(walkthrough *w, const tf_trace_event *ev)
 static void explain_window(const walkthrough *w, int32_t layer)
 {
     const tf_config *c = &w->cfg;
-    if (tf_layer_is_local(c, layer))
+    if (config_layer_is_local(c, layer))
         printf("  layer %d is local: query i sees keys |i - j| <= %d only (-inf elsewhere),\n"
                "  computed for those keys alone\n", (int)layer, (int)c->attn_window / 2);
 }

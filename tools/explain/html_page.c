@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "colour_scale.h"
-#include "file.h"
-#include "file_message.h"
+#include "file_writer.h"
 
 /* Room for n more bytes and the NUL; 0, or -1 (the page marked). */
 static int reserve(html_page *p, size_t n)
@@ -66,15 +65,7 @@ int page_write(const html_page *p, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "%s: out of memory for the page", path);
         return -1;
     }
-    tf_file_writer w;
-    tf_status s = tf_file_create(&w, path);
-    if (s == TF_OK && (s = tf_file_write(&w, p->text, p->len)) != TF_OK)
-        tf_file_discard(&w);
-    else if (s == TF_OK)
-        s = tf_file_commit(&w);
-    if (s != TF_OK)
-        snprintf(err, err_size, "%s", file_message());
-    return s == TF_OK ? 0 : -1;
+    return file_replace(path, p->text, p->len, err, err_size);
 }
 
 void page_free(html_page *p)

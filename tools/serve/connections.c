@@ -55,7 +55,7 @@
 #include <sys/uio.h>
 
 #include "clock.h"
-#include "route_table.h"
+#include "response.h"
 
 /* How often the watchdog looks, and how long a refused connection may
  * stay for its client to send its request (then read and dropped). */
@@ -139,7 +139,7 @@ static int over_cap(const serve_connections *cs, const connection *k, serve_erro
 static void answer_refused(MHD_socket fd, const serve_error *e)
 {
     serve_response r;
-    routes_error(-1, e, &r);
+    serve_respond_error(SERVE_ERRORS_TEI, e, &r);
     char head[256];
     const int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
                            "Content-Length: %zu\r\nConnection: close\r\nRetry-After: 1\r\n\r\n",

@@ -13,8 +13,8 @@
 #include "cli_message.h"
 #include "clock.h"
 #include "request_head.h"
-#include "routes.h"
-#include "utf8.h"
+#include "route_table.h"
+#include "utf8_bytes.h"
 
 /* Each connection thread's stack. */
 enum { THREAD_STACK = 1 << 20 };
@@ -24,7 +24,7 @@ enum { THREAD_STACK = 1 << 20 };
 typedef struct request_ctx {
     serve_request_line line; /* its target as sent */
     int started;           /* the access handler has seen it: counted in s->active */
-    int route;             /* serve_route_id, or -1 */
+    const serve_route *route; /* NULL: no route has its path */
     char *body;            /* [len] bytes read so far (malloc'ed) */
     size_t len, cap;
     int too_large;         /* the body passed --payload-limit while being read */
@@ -40,8 +40,8 @@ typedef struct request_ctx {
 static void log_request(const char *method, const char *url, const serve_response *r,
                         double seconds)
 {
-    const int m = tf_utf8_prefix(method, SERVE_QUOTE_BYTES);
-    const int u = tf_utf8_prefix(url, SERVE_QUOTE_BYTES);
+    const int m = utf8_prefix(method, SERVE_QUOTE_BYTES);
+    const int u = utf8_prefix(url, SERVE_QUOTE_BYTES);
     if (r->queue_s >= 0)
         cli_line("%.*s %.*s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f", m,
                  method, u, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
@@ -57,8 +57,7 @@ static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
 {
     const double seconds = serve_clock() - ctx->start;
     log_request(method, url, r, seconds);
-    serve_metrics_request(&s->metrics, ctx->route >= 0 ? (size_t)ctx->route : SERVE_ROUTE_COUNT,
-                          r->status, seconds, r->queue_s, r->compute_s);
+    serve_metrics_request(&s->metrics, ctx->route, r->status, seconds, r->queue_s, r->compute_s);
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body,
                                                                 MHD_RESPMEM_MUST_FREE);
     if (!resp) {
@@ -110,7 +109,7 @@ static int check_headers(serve_server *s, struct MHD_Connection *c, request_ctx 
     }
     if (routes_check_method(ctx->route, routes_run_as(ctx->route, method), url, e))
         return e->status;
-    if (ctx->route != SERVE_ROUTE_HEALTH && !authorised(s, c))
+    if (!ctx->route->no_key && !authorised(s, c))
         return serve_error_set(e, 401, "", "a missing or wrong API key: send the header "
                                "\"Authorization: Bearer KEY\" with the server's --api-key");
     if (atomic_load(&s->stopping))
@@ -165,7 +164,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         ctx->route = routes_find(url);
         atomic_fetch_add(&s->active, 1);
         if (check_headers(s, c, ctx, method, url, version, &e)) {
-            routes_error(ctx->route, &e, &r);
+            serve_respond_error(routes_errors_of(ctx->route), &e, &r);
             return send_response(s, c, ctx, method, url, &r);
         }
         return MHD_YES;
@@ -182,10 +181,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (ctx->too_large) {
         serve_error_set(&e, 413, "", "the body is more than the server's limit of %zu bytes "
                         "(--payload-limit)", s->limits.payload_limit);
-        routes_error(ctx->route, &e, &r);
+        serve_respond_error(routes_errors_of(ctx->route), &e, &r);
     } else {
         serve_connections_request_read(c);
-        routes_run(s, (serve_route_id)ctx->route, ctx->body, ctx->len, &r);
+        routes_run(s, ctx->route, ctx->body, ctx->len, &r);
     }
     return send_response(s, c, ctx, method, url, &r);
 }

@@ -19,7 +19,7 @@ void json_out_str(json_out *o, const char *s);
 void json_out_printf(json_out *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
 /* s as a JSON string: quotes, escapes for '"', '\\' and control characters, and \ufffd
  * (U+FFFD, the replacement character) for each byte that does not start a valid UTF-8
- * character (tf_utf8_valid_char): every string a response holds goes through here, so
+ * character (utf8_valid_char): every string a response holds goes through here, so
  * every body is UTF-8 whatever bytes a request, a folder's name or a message held. */
 void json_out_string(json_out *o, const char *s);
 /* The first n bytes of s as a JSON string (as json_out_string). */

@@ -6,9 +6,9 @@
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
-/* The statuses the server answers with, one row each, and "other" (0). */
+/* The statuses the server answers with, a column each, and "other" (0). */
 static const int statuses[] = {200, 400, 401, 404, 405, 413, 429, 500, 503, 0};
-_Static_assert(COUNT(statuses) == SERVE_METRIC_STATUSES, "a status for each row");
+_Static_assert(COUNT(statuses) == SERVE_METRIC_STATUSES, "a status for each column");
 
 /* Each connection event's counter and its reason label. */
 static const struct {
@@ -39,6 +39,9 @@ void serve_metrics_init(serve_metrics *m)
 {
     memset(m, 0, sizeof *m);
     pthread_mutex_init(&m->lock, NULL);
+    for (size_t r = 0; r < serve_routes_count; r++)
+        m->requests[r].route = serve_routes[r];
+    m->n_requests = serve_routes_count + 1; /* the last row's route NULL: the unmatched */
     m->batch_tokens = histogram(token_bounds, COUNT(token_bounds));
     m->batch_inputs = histogram(input_bounds, COUNT(input_bounds));
     m->request_seconds = histogram(second_bounds, COUNT(second_bounds));
@@ -61,7 +64,7 @@ static void observe(serve_histogram *h, double v)
     h->total++;
 }
 
-static size_t status_row(int status)
+static size_t status_column(int status)
 {
     size_t i = 0;
     while (i + 1 < SERVE_METRIC_STATUSES && statuses[i] != status)
@@ -69,11 +72,20 @@ static size_t status_row(int status)
     return i;
 }
 
-void serve_metrics_request(serve_metrics *m, size_t route, int status, double seconds,
-                           double queue_seconds, double compute_seconds)
+/* The row of route's requests (the last, the unmatched, for NULL). */
+static serve_route_requests *requests_of(serve_metrics *m, const serve_route *route)
+{
+    size_t r = 0;
+    while (r + 1 < m->n_requests && m->requests[r].route != route)
+        r++;
+    return &m->requests[r];
+}
+
+void serve_metrics_request(serve_metrics *m, const serve_route *route, int status,
+                           double seconds, double queue_seconds, double compute_seconds)
 {
     pthread_mutex_lock(&m->lock);
-    m->requests[route][status_row(status)]++;
+    requests_of(m, route)->by_status[status_column(status)]++;
     observe(&m->request_seconds, seconds);
     if (queue_seconds >= 0) {
         observe(&m->queue_seconds, queue_seconds);
@@ -147,16 +159,18 @@ void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
     pthread_mutex_lock(&m->lock);
     json_out_str(o, "# HELP tfenc_requests_total Requests answered, by route and status.\n"
                     "# TYPE tfenc_requests_total counter\n");
-    for (size_t r = 0; r < SERVE_METRIC_ROUTES; r++)
+    for (size_t r = 0; r < m->n_requests; r++) {
+        const serve_route_requests *row = &m->requests[r];
         for (size_t s = 0; s < SERVE_METRIC_STATUSES; s++)
-            if (m->requests[r][s]) {
+            if (row->by_status[s]) {
                 char status[16] = "other";
                 if (statuses[s])
                     snprintf(status, sizeof status, "%d", statuses[s]);
                 json_out_printf(o, "tfenc_requests_total{route=\"%s\",status=\"%s\"} %llu\n",
-                                r < SERVE_ROUTE_COUNT ? routes_table[r].path : "unmatched",
-                                status, m->requests[r][s]);
+                                row->route ? row->route->path : "unmatched", status,
+                                row->by_status[s]);
             }
+    }
     write_connections(m, o, open_connections);
     json_out_printf(o, "# HELP tfenc_queue_depth Requests admitted and not yet answered.\n"
                        "# TYPE tfenc_queue_depth gauge\ntfenc_queue_depth %zu\n", queue_depth);

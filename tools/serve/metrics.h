@@ -21,11 +21,15 @@ typedef struct serve_histogram {
     unsigned long long total;
 } serve_histogram;
 
-/* Requests are counted by route (a row for each serve_route_id, and the
- * row SERVE_ROUTE_COUNT for a path no route has) and status (metrics.c's
- * table; its last row, "other", for the rest). */
-#define SERVE_METRIC_ROUTES (SERVE_ROUTE_COUNT + 1)
+/* Requests are counted by route and status (metrics.c's table; its last
+ * column, "other", for the rest). */
 #define SERVE_METRIC_STATUSES 10
+
+/* A route's requests by status; route NULL: those of a path no route has. */
+typedef struct serve_route_requests {
+    const serve_route *route;
+    unsigned long long by_status[SERVE_METRIC_STATUSES];
+} serve_route_requests;
 
 /* A connection the server refused or closed by itself. */
 typedef enum serve_connection_event {
@@ -38,7 +42,10 @@ typedef enum serve_connection_event {
 
 typedef struct serve_metrics {
     pthread_mutex_t lock;
-    unsigned long long requests[SERVE_METRIC_ROUTES][SERVE_METRIC_STATUSES];
+    serve_route_requests requests[SERVE_MAX_ROUTES + 1]; /* [n_requests]: a row for each
+                                                            route of serve_routes, in its
+                                                            order, then the unmatched */
+    size_t n_requests;
     unsigned long long connections[SERVE_CONNECTION_EVENT_COUNT];
     serve_histogram batch_tokens, batch_inputs, request_seconds, queue_seconds,
         compute_seconds;
@@ -46,11 +53,11 @@ typedef struct serve_metrics {
 
 void serve_metrics_init(serve_metrics *m);
 void serve_metrics_destroy(serve_metrics *m);
-/* A finished request: its route (serve_route_id, or SERVE_ROUTE_COUNT), status,
+/* A finished request: its route (NULL: none has its path), status,
  * seconds in all, and, for one that ran, its queue and compute seconds
  * (negative: it did not run). */
-void serve_metrics_request(serve_metrics *m, size_t route, int status, double seconds,
-                           double queue_seconds, double compute_seconds);
+void serve_metrics_request(serve_metrics *m, const serve_route *route, int status,
+                           double seconds, double queue_seconds, double compute_seconds);
 /* A connection refused or closed by the server. */
 void serve_metrics_connection(serve_metrics *m, serve_connection_event event);
 /* A forward call (serve_batch_fn). */

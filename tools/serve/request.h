@@ -1,8 +1,10 @@
-/* request.h — a request body read into what a route runs: JSON checked by
- * lib/common/json.c (valid UTF-8, bounded nesting, no duplicate key, no
- * NUL), then each field's type and range. A bad body is a serve_error
- * naming the field, what it takes and what it got. No model is needed
- * here: token counts and the model's limits are the routes' (routes.c). */
+/* request.h — a request body read into what a route runs. The JSON is
+ * checked first (tools/support/json_reader.c: valid UTF-8, bounded
+ * nesting, no duplicate key, no NUL), then read by its route's parser (in
+ * the route's file, routes/), with the readers here for the fields routes
+ * share: each field's type and range. A bad body is a serve_error naming
+ * the field, what it takes and what it got. No model is needed here:
+ * token counts and the model's limits are the handlers' (route_model.h). */
 #ifndef SERVE_REQUEST_H
 #define SERVE_REQUEST_H
 
@@ -10,46 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The routes that take a JSON body. */
-typedef enum serve_body_kind {
-    SERVE_BODY_OPENAI_EMBEDDINGS, /* POST /v1/embeddings */
-    SERVE_BODY_EMBED,             /* POST /embed */
-    SERVE_BODY_RERANK,            /* POST /rerank */
-    SERVE_BODY_PREDICT,           /* POST /predict */
-    SERVE_BODY_TOKENIZE,          /* POST /tokenize */
-    SERVE_BODY_KIND_COUNT
-} serve_body_kind;
-
-/* A refused request: the HTTP status, the field it names (OpenAI's
- * "param"; "" for none) and the message. */
-typedef struct serve_error {
-    int status;
-    char param[32];
-    char message[320];
-} serve_error;
-
-/* Sets *e and returns -1. A message longer than e->message is cut between
- * two characters. */
-int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* The bytes of a client's string (a path, a field's value) a message
- * quotes, at most, cut between two characters:
- * "%.*s", tf_utf8_prefix(s, SERVE_QUOTE_BYTES), s (lib/common/utf8.h). */
-#define SERVE_QUOTE_BYTES 64
+#include "response.h"
 
 /* The JSON nesting a body may have (TEI's deepest, predict's pairs, is 3). */
 #define SERVE_MAX_JSON_DEPTH 8
 
 /* What a body asks. Strings point into root's tree. */
 typedef struct serve_request {
-    serve_body_kind kind;
     cJSON *root;
     size_t n;                 /* inputs, 1..max_inputs */
     const char **texts;       /* [n] (rerank: the query, n times); NULL for ids */
     const int32_t **ids;      /* /v1/embeddings' token-id inputs: [n] lists, or NULL */
     size_t *id_counts;        /* [n] their lengths, >= 1 */
     const char **pairs;       /* [n] second segments (rerank: the texts), or NULL */
+    const char *query;        /* rerank: the query every pair shares, else NULL */
     int single;               /* the input was one string (or pair), not a list */
     const char *prompt_name;  /* NULL: the folder's default */
     int32_t normalize;        /* -1: the model's; 0; 1 */
@@ -64,11 +40,48 @@ typedef struct serve_request {
     const char *model;        /* /v1/embeddings: as given, or NULL */
 } serve_request;
 
-/* Parses body[0..len) for the route kind, at most max_inputs inputs; 0,
- * or -1 with *e set (400, or 413 for more inputs than max_inputs). On
- * success free *r with serve_request_free. */
-int serve_request_parse(serve_request *r, serve_body_kind kind, const char *body, size_t len,
-                        size_t max_inputs, serve_error *e);
+/* A route's parser: r->root, a JSON object, into r's fields, at most
+ * max_inputs inputs; 0, or -1 with *e (400, or 413 for more inputs). */
+typedef int serve_body_parser(serve_request *r, size_t max_inputs, serve_error *e);
+
+/* Reads body[0..len) with parse; 0, or -1 with *e set. On success free *r
+ * with serve_request_free. */
+int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body,
+                        size_t len, size_t max_inputs, serve_error *e);
 void serve_request_free(serve_request *r);
+
+/* ---- For the parsers ------------------------------------------------------------ *
+ * Each reader returns 0, or -1 with *e naming the field. An optional field
+ * absent or null leaves *out as it was (the request's default). */
+
+/* The member name of r->root, or NULL. */
+const cJSON *serve_field(const serve_request *r, const char *name);
+/* What a JSON value is, for messages: "a string", "an array", ... */
+const char *serve_json_type(const cJSON *v);
+/* 400: "<field>: expected <expected>, got <what got is>"; returns -1. */
+int serve_wrong_type(serve_error *e, const char *field, const char *expected, const cJSON *got);
+
+/* An optional boolean. */
+int serve_field_bool(const serve_request *r, const char *name, int32_t *out, serve_error *e);
+/* An optional string. */
+int serve_field_string(const serve_request *r, const char *name, const char **out,
+                       serve_error *e);
+/* An optional integer 1..INT32_MAX. */
+int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
+                         serve_error *e);
+/* TEI's truncation_direction: only "Right" (what the library cuts). */
+int serve_field_direction(const serve_request *r, serve_error *e);
+
+/* `name`: a string or a list of strings, into r->texts. */
+int serve_field_texts(serve_request *r, const char *name, size_t max, serve_error *e);
+/* As serve_field_texts, or token ids (OpenAI's: a list of ids, or of
+ * lists of them) into r->ids. */
+int serve_field_texts_or_ids(serve_request *r, const char *name, size_t max, serve_error *e);
+
+/* The number of items of a list of inputs `name`, 1..max. */
+int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n,
+                    serve_error *e);
+/* r->n = n, r->texts [n] and, with pairs, r->pairs [n] allocated. */
+int serve_request_alloc_inputs(serve_request *r, size_t n, int pairs, serve_error *e);
 
 #endif

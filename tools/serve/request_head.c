@@ -32,7 +32,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "utf8.h"
+#include "utf8_bytes.h"
 
 /* ---- %XX -------------------------------------------------------------------------- */
 
@@ -65,7 +65,7 @@ void serve_head_request_line(serve_request_line *l, const char *uri)
 {
     *l = (serve_request_line){.target_end = uri ? uri + strlen(uri) : NULL};
     if (uri)
-        snprintf(l->target, sizeof l->target, "%.*s", tf_utf8_prefix(uri, SERVE_QUOTE_BYTES),
+        snprintf(l->target, sizeof l->target, "%.*s", utf8_prefix(uri, SERVE_QUOTE_BYTES),
                  uri);
 }
 
@@ -90,7 +90,7 @@ static int is_chunked(const char *name, size_t n)
 /* How many bytes of a coding's name [n] a message quotes. */
 static int quoted(const char *name, size_t n)
 {
-    return tf_utf8_prefix(name, n < SERVE_QUOTE_BYTES ? n : SERVE_QUOTE_BYTES);
+    return utf8_prefix(name, n < SERVE_QUOTE_BYTES ? n : SERVE_QUOTE_BYTES);
 }
 
 /* Each element of value (a coding and its parameters) into t; empty ones
@@ -194,7 +194,7 @@ static int check_nul(const char *method, const char *url, const char *version,
         spaces = method[n + i] == ' ';
     if (!spaces)
         return serve_error_set(e, 400, "", "the request line holds a NUL byte (in its method, "
-                               "after \"%.*s\")", tf_utf8_prefix(method, SERVE_QUOTE_BYTES),
+                               "after \"%.*s\")", utf8_prefix(method, SERVE_QUOTE_BYTES),
                                method);
     if (line->target_end && (uintptr_t)line->target_end + 1 != (uintptr_t)version)
         return serve_error_set(e, 400, "", "the request line holds a NUL byte (in its target, "
@@ -207,8 +207,8 @@ static int check_nul(const char *method, const char *url, const char *version,
         w->cut_key = w->last_key, w->cut_value = w->last_value;
     if (w->cut_key)
         return serve_error_set(e, 400, "", "the header %.*s holds a NUL byte (after \"%.*s\")",
-                               tf_utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
-                               tf_utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES), w->cut_value);
+                               utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
+                               utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES), w->cut_value);
     return 0;
 }
 #endif
@@ -220,8 +220,8 @@ static int check_lengths(const head_walk *w, serve_error *e)
     if (w->lengths > 1)
         return serve_error_set(e, 400, "", "Content-Length: given %d times (%.*s, then %.*s); "
                                "a request says its body's length once (RFC 9112, section 6.3)",
-                               w->lengths, tf_utf8_prefix(w->length[0], SERVE_QUOTE_BYTES),
-                               w->length[0], tf_utf8_prefix(w->length[1], SERVE_QUOTE_BYTES),
+                               w->lengths, utf8_prefix(w->length[0], SERVE_QUOTE_BYTES),
+                               w->length[0], utf8_prefix(w->length[1], SERVE_QUOTE_BYTES),
                                w->length[1]);
     if (w->lengths && w->te.headers)
         return serve_error_set(e, 400, "", "both Content-Length and Transfer-Encoding: a "
@@ -255,7 +255,7 @@ static int check_codings(const codings *t, const char *version, serve_error *e)
     if (t->headers > 1 || strcasecmp(t->first, "chunked") != 0)
         return serve_error_set(e, 400, "", "Transfer-Encoding: \"%.*s\": the server reads a "
                                "chunked body as \"Transfer-Encoding: chunked\" alone",
-                               tf_utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
+                               utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
     return 0;
 }
 

@@ -9,7 +9,7 @@
 #include <microhttpd.h>
 #include <stddef.h>
 
-#include "request.h"
+#include "response.h"
 
 /* MHD_OPTION_UNESCAPE_CALLBACK: decodes each %XX of s (a path, a query's
  * field or value) in place as libmicrohttpd's own does (two hex digits;

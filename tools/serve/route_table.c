@@ -1,34 +1,42 @@
-/* route_table.c — the routes' table, a request's route, and errors in the
- * shape of each route's API. */
+/* route_table.c — the routes' table, a request's route, and running it. */
 #define _POSIX_C_SOURCE 200809L
 #include "route_table.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "server.h"
+#include "utf8_bytes.h"
 
-const serve_route routes_table[] = {
-    [SERVE_ROUTE_OPENAI_EMBEDDINGS] = {"/v1/embeddings", "POST", 1, 1,
-                                       SERVE_BODY_OPENAI_EMBEDDINGS},
-    [SERVE_ROUTE_EMBED] = {"/embed", "POST", 0, 1, SERVE_BODY_EMBED},
-    [SERVE_ROUTE_RERANK] = {"/rerank", "POST", 0, 1, SERVE_BODY_RERANK},
-    [SERVE_ROUTE_PREDICT] = {"/predict", "POST", 0, 1, SERVE_BODY_PREDICT},
-    [SERVE_ROUTE_TOKENIZE] = {"/tokenize", "POST", 0, 1, SERVE_BODY_TOKENIZE},
-    [SERVE_ROUTE_INFO] = {"/info", "GET", 0, 0, 0},
-    [SERVE_ROUTE_HEALTH] = {"/health", "GET", 0, 0, 0},
-    [SERVE_ROUTE_METRICS] = {"/metrics", "GET", 0, 0, 0},
-};
-_Static_assert(sizeof routes_table / sizeof routes_table[0] == SERVE_ROUTE_COUNT,
-               "a row for each serve_route_id");
+/* Every route, in the order 404's message and /metrics list them: each a
+ * file of routes/ defining `const serve_route route_<name>`. A new route is
+ * its file, its line in meson.build and its line here. ROUTES(X) is X of
+ * each: declared with DECLARE, listed in serve_routes with ROW. */
+#define ROUTES(X)          \
+    X(route_v1_embeddings) \
+    X(route_embed)         \
+    X(route_rerank)        \
+    X(route_predict)       \
+    X(route_tokenize)      \
+    X(route_info)          \
+    X(route_health)        \
+    X(route_metrics)       \
+    /* the list's end */
 
-int routes_find(const char *path)
+#define DECLARE(route) extern const serve_route route;
+#define ROW(route) &route,
+ROUTES(DECLARE)
+const serve_route *const serve_routes[] = {ROUTES(ROW)};
+const size_t serve_routes_count = sizeof serve_routes / sizeof serve_routes[0];
+_Static_assert(sizeof serve_routes / sizeof serve_routes[0] <= SERVE_MAX_ROUTES,
+               "a row of /metrics for each route");
+
+const serve_route *routes_find(const char *path)
 {
-    for (size_t i = 0; i < SERVE_ROUTE_COUNT; i++)
-        if (strcmp(path, routes_table[i].path) == 0)
-            return (int)i;
-    return -1;
+    for (size_t i = 0; i < serve_routes_count; i++)
+        if (strcmp(path, serve_routes[i]->path) == 0)
+            return serve_routes[i];
+    return NULL;
 }
 
 /* Whether r is a GET route: one that a HEAD request runs too. */
@@ -37,99 +45,91 @@ static int takes_head(const serve_route *r)
     return strcmp(r->method, "GET") == 0;
 }
 
-const char *routes_run_as(int route, const char *method)
+const char *routes_run_as(const serve_route *route, const char *method)
 {
-    return route >= 0 && takes_head(&routes_table[route]) && strcmp(method, "HEAD") == 0
-               ? "GET"
-               : method;
+    return route && takes_head(route) && strcmp(method, "HEAD") == 0 ? "GET" : method;
 }
 
-const char *routes_allow(int route)
+const char *routes_allow(const serve_route *route)
 {
-    return takes_head(&routes_table[route]) ? "GET, HEAD" : routes_table[route].method;
+    return takes_head(route) ? "GET, HEAD" : route->method;
 }
 
-int routes_check_method(int route, const char *method, const char *path, serve_error *e)
+serve_error_shape routes_errors_of(const serve_route *route)
 {
-    if (route < 0) {
+    return route ? route->errors : SERVE_ERRORS_TEI;
+}
+
+int routes_check_method(const serve_route *route, const char *method, const char *path,
+                        serve_error *e)
+{
+    if (!route) {
         char paths[256] = ""; /* "/v1/embeddings, /embed, ..., /metrics" */
-        for (size_t i = 0; i < SERVE_ROUTE_COUNT; i++) {
+        for (size_t i = 0; i < serve_routes_count; i++) {
             const size_t used = strlen(paths);
             snprintf(paths + used, sizeof paths - used, "%s%s", i ? ", " : "",
-                     routes_table[i].path);
+                     serve_routes[i]->path);
         }
         return serve_error_set(e, 404, "", "no route %.*s; the routes are %s",
-                               tf_utf8_prefix(path, SERVE_QUOTE_BYTES), path, paths);
+                               utf8_prefix(path, SERVE_QUOTE_BYTES), path, paths);
     }
-    const serve_route *r = &routes_table[route];
-    if (strcmp(method, r->method) != 0)
-        return serve_error_set(e, 405, "", "%s takes %s%s, not %.*s", r->path, r->method,
-                               takes_head(r) ? " (or HEAD)" : "",
-                               tf_utf8_prefix(method, SERVE_QUOTE_BYTES), method);
+    if (strcmp(method, route->method) != 0)
+        return serve_error_set(e, 405, "", "%s takes %s%s, not %.*s", route->path, route->method,
+                               takes_head(route) ? " (or HEAD)" : "",
+                               utf8_prefix(method, SERVE_QUOTE_BYTES), method);
     return 0;
 }
 
-void routes_respond_json(serve_response *out, int status, json_out *o)
+size_t routes_of_kind(int32_t kind, char *out, size_t size)
 {
-    out->status = status, out->content_type = "application/json";
-    out->body = json_out_take(o, &out->len);
-    if (!out->body) { /* out of memory: a body that needs none */
-        static const char oom[] = "{\"error\":\"out of memory\",\"error_type\":\"Backend\"}";
-        out->status = 500;
-        out->body = strdup(oom);
-        out->len = out->body ? sizeof oom - 1 : 0;
-    }
+    size_t n = 0, used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < serve_routes_count; i++)
+        if (serve_routes[i]->kind == SERVE_KIND(kind) && used < size)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", n++ ? " or " : "",
+                                     serve_routes[i]->path);
+    return n;
 }
 
-/* TEI's error_type of a status. TEI's ErrorType (router/src/lib.rs) has
- * Unhealthy, Backend, Overloaded, Validation, Tokenizer and Empty; a
- * request the server cannot take as sent (no API key, no such route,
- * another method, a transfer coding it does not decode) is Validation, the
- * closest. */
-static const char *tei_error_type(int status)
+/* Whether route i is the first of the table to run its kind. */
+static int first_of_kind(size_t i)
 {
-    switch (status) {
-    case 400: case 401: case 404: case 405: case 413: case 501: return "Validation";
-    case 429: return "Overloaded";
-    case 503: return "Unhealthy";
-    default: return "Backend";
-    }
+    for (size_t k = 0; k < i; k++)
+        if (serve_routes[k]->kind == serve_routes[i]->kind)
+            return 0;
+    return 1;
 }
 
-/* OpenAI's error type of a status. */
-static const char *openai_error_type(int status)
+void routes_served_kinds(char *out, size_t size)
 {
-    switch (status) {
-    case 401: return "authentication_error";
-    case 404: case 405: return "not_found_error";
-    case 429: return "rate_limit_error";
-    case 500: case 503: return "server_error";
-    default: return "invalid_request_error";
-    }
+    const char *names[SERVE_MAX_ROUTES]; /* [n] each kind some route runs, once */
+    size_t n = 0, used = 0;
+    for (size_t i = 0; i < serve_routes_count; i++)
+        if (serve_routes[i]->kind != SERVE_NO_KIND && first_of_kind(i))
+            names[n++] = tf_pipeline_kind_name(SERVE_KIND_PIPELINE(serve_routes[i]->kind));
+    out[0] = '\0';
+    for (size_t k = 0; k < n && used < size; k++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s",
+                                 k == 0 ? "" : k + 1 < n ? ", " : " and ", names[k]);
 }
 
-void routes_error(int r, const serve_error *e, serve_response *out)
+void routes_run(serve_server *s, const serve_route *route, const char *body, size_t len,
+                serve_response *out)
 {
-    json_out o = {0};
-    *out = (serve_response){0};
-    if (r >= 0 && routes_table[r].openai) {
-        json_out_str(&o, "{\"error\":{\"message\":");
-        json_out_string(&o, e->message);
-        json_out_str(&o, ",\"type\":");
-        json_out_string(&o, openai_error_type(e->status));
-        json_out_str(&o, ",\"param\":");
-        if (e->param[0])
-            json_out_string(&o, e->param);
-        else
-            json_out_str(&o, "null");
-        json_out_printf(&o, ",\"code\":%d}}", e->status);
-    } else {
-        json_out_str(&o, "{\"error\":");
-        json_out_string(&o, e->message);
-        json_out_str(&o, ",\"error_type\":");
-        json_out_string(&o, tei_error_type(e->status));
-        json_out_str(&o, "}");
+    *out = (serve_response){.queue_s = -1, .compute_s = -1};
+    serve_request q;
+    serve_error e;
+    int rc = route->parse ? serve_request_parse(&q, route->parse, body, len,
+                                                s->limits.max_client_batch, &e)
+                          : 0;
+    if (rc == 0) {
+        rc = route->handle(s, route, route->parse ? &q : NULL, out, &e);
+        if (route->parse)
+            serve_request_free(&q);
     }
-    routes_respond_json(out, e->status, &o);
-    out->queue_s = out->compute_s = -1;
+    if (rc) {
+        const double queue_s = out->queue_s, compute_s = out->compute_s;
+        serve_respond_error(route->errors, &e, out);
+        out->queue_s = queue_s, out->compute_s = compute_s;
+    }
 }

@@ -1,72 +1,57 @@
-/* route_table.h — the server's routes as data: OpenAI's POST /v1/embeddings
- * and text-embeddings-inference's POST /embed, /rerank, /predict, /tokenize
- * and GET /info, /health, /metrics, each with its method, the shape of its
- * API's errors and the kind of its body; a request's route from its method
- * and path (404, 405 otherwise), and an error's body in the route's shape.
- * Nothing here needs a model (the fuzz target fuzz/fuzz_serve_request.c
- * builds it without one); running a route is routes.c's. */
+/* route_table.h — the server's routes, one table of route objects
+ * (route.h): OpenAI's POST /v1/embeddings and text-embeddings-inference's
+ * POST /embed, /rerank, /predict, /tokenize and GET /info, /health,
+ * /metrics. A request's route from its path (404 otherwise), its method
+ * checked (405), its body parsed and its handler run. */
 #ifndef SERVE_ROUTE_TABLE_H
 #define SERVE_ROUTE_TABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "json_out.h"
-#include "request.h"
+#include "route.h"
 
-/* routes_table's rows. */
-typedef enum serve_route_id {
-    SERVE_ROUTE_OPENAI_EMBEDDINGS, /* POST /v1/embeddings */
-    SERVE_ROUTE_EMBED,             /* POST /embed */
-    SERVE_ROUTE_RERANK,            /* POST /rerank */
-    SERVE_ROUTE_PREDICT,           /* POST /predict */
-    SERVE_ROUTE_TOKENIZE,          /* POST /tokenize */
-    SERVE_ROUTE_INFO,              /* GET /info */
-    SERVE_ROUTE_HEALTH,            /* GET /health */
-    SERVE_ROUTE_METRICS,           /* GET /metrics */
-    SERVE_ROUTE_COUNT
-} serve_route_id;
+/* [serve_routes_count] every route, in the order 404's message and
+ * /metrics list them. */
+extern const serve_route *const serve_routes[];
+extern const size_t serve_routes_count;
 
-typedef struct serve_route {
-    const char *path, *method;
-    int openai;              /* errors as OpenAI's {"error": {...}}, else TEI's */
-    int has_body;            /* a JSON body of kind `body` */
-    serve_body_kind body;
-} serve_route;
+/* The most routes the table may hold (/metrics keeps a row for each). */
+#define SERVE_MAX_ROUTES 32
 
-/* [SERVE_ROUTE_COUNT], a row for each serve_route_id. */
-extern const serve_route routes_table[];
-
-/* A response: status, body (malloc'ed) and what the log line says. */
-typedef struct serve_response {
-    int status;
-    char *body;
-    size_t len;
-    const char *content_type;
-    size_t tokens;                  /* the inputs' tokens, as run */
-    double queue_s, compute_s;      /* negative when nothing ran */
-} serve_response;
-
-/* The route of path (its serve_route_id), or -1. */
-int routes_find(const char *path);
+/* The route of path, or NULL. */
+const serve_route *routes_find(const char *path);
 
 /* 0 when route (routes_find's) takes method; else 404 (no route: path
- * quoted) or 405 in *e, and -1. */
-int routes_check_method(int route, const char *method, const char *path, serve_error *e);
+ * quoted, the paths listed) or 405 in *e, and -1. */
+int routes_check_method(const serve_route *route, const char *method, const char *path,
+                        serve_error *e);
 
 /* The method a request of method runs route as: GET for HEAD on a GET
  * route (RFC 9110, section 9.3.2: HEAD is GET without the body, which
  * libmicrohttpd leaves out), else method. */
-const char *routes_run_as(int route, const char *method);
+const char *routes_run_as(const serve_route *route, const char *method);
 
-/* The methods a route takes, as a 405's Allow header says them: "GET,
- * HEAD" or "POST". */
-const char *routes_allow(int route);
+/* The methods route takes, as a 405's Allow header says them: "GET, HEAD"
+ * or "POST". */
+const char *routes_allow(const serve_route *route);
 
-/* An error response of route r's API (r = -1: TEI's). */
-void routes_error(int r, const serve_error *e, serve_response *out);
+/* The shape of route's errors; TEI's for NULL (no route). */
+serve_error_shape routes_errors_of(const serve_route *route);
 
-/* A JSON body (json_out's) as the response, status as given; a body that
- * could not be allocated is answered 500 with a body that needs none. */
-void routes_respond_json(serve_response *out, int status, json_out *o);
+/* The routes that run a folder of kind (tf_pipeline_kind), as a message
+ * names them ("/v1/embeddings or /embed") in out; 0 when none does (a
+ * token classifier: TEI's API has no route for it), which the server
+ * refuses when it starts. */
+size_t routes_of_kind(int32_t kind, char *out, size_t size);
+
+/* The kinds some route runs, for a message: "embedding, cross-encoder and
+ * classifier". */
+void routes_served_kinds(char *out, size_t size);
+
+/* Runs route on the request body[0..len) (a route without a body: none)
+ * into *out: the handler's response, or the refusal in the route's shape. */
+void routes_run(serve_server *s, const serve_route *route, const char *body, size_t len,
+                serve_response *out);
 
 #endif

@@ -10,14 +10,14 @@
 #include <time.h>
 
 #include "cli.h"
-#include "file.h"
-#include "file_message.h"
+#include "file_writer.h"
 #include "http.h"
+#include "kind_text.h"
 #include "options.h"
 #include "pipeline_cli.h"
-#include "routes.h"
+#include "route_table.h"
 #include "server.h"
-#include "utf8.h"
+#include "utf8_bytes.h"
 
 /* Seconds a stop waits for the responses of admitted requests to be sent. */
 #define SERVE_DRAIN_SECONDS 30
@@ -135,10 +135,9 @@ static int write_port_file(const char *path, unsigned port)
 {
     char text[16];
     const int n = snprintf(text, sizeof text, "%u\n", port);
-    tf_file_writer w;
-    if (tf_file_create(&w, path) || tf_file_write(&w, text, (size_t)n) ||
-        tf_file_commit(&w)) {
-        cli_error("serve", "--port-file: %s", file_message());
+    char why[512];
+    if (file_replace(path, text, (size_t)n, why, sizeof why) != 0) {
+        cli_error("serve", "--port-file: %s", why);
         return -1;
     }
     return 0;
@@ -157,7 +156,7 @@ static const char *folder_name(const char *dir)
         start--;
     static char name[256]; /* NAME_MAX bytes and the NUL; a cut ends between characters */
     const size_t len = n - start < sizeof name ? n - start : sizeof name - 1;
-    snprintf(name, sizeof name, "%.*s", tf_utf8_prefix(dir + start, len), dir + start);
+    snprintf(name, sizeof name, "%.*s", utf8_prefix(dir + start, len), dir + start);
     return name;
 }
 
@@ -184,11 +183,11 @@ static serve_connection_limits connection_limits(const serve_options *o)
 static int served(const tf_pipeline *p, const char *dir)
 {
     const int32_t kind = tf_pipeline_kind_of(p);
-    if (routes_of_kind(kind))
+    char routes[256], kinds[128], what[64];
+    if (routes_of_kind(kind, routes, sizeof routes))
         return 1;
-    char kinds[128], what[64];
     routes_served_kinds(kinds, sizeof kinds);
-    pipeline_cli_kind_text(what, sizeof what, kind);
+    kind_text(what, sizeof what, kind);
     const char *runs = pipeline_cli_runs(kind);
     cli_error("serve", "%s: %s folder; tfenc serve serves %s folders (TEI's API has no route "
               "for it)%s%s%s", dir, what, kinds, runs ? "; " : "", runs ? runs : "",

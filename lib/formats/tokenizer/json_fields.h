@@ -1,0 +1,66 @@
+/* json_fields.h — a tokenizer.json's fields, read and checked as every part
+ * of its loader (json_tokenizer.c, json_model.c) reads them: a wrong type
+ * or an absurd size is TF_ERR_FORMAT "<file>: <field>: expected <what>", a
+ * component this library does not have TF_ERR_UNSUPPORTED "<file>:
+ * <field>: type "<type>" is not supported". */
+#ifndef TF_JSON_FIELDS_H
+#define TF_JSON_FIELDS_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfenc.h"
+#include "tokenizer.h"
+
+/* A tokenizer.json being loaded: its path for messages, and the tokenizer
+ * it fills. */
+typedef struct tf_json_loader {
+    const char *path;
+    tf_tokenizer *tok;
+} tf_json_loader;
+
+/* A field's name for messages (cut at size - 1 bytes). */
+void tf_field_name(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* TF_ERR_FORMAT "<file>: <field>: expected <expected>". */
+tf_status tf_field_bad(const tf_json_loader *l, const char *field, const char *expected);
+/* TF_ERR_UNSUPPORTED "<file>: <field>: type "<type>" is not supported". */
+tf_status tf_field_unsupported(const tf_json_loader *l, const char *field, const char *type);
+
+static inline const cJSON *tf_field_item(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* Whether a field is absent or null. */
+static inline int tf_field_absent(const cJSON *v)
+{
+    return !v || cJSON_IsNull(v);
+}
+
+/* Whether v is a number that is an integer in [lo, hi]. */
+int tf_field_int_in(const cJSON *v, double lo, double hi);
+
+/* A string field ("" when absent or null and optional). */
+tf_status tf_field_string(const tf_json_loader *l, const cJSON *o, const char *key,
+                          const char *field, int optional, const char **out);
+/* A boolean field (dflt when absent or null). */
+tf_status tf_field_bool(const tf_json_loader *l, const cJSON *o, const char *key,
+                        const char *field, int32_t dflt, int32_t *out);
+/* An integer field v in [lo, hi] (dflt when absent or null). */
+tf_status tf_field_int(const tf_json_loader *l, const cJSON *v, const char *field, double lo,
+                       double hi, int32_t dflt, int32_t *out);
+/* The "type" of a component object o at field. */
+tf_status tf_field_type(const tf_json_loader *l, const cJSON *o, const char *field,
+                        const char **type);
+
+/* The "model" object (json_model.c): its "type" names the tokenizer model
+ * (tokenizer/models/), whose build reads the vocabulary and the rest. */
+tf_status tf_json_model_load(const tf_json_loader *l, const cJSON *model);
+
+#endif

@@ -1,0 +1,161 @@
+/* route_model.c — the pieces of running a route on the model. */
+#define _POSIX_C_SOURCE 200809L
+#include "route_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kind_text.h"
+#include "route_table.h"
+#include "token_inputs.h"
+
+void routes_inputs_free(routes_inputs *in)
+{
+    free(in->tokens);
+    free(in->out);
+}
+
+int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e)
+{
+    const int32_t have = tf_pipeline_kind_of(s->p);
+    if (route->kind == SERVE_KIND(have) ||
+        (route->kind == SERVE_KIND(TF_PIPELINE_CLASSIFIER) && have == TF_PIPELINE_CROSS_ENCODER))
+        return 0;
+    char needs[64], routes[256];
+    kind_text(needs, sizeof needs, SERVE_KIND_PIPELINE(route->kind));
+    return serve_error_set(e, 400, "", "%s needs %s model; this server's model is %s (use %s)",
+                           route->path, needs, tf_pipeline_kind_name(have),
+                           routes_of_kind(have, routes, sizeof routes) ? routes : "no route");
+}
+
+/* 413: `what` (an input, or the query) has n tokens, more than limit. */
+static int too_long(serve_error *e, const char *field, const char *what, int32_t n,
+                    int32_t limit)
+{
+    return serve_error_set(e, 413, field, "%s: %d tokens, more than the model's limit of %d "
+                           "(max_seq_length); send \"truncate\": true, or start the server "
+                           "with --auto-truncate", what, (int)n, (int)limit);
+}
+
+/* /rerank's query alone against the limit: a query too long for any pair
+ * is named as the query, not as the first text. */
+static int check_query(serve_server *s, const char *query, int32_t limit, serve_error *e)
+{
+    int32_t n;
+    if (tf_pipeline_count_tokens(s->p, query, NULL, NULL, &n))
+        return serve_error_set(e, 400, "query", "query: %s", tf_last_error());
+    return n > limit ? too_long(e, "query", "query", n, limit) : 0;
+}
+
+int routes_count_inputs(serve_server *s, const serve_request *q, const char *field,
+                        size_t width, routes_inputs *in, serve_error *e)
+{
+    *in = (routes_inputs){0};
+    in->tokens = malloc(q->n * sizeof *in->tokens);
+    in->out = malloc(q->n * width * sizeof *in->out);
+    if (!in->tokens || !in->out)
+        return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
+    const int32_t limit = tf_pipeline_max_seq_length(s->p);
+    const int cut = q->truncate >= 0 ? q->truncate : s->limits.auto_truncate;
+    if (q->query && !cut && check_query(s, q->query, limit, e))
+        return -1;
+    for (size_t i = 0; i < q->n; i++) {
+        int32_t n;
+        const tf_status st = tf_pipeline_count_tokens(s->p, q->texts[i], q->pairs ? q->pairs[i]
+                                                      : NULL, q->prompt_name, &n);
+        if (st)
+            return serve_error_set(e, 400, q->prompt_name ? "prompt_name" : field, "%s",
+                                   tf_last_error());
+        if (n > limit && !cut) {
+            char what[64];
+            snprintf(what, sizeof what, q->query ? "%s[%zu] with the query" : "%s[%zu]", field,
+                     i);
+            return too_long(e, field, what, n, limit);
+        }
+        in->tokens[i] = n < limit ? n : limit;
+        in->total += (size_t)in->tokens[i];
+    }
+    return 0;
+}
+
+int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e)
+{
+    const int rc = serve_batcher_submit(s->batcher, job);
+    if (rc == -1)
+        return serve_error_set(e, 429, "", "the server is at its limit of %zu requests at once "
+                               "(--max-concurrent); retry later", s->limits.max_concurrent);
+    if (rc == -2)
+        return serve_error_set(e, 503, "", "the server is shutting down");
+    serve_batcher_wait(s->batcher, job);
+    out->queue_s = job->started_at - job->queued_at;
+    out->compute_s = job->done_at - job->started_at;
+    if (job->status)
+        return serve_error_set(e, 500, "", "%s: %s", tf_status_name(job->status), job->message);
+    return 0;
+}
+
+int routes_run_head(serve_server *s, const serve_request *q, const char *field,
+                    serve_task task, size_t width, routes_inputs *in, serve_response *out,
+                    serve_error *e)
+{
+    int rc = routes_count_inputs(s, q, field, width, in, e);
+    serve_job job = {.task = task, .n = q->n, .texts = q->texts, .pairs = q->pairs,
+                     .tokens = in->tokens, .out = in->out, .width = width};
+    return rc ? rc : routes_run_job(s, &job, out, e);
+}
+
+int routes_embed(serve_server *s, const serve_route *route, const serve_request *q,
+                 const char *field, routes_inputs *in, size_t *width, serve_response *out,
+                 serve_error *e)
+{
+    *in = (routes_inputs){0};
+    if (routes_need_kind(s, route, e))
+        return -1;
+    const int32_t dim = tf_pipeline_dim(s->p);
+    if (q->dimensions > dim)
+        return serve_error_set(e, 400, "dimensions", "dimensions: %d, but the model's vectors "
+                               "have %d", (int)q->dimensions, (int)dim);
+    *width = (size_t)(q->dimensions ? q->dimensions : dim);
+    char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
+    serve_request run = *q;
+    if (q->ids && token_inputs_texts(s->p, q, &id_texts, e)) {
+        token_inputs_free(id_texts, q->n);
+        return -1;
+    }
+    if (q->ids)
+        run.texts = (const char **)id_texts, run.prompt_name = "";
+    int rc = routes_count_inputs(s, &run, field, *width, in, e);
+    serve_job job = {.task = SERVE_TASK_EMBED, .prompt_name = run.prompt_name,
+                     .normalize = q->normalize, .dimensions = q->dimensions,
+                     .dimensions_layer_norm = q->dimensions_layer_norm >= 0
+                                                  ? q->dimensions_layer_norm
+                                                  : s->limits.dimensions_layer_norm,
+                     .n = q->n, .texts = run.texts, .tokens = in->tokens, .out = in->out,
+                     .width = *width};
+    if (rc == 0)
+        rc = routes_run_job(s, &job, out, e);
+    token_inputs_free(id_texts, q->n);
+    return rc;
+}
+
+void routes_sort_desc(size_t *order, const float *v, size_t n, size_t stride)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++) { /* insertion sort: n is at most --max-client-batch */
+        const size_t k = order[i];
+        size_t j = i;
+        while (j > 0 && v[order[j - 1] * stride] < v[k * stride])
+            order[j] = order[j - 1], j--;
+        order[j] = k;
+    }
+}
+
+void routes_write_label(json_out *o, const tf_pipeline *p, size_t i)
+{
+    const char *label = tf_pipeline_label(p, (int32_t)i);
+    if (label)
+        json_out_string(o, label);
+    else
+        json_out_printf(o, "\"LABEL_%zu\"", i);
+}

@@ -1,0 +1,41 @@
+/* route_embed.c — POST /embed, TEI's EmbedRequest: "inputs" a string or a
+ * list of them; "normalize", "truncate", "truncation_direction",
+ * "prompt_name", "dimensions" and "dimensions_layer_norm"; the vectors as
+ * a list of lists. */
+#include "route_model.h"
+
+static int parse(serve_request *r, size_t max, serve_error *e)
+{
+    return serve_field_texts(r, "inputs", max, e) ||
+           serve_field_bool(r, "normalize", &r->normalize, e) ||
+           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, e) ||
+           serve_field_string(r, "prompt_name", &r->prompt_name, e) ||
+           serve_field_positive(r, "dimensions", &r->dimensions, e) ||
+           serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ? -1 : 0;
+}
+
+static int handle(serve_server *s, const serve_route *route, const serve_request *q,
+                  serve_response *out, serve_error *e)
+{
+    routes_inputs in;
+    size_t width;
+    const int rc = routes_embed(s, route, q, "inputs", &in, &width, out, e);
+    if (rc == 0) {
+        json_out o = {0};
+        json_out_str(&o, "[");
+        for (size_t i = 0; i < q->n; i++) {
+            json_out_str(&o, i ? "," : "");
+            json_out_floats(&o, in.out + i * width, width);
+        }
+        json_out_str(&o, "]");
+        out->tokens = in.total;
+        serve_respond_json(out, 200, &o);
+    }
+    routes_inputs_free(&in);
+    return rc;
+}
+
+const serve_route route_embed = {
+    .path = "/embed", .method = "POST", .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
+};

@@ -1,0 +1,54 @@
+/* route_info.c — GET /info, TEI's Info: the model's id, dtype and type
+ * (an embedding's dim and similarity, or a head's id2label), and the
+ * server's limits. */
+#include "route_model.h"
+
+/* TEI's model_type: {"embedding": {dim, similarity}}, or a head's labels
+ * as {"reranker"|"classifier": {"id2label": {...}}}. */
+static void write_model_type(const tf_pipeline *p, json_out *o)
+{
+    const char *head = "classifier";
+    switch ((tf_pipeline_kind)tf_pipeline_kind_of(p)) {
+    case TF_PIPELINE_EMBEDDING:
+        json_out_printf(o, "{\"embedding\":{\"dim\":%d,\"similarity\":",
+                        (int)tf_pipeline_dim(p));
+        json_out_string(o, tf_pipeline_similarity(p));
+        json_out_str(o, "}}");
+        return;
+    case TF_PIPELINE_CROSS_ENCODER: head = "reranker"; break;
+    case TF_PIPELINE_CLASSIFIER: break;
+    case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
+        json_out_str(o, "null");
+        return;
+    }
+    json_out_printf(o, "{\"%s\":{\"id2label\":{", head);
+    for (int32_t i = 0; i < tf_pipeline_dim(p); i++) {
+        json_out_printf(o, "%s\"%d\":", i ? "," : "", (int)i);
+        routes_write_label(o, p, (size_t)i);
+    }
+    json_out_str(o, "}}}");
+}
+
+static int handle(serve_server *s, const serve_route *route, const serve_request *q,
+                  serve_response *out, serve_error *e)
+{
+    json_out o = {0};
+    (void)route, (void)q, (void)e;
+    json_out_str(&o, "{\"model_id\":");
+    json_out_string(&o, s->model_id);
+    json_out_str(&o, ",\"model_dtype\":\"float32\",\"model_type\":");
+    write_model_type(s->p, &o);
+    json_out_printf(&o, ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
+                    "\"max_batch_tokens\":%zu,\"max_client_batch_size\":%zu,"
+                    "\"auto_truncate\":%s,\"version\":\"%s\"}",
+                    s->limits.max_concurrent, (int)tf_pipeline_max_seq_length(s->p),
+                    s->limits.max_batch_tokens, s->limits.max_client_batch,
+                    s->limits.auto_truncate ? "true" : "false", tf_version_string());
+    serve_respond_json(out, 200, &o);
+    return 0;
+}
+
+const serve_route route_info = {
+    .path = "/info", .method = "GET", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
+    .handle = handle,
+};

@@ -1,0 +1,125 @@
+/* route_predict.c — POST /predict, TEI's PredictRequest on a classifier
+ * (or a cross-encoder, a classifier of one label): "inputs" a string, a
+ * pair [text, text], or a list of those (all texts or all pairs);
+ * "raw_scores", "truncate", "truncation_direction"; each input's
+ * [{"score", "label"}] best first. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "route_model.h"
+
+/* One of the inputs: a string, or a pair [text, text]. */
+static int one_input(serve_request *r, const cJSON *v, size_t i, serve_error *e)
+{
+    char where[48];
+    snprintf(where, sizeof where, "inputs[%zu]", i);
+    if (cJSON_IsString(v)) {
+        r->texts[i] = v->valuestring;
+        return 0;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsString(v->child) ||
+        !cJSON_IsString(v->child->next))
+        return serve_error_set(e, 400, "inputs", "%s: expected a string or a pair of strings "
+                               "[text, text], got %s", where,
+                               cJSON_IsArray(v) ? "another array" : serve_json_type(v));
+    r->texts[i] = v->child->valuestring;
+    r->pairs[i] = v->child->next->valuestring;
+    return 0;
+}
+
+/* TEI's PredictInput: a string, a pair [a, b], or a list of those. */
+static int get_inputs(serve_request *r, size_t max, serve_error *e)
+{
+    const cJSON *v = serve_field(r, "inputs");
+    if (!v)
+        return serve_error_set(e, 400, "inputs", "inputs: missing; expected a string, a pair "
+                               "[text, text] or a list of them");
+    const int pair = cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 &&
+                     cJSON_IsString(v->child) && cJSON_IsString(v->child->next);
+    size_t n = 1;
+    if (cJSON_IsString(v) || pair) {
+        r->single = 1;
+        if (serve_request_alloc_inputs(r, 1, 1, e) || one_input(r, v, 0, e))
+            return -1;
+    } else {
+        if (!cJSON_IsArray(v))
+            return serve_wrong_type(e, "inputs", "a string, a pair [text, text] or a list of "
+                                    "them", v);
+        if (serve_list_size(v, "inputs", max, &n, e) || serve_request_alloc_inputs(r, n, 1, e))
+            return -1;
+        size_t i = 0;
+        for (const cJSON *item = v->child; item; item = item->next, i++)
+            if (one_input(r, item, i, e))
+                return -1;
+    }
+    size_t i;
+    for (i = 0; i < n && !r->pairs[i]; i++)
+        ;
+    if (i == n) { /* no pair among them */
+        free(r->pairs);
+        r->pairs = NULL;
+    } else {
+        for (i = 0; i < n; i++)
+            if (!r->pairs[i])
+                return serve_error_set(e, 400, "inputs", "inputs[%zu]: a single text among "
+                                       "pairs; a batch is all texts or all pairs", i);
+    }
+    return 0;
+}
+
+static int parse(serve_request *r, size_t max, serve_error *e)
+{
+    return get_inputs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
+           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, e)
+               ? -1 : 0;
+}
+
+/* TEI's predictions: [{"score", "label"}] best first for each input (a
+ * list of them for a list of inputs). */
+static void write_predictions(const serve_server *s, const serve_request *q, const float *probs,
+                              size_t labels, size_t *order, json_out *o)
+{
+    json_out_str(o, q->single ? "" : "[");
+    for (size_t i = 0; i < q->n; i++) {
+        const float *row = probs + i * labels; /* [labels] */
+        routes_sort_desc(order, row, labels, 1);
+        json_out_str(o, i ? ",[" : "[");
+        for (size_t k = 0; k < labels; k++) {
+            json_out_str(o, k ? ",{\"score\":" : "{\"score\":");
+            json_out_float(o, row[order[k]]);
+            json_out_str(o, ",\"label\":");
+            routes_write_label(o, s->p, order[k]);
+            json_out_str(o, "}");
+        }
+        json_out_str(o, "]");
+    }
+    json_out_str(o, q->single ? "" : "]");
+}
+
+static int handle(serve_server *s, const serve_route *route, const serve_request *q,
+                  serve_response *out, serve_error *e)
+{
+    if (routes_need_kind(s, route, e))
+        return -1;
+    const size_t labels = (size_t)tf_pipeline_dim(s->p);
+    size_t *order = malloc(labels * sizeof *order); /* a row's labels, sorted */
+    if (!order)
+        return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
+    routes_inputs in;
+    const int rc = routes_run_head(s, q, "inputs", q->raw_scores ? SERVE_TASK_LOGITS
+                                   : SERVE_TASK_CLASSIFY, labels, &in, out, e);
+    if (rc == 0) {
+        json_out o = {0};
+        write_predictions(s, q, in.out, labels, order, &o);
+        out->tokens = in.total;
+        serve_respond_json(out, 200, &o);
+    }
+    routes_inputs_free(&in);
+    free(order);
+    return rc;
+}
+
+const serve_route route_predict = {
+    .path = "/predict", .method = "POST", .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_CLASSIFIER), .parse = parse, .handle = handle,
+};
