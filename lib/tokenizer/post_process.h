@@ -1,7 +1,7 @@
 /* post_process.h — what tokenizers does after the tokenizer model:
  * truncation of a text (and its pair) to max_length, the template that adds
- * the special tokens and token types (TemplateProcessing, BertProcessing,
- * RobertaProcessing, ByteLevel), padding. */
+ * the special tokens and token types (what post_processors/ make of
+ * tokenizer.json's post-processor), padding. */
 #ifndef TF_POST_PROCESS_H
 #define TF_POST_PROCESS_H
 

@@ -22,9 +22,9 @@ tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, con
 {
     tf_chars next = {0};
     tf_status s = TF_OK;
-    for (size_t k = 0; k < tok->n_normalizers && s == TF_OK; k++) {
+    for (size_t k = 0; k < tok->normalizers.n && s == TF_OK; k++) {
         next.n = 0;
-        s = tf_normalize(&next, c, &tok->normalizers[k], what);
+        s = tf_normalize(&next, c, &tok->normalizers.v[k], what);
         const tf_chars t = *c;
         *c = next;
         next = t;
@@ -42,15 +42,9 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
         tok->model->destroy(tok->model_state);
     tf_free(tok->model_state);
     tf_added_tokens_destroy(&tok->added);
-    for (size_t k = 0; tok->normalizers && k < tok->n_normalizers; k++)
-        tf_normalizer_clear(&tok->normalizers[k]);
-    for (size_t k = 0; tok->pretokenizers && k < tok->n_pretokenizers; k++)
-        tf_pretokenizer_clear(&tok->pretokenizers[k]);
-    for (size_t k = 0; tok->decoders && k < tok->n_decoders; k++)
-        tf_decoder_clear(&tok->decoders[k]);
-    tf_free(tok->normalizers);
-    tf_free(tok->pretokenizers);
-    tf_free(tok->decoders);
+    tf_stages_destroy(&tok->normalizers);
+    tf_stages_destroy(&tok->pretokenizers);
+    tf_stages_destroy(&tok->decoders);
     tf_template_destroy(&tok->single);
     tf_template_destroy(&tok->pair);
     tf_free(tok);

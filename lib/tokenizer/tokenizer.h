@@ -1,6 +1,7 @@
 /* tokenizer.h — the tokenizer behind tf_tokenizer: added tokens, then
- * normalizers, pre-tokenizers, a tokenizer model (models/: WordPiece, BPE,
- * Unigram) and the post-processing, as Hugging Face's tokenizers runs them.
+ * normalizers (normalizers/), pre-tokenizers (pretokenizers/), a tokenizer
+ * model (models/: WordPiece, BPE, Unigram) and the post-processing, as
+ * Hugging Face's tokenizers runs them; decoders (decoders/) back.
  * Filled by formats/tokenizer/ from a tokenizer.json (which says every
  * stage) or BERT's vocab.txt (the stages BertTokenizerFast sets up); this
  * folder never reads a file. */
@@ -11,13 +12,20 @@
 #include <stdint.h>
 
 #include "added_tokens.h"
-#include "decoders.h"
+#include "decoders/decoders.h"
 #include "models/tokenizer_models.h"
+#include "normalizers/normalizers.h"
 #include "post_process.h"
+#include "pretokenizers/pretokenizers.h"
 #include "stages.h"
 #include "tfenc.h"
 #include "tokens.h"
 #include "vocab.h"
+
+/* Bytes kept of the "type" of a decoder this library lacks (refused when
+ * decoding, not loading, as tokenizers' Python side can load such a file
+ * and encode with it). */
+#define TF_UNSUPPORTED_TYPE 64
 
 struct tf_tokenizer {
     tf_vocab vocab;                  /* the tokenizer model's */
@@ -25,13 +33,11 @@ struct tf_tokenizer {
     void *model_state;               /* [model->state_size] what model->build made */
     tf_added_tokens added;
     int32_t has_normalized_added;  /* some added token is matched after normalising */
-    tf_normalizer *normalizers;    /* [n_normalizers], in order */
-    size_t n_normalizers;
-    tf_pretokenizer *pretokenizers; /* [n_pretokenizers], in order */
-    size_t n_pretokenizers;
-    tf_decoder *decoders;          /* [n_decoders], in order */
-    size_t n_decoders;
-    char unsupported_decoder[64];  /* the "type" of a decoder this library lacks, or "" */
+    tf_stages normalizers;         /* rows of normalizers/normalizers.c, in order */
+    tf_stages pretokenizers;       /* rows of pretokenizers/pretokenizers.c, in order */
+    tf_stages decoders;            /* rows of decoders/decoders.c, in order */
+    char unsupported_decoder[TF_UNSUPPORTED_TYPE]; /* the "type" of a decoder this library
+                                                      lacks, or "" */
     tf_template single, pair;
     tf_truncation truncation;
     int32_t model_max_length;      /* what truncation without a max_length cuts to; 0: none */

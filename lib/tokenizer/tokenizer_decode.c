@@ -33,7 +33,7 @@ static tf_status decode_into(const tf_tokenizer *tok, const char *const *tokens,
 {
     size_t text_len = 0;
     char *text = NULL;
-    tf_status s = tf_decode_tokens(&text, &text_len, tokens, n, tok->decoders, tok->n_decoders);
+    tf_status s = tf_decode_tokens(&text, &text_len, tokens, n, &tok->decoders);
     if (s == TF_OK) {
         *len = text_len;
         if (buf && size <= text_len)

@@ -48,17 +48,17 @@ static size_t piece_end(const tf_char *c, size_t n, size_t i)
     return j;
 }
 
-/* Runs pre-tokenizers from..n_pretokenizers - 1 on the piece c[0..n) and
+/* Runs pre-tokenizers from..pretokenizers.n - 1 on the piece c[0..n) and
  * the tokenizer model on each piece they make of it. */
 static tf_status later_pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
                               size_t n, size_t from, work *w, const char *what)
 {
-    if (from == tok->n_pretokenizers)
+    if (from == tok->pretokenizers.n)
         return encode_piece(out, tok, c, n, what);
     tf_chars in = chars_view(c, n);
-    for (size_t k = from; k < tok->n_pretokenizers && in.n; k++) {
+    for (size_t k = from; k < tok->pretokenizers.n && in.n; k++) {
         w->next.n = 0;
-        const tf_status s = tf_pre_tokenize(&w->next, &in, &tok->pretokenizers[k], what);
+        const tf_status s = tf_pre_tokenize(&w->next, &in, &tok->pretokenizers.v[k], what);
         if (s)
             return s;
         swap_chars(&w->cur, &w->next);
@@ -79,11 +79,11 @@ static tf_status later_pieces(tf_token_vec *out, const tf_tokenizer *tok, const 
 static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n,
                         work *w, const char *what)
 {
-    if (tok->n_pretokenizers == 0)
+    if (tok->pretokenizers.n == 0)
         return encode_piece(out, tok, c, n, what);
     const tf_chars in = chars_view(c, n);
     w->split.n = 0;
-    tf_status s = tf_pre_tokenize(&w->split, &in, &tok->pretokenizers[0], what);
+    tf_status s = tf_pre_tokenize(&w->split, &in, &tok->pretokenizers.v[0], what);
     for (size_t i = 0; s == TF_OK && i < w->split.n;) {
         const size_t j = piece_end(w->split.v, w->split.n, i);
         s = later_pieces(out, tok, w->split.v + i, j - i, 1, w, what);
@@ -111,12 +111,12 @@ static tf_status normalize(int *normalized, const tf_tokenizer *tok, const tf_ch
 {
     const tf_chars text = chars_view(c, n);
     const tf_chars *in = &text;
-    *normalized = tok->n_normalizers > 0;
+    *normalized = tok->normalizers.n > 0;
     tf_status s = TF_OK;
-    for (size_t k = 0; k < tok->n_normalizers && s == TF_OK; k++) {
+    for (size_t k = 0; k < tok->normalizers.n && s == TF_OK; k++) {
         tf_chars *dst = in == &w->normal ? &w->spare : &w->normal;
         dst->n = 0;
-        s = tf_normalize(dst, in, &tok->normalizers[k], what);
+        s = tf_normalize(dst, in, &tok->normalizers.v[k], what);
         in = dst;
     }
     if (in == &w->spare)
@@ -166,20 +166,17 @@ static tf_status whole_part(tf_token_vec *out, const tf_tokenizer *tok, const tf
 /* Whether a part of the text may be cut after any whitespace character
  * and each cut tokenized on its own, with the same tokens: the
  * normalizers work a character at a time, keeping whitespace whitespace
- * (BertNormalizer, Lowercase, StripAccents), no added token is found in
- * the normalised text, and the first pre-tokenizer ends a piece at
- * whitespace and drops it (BertPreTokenizer, WhitespaceSplit). */
+ * (their rows' per_char: BertNormalizer, Lowercase, StripAccents), no added
+ * token is found in the normalised text, and the first pre-tokenizer ends
+ * a piece at whitespace and drops it (its row's whitespace_cuts:
+ * BertPreTokenizer, WhitespaceSplit). */
 static int cuts_at_whitespace(const tf_tokenizer *tok)
 {
-    for (size_t k = 0; k < tok->n_normalizers; k++) {
-        const tf_normalizer_kind kind = tok->normalizers[k].kind;
-        if (kind != TF_NORMALIZER_BERT && kind != TF_NORMALIZER_LOWERCASE &&
-            kind != TF_NORMALIZER_STRIP_ACCENTS)
+    for (size_t k = 0; k < tok->normalizers.n; k++)
+        if (!tf_normalizer_per_char(&tok->normalizers.v[k]))
             return 0;
-    }
-    return !tok->has_normalized_added && tok->n_pretokenizers > 0 &&
-           (tok->pretokenizers[0].kind == TF_PRE_BERT ||
-            tok->pretokenizers[0].kind == TF_PRE_WHITESPACE_SPLIT);
+    return !tok->has_normalized_added && tok->pretokenizers.n > 0 &&
+           tf_pretokenizer_whitespace_cuts(&tok->pretokenizers.v[0]);
 }
 
 /* Tokenizes a part of the text: in cuts of TF_CUT_CHARS or more, each

@@ -59,8 +59,33 @@ tf_status tf_field_int(const tf_json_loader *l, const cJSON *v, const char *fiel
 tf_status tf_field_type(const tf_json_loader *l, const cJSON *o, const char *field,
                         const char **type);
 
+/* The reads of tokenizer/component_fields.h over object, named `name` in
+ * messages ("model", "normalizer.normalizers[2]"; json_field_reads.c). */
+tf_fields tf_json_fields(const tf_json_loader *l, const cJSON *object, const char *name);
+
 /* The "model" object (json_model.c): its "type" names the tokenizer model
  * (tokenizer/models/), whose build reads the vocabulary and the rest. */
 tf_status tf_json_model_load(const tf_json_loader *l, const cJSON *model);
+
+/* The root's "normalizer", "pre_tokenizer" and "decoder" (json_stages.c):
+ * each "type" names a row of tokenizer/'s normalizers/, pretokenizers/ or
+ * decoders/, whose read reads the rest. */
+tf_status tf_json_stages_load(const tf_json_loader *l, const cJSON *root);
+
+/* The root's "post_processor" (json_post_processor.c): its "type" names a
+ * row of tokenizer/post_processors/, whose read reads the rest and makes
+ * the tokenizer's templates. */
+tf_status tf_json_post_processor_load(const tf_json_loader *l, const cJSON *post_processor);
+
+/* A component (a stage, a post-processor) o at field, inside depth
+ * Sequences; arg is the caller's. */
+typedef tf_status (*tf_json_component_fn)(const tf_json_loader *l, const cJSON *o,
+                                          const char *field, int depth, const void *arg);
+
+/* The components of a {"type": "Sequence", key: [...]} o at field, each
+ * loaded by load in order (so nested Sequences are flattened); nested at
+ * most 8 deep. */
+tf_status tf_json_sequence(const tf_json_loader *l, const cJSON *o, const char *field,
+                           const char *key, int depth, tf_json_component_fn load, const void *arg);
 
 #endif

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "file.h"
+#include "bert_stages.h"
 #include "models/wordpiece.h"
 #include "tokenizer_files.h"
 
@@ -71,6 +72,23 @@ static int add_special(tf_tokenizer *tok, const char *token, const tf_folder_tok
     return tf_chars_decode(&t->chars, token, strlen(token), 0, "special token") ? -1 : 1;
 }
 
+/* BertTokenizerFast's stages: BertNormalizer as the options say,
+ * BertPreTokenizer, the WordPiece decoder ("##", cleanup). */
+static tf_status bert_stages(tf_tokenizer *tok, const tf_tokenizer_options *o, const char *path)
+{
+    tf_stage *n = tf_stages_add(&tok->normalizers, &tf_bert_normalizer.stage);
+    if (n)
+        tf_bert_normalizer_init(n->state, 1, o->split_cjk,
+                                o->strip_accents < 0 ? o->lowercase : o->strip_accents,
+                                o->lowercase);
+    tf_stage *d = n && tf_stages_add(&tok->pretokenizers, &tf_bert_pretokenizer.stage)
+                      ? tf_stages_add(&tok->decoders, &tf_wordpiece_decoder.stage)
+                      : NULL;
+    if (!d || tf_wordpiece_decoder_init(d->state, "##", 1) != TF_OK)
+        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the pipeline", path);
+    return TF_OK;
+}
+
 /* BertTokenizerFast's stages over vocab.txt: its specials as added
  * tokens, BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP].
  * The specials are the options' (else [UNK], [CLS], [SEP], [PAD]) and
@@ -105,26 +123,7 @@ tf_status tf_vocab_txt_load(tf_tokenizer *tok, const char *path, const tf_tokeni
     tok->pad_id = ids[3];
     tok->truncation = (tf_truncation){o->max_length, TF_TRUNCATE_ONE_AT_A_TIME, 0, 0};
     tok->model_max_length = o->max_length;
-    tok->normalizers = tf_calloc(1, sizeof *tok->normalizers);
-    tok->pretokenizers = tf_calloc(1, sizeof *tok->pretokenizers);
-    if (!tok->normalizers || !tok->pretokenizers ||
-        !tf_template_cls_sep(&tok->single, &tok->pair, ids[1], ids[2], 0))
+    if (!tf_template_cls_sep(&tok->single, &tok->pair, ids[1], ids[2], 0))
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the pipeline", path);
-    tok->normalizers[0] = (tf_normalizer){
-        .kind = TF_NORMALIZER_BERT, .clean_text = 1, .handle_chinese_chars = o->split_cjk,
-        .strip_accents = o->strip_accents < 0 ? o->lowercase : o->strip_accents,
-        .lowercase = o->lowercase};
-    tok->n_normalizers = 1;
-    tok->pretokenizers[0] = (tf_pretokenizer){.kind = TF_PRE_BERT};
-    tok->n_pretokenizers = 1;
-    tok->decoders = tf_calloc(1, sizeof *tok->decoders);
-    if (tok->decoders)
-        tok->decoders[0].text = tf_malloc(3);
-    if (!tok->decoders || !tok->decoders[0].text)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the pipeline", path);
-    tok->decoders[0].kind = TF_DEC_WORDPIECE; /* BertTokenizerFast's: "##", cleanup */
-    tok->decoders[0].cleanup = 1;
-    strcpy(tok->decoders[0].text, "##");
-    tok->n_decoders = 1;
-    return TF_OK;
+    return bert_stages(tok, o, path);
 }

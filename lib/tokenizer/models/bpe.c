@@ -341,7 +341,7 @@ static tf_status encode(tf_token_vec *out, const void *state, const tf_vocab *vo
 /* ---- Building --------------------------------------------------------------------- */
 
 /* A string of the model (prefix or suffix) into buf[TF_BPE_AFFIX]. */
-static tf_status affix(const tf_model_fields *f, const char *key, char *buf)
+static tf_status affix(const tf_fields *f, const char *key, char *buf)
 {
     const char *s;
     tf_status st = f->string(f, key, 1, &s);
@@ -355,7 +355,7 @@ static tf_status affix(const tf_model_fields *f, const char *key, char *buf)
 
 /* What add_one needs of the model being built. */
 typedef struct merge_target {
-    const tf_model_fields *f;
+    const tf_fields *f;
     const tf_vocab *v;
     bpe *b;
 } merge_target;
@@ -386,7 +386,7 @@ static tf_status add_one(void *arg, int32_t k, const char *left, size_t left_len
 
 /* vocab, dropout (null or 0 only), unk_token, continuing_subword_prefix,
  * end_of_word_suffix, fuse_unk, byte_fallback, ignore_merges, merges. */
-static tf_status build(void *state, tf_vocab *vocab, const tf_model_fields *f)
+static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
 {
     bpe *b = state;
     double dropout = 0;

@@ -198,7 +198,7 @@ static tf_status check_pieces_once(const tf_vocab *v, const char *file)
 }
 
 /* vocab ([piece, score], each piece once), unk_id, byte_fallback. */
-static tf_status build(void *state, tf_vocab *vocab, const tf_model_fields *f)
+static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
 {
     unigram *u = state;
     tf_status s = f->scored_pieces(f, "vocab", vocab, &u->score);

@@ -65,7 +65,7 @@ static tf_status encode(tf_token_vec *out, const void *state, const tf_vocab *vo
 
 /* vocab, unk_token (a token of it), continuing_subword_prefix (only "##",
  * tokenizers' default) and max_input_chars_per_word (default 100). */
-static tf_status build(void *state, tf_vocab *vocab, const tf_model_fields *f)
+static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
 {
     wordpiece *m = state;
     const char *prefix = NULL;

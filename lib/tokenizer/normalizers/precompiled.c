@@ -1,7 +1,10 @@
-/* precompiled.c — SentencePiece's precompiled_charsmap: decoding it, the
- * double-array lookup (darts-clone's unit layout, as the crate
- * spm_precompiled reads it) and the normalizer tokenizers makes of it. */
-#include "precompiled.h"
+/* precompiled.c — tokenizers' Precompiled normalizer
+ * (normalizers/precompiled.rs over the crate spm_precompiled):
+ * SentencePiece's precompiled_charsmap (the normalizer an .model file
+ * carries, nmt_nfkc and the like), a double-array trie (darts-clone's
+ * units) from UTF-8 keys to offsets into a block of NUL-terminated
+ * replacement strings: decoding it, the lookup, and the normalizer. */
+#include "normalizers.h"
 
 #include <string.h>
 #include <utf8proc.h>
@@ -12,6 +15,15 @@
 #define TF_GRAPHEME_WHOLE 6 /* graphemes of fewer bytes are looked up whole */
 
 /* ---- The charsmap ------------------------------------------------------------ */
+
+typedef struct tf_precompiled {
+    uint32_t *trie;     /* [n_units] the double array */
+    size_t n_units;
+    char *normalized;   /* [n_normalized] replacements, each ended by a NUL */
+    size_t n_normalized;
+} tf_precompiled;
+
+static void precompiled_destroy(tf_precompiled *p);
 
 static int base64_value(unsigned char c)
 {
@@ -60,7 +72,10 @@ static int base64_decode(const char *text, unsigned char **out, size_t *len)
     return 1;
 }
 
-tf_status tf_precompiled_load(tf_precompiled *p, const char *base64, const char *what)
+/* The charsmap from its base64 text (as tokenizer.json writes it): a
+ * little-endian uint32 byte size of the trie, the trie, the replacements
+ * (valid UTF-8). A malformed one is TF_ERR_FORMAT naming `what`. */
+static tf_status precompiled_load(tf_precompiled *p, const char *base64, const char *what)
 {
     memset(p, 0, sizeof *p);
     unsigned char *bytes = NULL;
@@ -86,7 +101,7 @@ tf_status tf_precompiled_load(tf_precompiled *p, const char *base64, const char 
     p->normalized = tf_malloc(p->n_normalized + 1);
     if (!p->trie || !p->normalized) {
         tf_free(bytes);
-        tf_precompiled_destroy(p);
+        precompiled_destroy(p);
         return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
     }
     for (size_t k = 0; k < units; k++) {
@@ -103,7 +118,7 @@ tf_status tf_precompiled_load(tf_precompiled *p, const char *base64, const char 
             (const utf8proc_uint8_t *)p->normalized + at, (utf8proc_ssize_t)(p->n_normalized - at),
             &cp);
         if (step <= 0) {
-            tf_precompiled_destroy(p);
+            precompiled_destroy(p);
             return tf_fail(TF_ERR_FORMAT, "%s: the replacement text is not valid UTF-8 (at its "
                            "byte %zu)", what, at);
         }
@@ -112,7 +127,7 @@ tf_status tf_precompiled_load(tf_precompiled *p, const char *base64, const char 
     return TF_OK;
 }
 
-void tf_precompiled_destroy(tf_precompiled *p)
+static void precompiled_destroy(tf_precompiled *p)
 {
     tf_free(p->trie);
     tf_free(p->normalized);
@@ -199,20 +214,45 @@ static int per_char(tf_chars *out, const tf_char *c, size_t n, const tf_precompi
     return 1;
 }
 
-int tf_precompiled_normalize(tf_chars *out, const tf_chars *in, const tf_precompiled *p)
+/* out = in normalised: each extended grapheme cluster of fewer than 6
+ * bytes that the trie has a key at the start of is replaced whole (by the
+ * first, shortest key's string); the characters of the others one by one
+ * likewise; a replacement spans the bytes of what it replaced. */
+static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
 {
+    const tf_precompiled *p = state;
     for (size_t i = 0; i < in->n;) {
-        utf8proc_int32_t state = 0;
-        size_t j = i + 1; /* the grapheme is in->v[i..j) */
-        while (j < in->n && !utf8proc_grapheme_break_stateful(in->v[j - 1].cp, in->v[j].cp, &state))
+        utf8proc_int32_t breaks = 0; /* utf8proc's state of the grapheme breaks */
+        size_t j = i + 1;            /* the grapheme is in->v[i..j) */
+        while (j < in->n &&
+               !utf8proc_grapheme_break_stateful(in->v[j - 1].cp, in->v[j].cp, &breaks))
             j++;
         unsigned char key[TF_GRAPHEME_WHOLE + 4];
         const size_t len = utf8_of(in->v + i, j - i, key, sizeof key);
         const char *norm = len < TF_GRAPHEME_WHOLE ? first_match(p, key, len) : NULL;
         if (!(norm ? push_replacement(out, norm, in->v + i, j - i)
                    : per_char(out, in->v + i, j - i, p)))
-            return 0;
+            return tf_normalizer_no_memory(what);
         i = j;
     }
-    return 1;
+    return TF_OK;
 }
+
+static tf_status read(void *state, const tf_fields *f)
+{
+    const char *charsmap;
+    char what[TF_FIELD_WHERE];
+    f->where(f, "precompiled_charsmap", what);
+    const tf_status s = f->string(f, "precompiled_charsmap", 0, &charsmap);
+    return s ? s : precompiled_load(state, charsmap, what);
+}
+
+static void destroy(void *state)
+{
+    precompiled_destroy(state);
+}
+
+const tf_normalizer_type tf_precompiled_normalizer = {
+    .stage = {"Precompiled", sizeof(tf_precompiled), read, destroy},
+    .apply = apply,
+};

@@ -1,0 +1,29 @@
+/* bert_stages.h — the stages BertTokenizerFast sets up, which BERT's
+ * vocab.txt implies without a tokenizer.json to name them: the rows of
+ * BertNormalizer (normalizers/bert_normalizer.c), BertPreTokenizer
+ * (pretokenizers/bert_pretokenizer.c) and the WordPiece decoder
+ * (decoders/wordpiece_decoder.c), and how their states are filled. */
+#ifndef TF_BERT_STAGES_H
+#define TF_BERT_STAGES_H
+
+#include <stdint.h>
+
+#include "decoders/decoders.h"
+#include "normalizers/normalizers.h"
+#include "pretokenizers/pretokenizers.h"
+
+extern const tf_normalizer_type tf_bert_normalizer;
+extern const tf_pretokenizer_type tf_bert_pretokenizer;
+extern const tf_decoder_type tf_wordpiece_decoder;
+
+/* Fills BertNormalizer's state (tf_bert_normalizer.stage.state_size bytes). */
+void tf_bert_normalizer_init(void *state, int32_t clean_text, int32_t handle_chinese_chars,
+                             int32_t strip_accents, int32_t lowercase);
+
+/* Fills the WordPiece decoder's state: continuations start with prefix
+ * (copied); cleanup as tokenizers' wordpiece::cleanup. A bare
+ * TF_ERR_OUT_OF_MEMORY when out of memory (the state left for its
+ * destroy). */
+tf_status tf_wordpiece_decoder_init(void *state, const char *prefix, int32_t cleanup);
+
+#endif

@@ -1,0 +1,28 @@
+/* strip_accents.c — tokenizers' StripAccents (normalizers/strip.rs): marks
+ * (Mn, Mc, Me) removed. */
+#include <utf8proc.h>
+
+#include "normalizers.h"
+
+static int is_mark(int32_t cp)
+{
+    const utf8proc_category_t c = utf8proc_category(cp);
+    return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC || c == UTF8PROC_CATEGORY_ME;
+}
+
+static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+{
+    (void)state;
+    for (size_t k = 0; k < in->n; k++) {
+        const tf_char *c = &in->v[k];
+        if (!is_mark(c->cp) && !tf_chars_push(out, c->cp, c->begin, c->end))
+            return tf_normalizer_no_memory(what);
+    }
+    return TF_OK;
+}
+
+const tf_normalizer_type tf_strip_accents_normalizer = {
+    .stage = {"StripAccents", 0, NULL, NULL},
+    .apply = apply,
+    .per_char = 1,
+};
