@@ -128,7 +128,8 @@ typedef enum tf_status {
     TF_ERR_UNSUPPORTED = 6,      /* valid, but not something this build does
                                     (e.g. a forward pass whose finite values
                                     overflow float32) */
-    TF_ERR_NOT_FOUND = 7         /* no tensor of that name */
+    TF_ERR_NOT_FOUND = 7         /* no tensor of that name; a Hub repository,
+                                    revision or file that is not there */
 } tf_status;
 
 /* A static, never-NULL name such as "TF_ERR_SHAPE" ("TF_ERR_UNKNOWN" for
@@ -391,6 +392,10 @@ TF_API int32_t tf_config_max_sequence(const tf_config *cfg);
  * tf_encoder_load opens, without a conversion step:
  *  - a Hugging Face checkpoint: a directory holding model.safetensors
  *    and config.json, or a .safetensors file (then n_heads must be given);
+ *    a directory with PyTorch's pytorch_model.bin (or its shards' index)
+ *    instead is TF_ERR_UNSUPPORTED naming it and saying how to convert it
+ *    (a pickle can run code when read: it is never opened), as is a
+ *    sentence-transformers Dense module's folder (tf_pipeline_load);
  *    config.json's model_type picks the family (without it, the names do):
  *    "bert" (names embeddings.*, encoder.layer.{i}.*, pooler.*, optionally
  *    under "bert."); "roberta", "xlm-roberta", "camembert" (BERT's names,
@@ -1293,7 +1298,13 @@ TF_API void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_si
  * prompts), so the caller chooses. */
 TF_API tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args);
 /* A head's scores of (text, pair) inputs, as sentence-transformers'
- * CrossEncoder.predict: with one label its sigmoid, else the logits. */
+ * CrossEncoder.predict: the logits through the activation config.json
+ * names (sentence_transformers.activation_fn, else the older
+ * sbert_ce_default_activation_function: torch.nn's Sigmoid, Identity, Tanh,
+ * ReLU or Softmax over each row; tf_pipeline_load refuses another, naming
+ * the field and the value), else Sigmoid for one label and the logits for
+ * more. (ms-marco cross-encoders saved by sentence-transformers v4 name
+ * Identity: their scores are the logits.) */
 TF_API tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args);
 /* A head's label probabilities, as transformers' text-classification
  * pipeline: softmax (problem_type single_label_classification, or unset
@@ -1384,6 +1395,130 @@ TF_API float tf_entities_score(const tf_entities *e, size_t i);
 TF_API int64_t tf_entities_start(const tf_entities *e, size_t i);
 TF_API int64_t tf_entities_end(const tf_entities *e, size_t i);
 TF_API int32_t tf_entities_index(const tf_entities *e, size_t i);
+
+/* ---- Models by name: the Hugging Face Hub (since 0.4.0) --------------------- *
+ *
+ * tf_hub_resolve turns a Hub id ("sentence-transformers/all-MiniLM-L6-v2")
+ * into the path of a model folder that tf_pipeline_load and tf_encoder_load
+ * read, as huggingface_hub's snapshot_download does: from its cache, and
+ * when the cache lacks it, by downloading the files such a folder needs
+ * into it. The cache is huggingface_hub's own, laid out as it lays it out,
+ * so what Python (or @huggingface/hub) downloaded is used here and what
+ * this downloads is used there:
+ *   <cache>/models--<org>--<name>/refs/<revision>  the commit (40 hex digits)
+ *                                 blobs/<etag>     each file's bytes, named by its
+ *                                                  ETag: sha256 for LFS files, else
+ *                                                  the git blob id
+ *                                 snapshots/<commit>/<file>  a relative symbolic
+ *                                                  link to ../../blobs/<etag>
+ * <cache> is options.cache_dir, else the environment's HF_HUB_CACHE,
+ * HUGGINGFACE_HUB_CACHE, $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub,
+ * ~/.cache/huggingface/hub (the first set).
+ *
+ * The files a folder needs, of those the repository has: in its top folder
+ * and in each module folder its modules.json names (1_Pooling, 2_Dense, ...):
+ * config.json, model.safetensors or model.safetensors.index.json and the
+ * shards it names, tokenizer.json, tokenizer_config.json,
+ * special_tokens_map.json, added_tokens.json, vocab.txt, vocab.json,
+ * merges.txt, the SentencePiece models (spiece.model, sentencepiece.bpe.model,
+ * tokenizer.model), modules.json, config_sentence_transformers.json and
+ * sentence_bert_config.json (and its sentence_<model>_config.json kin). Not
+ * pytorch_model.bin, README.md, ONNX or other exports.
+ *
+ * Online: GET <endpoint>/api/models/<id>/revision/<revision> gives the
+ * commit and the file list; each file the snapshot lacks is asked for with
+ * HEAD <endpoint>/<id>/resolve/<commit>/<file> (X-Repo-Commit, ETag or
+ * X-Linked-Etag, Content-Length or X-Linked-Size; a redirect to another
+ * host is where an LFS file's bytes are, fetched without the token), then
+ * fetched into blobs/<etag>.incomplete and renamed to blobs/<etag> once its
+ * size (and, for a sha256 ETag, its sha256) is right. A connection broken
+ * in the middle of a file is resumed where it broke (an HTTP Range request),
+ * up to 5 times in a row without new bytes; bytes kept after the last try
+ * (the .incomplete file) are resumed by the next call. A file whose bytes
+ * disagree with its size or sha256 is refused, TF_ERR_FORMAT naming both
+ * values, and nothing of it is kept. Concurrent downloads of one file, from
+ * threads or processes (huggingface_hub's included), take turns through
+ * huggingface_hub's lock file, <cache>/.locks/models--<org>--<name>/<etag>.lock.
+ * refs/<revision> is written once every file is there.
+ *
+ * Offline (options.local_files_only, or HF_HUB_OFFLINE or
+ * TRANSFORMERS_OFFLINE set to 1, ON, YES or TRUE), or when the Hub cannot
+ * be reached or answers an error other than "no such revision": the
+ * revision's commit is refs/<revision> (or the revision itself when it is
+ * a commit), and its snapshot is the folder, if it holds config.json and
+ * the weights (model.safetensors, or the index and every shard it names)
+ * and each module folder modules.json names; otherwise the error says
+ * which file is missing, or why the Hub could not be asked.
+ *
+ * Errors: a repo_id that is not "name" or "org/name" of letters, digits,
+ * '-', '_' and '.' (not at either end, no "--" or "..", at most 96
+ * characters a part), a revision with a ".." part, a control character or
+ * more than 255 bytes, a path longer than 4095 bytes are
+ * TF_ERR_INVALID_ARGUMENT naming the argument; a repository, revision or
+ * file the Hub does not have, and a private or gated one without a token
+ * that may read it, TF_ERR_NOT_FOUND with the Hub's X-Error-Code and
+ * X-Error-Message; a file name, module path, shard name or ETag from the
+ * Hub that would lead out of its folder, a missing header, a commit or size
+ * that disagrees, TF_ERR_FORMAT; a repository (or cached snapshot) whose
+ * top folder has no model.safetensors (nor its index) TF_ERR_NOT_FOUND,
+ * and one whose top or module folder has pytorch_model.bin (or its shards'
+ * index) in its place TF_ERR_UNSUPPORTED saying how to convert it, before
+ * anything is downloaded; a network or file failure TF_ERR_IO; a
+ * library built without the Hub client (meson -Dhub=disabled, or no
+ * libcurl), when the cache does not hold the folder, TF_ERR_UNSUPPORTED.
+ * The library never prints: a caller that wants a progress bar draws it
+ * from the progress callback. */
+
+/* What a download has done so far, for a progress callback. Handed out by
+ * the library: struct_size is the library's sizeof, read a field only if it
+ * ends within struct_size. Valid during the call only. */
+typedef struct tf_hub_progress {
+    size_t struct_size;  /* the library's sizeof(tf_hub_progress) */
+    const char *repo_id; /* as the caller gave it */
+    const char *file;    /* the repository file being fetched ("model.safetensors") */
+    int32_t file_index;  /* 0..file_count-1 */
+    int32_t file_count;  /* the files of this batch not already cached: a call fetches
+                            in up to three batches (modules.json; a sharded
+                            checkpoint's index files; then the rest), and
+                            file_index, bytes and total_bytes start again with each */
+    int64_t file_bytes;  /* bytes of this file on disk (a resumed one starts above 0) */
+    int64_t file_size;   /* its size */
+    int64_t bytes;       /* bytes of the batch's files on disk */
+    int64_t total_bytes; /* their sizes */
+    int32_t waiting;     /* 1: waiting for another download of this file (its lock) */
+} tf_hub_progress;
+
+/* Called as bytes arrive (and while waiting for a lock): a non-zero return
+ * stops the download, TF_ERR_IO "cancelled by the progress callback", the
+ * bytes so far kept to be resumed. */
+typedef int32_t (*tf_hub_progress_fn)(const tf_hub_progress *progress, void *user_data);
+
+typedef struct tf_hub_options {
+    size_t struct_size;         /* the caller's sizeof, set by init */
+    const char *revision;       /* a branch, tag or commit; NULL: "main" */
+    const char *cache_dir;      /* NULL: the environment's (see above) */
+    const char *endpoint;       /* NULL: HF_ENDPOINT, else https://huggingface.co */
+    const char *token;          /* NULL: HF_TOKEN, HUGGING_FACE_HUB_TOKEN, else the
+                                   file HF_TOKEN_PATH or $HF_HOME/token;
+                                   "": none. Sent as "Authorization: Bearer" to the
+                                   endpoint's host only */
+    int32_t local_files_only;   /* 0 (default): the Hub unless HF_HUB_OFFLINE says
+                                   not; 1: the cache only */
+    tf_hub_progress_fn progress; /* NULL: none */
+    void *progress_user_data;   /* handed to progress */
+} tf_hub_options;
+
+/* Every field its default (NULL, 0), struct_size set. */
+TF_API void tf_hub_options_init_sized(tf_hub_options *opts, size_t struct_size);
+#define tf_hub_options_init(opts) tf_hub_options_init_sized((opts), sizeof *(opts))
+
+/* Resolves repo_id (see above); opts may be NULL. Writes the snapshot
+ * folder's path and a NUL into dir (size bytes) and its length (without
+ * the NUL) into *len (len may be NULL). A dir too small is
+ * TF_ERR_INVALID_ARGUMENT with *len set and dir untouched (the files stay
+ * cached: a second call with 4096 bytes finds them). */
+TF_API tf_status tf_hub_resolve(const char *repo_id, const tf_hub_options *opts, char *dir,
+                                size_t size, size_t *len);
 
 #ifdef __cplusplus
 }

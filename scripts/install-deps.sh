@@ -7,24 +7,31 @@
 #   tokenizer), libpcre2-dev (tokenizer.json's regular expressions),
 #   libcairo2-dev and fonts-dejavu-core (tfenc explain --heatmap),
 #   check (the test framework), python3-numpy python3-pytest python3-pip
-#   python3-setuptools python3-distributed (the Python binding, its tests and
-#   the Dask corpus job), and cargo with
+#   python3-distributed python3-tqdm (the Python binding, its tests, the Dask
+#   corpus job, progress bars), python3-mesonpy python3-venv (the wheel that
+#   carries the library, built and installed offline in a venv), and cargo with
 #   rustc when no cargo is on the PATH (the Rust binding; it needs no crates),
 #   binutils (nm, readelf for the exported-symbols test), abigail-tools (the
 #   ABI check), valgrind (CI's memcheck run), libblis-openmp-dev (CI's build
 #   with -Dblas=blis), chromium (headless, renders tfenc explain --html's
 #   page in the explain-html-browser test and docs/screenshot_walkthrough.sh),
-#   libmicrohttpd-dev (tfenc serve's HTTP) and curl (the serve test's client).
+#   libmicrohttpd-dev (tfenc serve's HTTP) and curl (the serve test's client),
+#   libcurl4-openssl-dev and libssl-dev (the Hub client of tf_hub_resolve:
+#   downloads, and OpenSSL's libcrypto for the sha256 of LFS files), and
+#   nodejs with npm when no npm is on the PATH (the hub test installs
+#   @huggingface/hub with it, to check the cache both share).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
-          libmicrohttpd-dev curl
-          python3-numpy python3-pytest python3-pip python3-setuptools python3-distributed"
+          libmicrohttpd-dev curl libcurl4-openssl-dev libssl-dev
+          python3-numpy python3-pytest python3-pip python3-distributed python3-tqdm
+          python3-mesonpy python3-venv"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
 command -v cargo >/dev/null 2>&1 || missing="$missing cargo rustc"
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
 if [ -n "$missing" ]; then
     echo "install-deps: installing$missing"
     apt-get update -qq

@@ -7,7 +7,7 @@
 #    NUL byte, and a tokenizer error names the file and line;
 #  - every message is one line of UTF-8: a byte of a path or an argument
 #    that is not UTF-8, or a control byte, shows as \xNN; a --model that
-#    does not exist is said to be missing;
+#    does not exist is said to be neither a folder nor a Hub id (exit 2);
 #  - `embed` truncates a text longer than --max-length (default 512, or the
 #    model's max_positions) to that many tokens and says so on stderr: the
 #    vector is the one of the truncated text; a --max-length beyond the
@@ -78,12 +78,15 @@ fails 1 "tfenc embed: --file $tmp/nul.txt: line 2 holds a NUL byte (byte 4 of th
 [ ! -s "$tmp/out" ] || { echo "vectors printed for a file with a NUL byte"; exit 1; }
 
 # every message shows a byte that is not UTF-8 (a path's) and a control byte as \xNN, so that
-# it is one line of UTF-8; a --model that does not exist is said to be missing
+# it is one line of UTF-8; a --model that does not exist is said to be neither a folder nor
+# a Hub id
 latin1=$(printf '%s/lat\351missing' "$tmp") newline="$tmp/new
 line" missing="No such file or directory"
-fails 1 "tfenc embed: --model $tmp/lat\\xE9missing: cannot open: $missing" \
+not_id="expected \"name\" or \"org/name\" of letters, digits, '-', '_' and '.'"
+not_id="$not_id (as huggingface_hub's validate_repo_id), got more than one '/'"
+fails 2 "tfenc embed: --model $tmp/lat\\xE9missing: no such folder, and not a Hub id ($not_id)" \
     embed --model "$latin1" hello >"$tmp/out"
-fails 1 "tfenc embed: --model $tmp/new\\x0Aline: cannot open: $missing" \
+fails 2 "tfenc embed: --model $tmp/new\\x0Aline: no such folder, and not a Hub id ($not_id)" \
     embed --model "$newline" hello >"$tmp/out"
 fails 1 "tfenc embed: --file $tmp/lat\\xE9missing: cannot read: $missing" \
     embed --model "$model" --vocab "$vocab" --file "$latin1" >"$tmp/out"
@@ -93,7 +96,7 @@ if [ "$serve" = true ]; then
     fails 1 "tfenc serve: --port-file: $tmp/lat\\xE9missing/x: cannot create: $missing" \
         serve --model "$data/pipelines/st_dense" --port 0 --port-file "$latin1/x" >"$tmp/out"
 fi
-fails 1 "tfenc classify: TF_ERR_IO: $tmp/lat\\xE9missing/config.json: cannot open: $missing" \
+fails 2 "tfenc classify: --model $tmp/lat\\xE9missing: no such folder, and not a Hub id ($not_id)" \
     classify --model "$latin1" hello >"$tmp/out"
 fails 2 "tfenc embed: unknown option '--caf\\xE9'" embed --model "$model" "$(printf -- '--caf\351')"
 fails 2 "tfenc: unknown command 'caf\\xE9'" "$(printf 'caf\351')"

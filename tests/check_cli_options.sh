@@ -64,7 +64,7 @@ refused "tfenc info: one checkpoint, got 'a' and 'b'" info a b
 refused "tfenc embed: --pool: expected cls, mean, max, mean_sqrt_len_tokens, weightedmean or lasttoken, got 'median'" embed --model "$model" --pool median hello
 refused "tfenc embed: --max-length: expected an integer 3..16777216, got '2'" \
     embed --model "$model" --max-length 2 hello
-refused "tfenc embed: --model: expected a model file or directory, got nothing" embed --model
+refused "tfenc embed: --model: expected a model folder, file or Hub id, got nothing" embed --model
 refused "tfenc embed: --n-heads: expected an integer 1..65536, got '-2'" embed --model "$model" --n-heads -2 hi
 refused "tfenc embed: unknown option '--batch'" embed --model "$model" --batch 4 hello
 

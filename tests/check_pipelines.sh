@@ -4,7 +4,9 @@
 # DistilBERT and ELECTRA folders of tests/data/families against their expected.json
 # (gen_pipelines.py's and gen_families.py's float64 references) within 1e-5: --json output,
 # prompts, --dimensions, truncation notes, scores sorted best first, and
-# the errors of flags a folder decides and of a size it lacks; a folder of
+# the errors of flags a folder decides and of a size it lacks; a cross-encoder
+# whose config.json names Identity scoring its logits; an error naming its DOC
+# by its position past the first batch; a folder of
 # another kind is refused by embed, rerank and classify (--tokens or not),
 # naming its kind and the subcommand that runs it.
 set -eu
@@ -86,6 +88,22 @@ for i, item in enumerate(out):
 best = max(range(3), key=lambda k: cl["out"][0][k])
 assert open(f"{tmp}/classify.txt").read().split("\t")[0] == cl["labels"][best]
 PY
+# a cross-encoder whose config.json names Identity (as sentence-transformers v4 saves
+# ms-marco models): its logits (gen_ce_activation.py's), as CrossEncoder.predict gives them
+ident=$2/ce_activation/identity
+"$tfenc" rerank --model "$ident" --json "$q" "a dog has four legs." "the sky is blue." \
+    "the cat sat on the mat." "dogs have four legs and run fast." >"$tmp/identity.json"
+$py - "$ident/expected.json" "$tmp/identity.json" <<'PY'
+import json, sys
+exp, ranked = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [r["index"] for r in ranked] == sorted(range(4), key=lambda i: -exp["out"][i][0]), ranked
+assert all(abs(r["score"] - exp["out"][r["index"]][0]) <= 1e-5 for r in ranked), ranked
+PY
+# a DOC's error names its position among the DOCs, past the first batch of 32 too
+(set --
+ while [ $# -lt 34 ]; do set -- "$@" "doc $#"; done
+ ! "$tfenc" rerank --model "$ce" "$q" "$@" "$(printf 'bad \377 doc')" 2>"$tmp/err")
+grep -qF "pair 34: invalid UTF-8 at byte 4 (0xff)" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 # RoBERTa (tokenizer.json, </s></s> pairs) and DistilBERT folders of tests/data/families
 fam=$2/families
 $py - "$tfenc" "$fam" <<'PY'

@@ -9,11 +9,11 @@ fail=0
 library=$("$print_version")
 header=$(sed -n 's/^#define TFENC_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
     "$root/include/tfenc.h" | paste -sd. -)
-python=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' "$root/python/pyproject.toml")
+python=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' "$root/pyproject.toml")
 cargo=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' "$root/rust/Cargo.toml" | head -n 1)
 lock=$(sed -n '/^name = "tfenc"$/{n;s/^version = "\([^"]*\)"$/\1/p}' "$root/rust/Cargo.lock")
 pc=$(sed -n 's/^Version: //p' "$(dirname "$lib")/../meson-private/tfenc.pc")
-for pair in "tfenc.h:$header" "python/pyproject.toml:$python" "rust/Cargo.toml:$cargo" \
+for pair in "tfenc.h:$header" "pyproject.toml:$python" "rust/Cargo.toml:$cargo" \
             "rust/Cargo.lock:$lock" "tfenc.pc:$pc"; do
     if [ "${pair#*:}" != "$library" ]; then
         echo "${pair%%:*} says '${pair#*:}', the library says '$library'"

@@ -685,6 +685,65 @@ START_TEST(test_folder_field_values)
 }
 END_TEST
 
+/* ---- PyTorch's pickles instead of safetensors ------------------------------------ */
+
+/* A folder (or a Dense module's folder) with pytorch_model.bin or its
+ * shards' index and no model.safetensors: TF_ERR_UNSUPPORTED naming the
+ * folder and the file, and saying how to convert it; no handle. */
+static void expect_torch_refused(tf_status s, const char *folder, const char *file)
+{
+    char named[1200];
+    snprintf(named, sizeof named, "%s: %s but no model.safetensors: libtfenc reads safetensors "
+             "only", folder, file);
+    const char *m = tf_last_error();
+    ck_assert_msg(s == TF_ERR_UNSUPPORTED && strstr(m, named) &&
+                      strstr(m, "save_file(") && strstr(m, "safe_serialization=True"),
+                  "%s in %s: got %s \"%s\"", file, folder, tf_status_name(s), m);
+}
+
+START_TEST(test_torch_weights_refused)
+{
+    static const char *const pickles[] = {"pytorch_model.bin", "pytorch_model.bin.index.json"};
+    const path_buf tiny = join(data_dir, "bert_tiny");
+    make_tmp_dir();
+    ck_assert_int_eq(symlink(join(tiny.s, "config.json").s, join(tmp_dir, "config.json").s), 0);
+    for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
+        const path_buf pickle = join(tmp_dir, pickles[i]);
+        write_bytes(pickle.s, "\x80\x02 a pickle", 16);
+        tf_encoder *enc = (tf_encoder *)&enc;
+        expect_torch_refused(tf_encoder_load(tmp_dir, NULL, &enc), tmp_dir, pickles[i]);
+        ck_assert_ptr_null(enc);
+        tf_pipeline *p = (tf_pipeline *)&p;
+        expect_torch_refused(tf_pipeline_load(tmp_dir, NULL, &p), tmp_dir, pickles[i]);
+        ck_assert_ptr_null(p);
+        tf_model_info *info = (tf_model_info *)&info;
+        expect_torch_refused(tf_model_inspect(tmp_dir, NULL, &info), tmp_dir, pickles[i]);
+        ck_assert_ptr_null(info);
+        ck_assert_int_eq(unlink(pickle.s), 0);
+    }
+    /* neither file: the missing safetensors named as before */
+    tf_encoder *enc = NULL;
+    const tf_status s = tf_encoder_load(tmp_dir, NULL, &enc);
+    ck_assert_msg(s == TF_ERR_IO && strstr(tf_last_error(), "model.safetensors: cannot open"),
+                  "got %s \"%s\"", tf_status_name(s), tf_last_error());
+    remove_tmp_dir();
+}
+END_TEST
+
+START_TEST(test_torch_dense_refused)
+{
+    make_tmp_dir();
+    make_st_folder(NULL, -1, NULL, NULL);
+    const path_buf dense = join(tmp_dir, "2_Dense");
+    ck_assert_int_eq(unlink(join(dense.s, "model.safetensors").s), 0);
+    write_bytes(join(dense.s, "pytorch_model.bin").s, "\x80\x02 a pickle", 16);
+    tf_pipeline *p = (tf_pipeline *)&p;
+    expect_torch_refused(tf_pipeline_load(tmp_dir, NULL, &p), dense.s, "pytorch_model.bin");
+    ck_assert_ptr_null(p);
+    remove_tmp_dir();
+}
+END_TEST
+
 #define N_CASES(a) ((int)(sizeof a / sizeof a[0]))
 
 int main(void)
@@ -708,5 +767,9 @@ int main(void)
     tcase_add_test(folder, test_folder_required_fields);
     tcase_add_test(folder, test_folder_field_values);
     suite_add_tcase(s, folder);
+    TCase *torch = tcase_create("pytorch weights");
+    tcase_add_test(torch, test_torch_weights_refused);
+    tcase_add_test(torch, test_torch_dense_refused);
+    suite_add_tcase(s, torch);
     return run_suite(s);
 }

@@ -4,7 +4,9 @@
  * Dense), every pooling mode of tf_pool, BERT, RoBERTa and DistilBERT
  * cross-encoders and classifiers, each against the float64 references of
  * tests/data/gen_pipelines.py and gen_families.py (expected.json) within
- * 1e-5; the
+ * 1e-5; a cross-encoder's activation as its config.json names it
+ * (gen_ce_activation.py), an unknown one refused; messages naming an input
+ * by its index in the caller's arrays whatever batch it ran in; the
  * inconsistencies of a folder, each refused by file and field; modules.json
  * paths that leave the folder refused, long ones named whole; and a folder
  * of symbolic links (a Hugging Face cache snapshot) loading, each link
@@ -234,6 +236,9 @@ static const struct head_case {
     {"families/modernbert_cross_encoder", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
     /* ... CLS pooling, tanh, the head's dense and LayerNorm with biases */
     {"families/modernbert_classifier", TF_PIPELINE_CLASSIFIER, 3, "positive"},
+    /* pipelines/cross_encoder's weights, its config.json naming Identity
+       (gen_ce_activation.py): the logits */
+    {"ce_activation/identity", TF_PIPELINE_CROSS_ENCODER, 1, "LABEL_0"},
 };
 
 /* The folder's tokenizer gives expected.json's ids (pairs as pairs). */
@@ -768,6 +773,172 @@ START_TEST(test_modernbert_head_config)
 END_TEST
 
 
+/* ---- A cross-encoder's activation ----------------------------------------------------- */
+
+/* tmp_dir as prepare() makes it, config.json the folder's with the keys of
+ * the JSON object `keys` set over it (a null one removed). */
+static void prepare_keys(const char *base, const char *keys)
+{
+    cJSON *config = read_json(join(folder(base).s, "config.json").s), *more = cJSON_Parse(keys);
+    ck_assert_msg(more != NULL, "not JSON: %s", keys);
+    while (more->child) {
+        cJSON *key = cJSON_DetachItemViaPointer(more, more->child);
+        cJSON_DeleteItemFromObjectCaseSensitive(config, key->string);
+        if (cJSON_IsNull(key))
+            cJSON_Delete(key);
+        else
+            cJSON_AddItemToObject(config, key->string, key);
+    }
+    char *text = cJSON_Print(config);
+    prepare(base, text);
+    free(text);
+    cJSON_Delete(more);
+    cJSON_Delete(config);
+}
+
+#define ST_ACTIVATION(name) "{\"sentence_transformers\": {\"activation_fn\": \"" name "\"}"
+#define LEGACY_ACTIVATION "\"sbert_ce_default_activation_function\": "
+
+/* tf_pipeline_score as CrossEncoder.predict's activation_fn: the class
+ * config.json names (sentence_transformers.activation_fn, else
+ * sbert_ce_default_activation_function), else Sigmoid for one label and
+ * Identity for more; on pipelines/cross_encoder's weights (one label) and
+ * pipelines/classifier's (three), against gen_ce_activation.py's float64
+ * torch.nn modules on its float64 logits. */
+static const struct activation_case {
+    const char *base; /* under pipelines/: cross_encoder (1 label) or classifier (3) */
+    const char *keys; /* config.json's keys set (prepare_keys) */
+    const char *want; /* the torch.nn class of expected.json's activations */
+} activation_cases[] = {
+    {"cross_encoder", ST_ACTIVATION("torch.nn.modules.activation.Tanh") "}", "activation.Tanh"},
+    {"cross_encoder", ST_ACTIVATION("torch.nn.Tanh") "}", "activation.Tanh"},
+    {"cross_encoder", ST_ACTIVATION("torch.nn.modules.Identity") "}", "linear.Identity"},
+    {"cross_encoder", "{\"sentence_transformers\": {}}", "activation.Sigmoid"},
+    {"cross_encoder", "{\"sentence_transformers\": {}, " LEGACY_ACTIVATION
+                      "\"torch.nn.modules.linear.Identity\"}", "linear.Identity"},
+    /* the key said, null: upstream's default, the older key unread */
+    {"cross_encoder", "{\"sentence_transformers\": {\"activation_fn\": null}, " LEGACY_ACTIVATION
+                      "\"torch.nn.modules.linear.Identity\"}", "activation.Sigmoid"},
+    {"cross_encoder", ST_ACTIVATION("torch.nn.modules.activation.Softmax") "}",
+     "activation.Softmax"},
+    {"classifier", "{}", "linear.Identity"},
+    {"classifier", "{" LEGACY_ACTIVATION "\"torch.nn.modules.activation.Softmax\"}",
+     "activation.Softmax"},
+    {"classifier", ST_ACTIVATION("torch.nn.modules.activation.ReLU") "}", "activation.ReLU"},
+    {"classifier", ST_ACTIVATION("torch.nn.Sigmoid") "}", "activation.Sigmoid"},
+    {"classifier", ST_ACTIVATION("torch.nn.modules.activation.Tanh") "}", "activation.Tanh"},
+};
+
+START_TEST(test_cross_encoder_activation)
+{
+    const struct activation_case *c = &activation_cases[_i];
+    cJSON *exp = read_json(join(join(data_dir, "ce_activation/identity").s, "expected.json").s);
+    const int labels = strcmp(c->base, "classifier") == 0 ? 3 : 1;
+    const cJSON *sets = labels == 3 ? json_at(exp, "classifier") : exp;
+    char name[96];
+    snprintf(name, sizeof name, "torch.nn.modules.%s", c->want);
+    const cJSON *want = json_at(json_at(sets, "activations"), name);
+    make_tmp_dir();
+    prepare_keys(c->base, c->keys);
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(tmp_dir, NULL, &p) == TF_OK, "%s: %s", c->keys,
+                  tf_last_error());
+    const cJSON *inputs = json_at(exp, "inputs");
+    float out[4 * 3];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 4, a.texts = strings(inputs, 0), a.pairs = strings(inputs, 1), a.out = out;
+    a.out_len = 4 * (size_t)labels, a.batch_size = 3;
+    ck_assert_msg(tf_pipeline_score(p, &a) == TF_OK, "%s", tf_last_error());
+    expect_rows(out, want, labels, c->keys);
+    ck_assert_int_eq(tf_pipeline_logits(p, &a), TF_OK); /* the logits, whatever the config says */
+    expect_rows(out, json_at(json_at(sets, "activations"), "torch.nn.modules.linear.Identity"),
+                labels, "logits");
+    tf_pipeline_destroy(p);
+    remove_tmp_dir();
+    cJSON_Delete(exp);
+}
+END_TEST
+
+/* An activation the head does not compute is refused at load, naming the
+ * field and the value: another torch.nn class, a path outside torch (Python
+ * code, which upstream runs only with trust_remote_code), a value not a
+ * string. */
+START_TEST(test_cross_encoder_activation_refused)
+{
+    static const struct {
+        const char *keys;
+        tf_status status;
+        const char *message;
+    } refused[] = {
+        {ST_ACTIVATION("torch.nn.modules.activation.GELU") "}", TF_ERR_UNSUPPORTED,
+         "config.json: sentence_transformers.activation_fn \"torch.nn.modules.activation.GELU\" "
+         "is not supported; supported: torch.nn's Sigmoid, Identity, Tanh, ReLU, Softmax"},
+        {"{\"sentence_transformers\": {}, " LEGACY_ACTIVATION "\"my_module.Scaled\"}",
+         TF_ERR_UNSUPPORTED, "config.json: sbert_ce_default_activation_function "
+         "\"my_module.Scaled\" is not supported; supported: torch.nn's Sigmoid, Identity, Tanh"},
+        {ST_ACTIVATION("torch.nn.Sigmoidal") "}", TF_ERR_UNSUPPORTED,
+         "sentence_transformers.activation_fn \"torch.nn.Sigmoidal\" is not supported"},
+        {"{\"sentence_transformers\": {\"activation_fn\": 5}}", TF_ERR_FORMAT,
+         "config.json: sentence_transformers.activation_fn must be a string (a torch.nn "
+         "class's path), got 5"},
+        {"{\"sentence_transformers\": {}, " LEGACY_ACTIVATION "[\"torch.nn.Tanh\"]}", TF_ERR_FORMAT,
+         "config.json: sbert_ce_default_activation_function must be a string (a torch.nn "
+         "class's path), got [\"torch.nn.Tanh\"]"},
+    };
+    make_tmp_dir();
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        prepare_keys("cross_encoder", refused[i].keys);
+        expect_load_failure(refused[i].status, refused[i].message);
+    }
+    remove_tmp_dir();
+}
+END_TEST
+
+/* ---- Messages name the caller's index ------------------------------------------------- */
+
+/* A call runs its inputs in batches of batch_size; what it says of one
+ * (the tokenizer's "text i" or "pair i", its own "input i") counts from
+ * the first of args.texts, not of the batch. */
+START_TEST(test_messages_name_the_callers_index)
+{
+    tf_pipeline *ce = load("cross_encoder"), *cl = load("classifier"), *st = load("st_mean_norm");
+    const char *texts[5] = {"a dog", "a cat", "the sky", "the mat", "red"};
+    const char *pairs[5] = {"four legs", "sat", "is blue", "a cat sat", "green"};
+    float out[5 * 16];
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 5, a.texts = texts, a.pairs = pairs, a.out = out, a.out_len = 5 * 16;
+    a.batch_size = 2; /* inputs 3 and 4 in the second and third batch */
+    pairs[3] = "bad \xff";
+    expect_failure(tf_pipeline_score(ce, &a), TF_ERR_INVALID_ARGUMENT,
+                   "pair 3: invalid UTF-8 at byte 4 (0xff)");
+    pairs[3] = "a cat sat", texts[4] = "\xc3 bad";
+    expect_failure(tf_pipeline_score(ce, &a), TF_ERR_INVALID_ARGUMENT,
+                   "text 4: invalid UTF-8 at byte 0");
+    expect_failure(tf_pipeline_logits(ce, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
+    expect_failure(tf_pipeline_classify(cl, &a), TF_ERR_INVALID_ARGUMENT,
+                   "text 4: invalid UTF-8");
+    a.pairs = NULL;
+    expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
+    a.prompt_name = "query";
+    expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
+    tf_pipeline_destroy(st);
+
+    tf_pipeline_options o;
+    tf_pipeline_options_init(&o);
+    o.truncation_error = 1;
+    ck_assert_int_eq(tf_pipeline_load(folder("st_mean_norm").s, &o, &st), TF_OK);
+    texts[4] = "red", texts[3] = "the quick brown fox jumps over the lazy dog and the cat sat";
+    a.prompt_name = NULL;
+    expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT,
+                   "input 3 has more than 12 tokens (max_seq_length)");
+    tf_pipeline_destroy(st);
+    tf_pipeline_destroy(cl);
+    tf_pipeline_destroy(ce);
+}
+END_TEST
+
 /* ---- Module paths ----------------------------------------------------------------------- */
 
 #define POOLING_16 "{\"word_embedding_dimension\": 16, \"pooling_mode_mean_tokens\": true}"
@@ -1102,6 +1273,10 @@ int main(void)
     tcase_add_test(tc, test_token_classifier);
     tcase_add_test(tc, test_roberta_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
+    tcase_add_loop_test(tc, test_cross_encoder_activation, 0,
+                        sizeof activation_cases / sizeof activation_cases[0]);
+    tcase_add_test(tc, test_cross_encoder_activation_refused);
+    tcase_add_test(tc, test_messages_name_the_callers_index);
     tcase_add_test(tc, test_inconsistent_folders);
     tcase_add_test(tc, test_modernbert_head_config);
     tcase_add_test(tc, test_module_paths_stay_in_the_folder);

@@ -29,6 +29,8 @@ _Static_assert(END(tf_pipeline_args, truncated) == TF_PIPELINE_ARGS_SIZE_0_3,
                "tf_pipeline_args' 0.3.0 fields");
 _Static_assert(offsetof(tf_pipeline_args, dimensions_layer_norm) >= TF_PIPELINE_ARGS_SIZE_0_3,
                "tf_pipeline_args' fields added after 0.3.0 start past its size");
+_Static_assert(END(tf_hub_options, progress_user_data) == TF_HUB_OPTIONS_SIZE_0_4,
+               "tf_hub_options' 0.4.0 fields");
 _Static_assert(offsetof(tf_pipeline_args, out_len) >= TF_PIPELINE_ARGS_SIZE_0_4,
                "tf_pipeline_args.out_len starts past the struct's size without it");
 
@@ -105,6 +107,8 @@ size_t tf_struct_size(const char *name)
         {"tf_pipeline_options", sizeof(tf_pipeline_options)},
         {"tf_pipeline_args", sizeof(tf_pipeline_args)},
         {"tf_encode_options", sizeof(tf_encode_options)},
+        {"tf_hub_options", sizeof(tf_hub_options)},
+        {"tf_hub_progress", sizeof(tf_hub_progress)},
     };
     for (size_t i = 0; name && i < sizeof sizes / sizeof *sizes; i++)
         if (strcmp(name, sizes[i].name) == 0)

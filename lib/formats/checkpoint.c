@@ -22,6 +22,7 @@
 #include "hf_arch.h"
 #include "hf_config.h"
 #include "hf_family.h"
+#include "model_folder.h"
 #include "names.h"
 
 /* ---- Name rules: theirs -> ours (each family's, in families/) ------------ */
@@ -540,7 +541,7 @@ static tf_status resolve_paths(const char *path, char **weights, char **json)
         s = tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(ENOENT));
     const int dir = S_ISDIR(mode);
     if (s == TF_OK)
-        s = tf_path_join(path, dir ? "model.safetensors" : "", weights);
+        s = dir ? tf_model_folder_weights(path, weights) : tf_path_join(path, "", weights);
     if (s == TF_OK && dir)
         s = tf_path_join(path, "config.json", json);
     if (s == TF_OK && *json)

@@ -1,16 +1,46 @@
 /* model_folder.c — a model folder's files that tf_pipeline_load reads
- * beside the encoder and the tokenizer: config.json's architecture, a
- * head's tensors, tokenizer.json's subword marker. */
+ * beside the encoder and the tokenizer: config.json's architecture and a
+ * cross-encoder's activation, a head's tensors, tokenizer.json's subword
+ * marker. */
 #include "model_folder.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "error.h"
 #include "extra_tensors.h"
 #include "file.h"
 #include "json_file.h"
 #include "safetensors.h"
+#include "weights_files.h"
+
+/* The pickles a folder may have instead of safetensors, as transformers names them. */
+static const char *const torch_files[] = {TF_TORCH_WEIGHTS_FILE, TF_TORCH_SHARDS_FILE};
+
+tf_status tf_model_folder_weights(const char *dir, char **path)
+{
+    mode_t mode = 0;
+    tf_status s = tf_path_join(dir, TF_WEIGHTS_FILE, path);
+    if (s == TF_OK)
+        s = tf_file_probe(*path, &mode);
+    for (size_t i = 0; s == TF_OK && !mode && i < sizeof torch_files / sizeof *torch_files;
+         i++) {
+        char *torch;
+        mode_t torch_mode = 0;
+        if ((s = tf_path_join(dir, torch_files[i], &torch)) == TF_OK)
+            s = tf_file_probe(torch, &torch_mode);
+        if (s == TF_OK && torch_mode)
+            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s but no " TF_WEIGHTS_FILE ": "
+                        TF_TORCH_WEIGHTS_HINT, dir, torch_files[i]);
+        tf_free(torch);
+    }
+    if (s) {
+        tf_free(*path);
+        *path = NULL;
+    }
+    return s;
+}
 
 tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch)
 {
@@ -62,7 +92,7 @@ tf_status tf_model_folder_head(const char *dir, const tf_hf_seq_head *head, int6
 {
     memset(w, 0, sizeof *w);
     char *path;
-    tf_status s = tf_path_join(dir, "model.safetensors", &path);
+    tf_status s = tf_model_folder_weights(dir, &path);
     tf_st_file f;
     if (s == TF_OK)
         s = tf_st_open(&f, path);
@@ -92,6 +122,81 @@ void tf_head_weights_free(tf_head_weights *w)
     tf_free(w->cls_w);
     tf_free(w->cls_b);
     memset(w, 0, sizeof *w);
+}
+
+/* torch.nn's activations that a cross-encoder's config.json may name and the
+ * head computes: the class, the torch/nn/modules file that defines it. */
+static const struct {
+    const char *name, *file;
+    tf_head_activation act;
+} ce_activations[] = {
+    {"Sigmoid", "activation", TF_HEAD_SIGMOID},
+    {"Identity", "linear", TF_HEAD_LOGITS},
+    {"Tanh", "activation", TF_HEAD_TANH},
+    {"ReLU", "activation", TF_HEAD_RELU},
+    {"Softmax", "activation", TF_HEAD_SOFTMAX},
+};
+#define N_CE_ACTIVATIONS (sizeof ce_activations / sizeof ce_activations[0])
+
+/* 1 if path is torch.nn.<name>, torch.nn.modules.<name> or
+ * torch.nn.modules.<file>.<name>: the paths that import the class. */
+static int names_class(const char *path, const char *name, const char *file)
+{
+    static const char nn[] = "torch.nn.", modules[] = "modules.";
+    if (strncmp(path, nn, sizeof nn - 1) != 0)
+        return 0;
+    path += sizeof nn - 1;
+    if (strncmp(path, modules, sizeof modules - 1) == 0) {
+        path += sizeof modules - 1;
+        const size_t n = strlen(file);
+        if (strncmp(path, file, n) == 0 && path[n] == '.')
+            path += n + 1;
+    }
+    return strcmp(path, name) == 0;
+}
+
+/* The activation config.json's `field` (v: its value, NULL when absent)
+ * names, as tf_model_folder_ce_activation says. */
+static tf_status read_ce_activation(const cJSON *v, const char *field, int32_t *named,
+                                    tf_head_activation *act)
+{
+    *named = 0;
+    if (!v || cJSON_IsNull(v))
+        return TF_OK;
+    if (!cJSON_IsString(v))
+        return tf_json_wrong(v, field, "a string (a torch.nn class's path)", "config.json");
+    char supported[128] = "";
+    for (size_t i = 0; i < N_CE_ACTIVATIONS; i++) {
+        if (names_class(v->valuestring, ce_activations[i].name, ce_activations[i].file)) {
+            *named = 1, *act = ce_activations[i].act;
+            return TF_OK;
+        }
+        strcat(supported, i ? ", " : "torch.nn's ");
+        strcat(supported, ce_activations[i].name);
+    }
+    return tf_fail(TF_ERR_UNSUPPORTED, "config.json: %s \"%s\" is not supported; supported: %s",
+                   field, v->valuestring, supported);
+}
+
+tf_status tf_model_folder_ce_activation(const char *dir, int32_t *named, tf_head_activation *act)
+{
+    char *path;
+    cJSON *root = NULL;
+    tf_status s = tf_path_join(dir, "config.json", &path);
+    if (s == TF_OK)
+        s = tf_json_read_file(path, "config.json", 0, &root);
+    tf_free(path);
+    if (s)
+        return s;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "sentence_transformers");
+    const cJSON *fn = cJSON_IsObject(st) ? cJSON_GetObjectItemCaseSensitive(st, "activation_fn")
+                                         : NULL;
+    s = fn ? read_ce_activation(fn, "sentence_transformers.activation_fn", named, act)
+           : read_ce_activation(cJSON_GetObjectItemCaseSensitive(root,
+                                "sbert_ce_default_activation_function"),
+                                "sbert_ce_default_activation_function", named, act);
+    cJSON_Delete(root);
+    return s;
 }
 
 tf_status tf_model_folder_subword_prefix(const char *path, int32_t *has)

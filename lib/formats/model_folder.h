@@ -1,14 +1,17 @@
-/* model_folder.h — what tf_pipeline_load reads from a model folder besides
+/* model_folder.h — which file of a folder holds its weights (for the
+ * encoder, the head and a Dense module alike), and what tf_pipeline_load
+ * reads from a model folder besides
  * the encoder (load.c), the tokenizer (tokenizer/folder_config.h) and the
- * sentence-transformers modules (st_modules.h): config.json's architecture
- * and head, the head's tensors in model.safetensors, and whether
- * tokenizer.json's model marks subwords. pipeline/pipeline.c assembles
- * them. */
+ * sentence-transformers modules (st_modules.h): config.json's architecture,
+ * head and a cross-encoder's activation, the head's tensors in
+ * model.safetensors, and whether tokenizer.json's model marks subwords.
+ * pipeline/pipeline.c assembles them. */
 #ifndef TF_MODEL_FOLDER_H
 #define TF_MODEL_FOLDER_H
 
 #include <stdint.h>
 
+#include "classifier_head.h"
 #include "hf_arch.h"
 #include "hf_family.h"
 #include "tfenc.h"
@@ -19,6 +22,13 @@ typedef struct tf_head_weights {
     float *norm_w, *norm_b;   /* its LayerNorm after the dense: (D), (D) or NULL */
     float *cls_w, *cls_b;     /* the logits' Linear: (labels, D), (labels) */
 } tf_head_weights;
+
+/* dir's weights file, "<dir>/model.safetensors", allocated into *path. A
+ * folder without it that has PyTorch's pickle (pytorch_model.bin, or its
+ * shards' pytorch_model.bin.index.json) is TF_ERR_UNSUPPORTED "<dir>:
+ * <file> but no model.safetensors: " and how to convert it
+ * (weights_files.h), *path NULL. */
+tf_status tf_model_folder_weights(const char *dir, char **path);
 
 /* dir's config.json (tf_hf_arch_read, its messages naming "config.json"). */
 tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch);
@@ -32,6 +42,21 @@ tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch);
 tf_status tf_model_folder_head(const char *dir, const tf_hf_seq_head *head, int64_t n_labels,
                                int64_t D, tf_head_weights *w);
 void tf_head_weights_free(tf_head_weights *w);
+
+/* The activation sentence-transformers' CrossEncoder applies to the head's
+ * logits as dir's config.json names it (CrossEncoder.get_default_activation_fn):
+ * sentence_transformers.activation_fn where that key is there (null: none),
+ * else sbert_ce_default_activation_function (v2 and v3 folders). *named 0:
+ * the config names none (upstream's default then: Sigmoid for one label,
+ * else Identity); 1: *act is the one it names. The head computes torch.nn's
+ * Sigmoid, Identity, Tanh, ReLU and Softmax (nn.Softmax() takes dim 1 of
+ * the [n, labels] logits: over each row), named by the path fullname()
+ * writes (torch.nn.modules.activation.Sigmoid, torch.nn.modules.linear.Identity)
+ * or by torch.nn.modules.<class> or torch.nn.<class>; another path (another
+ * class, or Python code outside torch, which upstream runs only with
+ * trust_remote_code) is TF_ERR_UNSUPPORTED naming the field and the value,
+ * a value not a string TF_ERR_FORMAT. */
+tf_status tf_model_folder_ce_activation(const char *dir, int32_t *named, tf_head_activation *act);
 
 /* *has = 1 if the tokenizer.json at path has a model with a
  * continuing_subword_prefix (transformers' token-classification pipeline

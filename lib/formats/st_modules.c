@@ -16,6 +16,7 @@
 #include "extra_tensors.h"
 #include "file.h"
 #include "json_file.h"
+#include "model_folder.h"
 #include "names.h"
 #include "safetensors.h"
 
@@ -237,10 +238,12 @@ static tf_status read_features(const cJSON *root, const char *label)
 static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *path, int bias,
                                     const char *config)
 {
-    char *rel = NULL, *file = NULL, *why = NULL;
+    char *rel = NULL, *module = NULL, *file = NULL, *why = NULL;
     tf_status s = module_file(path, "model.safetensors", &rel);
     if (s == TF_OK)
-        s = tf_path_join(dir, rel, &file);
+        s = tf_path_join(dir, path, &module);
+    if (s == TF_OK)
+        s = tf_model_folder_weights(module, &file);
     if (s == TF_OK)
         s = tf_format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out,
                             (int)d->in, config);
@@ -256,6 +259,7 @@ static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *
     if (opened)
         tf_st_close(&f);
     tf_free(rel);
+    tf_free(module);
     tf_free(file);
     tf_free(why);
     return s;

@@ -126,6 +126,18 @@ static tf_status read_head(tf_pipeline *p, const char *dir)
     return TF_OK;
 }
 
+/* tf_pipeline_score's activation: the one config.json names for
+ * CrossEncoder, else upstream's default: Sigmoid for one label, else
+ * Identity (CrossEncoder.get_default_activation_fn). */
+static tf_status read_score_activation(tf_pipeline *p, const char *dir)
+{
+    int32_t named;
+    tf_status s = tf_model_folder_ce_activation(dir, &named, &p->score_activation);
+    if (s == TF_OK && !named)
+        p->score_activation = p->arch.n_labels == 1 ? TF_HEAD_SIGMOID : TF_HEAD_LOGITS;
+    return s;
+}
+
 static tf_status load_head(tf_pipeline *p, const char *dir)
 {
     /* a family's own head module (GTE's, NomicBERT's), or ModernBERT's token
@@ -146,7 +158,8 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
                        "(bert.pooler.dense.weight)");
     p->kind = p->arch.cross_encoder || p->arch.n_labels == 1 ? TF_PIPELINE_CROSS_ENCODER
                                                               : TF_PIPELINE_CLASSIFIER;
-    return read_head(p, dir);
+    tf_status s = read_head(p, dir);
+    return s == TF_OK ? read_score_activation(p, dir) : s;
 }
 
 /* ---- Loading ---------------------------------------------------------------------- */

@@ -28,6 +28,8 @@ struct tf_pipeline {
     float *norm_w, *norm_b;   /* heads with a LayerNorm after it: (D), (D) or NULL */
     float *cls_w;             /* heads: the logits' Linear, (labels, D) */
     float *cls_b;             /* heads: its bias (labels) */
+    tf_head_activation score_activation; /* sequence heads: tf_pipeline_score's, as
+                                            CrossEncoder's activation_fn */
     int32_t wordpiece_subwords; /* token heads: a subword is a token longer than its
                                    span (WordPiece's "##"), else one not after a space */
 };

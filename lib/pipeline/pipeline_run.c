@@ -362,10 +362,10 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
     return s;
 }
 
-/* CrossEncoder's default activation_fn: Sigmoid for one label, else Identity. */
+/* CrossEncoder's activation_fn, as the folder's config.json chooses it (pipeline.c). */
 static tf_head_activation score_activation(const tf_pipeline *p)
 {
-    return p->dim == 1 ? TF_HEAD_SIGMOID : TF_HEAD_LOGITS;
+    return p->score_activation;
 }
 
 /* The text-classification pipeline's function_to_apply by problem_type. */

@@ -41,15 +41,15 @@ def enc():
 
 # Each entry point that takes several texts: (argument name, call with x).
 TEXTS_ARGUMENTS = {
-    "encode": ("texts", lambda f, x: f["st"].encode(x)),
+    "encode": ("sentences", lambda f, x: f["st"].encode(x)),
     "tokenizer": ("texts", lambda f, x: f["tok"](x)),
     "tokenizer pairs": ("pairs", lambda f, x: f["tok"](["a"], x)),
     "tokenizer text_pair": ("text_pair", lambda f, x: f["tok"](["a"], text_pair=x)),
-    "classifier": ("texts", lambda f, x: f["clf"](x)),
-    "predict_proba": ("texts", lambda f, x: f["clf"].predict_proba(x)),
+    "classifier": ("inputs", lambda f, x: f["clf"](x)),
+    "predict_proba": ("inputs", lambda f, x: f["clf"].predict_proba(x)),
     "predict_proba pairs": ("pairs", lambda f, x: f["clf"].predict_proba(["a"], pairs=x)),
-    "token classifier": ("texts", lambda f, x: f["tc"](x)),
-    "cross-encoder": ("pairs", lambda f, x: f["ce"].predict(x)),
+    "token classifier": ("inputs", lambda f, x: f["tc"](x)),
+    "cross-encoder": ("sentences", lambda f, x: f["ce"].predict(x)),
     "rank": ("documents", lambda f, x: f["ce"].rank("q", x)),
     "embed": ("texts", lambda f, x: f["enc"].embed(x, f["tok"])),
     "decode": ("ids", lambda f, x: f["tok"].decode(x)),
@@ -127,8 +127,8 @@ def test_tokenizer_pair_forms_that_match(tok):
 
 
 @pytest.mark.parametrize("texts, pairs, error, message", [
-    ("a", ["x"], TypeError, "pairs: expected a str or bytes, as texts is, got list"),
-    (["a", "b"], "xy", TypeError, "pairs: expected a list of 2 texts, as texts is, got str"),
+    ("a", ["x"], TypeError, "pairs: expected a str or bytes, as inputs is, got list"),
+    (["a", "b"], "xy", TypeError, "pairs: expected a list of 2 texts, as inputs is, got str"),
 ])
 def test_classifier_pair_form_is_its_texts(clf, texts, pairs, error, message):
     with pytest.raises(error, match="^" + message):
@@ -136,7 +136,7 @@ def test_classifier_pair_form_is_its_texts(clf, texts, pairs, error, message):
 
 
 def test_classifier_one_text_with_one_pair(clf):
-    assert np.array_equal(clf.predict_proba("a", pairs="x"), clf.predict_proba(["a"], ["x"]))
+    assert np.array_equal(clf.predict_proba("a", pairs="x"), clf.predict_proba(["a"], ["x"])[0])
 
 
 # ---- one (query, passage) pair is one input (sentence-transformers' predict) -----------------
@@ -153,13 +153,13 @@ def test_cross_encoder_one_pair_of_several_labels():
         row = multi.predict(("q", "p"))
         assert row.shape == (3,)
         assert np.array_equal(row, multi.predict([("q", "p")])[0])
-        with pytest.raises(ValueError, match="^rank: takes a model of one label, this one has 3; "
-                                             r"predict\(\) gives each label's score"):
+        with pytest.raises(ValueError, match=r"^CrossEncoder.rank\(\) only works for models with "
+                                             r"num_labels=1"):
             multi.rank("q", ["a", "b"])
 
 
 def test_cross_encoder_one_pair_of_three_refused(ce):
-    with pytest.raises(ValueError, match=r"^pairs: expected a \(query, passage\) pair of two "
+    with pytest.raises(ValueError, match=r"^sentences: expected a \(query, passage\) pair of two "
                                          r"texts, got list of 3"):
         ce.predict(["q", "p", "r"])
 
@@ -211,11 +211,14 @@ def test_batch_size_given_is_at_least_one(every, call):
 # ---- names: the argument as the caller wrote it -----------------------------------------------
 
 @pytest.mark.parametrize("call, name", [
-    (lambda f: f["tc"](["ok", "a\0b"]), r"texts\[1\]"),
-    (lambda f: f["tc"]("a\0b"), "texts"),
-    (lambda f: f["st"].encode("a\0b"), "texts"),
-    (lambda f: f["ce"].predict([("q", "p"), ("q\0", "p")]), r"pairs\[1\]\[0\]"),
-    (lambda f: f["ce"].predict(("q", "p\0")), r"pairs\[1\]"),
+    (lambda f: f["tc"](["ok", "a\0b"]), r"inputs\[1\]"),
+    (lambda f: f["tc"]("a\0b"), "inputs"),
+    (lambda f: f["st"].encode("a\0b"), "sentences"),
+    (lambda f: f["st"].encode(["a"], prompt="query\0"), "prompt"),
+    (lambda f: f["clf"]({"text": "a", "text_pair": "b\0"}), r'inputs\["text_pair"\]'),
+    (lambda f: f["clf"]([{"text": "a\0"}]), r'inputs\[0\]\["text"\]'),
+    (lambda f: f["ce"].predict([("q", "p"), ("q\0", "p")]), r"sentences\[1\]\[0\]"),
+    (lambda f: f["ce"].predict(("q", "p\0")), r"sentences\[1\]"),
     (lambda f: f["ce"].rank("q\0", ["a"]), "query"),
     (lambda f: f["ce"].rank("q", ["a", "b\0"]), r"documents\[1\]"),
 ])

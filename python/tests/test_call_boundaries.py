@@ -3,8 +3,8 @@ disagree, widths the call cannot honour, texts and names with a NUL that a C
 string would end at, one text given as bytes or an iterable of characters.
 Each is a Python error naming the argument and both values before C sees
 it; none may crash, cut or reinterpret. (Each of these crashed, cut or
-misread before the checks: a heap overflow for dimensions=0, strlen past
-the pairs for a shorter list, "abc\\0 def" encoded as "abc".)"""
+misread before the checks: strlen past the pairs for a shorter list,
+"abc\\0 def" encoded as "abc".)"""
 import os
 
 import numpy as np
@@ -17,24 +17,26 @@ PIPELINES = os.path.join(DATA, "pipelines")
 FAMILIES = os.path.join(DATA, "families")
 
 
-@pytest.mark.parametrize("dimensions", [0, -1, 17, 2**31])
-def test_dimensions_out_of_range(st, dimensions):
-    with pytest.raises(ValueError, match=r"dimensions: expected an integer in \[1, 16\], got "
-                                         + str(dimensions)):
-        st.encode(["a text"], dimensions=dimensions)
+@pytest.mark.parametrize("truncate_dim", [0, -1, 2**31])
+def test_truncate_dim_out_of_range(st, truncate_dim):
+    with pytest.raises(ValueError, match=r"truncate_dim: expected an integer in \[1, 2147483647\], "
+                                         r"got " + str(truncate_dim)):
+        st.encode(["a text"], truncate_dim=truncate_dim)
 
 
-def test_dimensions_in_range_is_the_cut(st):
-    full = st.encode(["a text", "another"], normalize=False)
-    for d in (1, 8, 16):
-        cut = st.encode(["a text", "another"], normalize=False, dimensions=d)
-        assert cut.shape == (2, d)
+def test_truncate_dim_in_range_is_the_cut(st):
+    """The first values, as upstream's truncate_embeddings; more than the
+    width keeps them all (as upstream)."""
+    full = st.encode(["a text", "another"])
+    for d in (1, 8, 16, 17):
+        cut = st.encode(["a text", "another"], truncate_dim=d)
+        assert cut.shape == (2, min(d, 16))
         assert np.array_equal(cut, full[:, :d])
 
 
 @pytest.mark.parametrize("n_pairs", [0, 1, 3])
 def test_classifier_pairs_count_must_match(clf, n_pairs):
-    with pytest.raises(ValueError, match=f"pairs: expected one for each of the 2 texts, got "
+    with pytest.raises(ValueError, match=f"pairs: expected one for each of the 2 inputs, got "
                                          f"{n_pairs}"):
         clf.predict_proba(["a", "b"], pairs=["x"] * n_pairs)
 
@@ -49,17 +51,19 @@ def test_classifier_pairs_matching_count(clf):
                                                (("q", "p", "r"), ValueError, "tuple of 3"),
                                                ("qp", TypeError, "str"), (5, TypeError, "int")])
 def test_cross_encoder_pair_shape(ce, pair, error, what):
-    with pytest.raises(error, match=rf"pairs\[1\]: expected a \(query, passage\) pair of "
+    with pytest.raises(error, match=rf"sentences\[1\]: expected a \(query, passage\) pair of "
                                     rf"two texts, got {what}"):
         ce.predict([("q", "p"), pair])
 
 
 def test_one_text_is_one_input(clf):
-    """A str (or bytes) is one text, not an iterable of characters."""
+    """A str (or bytes) is one text, not an iterable of characters: its
+    [labels] probabilities (it gave [1, labels] before), as encode gives
+    a str one vector."""
     one = clf.predict_proba("a text")
-    assert one.shape == (1, len(clf.labels))
-    assert np.array_equal(one, clf.predict_proba(["a text"]))
-    assert np.array_equal(one, clf.predict_proba([b"a text"]))
+    assert one.shape == (len(clf.labels),)
+    assert np.array_equal(one, clf.predict_proba(["a text"])[0])
+    assert np.array_equal(one, clf.predict_proba([b"a text"])[0])
 
 
 def test_token_classifier_takes_bytes():
@@ -68,15 +72,15 @@ def test_token_classifier_takes_bytes():
         text = "Hugging Face is in New York"
         assert tc(text.encode()) == tc(text)
         assert tc([text.encode(), text]) == [tc(text), tc(text)]
-        with pytest.raises(TypeError, match="texts: expected a str, bytes or a list of them, "
+        with pytest.raises(TypeError, match="inputs: expected a str, bytes or a list of them, "
                                             "got int"):
             tc(5)
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda st: st.encode(["abc\0 def"]), r"texts\[0\]"),
-    (lambda st: st.encode("abc\0 def"), "texts"),
-    (lambda st: st.encode([b"abc\0 def"]), r"texts\[0\]"),
+    (lambda st: st.encode(["abc\0 def"]), r"sentences\[0\]"),
+    (lambda st: st.encode("abc\0 def"), "sentences"),
+    (lambda st: st.encode([b"abc\0 def"]), r"sentences\[0\]"),
 ])
 def test_nul_in_a_pipeline_text_refused(st, call, name):
     with pytest.raises(ValueError, match=name + r": a NUL character at byte 3 of 8"):
@@ -84,11 +88,11 @@ def test_nul_in_a_pipeline_text_refused(st, call, name):
 
 
 def test_nul_elsewhere_refused(st, clf, ce):
-    with pytest.raises(ValueError, match=r"prompt_name: a NUL character at byte 5"):
-        st.encode(["a"], prompt_name="query\0junk")
+    with pytest.raises(ValueError, match=r"prompt: a NUL character at byte 5"):
+        st.encode(["a"], prompt="query\0junk")
     with pytest.raises(ValueError, match=r"pairs\[0\]: a NUL character at byte 1"):
         clf.predict_proba(["a"], pairs=["b\0c"])
-    with pytest.raises(ValueError, match=r"pairs\[0\]\[1\]: a NUL character at byte 1"):
+    with pytest.raises(ValueError, match=r"sentences\[0\]\[1\]: a NUL character at byte 1"):
         ce.predict([("q", "p\0r")])
     with pytest.raises(ValueError, match="path: a NUL character at byte"):
         tfenc.SentenceEncoder.from_dir(os.path.join(PIPELINES, "st_mean_norm") + "\0junk")

@@ -1,12 +1,10 @@
 """The examples in python/examples run as their docstrings say."""
 import os
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 
-import tfenc
 from conftest import DATA, ROOT
 
 EXAMPLES = os.path.join(ROOT, "python", "examples")
@@ -17,20 +15,18 @@ def run(script, *args):
                           capture_output=True, text=True, timeout=120).stdout
 
 
-def test_sentence_vectors_from_a_bert_directory(tmp_path, vocab_path):
-    bert = tmp_path / "bert"  # a BERT-shaped model over the fixture's vocabulary
-    bert.mkdir()
-    shutil.copy(vocab_path, bert / "vocab.txt")
-    tok = tfenc.Tokenizer(vocab_path)
-    tfenc.Encoder(32, 4, 64, 2, vocab_size=tok.vocab_size, position="learned",
-                  max_positions=64, n_token_types=2, embedding_norm=True,
-                  seed=4).save(bert / "model.safetensors")
-    out = run("sentence_vectors.py", str(bert / "model.safetensors"), "--vocab",
-              str(bert / "vocab.txt"), "the cat sat", "a cat sat", "prices fell")
+def test_sentence_vectors_from_a_sentence_transformers_folder(st):
+    """The similarity matrix of three texts: cosines of st_mean_norm's unit
+    vectors, against float64 ones of the vectors encode gives."""
+    texts = ["the cat sat", "a cat sat", "prices fell"]
+    out = run("sentence_vectors.py", os.path.join(DATA, "pipelines", "st_mean_norm"), *texts)
     lines = out.splitlines()
-    assert lines[0] == "3 sentences -> vectors of 32 floats"
-    diagonal = [float(lines[1 + i].split()[i]) for i in range(3)]
-    assert diagonal == [1.0, 1.0, 1.0]  # unit vectors: each sentence's cosine with itself
+    assert lines[0] == "3 sentences -> vectors of 16 floats, cosine similarity"
+    printed = np.array([[float(v) for v in line.split()[:3]] for line in lines[1:4]])
+    e = st.encode(texts).astype(np.float64)
+    cosines = (e @ e.T) / np.outer(np.linalg.norm(e, axis=1), np.linalg.norm(e, axis=1))
+    assert np.allclose(printed, cosines, atol=5e-4, rtol=0)
+    assert [line.split("   ")[-1] for line in lines[1:4]] == texts
 
 
 def test_attention_weights_of_one_layer(tmp_path):

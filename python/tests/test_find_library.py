@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+import tfenc
 from tfenc import _lib
 from conftest import ROOT
 
@@ -53,6 +54,27 @@ def test_a_sanitizer_tree_sorted_first_is_skipped(package):
     assert sorted([asan, str(good)])[0] == asan  # tried first
     out, err, rc = import_tfenc(package)
     assert (rc, out) == (0, str(good)), err
+
+
+def test_the_library_inside_the_package_comes_before_a_build_tree(package):
+    # named as the wheel names it (meson installs no symlinks into a wheel)
+    bundled = package / "python" / "tfenc" / f"{_lib.SONAME}.{tfenc.__version__}"
+    bundled.symlink_to(os.path.realpath(_lib.lib._name))
+    tree = package / "build" / "lib" / _lib.SONAME
+    tree.parent.mkdir(parents=True)
+    tree.symlink_to(os.path.realpath(_lib.lib._name))
+    out, err, rc = import_tfenc(package)
+    assert (rc, out) == (0, str(bundled)), err
+
+
+def test_tfenc_library_comes_before_the_library_inside_the_package(package):
+    (package / "python" / "tfenc" / f"{_lib.SONAME}.{tfenc.__version__}").symlink_to(
+        os.path.realpath(_lib.lib._name))
+    chosen = package / "elsewhere" / _lib.SONAME
+    chosen.parent.mkdir()
+    chosen.symlink_to(os.path.realpath(_lib.lib._name))
+    out, err, rc = import_tfenc(package, TFENC_LIBRARY=str(chosen))
+    assert (rc, out) == (0, str(chosen)), err
 
 
 def test_the_error_names_the_skipped_library(package):

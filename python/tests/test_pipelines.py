@@ -1,4 +1,4 @@
-"""tfenc.SentenceEncoder, CrossEncoder and Classifier on the model folders
+"""tfenc.SentenceTransformer, CrossEncoder and Classifier on the model folders
 of tests/data/pipelines against their float64 references (expected.json,
 tests/data/gen_pipelines.py) within 1e-5."""
 import json
@@ -21,22 +21,21 @@ def folder(name):
 
 def test_sentence_encoder_mean_normalize_prompts_dimensions():
     path, exp = folder("st_mean_norm")
-    with tfenc.SentenceEncoder.from_dir(path) as enc:
+    with tfenc.SentenceTransformer(path) as enc:
         assert (enc.dim, enc.max_seq_length, enc.similarity_fn_name) == (16, 12, "cosine")
-        assert enc.prompts == {"query": "query: ", "passage": "passage: "}
+        assert enc.prompts == {"query": "query: ", "document": "", "passage": "passage: "}
         assert enc.default_prompt_name is None
         out = enc.encode(exp["texts"])
         assert out.shape == (5, 16) and enc.truncated == 1
         assert np.allclose(out, exp["plain"]["embeddings"], atol=1e-5, rtol=0)
         q = enc.encode(exp["texts"], prompt_name="query", batch_size=2)
         assert np.allclose(q, exp["query"]["embeddings"], atol=1e-5, rtol=0)
-        assert np.allclose(enc.encode(exp["texts"][0], dimensions=8), exp["dims8"][0], atol=1e-5)
-        with pytest.raises(ValueError, match=r"dimensions: expected an integer in \[1, 16\], "
-                                             r"got 17"):
-            enc.encode(["hello"], dimensions=17)
-        with pytest.raises(tfenc.InvalidArgumentError, match="prompt_name \"doc\""):
+        assert np.allclose(enc.encode(exp["texts"][0], truncate_dim=8, normalize_embeddings=True),
+                           exp["dims8"][0], atol=1e-5)
+        with pytest.raises(ValueError, match=r"^Prompt name 'doc' not found in the configured "
+                                             r"prompts dictionary with keys \['query', "):
             enc.encode(["hello"], prompt_name="doc")
-    with pytest.raises(tfenc.InvalidArgumentError, match="input 4 has more than 12 tokens"):
+    with pytest.raises(tfenc.InvalidArgumentError, match=r"sentences\[4\] has more than 12 tokens"):
         tfenc.SentenceEncoder.from_dir(path, truncation_error=True).encode(exp["texts"])
 
 
@@ -45,8 +44,8 @@ def test_sentence_encoder_dense_and_default_prompt():
     enc = tfenc.SentenceEncoder.from_dir(path)
     assert (enc.dim, enc.default_prompt_name, enc.similarity_fn_name) == (6, "query", "dot")
     assert np.allclose(enc.encode(exp["texts"]), exp["default"], atol=1e-5, rtol=0)
-    assert np.allclose(enc.encode(exp["texts"], prompt_name=""), exp["none"], atol=1e-5, rtol=0)
-    unit = enc.encode(exp["texts"], normalize=True)
+    assert np.allclose(enc.encode(exp["texts"], prompt=""), exp["none"], atol=1e-5, rtol=0)
+    unit = enc.encode(exp["texts"], normalize_embeddings=True)
     assert np.allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-6)
 
 
@@ -143,9 +142,9 @@ def test_nomic_matryoshka_layer_norm():
     with open(os.path.join(path, "expected_matryoshka.json")) as f:
         exp = json.load(f)
     with tfenc.SentenceEncoder.from_dir(path) as enc:
-        got = enc.encode(texts, dimensions=exp["dimensions"], dimensions_layer_norm=True)
+        got = enc.encode(texts, truncate_dim=exp["dimensions"], dimensions_layer_norm=True)
         uncut = enc.encode(texts, dimensions_layer_norm=True)
-        plain = enc.encode(texts, dimensions=exp["dimensions"])
+        plain = enc.encode(texts, truncate_dim=exp["dimensions"], normalize_embeddings=True)
         with pytest.raises(ValueError, match="dimensions_layer_norm: expected a bool"):
             enc.encode(texts, dimensions_layer_norm=2)
     assert got.shape == (len(texts), 4) and uncut.shape == (len(texts), 8)

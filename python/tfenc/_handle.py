@@ -44,6 +44,23 @@ class Handle:
             self._destroy(ptr)
 
 
+class Borrowed:
+    """A pointer that an owner's handle holds (a pipeline's tokenizer):
+    borrow() borrows through owner._borrow(), whichever handle the owner
+    holds then, and yields get(its pointer); close() leaves it to the owner."""
+
+    def __init__(self, owner, get):
+        self._owner, self._get = owner, get
+
+    @contextlib.contextmanager
+    def borrow(self):
+        with self._owner._borrow() as ptr:
+            yield self._get(ptr)
+
+    def close(self):
+        pass
+
+
 class Owner:
     """close(), `with` and collection for a class whose C handle is
     self._handle (a Handle)."""

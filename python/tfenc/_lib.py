@@ -106,15 +106,18 @@ _PRELOAD_RUNTIME = re.compile(r"lib(clang_rt\.)?(asan|hwasan|tsan|lsan)[.-]")
 
 
 def _candidates():
-    """TFENC_LIBRARY, then a meson build tree next to this package, then the
-    system (pkg-config's libdir, then the loader's search path)."""
+    """TFENC_LIBRARY, then the library inside this package (where the wheel
+    puts it: tfenc/libtfenc.so.0.x.y), then a meson build tree next to this
+    package, then the system (pkg-config's libdir, then the loader's search
+    path)."""
     env = os.environ.get("TFENC_LIBRARY")
     if env:
         yield env
         return
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for lib in sorted(glob.glob(os.path.join(root, "build*", "lib", SONAME))):
-        yield lib
+    package = os.path.dirname(os.path.abspath(__file__))
+    yield from sorted(glob.glob(os.path.join(glob.escape(package), SONAME + "*")))
+    root = os.path.dirname(os.path.dirname(package))
+    yield from sorted(glob.glob(os.path.join(glob.escape(root), "build*", "lib", SONAME)))
     try:
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "tfenc"], check=True,
                                 capture_output=True, text=True).stdout.strip()

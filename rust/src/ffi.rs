@@ -209,6 +209,37 @@ pub struct tf_pipeline_args {
     pub out_len: usize,
 }
 
+/// Since 0.4.0. Handed out by the library, with the library's size in struct_size.
+#[repr(C)]
+pub struct tf_hub_progress {
+    pub struct_size: usize,
+    pub repo_id: *const c_char,
+    pub file: *const c_char,
+    pub file_index: i32,
+    pub file_count: i32,
+    pub file_bytes: i64,
+    pub file_size: i64,
+    pub bytes: i64,
+    pub total_bytes: i64,
+    pub waiting: i32,
+}
+
+pub type tf_hub_progress_fn =
+    Option<unsafe extern "C" fn(progress: *const tf_hub_progress, user_data: *mut c_void) -> i32>;
+
+/// Since 0.4.0.
+#[repr(C)]
+pub struct tf_hub_options {
+    pub struct_size: usize,
+    pub revision: *const c_char,
+    pub cache_dir: *const c_char,
+    pub endpoint: *const c_char,
+    pub token: *const c_char,
+    pub local_files_only: i32,
+    pub progress: tf_hub_progress_fn,
+    pub progress_user_data: *mut c_void,
+}
+
 pub const TF_PIPELINE_EMBEDDING: i32 = 0;
 pub const TF_PIPELINE_CROSS_ENCODER: i32 = 1;
 pub const TF_PIPELINE_CLASSIFIER: i32 = 2;
@@ -354,6 +385,14 @@ extern "C" {
     pub fn tf_entities_start(e: *const tf_entities, i: usize) -> i64;
     pub fn tf_entities_end(e: *const tf_entities, i: usize) -> i64;
     pub fn tf_entities_index(e: *const tf_entities, i: usize) -> i32;
+    pub fn tf_hub_options_init_sized(opts: *mut tf_hub_options, struct_size: usize);
+    pub fn tf_hub_resolve(
+        repo_id: *const c_char,
+        opts: *const tf_hub_options,
+        dir: *mut c_char,
+        size: usize,
+        len: *mut usize,
+    ) -> tf_status;
     pub fn tf_pool(
         hidden: *const f32,
         lengths: *const i32,

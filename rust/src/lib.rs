@@ -14,6 +14,7 @@ mod enums;
 mod error;
 pub mod ffi;
 mod forward_types;
+pub mod hub;
 mod layout;
 mod pipeline;
 mod runtime;
@@ -25,6 +26,7 @@ pub use encoder::{EmbedOptions, Encoder, LoadOptions, Tensor};
 pub use enums::{Activation, Pooling, Position};
 pub use error::{Error, Result, Status};
 pub use forward_types::{EncoderOutput, Inputs};
+pub use hub::HubOptions;
 pub use pipeline::{
     Aggregation, Classifier, CrossEncoder, EncodeOptions, Embeddings, Entity, PipelineOptions,
     SentenceEncoder, TokenClassifier,

@@ -10,6 +10,7 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
+use crate::hub::{self, HubOptions};
 use crate::layout;
 use crate::sizes::{from_c, to_c};
 
@@ -207,6 +208,13 @@ pub struct EncodeOptions<'a> {
 pub struct SentenceEncoder(Pipeline);
 
 impl SentenceEncoder {
+    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
+    /// (hub::model_folder), loaded with opts.
+    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
+                           -> Result<SentenceEncoder> {
+        SentenceEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
+    }
+
     pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<SentenceEncoder> {
         SentenceEncoder::with_options(path, &PipelineOptions::default())
     }
@@ -267,10 +275,18 @@ impl SentenceEncoder {
 }
 
 /// A cross-encoder: one score per (query, passage) pair, as
-/// sentence-transformers' `CrossEncoder.predict` (sigmoid for one label).
+/// sentence-transformers' `CrossEncoder.predict` (the folder's activation: config.json's
+/// `sentence_transformers.activation_fn`, else Sigmoid for one label).
 pub struct CrossEncoder(Pipeline);
 
 impl CrossEncoder {
+    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
+    /// (hub::model_folder), loaded with opts.
+    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
+                           -> Result<CrossEncoder> {
+        CrossEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
+    }
+
     pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<CrossEncoder> {
         CrossEncoder::with_options(path, &PipelineOptions::default())
     }
@@ -325,6 +341,13 @@ impl CrossEncoder {
 pub struct Classifier(Pipeline);
 
 impl Classifier {
+    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
+    /// (hub::model_folder), loaded with opts.
+    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
+                           -> Result<Classifier> {
+        Classifier::with_options(hub::model_folder(name_or_path, hub)?, opts)
+    }
+
     pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<Classifier> {
         Classifier::with_options(path, &PipelineOptions::default())
     }
@@ -414,6 +437,13 @@ pub struct Entity {
 pub struct TokenClassifier(Pipeline);
 
 impl TokenClassifier {
+    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
+    /// (hub::model_folder), loaded with opts.
+    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
+                           -> Result<TokenClassifier> {
+        TokenClassifier::with_options(hub::model_folder(name_or_path, hub)?, opts)
+    }
+
     pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<TokenClassifier> {
         TokenClassifier::with_options(path, &PipelineOptions::default())
     }

@@ -12,7 +12,10 @@ its request; a client that goes away frees its slot; slow-loris connections
 (half a request, or a request a byte at a time) from one address or many
 neither lock other clients out nor hold their slots past the timeouts; a
 folder of a kind no route serves is refused at start; SIGTERM under load
-answers what was admitted and exits 0."""
+answers what was admitted and exits 0. TEI's routes (POST /, /similarity,
+/decode, /embed_all, /predict's batch form, token ids, "Left" truncation) and
+OpenAI's (/v1/models, 2048 inputs) checked against TEI's schemas
+(tei_schemas.json) and the CLI's numbers."""
 import base64
 import http.client
 import json
@@ -116,6 +119,62 @@ def check_error(status_body, status, needle, openai=False):
         assert needle in body["error"], (needle, body)
 
 
+# TEI's schemas (tests/serve/tei_schemas.json says which version they are from)
+SCHEMAS = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                      "tei_schemas.json")))["schemas"]
+TYPES = {"object": dict, "array": list, "string": str, "boolean": bool,
+         "integer": int, "number": (int, float)}
+
+
+def validate(value, schema, where="$"):
+    """Asserts value has the JSON shape of schema (a name in SCHEMAS, or a
+    schema): $ref, oneOf, allOf, type, nullable, enum, required, properties,
+    additionalProperties, items, minItems, maxItems, minimum."""
+    if isinstance(schema, str):
+        return validate(value, SCHEMAS[schema], f"{where}<{schema}>")
+    if "$ref" in schema:
+        return validate(value, schema["$ref"].split("/")[-1], where)
+    if "allOf" in schema:
+        return all(validate(value, s, where) for s in schema["allOf"])
+    if "oneOf" in schema:
+        fits = 0
+        for s in schema["oneOf"]:
+            try:
+                fits += validate(value, s, where)
+            except AssertionError:
+                pass
+        assert fits >= 1, (where, value, schema)
+        return True
+    if value is None:
+        assert schema.get("nullable"), (where, "null")
+        return True
+    want = schema.get("type")
+    if want:
+        assert isinstance(value, TYPES[want]) and not (
+            want in ("integer", "number") and isinstance(value, bool)), (where, value, want)
+    if "enum" in schema:
+        assert value in schema["enum"], (where, value, schema["enum"])
+    if "minimum" in schema:
+        assert value >= schema["minimum"], (where, value)
+    if isinstance(value, dict):
+        for k in schema.get("required", []):
+            assert k in value, (where, "lacks", k, value)
+        props = schema.get("properties", {})
+        for k, v in value.items():
+            if k in props:
+                validate(v, props[k], f"{where}.{k}")
+            elif "additionalProperties" in schema:
+                validate(v, schema["additionalProperties"], f"{where}.{k}")
+            else:
+                assert not props, (where, "has", k, "which the schema has not")
+    if isinstance(value, list):
+        assert len(value) >= schema.get("minItems", 0), (where, value)
+        assert len(value) <= schema.get("maxItems", len(value)), (where, value)
+        for i, v in enumerate(value):
+            validate(v, schema.get("items", {}), f"{where}[{i}]")
+    return True
+
+
 TEXTS = ["the cat sat on the mat.", "a dog runs fast!", "where is the big red house?",
          "hello world"]
 LONG = "the quick brown fox jumps over the lazy dog and the cat sat on the mat"
@@ -217,7 +276,8 @@ def test_errors(s):
                 "input[1]: an empty list of token ids", True)
     check_error(s.post("/v1/embeddings", {"input": [24] * 11}), 413,
                 "input[0]: 13 tokens, more than the model's limit of 12", True)
-    check_error(s.post("/embed", {"inputs": [24, 25]}), 400, "inputs[0]: expected a string")
+    # TEI's token-id inputs on /embed (once refused here), named "inputs"
+    check_error(s.post("/embed", {"inputs": [[24], [24, 999]]}), 400, "inputs[1]: ids[1]: 999")
     check_error(s.post("/embed", {"inputs": "a", "prompt_name": "nope"}), 400,
                 "prompt_name \"nope\"")
     check_error(s.post("/embed", b"{\"inputs\": \"a\", \"inputs\": \"b\"}"), 400, "inputs")
@@ -225,10 +285,11 @@ def test_errors(s):
                 "inputs: 9 inputs, more than the server's limit of 8")
     check_error(s.post("/rerank", {"query": "a", "texts": ["b"]}), 400,
                 "/rerank needs a cross-encoder model; this server's model is embedding "
-                "(use /v1/embeddings or /embed)")
+                "(use /v1/embeddings or /embed or /similarity)")
     check_error(s.request("GET", "/embed")[:2], 405, "/embed takes POST, not GET")
     check_error(s.request("GET", "/nope")[:2], 404, "no route /nope; the routes are "
-                "/v1/embeddings, /embed, /rerank, /predict, /tokenize, /info, /health, /metrics")
+                "/v1/embeddings, /v1/models, /embed, /embed_all, /similarity, /rerank, /predict, "
+                "/, /tokenize, /decode, /info, /health, /metrics, /api-doc/openapi.json, /docs")
     metrics = s.request("GET", "/metrics")[1]  # each route's label, and the unmatched
     for route, status in (("/rerank", 400), ("/embed", 405), ("unmatched", 404)):
         assert f'tfenc_requests_total{{route="{route}",status="{status}"}}' in metrics, metrics
@@ -382,6 +443,141 @@ def test_methods(s):
     check_error(s.post("/v1/embeddings", b""), 400, "the request body is empty", True)
 
 
+def cosine64(a, b):
+    """The cosine of two vectors in float64 (TEI's similarity(): 1 - the
+    cosine distance)."""
+    ab = math.fsum(x * y for x, y in zip(a, b))
+    return ab / math.sqrt(math.fsum(x * x for x in a) * math.fsum(y * y for y in b))
+
+
+def test_tei_routes(s):
+    """Each TEI route's answer against TEI's schema (tei_schemas.json) and the
+    CLI's numbers; POST /, /similarity, /decode, token ids, "Left"
+    truncation, /v1/models, the OpenAPI document and /docs."""
+    want = tfenc_json("embed", "--model", ST, "--json", *TEXTS)["embeddings"]
+    status, got = s.post("/embed", {"inputs": TEXTS})  # normalize: TEI's true
+    assert status == 200 and validate(got, "EmbedResponse"), got
+    close(got, want, "/embed vs tfenc embed")
+    assert all(abs(math.fsum(x * x for x in v) - 1) < 1e-6 for v in got), got
+    assert s.post("/", {"inputs": TEXTS})[1] == got  # POST /: the model's route, /embed
+    validate(s.post("/v1/embeddings", {"input": TEXTS[0], "user": "u1"})[1],
+             "OpenAICompatResponse")
+    # token ids as /embed inputs: the vectors of their text
+    ids = [[t["id"] for t in toks] for toks in
+           s.post("/tokenize", {"inputs": TEXTS[:2], "add_special_tokens": False})[1]]
+    assert s.post("/embed", {"inputs": ids})[1] == got[:2]
+    assert s.post("/embed", {"inputs": ids[0]})[1] == got[:1]
+    # /decode: the ids' text, TEI's skip_special_tokens true by default
+    status, texts = s.post("/decode", {"ids": ids})
+    assert status == 200 and validate(texts, "DecodeResponse"), texts
+    assert [t.replace(" ", "") for t in texts] == [t.replace(" ", "") for t in TEXTS[:2]], texts
+    with_cls = s.post("/tokenize", {"inputs": "hello world"})[1][0]
+    assert s.post("/decode", {"ids": [t["id"] for t in with_cls]})[1] == ["hello world"]
+    assert s.post("/decode", {"ids": [t["id"] for t in with_cls],
+                              "skip_special_tokens": False})[1] == ["[CLS] hello world [SEP]"]
+    validate(s.post("/tokenize", {"inputs": TEXTS[:2]})[1], "TokenizeResponse")
+    # /similarity: the cosine of the CLI's vectors, in float64
+    status, sims = s.post("/similarity", {"inputs": {"source_sentence": TEXTS[0],
+                                                     "sentences": TEXTS[1:]}})
+    assert status == 200 and validate(sims, "SimilarityResponse"), sims
+    for g, v in zip(sims, want[1:]):
+        assert abs(g - cosine64(want[0], v)) <= TOL, (sims, g)
+    # "Left" keeps the tail: the vector of the text from the token the cut keeps
+    # (the words from the end, as long as their tokens fit 10: with [CLS] and [SEP]
+    # the limit, 12; a word cut in two would not tokenize alone as in the text)
+    words = LONG.split()
+    counts = [len(s.post("/tokenize", {"inputs": w, "add_special_tokens": False})[1][0])
+              for w in words]
+    k = len(words)
+    while sum(counts[k - 1:]) <= 10:
+        k -= 1
+    tail = " ".join(words[k:])
+    assert len(tail) < len(LONG) and sum(counts[k:]) >= 9, (tail, counts)
+    status, left = s.post("/embed", {"inputs": LONG, "truncate": True,
+                                     "truncation_direction": "Left"})
+    assert status == 200 and left == s.post("/embed", {"inputs": tail})[1], (left, tail)
+    right = s.post("/embed", {"inputs": LONG, "truncate": True})[1]
+    assert right == s.post("/embed", {"inputs": LONG, "truncate": True,
+                                      "truncation_direction": "right"})[1] != left
+    assert s.post("/similarity", {"inputs": {"source_sentence": LONG, "sentences": [tail]},
+                                  "parameters": {"truncate": True,
+                                                 "truncation_direction": "Left"}})[1][0] > 0.999
+    # /embed_all: TEI's error shape, the route that can
+    status, err = s.post("/embed_all", {"inputs": "a"})
+    assert status == 424 and validate(err, "ErrorResponse") and "/embed" in err["error"], err
+    # bad fields: TEI's ErrorResponse naming the field
+    for body, path, needle in (
+            ({"inputs": {"source_sentence": "a"}}, "/similarity",
+             "inputs.sentences: missing; expected a list of strings"),
+            ({"inputs": {"source_sentence": "a", "sentences": ["b", 3]}}, "/similarity",
+             "inputs.sentences[1]: expected a string, got a number"),
+            ({"inputs": {"source_sentence": "a", "sentences": ["b"] * 8}}, "/similarity",
+             "inputs.sentences: 8 inputs, more than the server's limit of 7"),
+            ({"inputs": {"source_sentence": "a", "sentences": ["b"]},
+              "parameters": {"truncate": 1}}, "/similarity",
+             "parameters.truncate: expected true or false, got a number"),
+            ({"inputs": "a", "truncation_direction": "Up"}, "/embed",
+             "truncation_direction: expected \"Left\" or \"Right\", got \"Up\""),
+            ({"ids": "a"}, "/decode", "ids: expected a list of token ids or a list of such"),
+            ({"ids": [1, -2]}, "/decode", "ids[0][1]: expected a token id"),
+            ({"ids": [[2], [999]]}, "/decode", "ids[1]: "),
+            ({"inputs": "a"}, "/predict", "/predict needs a classifier model")):
+        status, err = s.post(path, body)
+        assert status in (400, 413) and validate(err, "ErrorResponse"), (path, body, err)
+        check_error((status, err), status, needle)
+    # /info: TEI's Info; its model_type an embedding's dim and similarity, not TEI's pooling
+    info = s.request("GET", "/info")[1]
+    schema = dict(SCHEMAS["Info"], properties=dict(SCHEMAS["Info"]["properties"],
+                                                   model_type={"type": "object"}))
+    assert validate(info, schema) and info["tokenization_workers"] == 1, info
+    assert info["served_model_name"] == info["model_id"] == "st_mean_norm", info
+    # /v1/models: OpenAI's list
+    status, models = s.request("GET", "/v1/models")[:2]
+    assert status == 200 and models["object"] == "list" and len(models["data"]) == 1, models
+    assert set(models["data"][0]) == {"id", "object", "created", "owned_by"}, models
+    assert models["data"][0]["id"] == "st_mean_norm" and models["data"][0]["object"] == "model"
+    # the OpenAPI document: every route, every schema reference resolved; /docs holds it
+    status, doc = s.request("GET", "/api-doc/openapi.json")[:2]
+    routes = s.request("GET", "/nope")[1]["error"].split("the routes are ")[1].split(", ")
+    assert status == 200 and list(doc["paths"]) == routes, (list(doc["paths"]), routes)
+    def refs(x):
+        if isinstance(x, dict):
+            return [x["$ref"]] if "$ref" in x else [r for v in x.values() for r in refs(v)]
+        return [r for v in x for r in refs(v)] if isinstance(x, list) else []
+    found = refs(doc)
+    assert len(found) > 40 and all(r.split("/")[-1] in doc["components"]["schemas"]
+                                   for r in found), found
+    for name in ("EmbedResponse", "SimilarityRequest", "DecodeRequest", "Info"):
+        assert name in doc["components"]["schemas"], name
+    status, html, r = s.request("GET", "/docs")
+    assert status == 200 and r.getheader("Content-Type").startswith("text/html"), status
+    spec = html.split('<script type="application/json" id="spec">')[1].split("</script>")[0]
+    assert json.loads(spec) == doc and "src=" not in html and "http" not in html.lower().replace(
+        "http-equiv", ""), html[:300]
+    # TEI's metric names beside tfenc's
+    metrics = s.request("GET", "/metrics")[1]
+    for name in ("te_request_count ", "te_request_success ", 'te_request_failure{err="backend"} ',
+                 "te_queue_size 0", "te_request_input_length_count ", "te_batch_next_size_count ",
+                 "te_batch_next_tokens_count ", "te_request_duration_count ",
+                 "te_request_queue_duration_count ", "te_request_inference_duration_count "):
+        assert name in metrics, (name, metrics)
+
+
+def test_openai_limits(s):
+    """OpenAI's 2048 inputs on /v1/embeddings, TEI's --max-client-batch
+    default (32) on TEI's routes."""
+    status, out = s.post("/v1/embeddings", {"input": ["a"] * 2048, "user": "someone"})
+    assert status == 200 and len(out["data"]) == 2048, status
+    check_error(s.post("/v1/embeddings", {"input": ["a"] * 2049}), 413,
+                "input: 2049 inputs, more than the server's limit of 2048 a request "
+                "(OpenAI's)", True)
+    assert s.post("/embed", {"inputs": ["a"] * 32})[0] == 200
+    check_error(s.post("/embed", {"inputs": ["a"] * 33}), 413,
+                "inputs: 33 inputs, more than the server's limit of 32 a request "
+                "(--max-client-batch)")
+    assert s.request("GET", "/info")[1]["max_client_batch_size"] == 32
+
+
 def test_curl_routes(s):
     status, body = curl(s.port, "/embed", "-H", "Content-Type: application/json",
                         "-d", json.dumps({"inputs": TEXTS[0]}))
@@ -430,8 +626,8 @@ def test_many_clients(s, clients=64, requests=50):
     assert not failures, failures[:5]
     metrics = s.request("GET", "/metrics")[1]
     assert 'tfenc_requests_total{route="/embed",status="200"}' in metrics, metrics
-    assert "tfenc_queue_depth 0" in metrics, metrics
-    line = [l for l in metrics.splitlines() if l.startswith("tfenc_batch_inputs_count")][0]
+    assert "te_queue_size 0" in metrics, metrics
+    line = [l for l in metrics.splitlines() if l.startswith("te_batch_next_size_count")][0]
     calls = int(line.split()[1])
     assert calls < clients * requests, ("no call held two requests", calls)
 
@@ -501,10 +697,43 @@ def test_heads():
     softmax = {x["label"]: v / sum(z) for x, v in zip(raw, z)}
     for w in want[0]["labels"]:
         assert abs(softmax[w["label"]] - w["score"]) <= TOL, (softmax, want[0])
-    check_error(s.post("/predict", {"inputs": [["a", "b"], "c"]}), 400,
+    check_error(s.post("/predict", {"inputs": [["a", "b"], ["c"]]}), 400,
                 "inputs[1]: a single text among pairs")
+    # TEI's PredictInput: a batch of [text] lists, and of pairs; [text] alone is one input
+    status, batch = s.post("/predict", {"inputs": [[t] for t in texts]})
+    assert status == 200 and batch == got, (batch, got)
+    assert s.post("/predict", {"inputs": [texts[0]]})[1] == one
+    validate(batch, "PredictResponse")
+    validate(one, "PredictResponse")
+    status, pairs = s.post("/predict", {"inputs": [[texts[0], texts[1]]]})
+    assert status == 200 and pairs == [s.post("/predict", {"inputs": texts[:2]})[1]], pairs
+    assert s.post("/", {"inputs": [[t] for t in texts]})[1] == got  # POST /: /predict
+    check_error(s.post("/predict", {"inputs": [["a", "b", "c"]]}), 400,
+                "inputs[0]: expected [text] or a pair [text, text], got an array of more than 2")
+    validate(s.request("GET", "/info")[1], "Info")
     assert curl(s.port, "/predict", "-d", json.dumps({"inputs": texts[0]}))[0] == 200
     s.stop()
+
+
+def test_rerank_activation():
+    """A cross-encoder whose config.json names Identity (as sentence-transformers
+    v4 saves ms-marco models): /rerank's scores are the logits
+    (gen_ce_activation.py's float64 ones), as CrossEncoder.predict's, and
+    raw_scores the same; tfenc rerank agrees."""
+    folder = os.path.join(sys.argv[2], "ce_activation", "identity")
+    exp = json.load(open(os.path.join(folder, "expected.json")))
+    q, docs = exp["inputs"][0][0], [d for _, d in exp["inputs"]]
+    logits = [row[0] for row in exp["out"]]
+    s = Server(folder)
+    for raw in (False, True):
+        status, got = s.post("/rerank", {"query": q, "texts": docs, "raw_scores": raw})
+        assert status == 200 and len(got) == len(docs), got
+        assert [g["index"] for g in got] == sorted(range(len(docs)), key=lambda i: -logits[i])
+        for g in got:
+            assert abs(g["score"] - logits[g["index"]]) <= TOL, (raw, g, logits)
+    s.stop()
+    for r in tfenc_json("rerank", "--model", folder, "--json", q, *docs):
+        assert abs(r["score"] - logits[r["index"]]) <= TOL, (r, logits)
 
 
 def test_back_pressure_and_cancel():
@@ -540,7 +769,7 @@ def test_back_pressure_and_cancel():
     for _ in range(5):
         status, out = s.post("/embed", {"inputs": TEXTS[0]})
         assert status == 200, out
-    assert "tfenc_queue_depth 0" in s.request("GET", "/metrics")[1]
+    assert "te_queue_size 0" in s.request("GET", "/metrics")[1]
     s.stop()
 
 
@@ -743,7 +972,11 @@ def main():
         test_embeddings(s)
         test_tokenize(s)
         test_errors(s)
+        test_tei_routes(s)
         test_curl_routes(s)
+        s.stop()
+        s = Server(ST)
+        test_openai_limits(s)
         s.stop()
         s = Server(ST)
         test_many_clients(s)
@@ -752,6 +985,7 @@ def main():
         s.stop()
         test_dimensions_layer_norm_default()
         test_heads()
+        test_rerank_activation()
         test_back_pressure_and_cancel()
         test_refused_kinds()
         test_latin1_folder_name()

@@ -14,9 +14,9 @@ typedef pipeline_cli_line classify_options; /* ARGs: the TEXTs */
 static void classify_usage(FILE *out)
 {
     fprintf(out,
-            "usage: tfenc classify --model DIR [--json] TEXT [TEXT ...]\n"
+            "usage: tfenc classify --model DIR_OR_ID [--json] TEXT [TEXT ...]\n"
             "       tfenc classify --tokens [--aggregation none|simple|first|average|max]\n"
-            "                      --model DIR [--json] TEXT [TEXT ...]\n"
+            "                      --model DIR_OR_ID [--json] TEXT [TEXT ...]\n"
             "The label probabilities of each TEXT from the sequence classifier in DIR\n"
             "(*ForSequenceClassification: softmax, or sigmoid for multi-label models\n"
             "and one-label ones, as transformers' text-classification pipeline). Prints\n"
@@ -31,6 +31,7 @@ static void classify_usage(FILE *out)
             "[{\"entity_group\" (none: \"entity\" and \"index\"), \"score\", \"word\",\n"
             "\"start\", \"end\"}, ...]}.\n"
             "A folder of another kind is refused, naming the subcommand that runs it.\n");
+    cli_model_usage(out, "");
 }
 
 /* order [labels]: label indices by probs (labels), best first. */
@@ -187,12 +188,7 @@ int tfenc_classify(int argc, char **argv)
     int status;
     if (!pipeline_cli_parse(&o, "classify", classify_usage, argc, argv, 1, 1, &status))
         return status;
-    if (o.aggregation && !o.tokens) {
-        cli_error("classify", "--aggregation: only with --tokens");
-        status = CLI_USAGE;
-    } else {
-        status = o.tokens ? classify_tokens(&o) : classify(&o);
-    }
-    free(o.args);
+    status = o.tokens ? classify_tokens(&o) : classify(&o);
+    pipeline_cli_line_free(&o);
     return status;
 }

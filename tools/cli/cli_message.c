@@ -56,7 +56,10 @@ static void put_escaped(line_writer *w, const char *text, size_t len)
     }
 }
 
-void cli_vline(const char *prefix, const char *format, va_list ap)
+/* start (unescaped: "" or "\r"), prefix and format's text escaped, then
+ * end (unescaped: "\n" or ""), in one write. */
+static void write_text(const char *start, const char *prefix, const char *end,
+                       const char *format, va_list ap)
 {
     char small[LINE_BYTES];
     va_list again;
@@ -69,17 +72,38 @@ void cli_vline(const char *prefix, const char *format, va_list ap)
     const size_t len = n < 0 ? 0 : text ? (size_t)n : sizeof small - 1;
     line_writer w = {.used = 0};
     flockfile(stderr);
+    memcpy(w.chunk, start, strlen(start));
+    w.used = strlen(start);
     put_escaped(&w, prefix, strlen(prefix));
     put_escaped(&w, text ? text : small, len);
     if (!text)
         put_escaped(&w, CUT_MARK, sizeof CUT_MARK - 1);
-    if (w.used == sizeof w.chunk)
+    if (w.used + strlen(end) > sizeof w.chunk)
         flush(&w);
-    w.chunk[w.used++] = '\n';
+    memcpy(w.chunk + w.used, end, strlen(end));
+    w.used += strlen(end);
     flush(&w);
     funlockfile(stderr);
     if (text != small)
         free(text);
+}
+
+void cli_vline(const char *prefix, const char *format, va_list ap)
+{
+    write_text("", prefix, "\n", format, ap);
+}
+
+void cli_progress(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    write_text("\r", "", "", format, ap);
+    va_end(ap);
+}
+
+void cli_progress_end(void)
+{
+    fputc('\n', stderr);
 }
 
 void cli_line(const char *format, ...)

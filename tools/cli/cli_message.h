@@ -21,4 +21,10 @@ void cli_vline(const char *prefix, const char *format, va_list ap);
 void cli_error(const char *command, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A progress line: a carriage return, then format's text escaped as
+ * cli_line's, no newline (the next one writes over it; pad a shorter one
+ * with spaces). cli_progress_end ends the last with a newline. */
+void cli_progress(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_end(void);
+
 #endif

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "npy.h"
 #include "options.h"
+#include "model_arg.h"
 #include "pipeline_cli.h"
 #include "text_lines.h"
 #include "tfenc.h"
@@ -26,7 +27,9 @@
 enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
 
 typedef struct embed_options {
-    const char *model, *vocab, *npy, *file, *prompt_name;
+    cli_model source;    /* --model and where it comes from */
+    const char *model;   /* the file or folder it names (a Hub id's folder, resolved) */
+    const char *vocab, *npy, *file, *prompt_name;
     int cased, normalize, json, pool_given;
     int32_t pooling, max_length; /* max_length 0: the default */
     int32_t dimensions;          /* 0: all */
@@ -55,7 +58,7 @@ static void embed_usage(FILE *out)
             "usage: tfenc embed --model FILE_OR_DIR [--vocab vocab.txt] [--cased]\n"
             "                   [--pool %s] [--normalize] [--npy OUT.npy]\n"
             "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n"
-            "       tfenc embed --model DIR [--prompt-name NAME] [--dimensions N]\n"
+            "       tfenc embed --model DIR_OR_ID [--prompt-name NAME] [--dimensions N]\n"
             "                   [--dimensions-layer-norm] [--normalize] [--max-length N]\n"
             "                   [--json | --npy OUT.npy] ...\n",
             cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
@@ -78,6 +81,7 @@ static void embed_usage(FILE *out)
             "A folder of another kind (a classifier, a cross-encoder, a token classifier)\n"
             "is refused, naming the subcommand that runs it.\n",
             DEFAULT_MAX_LENGTH);
+    cli_model_usage(out, "");
 }
 
 /* A flag with a value: 1 if flag is one (and set), -1 on a bad value, 0
@@ -85,7 +89,6 @@ static void embed_usage(FILE *out)
 static int set_value(cli_args *a, const char *flag, embed_options *o)
 {
     const cli_string_flag paths[] = {
-        {"--model", "a model file or directory", &o->model},
         {"--vocab", "a vocab.txt", &o->vocab},
         {"--npy", "an output .npy file", &o->npy},
         {"--file", "a text file", &o->file},
@@ -102,7 +105,8 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
         return cli_int(a, flag, 1, 1048576, &o->dimensions);
     if (!strcmp(flag, "--max-length"))
         return cli_int(a, flag, MIN_MAX_LENGTH, TF_MAX_POSITIONS, &o->max_length);
-    return cli_load_option(a, flag, &o->load);
+    const int model_rc = cli_model_option(a, flag, &o->source);
+    return model_rc ? model_rc : cli_load_option(a, flag, &o->load);
 }
 
 static int take_embed(cli_args *a, const char *arg, void *user)
@@ -127,7 +131,7 @@ static int take_embed(cli_args *a, const char *arg, void *user)
 static int parse_embed(int argc, char **argv, embed_options *o)
 {
     cli_args a = cli_args_start("embed", embed_usage, argc, argv);
-    *o = (embed_options){.pooling = TF_POOLING_MEAN};
+    *o = (embed_options){.source = CLI_MODEL_INIT, .pooling = TF_POOLING_MEAN};
     tf_load_options_init(&o->load);
     if (!(o->texts = malloc((size_t)argc * sizeof *o->texts))) {
         cli_error(a.command, "out of memory");
@@ -135,7 +139,7 @@ static int parse_embed(int argc, char **argv, embed_options *o)
     }
     const int rc = cli_parse(&a, take_embed, o);
     o->n_args = o->n_texts;
-    return rc == 0 && !o->model ? cli_usage_error(&a) : rc;
+    return rc == 0 && !o->source.model ? cli_usage_error(&a) : rc;
 }
 
 /* The lines of --file after the TEXT arguments: 0, or -1 after a message. */
@@ -469,6 +473,8 @@ int tfenc_embed(int argc, char **argv)
     } else if (o.n_texts == 0) {
         cli_error("embed", "no text to embed: pass TEXT arguments or a --file with lines");
         rc = CLI_USAGE;
+    } else if (!(o.model = cli_model_path("embed", &o.source, &rc))) {
+        /* rc set after the message */
     } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions ||
                o.dimensions_layer_norm || o.json) {
         rc = embed_folder(&o);
@@ -477,5 +483,6 @@ int tfenc_embed(int argc, char **argv)
     }
     free(o.texts);
     text_lines_free(&o.lines);
+    cli_model_free(&o.source);
     return rc;
 }

@@ -131,8 +131,6 @@ static int take_line(cli_args *a, const char *arg, void *user)
         l->json = 1;
         return 1;
     }
-    if (!strcmp(arg, "--model"))
-        return cli_string(a, arg, "a model folder", &l->model);
     if (l->token_flags && !strcmp(arg, "--tokens")) {
         l->tokens = 1;
         return 1;
@@ -140,7 +138,7 @@ static int take_line(cli_args *a, const char *arg, void *user)
     if (l->token_flags && !strcmp(arg, "--aggregation"))
         return cli_string(a, arg, "none, simple or first", &l->aggregation);
     if (arg[0] == '-' && arg[1])
-        return 0;
+        return cli_model_option(a, arg, &l->source);
     l->args[l->n_args++] = arg;
     return 1;
 }
@@ -148,7 +146,7 @@ static int take_line(cli_args *a, const char *arg, void *user)
 int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
                        int argc, char **argv, size_t min_args, int token_flags, int *status)
 {
-    *l = (pipeline_cli_line){.token_flags = token_flags};
+    *l = (pipeline_cli_line){.source = CLI_MODEL_INIT, .token_flags = token_flags};
     cli_args a = cli_args_start(command, usage, argc, argv);
     if (!(l->args = malloc((size_t)argc * sizeof *l->args))) {
         cli_error(command, "out of memory");
@@ -156,11 +154,22 @@ int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(
         return 0;
     }
     int rc = cli_parse(&a, take_line, l);
-    if (rc == 0 && (!l->model || l->n_args < min_args))
+    if (rc == 0 && (!l->source.model || l->n_args < min_args))
         rc = cli_usage_error(&a);
-    if (rc == 0)
-        return 1;
-    free(l->args);
+    if (rc == 0 && l->aggregation && !l->tokens) {
+        cli_error(command, "--aggregation: only with --tokens");
+        rc = -1;
+    }
     *status = cli_parse_status(rc);
+    if (rc == 0 && (l->model = cli_model_path(command, &l->source, status)))
+        return 1;
+    pipeline_cli_line_free(l);
     return 0;
+}
+
+void pipeline_cli_line_free(pipeline_cli_line *l)
+{
+    free(l->args);
+    l->args = NULL;
+    cli_model_free(&l->source);
 }

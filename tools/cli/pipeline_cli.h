@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model_arg.h"
 #include "tfenc.h"
 
 /* 1 if path is a folder with modules.json: tfenc embed reads it as a
@@ -44,10 +45,12 @@ void pipeline_cli_json_string(FILE *out, const char *s);
 /* The note on stderr when inputs were cut to max_seq_length. */
 void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipeline *p);
 
-/* `tfenc COMMAND --model DIR [--json] ARG [ARG ...]`: rerank's and
- * classify's command line (classify's also [--tokens [--aggregation NAME]]). */
+/* `tfenc COMMAND --model DIR_OR_ID [--json] ARG [ARG ...]`: rerank's and
+ * classify's command line (classify's also [--tokens [--aggregation NAME]];
+ * both model_arg.h's flags). */
 typedef struct pipeline_cli_line {
-    const char *model;
+    cli_model source;  /* --model and where it comes from */
+    const char *model; /* the folder it names (a Hub id's, resolved) */
     int json;
     int token_flags;         /* classify: --tokens and --aggregation are taken */
     int tokens;              /* --tokens */
@@ -57,10 +60,11 @@ typedef struct pipeline_cli_line {
 } pipeline_cli_line;
 
 /* Parses argv into *l (at least min_args ARGs, else the usage; token_flags:
- * --tokens and --aggregation too). Returns 1 when the command should run
- * (then free(l->args) after it), else 0 with *status the exit status (0
- * after --help). */
+ * --tokens and --aggregation too) and resolves --model (cli_model_path).
+ * Returns 1 when the command should run (then pipeline_cli_line_free(l)
+ * after it), else 0 with *status the exit status (0 after --help). */
 int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(FILE *out),
                        int argc, char **argv, size_t min_args, int token_flags, int *status);
+void pipeline_cli_line_free(pipeline_cli_line *l);
 
 #endif

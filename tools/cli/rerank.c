@@ -18,13 +18,15 @@ typedef struct ranked {
 static void rerank_usage(FILE *out)
 {
     fprintf(out,
-            "usage: tfenc rerank --model DIR [--json] QUERY DOC [DOC ...]\n"
+            "usage: tfenc rerank --model DIR_OR_ID [--json] QUERY DOC [DOC ...]\n"
             "Scores each (QUERY, DOC) pair with the cross-encoder in DIR (a\n"
-            "BertForSequenceClassification folder: the sigmoid of its one logit, as\n"
-            "sentence-transformers' CrossEncoder.predict), and prints them best first:\n"
+            "*ForSequenceClassification folder: its logits through the folder's activation,\n"
+            "sigmoid for one label by default, as sentence-transformers' CrossEncoder.predict),\n"
+            "and prints them best first:\n"
             "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
             "of {\"index\", \"score\", \"text\"}. A folder of another kind is refused,\n"
             "naming the subcommand that runs it.\n");
+    cli_model_usage(out, "");
 }
 
 static int by_score(const void *x, const void *y)
@@ -98,6 +100,6 @@ int tfenc_rerank(int argc, char **argv)
     if (!pipeline_cli_parse(&o, "rerank", rerank_usage, argc, argv, 2, 0, &status))
         return status;
     status = rerank(&o);
-    free(o.args);
+    pipeline_cli_line_free(&o);
     return status;
 }

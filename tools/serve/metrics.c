@@ -7,7 +7,7 @@
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
 /* The statuses the server answers with, a column each, and "other" (0). */
-static const int statuses[] = {200, 400, 401, 404, 405, 413, 429, 500, 503, 0};
+static const int statuses[] = {200, 400, 401, 404, 405, 413, 424, 429, 500, 503, 0};
 _Static_assert(COUNT(statuses) == SERVE_METRIC_STATUSES, "a status for each column");
 
 /* Each connection event's counter and its reason label. */
@@ -24,10 +24,12 @@ _Static_assert(COUNT(connection_events) == SERVE_CONNECTION_EVENT_COUNT,
 
 static const double token_bounds[] = {16, 64, 256, 1024, 4096, 16384, 65536};
 static const double input_bounds[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const double length_bounds[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 8192};
 static const double second_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
                                        2.5};
 _Static_assert(COUNT(token_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(input_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
+_Static_assert(COUNT(length_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(second_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 
 static serve_histogram histogram(const double *bounds, size_t n)
@@ -44,6 +46,7 @@ void serve_metrics_init(serve_metrics *m)
     m->n_requests = serve_routes_count + 1; /* the last row's route NULL: the unmatched */
     m->batch_tokens = histogram(token_bounds, COUNT(token_bounds));
     m->batch_inputs = histogram(input_bounds, COUNT(input_bounds));
+    m->input_tokens = histogram(length_bounds, COUNT(length_bounds));
     m->request_seconds = histogram(second_bounds, COUNT(second_bounds));
     m->queue_seconds = histogram(second_bounds, COUNT(second_bounds));
     m->compute_seconds = histogram(second_bounds, COUNT(second_bounds));
@@ -111,6 +114,14 @@ void serve_metrics_batch(void *user, size_t inputs, size_t tokens, double second
     pthread_mutex_unlock(&m->lock);
 }
 
+void serve_metrics_inputs(serve_metrics *m, const int32_t *tokens, size_t n)
+{
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < n; i++)
+        observe(&m->input_tokens, (double)tokens[i]);
+    pthread_mutex_unlock(&m->lock);
+}
+
 static void write_histogram(json_out *o, const char *name, const char *help,
                             const serve_histogram *h)
 {
@@ -153,6 +164,61 @@ static void write_connections(const serve_metrics *m, json_out *o, size_t open)
     }
 }
 
+/* Whether route runs the model (TEI counts those requests only). */
+static int runs_model(const serve_route *route)
+{
+    return route && (route->kind != SERVE_NO_KIND || route->runs);
+}
+
+/* TEI's te_request_failure err label of a refusal's status. */
+static const char *tei_failure(int status)
+{
+    switch (status) {
+    case 429: return "overloaded";
+    case 424: case 500: return "backend";
+    case 503: return "unhealthy";
+    default: return "validation";
+    }
+}
+
+/* text-embeddings-inference's metrics (router/src/http/server.rs,
+ * prometheus.rs), by its names: te_request_count, te_request_success and
+ * te_request_failure{err} over the routes that run the model, and te_queue_size,
+ * te_request_input_length, te_batch_next_size, te_batch_next_tokens,
+ * te_request_duration, te_request_queue_duration, te_request_inference_duration
+ * (seconds; te_request_duration over every route). */
+static void write_tei(const serve_metrics *m, json_out *o, size_t queue_depth)
+{
+    unsigned long long count = 0, by_status[SERVE_METRIC_STATUSES] = {0};
+    for (size_t r = 0; r < m->n_requests; r++)
+        for (size_t s = 0; runs_model(m->requests[r].route) && s < SERVE_METRIC_STATUSES; s++) {
+            count += m->requests[r].by_status[s];
+            by_status[s] += m->requests[r].by_status[s];
+        }
+    json_out_printf(o, "# TYPE te_request_count counter\nte_request_count %llu\n"
+                       "# TYPE te_request_success counter\nte_request_success %llu\n"
+                       "# TYPE te_request_failure counter\n", count, by_status[0]);
+    const char *errs[] = {"validation", "overloaded", "backend", "unhealthy"};
+    for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
+        unsigned long long n = 0;
+        for (size_t s = 1; s < SERVE_METRIC_STATUSES; s++)
+            n += strcmp(tei_failure(statuses[s]), errs[k]) == 0 ? by_status[s] : 0;
+        json_out_printf(o, "te_request_failure{err=\"%s\"} %llu\n", errs[k], n);
+    }
+    json_out_printf(o, "# TYPE te_queue_size gauge\nte_queue_size %zu\n", queue_depth);
+    write_histogram(o, "te_request_input_length", "Tokens of each input run.",
+                    &m->input_tokens);
+    write_histogram(o, "te_batch_next_size", "Inputs of each forward call.", &m->batch_inputs);
+    write_histogram(o, "te_batch_next_tokens", "Real tokens of each forward call.",
+                    &m->batch_tokens);
+    write_histogram(o, "te_request_duration", "Seconds from a request's body to its "
+                    "response.", &m->request_seconds);
+    write_histogram(o, "te_request_queue_duration", "Seconds a request waited for its first "
+                    "forward call.", &m->queue_seconds);
+    write_histogram(o, "te_request_inference_duration", "Seconds from a request's first "
+                    "forward call to its last result.", &m->compute_seconds);
+}
+
 void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
                          size_t open_connections)
 {
@@ -172,16 +238,6 @@ void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
             }
     }
     write_connections(m, o, open_connections);
-    json_out_printf(o, "# HELP tfenc_queue_depth Requests admitted and not yet answered.\n"
-                       "# TYPE tfenc_queue_depth gauge\ntfenc_queue_depth %zu\n", queue_depth);
-    write_histogram(o, "tfenc_batch_tokens", "Real tokens of each forward call.",
-                    &m->batch_tokens);
-    write_histogram(o, "tfenc_batch_inputs", "Inputs of each forward call.", &m->batch_inputs);
-    write_histogram(o, "tfenc_request_duration_seconds", "Seconds from a request's body to its "
-                    "response.", &m->request_seconds);
-    write_histogram(o, "tfenc_queue_duration_seconds", "Seconds a request waited for its first "
-                    "forward call.", &m->queue_seconds);
-    write_histogram(o, "tfenc_compute_duration_seconds", "Seconds from a request's first "
-                    "forward call to its last result.", &m->compute_seconds);
+    write_tei(m, o, queue_depth);
     pthread_mutex_unlock(&m->lock);
 }

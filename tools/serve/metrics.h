@@ -1,12 +1,15 @@
 /* metrics.h — what GET /metrics reports, in Prometheus's text format:
- * requests by route and status, the queue's depth, histograms of each
- * forward call's tokens and of request, queue and compute seconds, and the
- * connections the server refused or closed itself (connections.h). */
+ * requests by route and status and the connections the server refused or
+ * closed itself (connections.h), tfenc_*; and under text-embeddings-
+ * inference's names (te_*) the requests that ran the model, the queue's
+ * depth, histograms of each input's and each forward call's tokens and
+ * inputs, and of request, queue and compute seconds. */
 #ifndef SERVE_METRICS_H
 #define SERVE_METRICS_H
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "json_out.h"
 #include "route_table.h"
@@ -23,7 +26,7 @@ typedef struct serve_histogram {
 
 /* Requests are counted by route and status (metrics.c's table; its last
  * column, "other", for the rest). */
-#define SERVE_METRIC_STATUSES 10
+#define SERVE_METRIC_STATUSES 11
 
 /* A route's requests by status; route NULL: those of a path no route has. */
 typedef struct serve_route_requests {
@@ -47,7 +50,7 @@ typedef struct serve_metrics {
                                                             order, then the unmatched */
     size_t n_requests;
     unsigned long long connections[SERVE_CONNECTION_EVENT_COUNT];
-    serve_histogram batch_tokens, batch_inputs, request_seconds, queue_seconds,
+    serve_histogram batch_tokens, batch_inputs, input_tokens, request_seconds, queue_seconds,
         compute_seconds;
 } serve_metrics;
 
@@ -58,6 +61,8 @@ void serve_metrics_destroy(serve_metrics *m);
  * (negative: it did not run). */
 void serve_metrics_request(serve_metrics *m, const serve_route *route, int status,
                            double seconds, double queue_seconds, double compute_seconds);
+/* The tokens of each of n inputs a request ran (tokens [n]). */
+void serve_metrics_inputs(serve_metrics *m, const int32_t *tokens, size_t n);
 /* A connection refused or closed by the server. */
 void serve_metrics_connection(serve_metrics *m, serve_connection_event event);
 /* A forward call (serve_batch_fn). */

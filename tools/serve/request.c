@@ -70,15 +70,21 @@ int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
     return 0;
 }
 
-int serve_field_direction(const serve_request *r, serve_error *e)
+int serve_field_direction(serve_request *r, const char *object, serve_error *e)
 {
-    const char *direction = NULL;
-    if (serve_field_string(r, "truncation_direction", &direction, e))
-        return -1;
-    if (direction && strcmp(direction, "Right") != 0 && strcmp(direction, "right") != 0)
-        return serve_error_set(e, 400, "truncation_direction", "truncation_direction: only "
-                               "\"Right\" is supported, got \"%.*s\"",
-                               utf8_prefix(direction, SERVE_QUOTE_BYTES), direction);
+    const cJSON *in = object ? serve_field(r, object) : r->root;
+    const cJSON *v =
+        cJSON_IsObject(in) ? cJSON_GetObjectItemCaseSensitive(in, "truncation_direction") : NULL;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return serve_wrong_type(e, "truncation_direction", "\"Left\" or \"Right\"", v);
+    const char *d = v->valuestring;
+    r->truncate_left = strcmp(d, "Left") == 0 || strcmp(d, "left") == 0;
+    if (!r->truncate_left && strcmp(d, "Right") != 0 && strcmp(d, "right") != 0)
+        return serve_error_set(e, 400, "truncation_direction", "truncation_direction: expected "
+                               "\"Left\" or \"Right\", got \"%.*s\"",
+                               utf8_prefix(d, SERVE_QUOTE_BYTES), d);
     return 0;
 }
 
@@ -101,12 +107,14 @@ int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n,
                                name, max);
     if (*n > max)
         return serve_error_set(e, 413, name, "%s: %zu inputs, more than the server's limit of "
-                               "%zu a request (--max-client-batch)", name, *n, max);
+                               "%zu a request (%s)", name, *n, max,
+                               max == SERVE_OPENAI_MAX_INPUTS ? "OpenAI's" : "--max-client-batch");
     return 0;
 }
 
-/* One list of token ids (OpenAI's input as ids) into r->ids[i]. */
-static int id_list(serve_request *r, const cJSON *list, size_t i, int32_t *at, serve_error *e)
+/* One list of token ids (input `name` as ids) into r->ids[i]. */
+static int id_list(serve_request *r, const char *name, const cJSON *list, size_t i, int32_t *at,
+                   serve_error *e)
 {
     size_t k = 0;
     r->ids[i] = at;
@@ -115,28 +123,30 @@ static int id_list(serve_request *r, const cJSON *list, size_t i, int32_t *at, s
         if (!cJSON_IsNumber(item) || !json_reader_uint(item, 2147483647.0, &id)) {
             char got[48];
             json_reader_describe(item, got, sizeof got);
-            return serve_error_set(e, 400, "input", "input[%zu][%zu]: expected a token id (an "
-                                   "integer 0..2147483647), got %s", r->single ? 0 : i, k, got);
+            return serve_error_set(e, 400, name, "%s[%zu][%zu]: expected a token id (an "
+                                   "integer 0..2147483647), got %s", name, r->single ? 0 : i, k,
+                                   got);
         }
         at[k] = (int32_t)id;
     }
     if (k == 0)
-        return serve_error_set(e, 400, "input", "input[%zu]: an empty list of token ids", i);
+        return serve_error_set(e, 400, name, "%s[%zu]: an empty list of token ids", name, i);
     r->id_counts[i] = k;
     return 0;
 }
 
-/* OpenAI's token-id inputs: input is a list of ids (one input) or a list
- * of lists of ids, into r->ids (one block). */
-static int get_ids(serve_request *r, const cJSON *v, size_t max, serve_error *e)
+/* Token-id inputs: `name` (v) is a list of ids (one input) or a list of
+ * lists of ids, into r->ids (one block). */
+static int get_ids(serve_request *r, const char *name, const cJSON *v, size_t max,
+                   serve_error *e)
 {
-    r->single = cJSON_IsNumber(v->child);
+    r->single = !v->child || cJSON_IsNumber(v->child);
     size_t n = 1, total = 0;
-    if (!r->single && serve_list_size(v, "input", max, &n, e))
+    if (!r->single && serve_list_size(v, name, max, &n, e))
         return -1;
     for (const cJSON *list = r->single ? v : v->child; list; list = r->single ? NULL : list->next)
         if (!cJSON_IsArray(list))
-            return serve_error_set(e, 400, "input", "input: a list of token-id lists holds %s",
+            return serve_error_set(e, 400, name, "%s: a list of token-id lists holds %s", name,
                                    serve_json_type(list));
         else
             total += (size_t)cJSON_GetArraySize(list);
@@ -149,7 +159,7 @@ static int get_ids(serve_request *r, const cJSON *v, size_t max, serve_error *e)
     size_t i = 0;
     for (const cJSON *list = r->single ? v : v->child; list;
          list = r->single ? NULL : list->next, i++) {
-        if (id_list(r, list, i, at, e))
+        if (id_list(r, name, list, i, at, e))
             return -1;
         at += r->id_counts[i];
     }
@@ -191,15 +201,26 @@ int serve_field_texts_or_ids(serve_request *r, const char *name, size_t max, ser
 {
     const cJSON *v = serve_field(r, name);
     if (cJSON_IsArray(v) && v->child && (cJSON_IsNumber(v->child) || cJSON_IsArray(v->child)))
-        return get_ids(r, v, max, e);
+        return get_ids(r, name, v, max, e);
     return serve_field_texts(r, name, max, e);
+}
+
+int serve_field_ids(serve_request *r, const char *name, size_t max, serve_error *e)
+{
+    const cJSON *v = serve_field(r, name);
+    if (!v)
+        return serve_error_set(e, 400, name, "%s: missing; expected a list of token ids or a "
+                               "list of such lists", name);
+    if (!cJSON_IsArray(v))
+        return serve_wrong_type(e, name, "a list of token ids or a list of such lists", v);
+    return get_ids(r, name, v, max, e);
 }
 
 int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body,
                         size_t len, size_t max_inputs, serve_error *e)
 {
     *r = (serve_request){.normalize = -1, .truncate = -1, .dimensions_layer_norm = -1,
-                         .add_special_tokens = 1};
+                         .add_special_tokens = 1, .skip_special_tokens = 1};
     if (len == 0)
         return serve_error_set(e, 400, "", "the request body is empty; expected a JSON object");
     char why[512]; /* json_reader_parse's message */

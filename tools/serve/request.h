@@ -22,7 +22,8 @@ typedef struct serve_request {
     cJSON *root;
     size_t n;                 /* inputs, 1..max_inputs */
     const char **texts;       /* [n] (rerank: the query, n times); NULL for ids */
-    const int32_t **ids;      /* /v1/embeddings' token-id inputs: [n] lists, or NULL */
+    const int32_t **ids;      /* token-id inputs (/v1/embeddings, /embed, /decode): [n]
+                                 lists, or NULL */
     size_t *id_counts;        /* [n] their lengths, >= 1 */
     const char **pairs;       /* [n] second segments (rerank: the texts), or NULL */
     const char *query;        /* rerank: the query every pair shares, else NULL */
@@ -33,9 +34,11 @@ typedef struct serve_request {
     int32_t dimensions_layer_norm; /* -1: the server's --dimensions-layer-norm; 0; 1:
                                   nomic's Matryoshka recipe (tf_pipeline_args') */
     int32_t truncate;         /* -1: the server's --auto-truncate; 0; 1 */
+    int32_t truncate_left;    /* TEI's truncation_direction "Left": a cut keeps the end */
     int32_t raw_scores;       /* rerank, predict: the logits */
     int32_t return_text;      /* rerank */
     int32_t add_special_tokens; /* tokenize */
+    int32_t skip_special_tokens; /* decode */
     int32_t base64;           /* /v1/embeddings encoding_format "base64" */
     const char *model;        /* /v1/embeddings: as given, or NULL */
 } serve_request;
@@ -69,14 +72,21 @@ int serve_field_string(const serve_request *r, const char *name, const char **ou
 /* An optional integer 1..INT32_MAX. */
 int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
                          serve_error *e);
-/* TEI's truncation_direction: only "Right" (what the library cuts). */
-int serve_field_direction(const serve_request *r, serve_error *e);
+/* TEI's truncation_direction of r->root's member `object` (NULL: the body itself):
+ * "Right" (the default) or "Left" (either capitalised), into r->truncate_left. */
+int serve_field_direction(serve_request *r, const char *object, serve_error *e);
+
+/* OpenAI's limit of inputs a /v1/embeddings request: 2048. */
+#define SERVE_OPENAI_MAX_INPUTS 2048
 
 /* `name`: a string or a list of strings, into r->texts. */
 int serve_field_texts(serve_request *r, const char *name, size_t max, serve_error *e);
-/* As serve_field_texts, or token ids (OpenAI's: a list of ids, or of
- * lists of them) into r->ids. */
+/* As serve_field_texts, or token ids (a list of ids, or a list of lists
+ * of them: OpenAI's and TEI's) into r->ids. */
 int serve_field_texts_or_ids(serve_request *r, const char *name, size_t max, serve_error *e);
+
+/* Token ids only, into r->ids: /decode's. */
+int serve_field_ids(serve_request *r, const char *name, size_t max, serve_error *e);
 
 /* The number of items of a list of inputs `name`, 1..max. */
 int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n,

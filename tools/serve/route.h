@@ -8,6 +8,7 @@
 #ifndef SERVE_ROUTE_H
 #define SERVE_ROUTE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "request.h"
@@ -40,6 +41,14 @@ struct serve_route {
     int no_key;                /* 1: answered without --api-key's header (/health) */
     serve_body_parser *parse;  /* its JSON body into a serve_request; NULL: no body */
     serve_route_handler *handle;
+    /* A route that runs another one, chosen by the server's model (POST /,
+       TEI's route for the model's kind): that route; NULL for the rest. */
+    const serve_route *(*runs)(const serve_server *s);
+    size_t max_inputs;         /* inputs a request may have; 0: --max-client-batch */
+    /* Its entry of /api-doc/openapi.json: a summary, and the names of its
+       request's and its answer's schemas in the document's components
+       (route_openapi.c's), NULL for none. */
+    const char *summary, *request_schema, *response_schema;
 };
 
 #endif

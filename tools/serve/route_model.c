@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kind_text.h"
 #include "route_table.h"
@@ -11,6 +12,7 @@
 
 void routes_inputs_free(routes_inputs *in)
 {
+    free(in->texts);
     free(in->tokens);
     free(in->out);
 }
@@ -47,13 +49,92 @@ static int check_query(serve_server *s, const char *query, int32_t limit, serve_
     return n > limit ? too_long(e, "query", "query", n, limit) : 0;
 }
 
+/* Where the real tokens of enc's row 0 (not [CLS], [SEP]: no bytes of the
+ * text) from token t on are, as real[k] token indices; their number. */
+static int32_t real_tokens(const tf_encoding *enc, int32_t *real)
+{
+    const int32_t T = tf_encoding_lengths(enc)[0];
+    const int64_t *offsets = tf_encoding_offsets(enc); /* [1, T, 2] */
+    int32_t R = 0;
+    for (int32_t t = 0; t < T; t++)
+        if (offsets[2 * t] != offsets[2 * t + 1])
+            real[R++] = t;
+    return R;
+}
+
+/* text's tokens uncut (the pipeline's tokenizer cuts at max_seq_length). */
+static tf_status encode_uncut(const tf_tokenizer *tok, const char *text, tf_encoding **enc)
+{
+    tf_encode_options o;
+    tf_encode_options_init(&o);
+    o.truncation = TF_TRUNCATION_NONE;
+    const size_t len = strlen(text);
+    return tf_tokenizer_encode_batch_with(tok, 1, &text, &len, NULL, NULL, &o, enc);
+}
+
+/* Whether tail, tokenized alone, gives the real tokens ids[real[from..R)]. */
+static int same_tokens(const tf_tokenizer *tok, const char *tail, const int32_t *ids,
+                       const int32_t *real, int32_t from, int32_t R, int32_t *scratch)
+{
+    tf_encoding *enc;
+    if (encode_uncut(tok, tail, &enc) != TF_OK)
+        return 0;
+    const int32_t n = real_tokens(enc, scratch), *got = tf_encoding_ids(enc);
+    int same = n == R - from;
+    for (int32_t k = 0; same && k < n; k++)
+        same = got[scratch[k]] == ids[real[from + k]];
+    tf_encoding_destroy(enc);
+    return same;
+}
+
+/* TEI's truncation_direction "Left" (tokenizers' TruncationDirection::Left:
+ * the last tokens kept): *tail = the end of text from its first token
+ * from which the rest fits the limit with the prompt and [CLS]/[SEP], and
+ * tokenizes alone to the same tokens as in the text (a cut inside a word,
+ * "##ing", would not: then one token later), so the forward runs a tail of
+ * the text's own tokens; *tokens its count. */
+static int left_cut(serve_server *s, const char *text, const char *prompt_name, int32_t limit,
+                    const char *field, size_t i, const char **tail, int32_t *tokens,
+                    serve_error *e)
+{
+    const tf_tokenizer *tok = tf_pipeline_tokenizer(s->p);
+    tf_encoding *enc;
+    int32_t bare; /* the prompt's tokens and the specials: an empty text's */
+    if (tf_pipeline_count_tokens(s->p, "", NULL, prompt_name, &bare) ||
+        encode_uncut(tok, text, &enc))
+        return serve_error_set(e, 400, field, "%s[%zu]: %s", field, i, tf_last_error());
+    const int32_t T = tf_encoding_lengths(enc)[0];
+    const int32_t *ids = tf_encoding_ids(enc);
+    const int64_t *offsets = tf_encoding_offsets(enc); /* [1, T, 2] */
+    int32_t *real = malloc(2 * (size_t)T * sizeof *real); /* [T] real tokens, [T] scratch */
+    if (!real) {
+        tf_encoding_destroy(enc);
+        return serve_error_set(e, 500, "", "out of memory for %d tokens", (int)T);
+    }
+    const int32_t R = real_tokens(enc, real), keep = limit - bare;
+    *tail = text + strlen(text), *tokens = bare; /* none of the text fits: an empty tail */
+    for (int32_t k = R - keep > 0 ? R - keep : 0; k < R && keep > 0; k++) {
+        const char *from = text + offsets[2 * real[k]];
+        int32_t n;
+        if (tf_pipeline_count_tokens(s->p, from, NULL, prompt_name, &n) == TF_OK &&
+            n <= limit && same_tokens(tok, from, ids, real, k, R, real + T)) {
+            *tail = from, *tokens = n;
+            break;
+        }
+    }
+    free(real);
+    tf_encoding_destroy(enc);
+    return 0;
+}
+
 int routes_count_inputs(serve_server *s, const serve_request *q, const char *field,
                         size_t width, routes_inputs *in, serve_error *e)
 {
     *in = (routes_inputs){0};
+    in->texts = malloc(q->n * sizeof *in->texts);
     in->tokens = malloc(q->n * sizeof *in->tokens);
     in->out = malloc(q->n * width * sizeof *in->out);
-    if (!in->tokens || !in->out)
+    if (!in->texts || !in->tokens || !in->out)
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     const int32_t limit = tf_pipeline_max_seq_length(s->p);
     const int cut = q->truncate >= 0 ? q->truncate : s->limits.auto_truncate;
@@ -72,6 +153,14 @@ int routes_count_inputs(serve_server *s, const serve_request *q, const char *fie
                      i);
             return too_long(e, field, what, n, limit);
         }
+        in->texts[i] = q->texts[i];
+        if (n > limit && q->truncate_left && q->pairs)
+            return serve_error_set(e, 400, "truncation_direction", "truncation_direction "
+                                   "\"Left\": %s[%zu] is a pair of texts, which is cut at its "
+                                   "end only; send \"Right\"", field, i);
+        if (n > limit && q->truncate_left &&
+            left_cut(s, q->texts[i], q->prompt_name, limit, field, i, &in->texts[i], &n, e))
+            return -1;
         in->tokens[i] = n < limit ? n : limit;
         in->total += (size_t)in->tokens[i];
     }
@@ -87,6 +176,7 @@ int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
     if (rc == -2)
         return serve_error_set(e, 503, "", "the server is shutting down");
     serve_batcher_wait(s->batcher, job);
+    serve_metrics_inputs(&s->metrics, job->tokens, job->n);
     out->queue_s = job->started_at - job->queued_at;
     out->compute_s = job->done_at - job->started_at;
     if (job->status)
@@ -99,7 +189,7 @@ int routes_run_head(serve_server *s, const serve_request *q, const char *field,
                     serve_error *e)
 {
     int rc = routes_count_inputs(s, q, field, width, in, e);
-    serve_job job = {.task = task, .n = q->n, .texts = q->texts, .pairs = q->pairs,
+    serve_job job = {.task = task, .n = q->n, .texts = in->texts, .pairs = q->pairs,
                      .tokens = in->tokens, .out = in->out, .width = width};
     return rc ? rc : routes_run_job(s, &job, out, e);
 }
@@ -118,7 +208,7 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
     *width = (size_t)(q->dimensions ? q->dimensions : dim);
     char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
     serve_request run = *q;
-    if (q->ids && token_inputs_texts(s->p, q, &id_texts, e)) {
+    if (q->ids && token_inputs_texts(s->p, q, field, &id_texts, e)) {
         token_inputs_free(id_texts, q->n);
         return -1;
     }
@@ -130,7 +220,7 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
                      .dimensions_layer_norm = q->dimensions_layer_norm >= 0
                                                   ? q->dimensions_layer_norm
                                                   : s->limits.dimensions_layer_norm,
-                     .n = q->n, .texts = run.texts, .tokens = in->tokens, .out = in->out,
+                     .n = q->n, .texts = in->texts, .tokens = in->tokens, .out = in->out,
                      .width = *width};
     if (rc == 0)
         rc = routes_run_job(s, &job, out, e);

@@ -14,6 +14,7 @@
 
 /* A request's inputs as a job runs them. */
 typedef struct routes_inputs {
+    const char **texts; /* [n] as run: q's, or the tail a "Left" cut keeps */
     int32_t *tokens; /* [n] as run (cut to the limit) */
     float *out;      /* [n, width] */
     size_t total;    /* tokens of them all */
@@ -28,7 +29,9 @@ int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e);
 
 /* Counts each of q's inputs' tokens into *in (its out [n, width]
  * allocated); one over the model's limit is 413, naming field, unless the
- * request (or --auto-truncate) lets it be cut. */
+ * request (or --auto-truncate) lets it be cut: at its end (the library's
+ * cut), or with truncation_direction "Left" at its start, in->texts[i]
+ * then the tail kept (see left_cut in route_model.c). */
 int routes_count_inputs(serve_server *s, const serve_request *q, const char *field,
                         size_t width, routes_inputs *in, serve_error *e);
 

@@ -14,13 +14,20 @@
  * each: declared with DECLARE, listed in serve_routes with ROW. */
 #define ROUTES(X)          \
     X(route_v1_embeddings) \
+    X(route_v1_models)     \
     X(route_embed)         \
+    X(route_embed_all)     \
+    X(route_similarity)    \
     X(route_rerank)        \
     X(route_predict)       \
+    X(route_root)          \
     X(route_tokenize)      \
+    X(route_decode)        \
     X(route_info)          \
     X(route_health)        \
     X(route_metrics)       \
+    X(route_openapi)       \
+    X(route_docs)          \
     /* the list's end */
 
 #define DECLARE(route) extern const serve_route route;
@@ -64,7 +71,7 @@ int routes_check_method(const serve_route *route, const char *method, const char
                         serve_error *e)
 {
     if (!route) {
-        char paths[256] = ""; /* "/v1/embeddings, /embed, ..., /metrics" */
+        char paths[512] = ""; /* "/v1/embeddings, /v1/models, ..., /docs" */
         for (size_t i = 0; i < serve_routes_count; i++) {
             const size_t used = strlen(paths);
             snprintf(paths + used, sizeof paths - used, "%s%s", i ? ", " : "",
@@ -117,11 +124,12 @@ void routes_run(serve_server *s, const serve_route *route, const char *body, siz
                 serve_response *out)
 {
     *out = (serve_response){.queue_s = -1, .compute_s = -1};
+    if (route->runs)
+        route = route->runs(s);
     serve_request q;
     serve_error e;
-    int rc = route->parse ? serve_request_parse(&q, route->parse, body, len,
-                                                s->limits.max_client_batch, &e)
-                          : 0;
+    const size_t max = route->max_inputs ? route->max_inputs : s->limits.max_client_batch;
+    int rc = route->parse ? serve_request_parse(&q, route->parse, body, len, max, &e) : 0;
     if (rc == 0) {
         rc = route->handle(s, route, route->parse ? &q : NULL, out, &e);
         if (route->parse)

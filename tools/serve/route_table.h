@@ -1,8 +1,9 @@
 /* route_table.h — the server's routes, one table of route objects
- * (route.h): OpenAI's POST /v1/embeddings and text-embeddings-inference's
- * POST /embed, /rerank, /predict, /tokenize and GET /info, /health,
- * /metrics. A request's route from its path (404 otherwise), its method
- * checked (405), its body parsed and its handler run. */
+ * (route.h): OpenAI's POST /v1/embeddings and GET /v1/models, and
+ * text-embeddings-inference's POST /, /embed, /embed_all, /similarity,
+ * /rerank, /predict, /tokenize, /decode and GET /info, /health, /metrics,
+ * /api-doc/openapi.json, /docs. A request's route from its path (404
+ * otherwise), its method checked (405), its body parsed and its handler run. */
 #ifndef SERVE_ROUTE_TABLE_H
 #define SERVE_ROUTE_TABLE_H
 

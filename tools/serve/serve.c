@@ -13,6 +13,7 @@
 #include "file_writer.h"
 #include "http.h"
 #include "kind_text.h"
+#include "model_arg.h"
 #include "options.h"
 #include "pipeline_cli.h"
 #include "route_table.h"
@@ -29,7 +30,9 @@
 #define SERVE_KEEP_ALIVE_SECONDS 15
 
 typedef struct serve_options {
-    const char *model, *host, *port_file, *model_id;
+    cli_model source;  /* --model and where it comes from */
+    const char *model; /* the folder it names (a Hub id's, resolved) */
+    const char *host, *port_file, *model_id;
     int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
     int32_t max_connections, max_client_connections; /* 0: from --max-concurrent */
     int32_t request_timeout, keep_alive_timeout;
@@ -40,24 +43,28 @@ typedef struct serve_options {
 static void serve_usage(FILE *out)
 {
     fprintf(out,
-            "usage: tfenc serve --model DIR [--host 127.0.0.1] [--port 8080] [--threads N]\n"
-            "                   [--max-batch-tokens 16384] [--max-client-batch 64]\n"
+            "usage: tfenc serve --model DIR_OR_ID [--host 127.0.0.1] [--port 8080]\n"
+            "                   [--threads N] [--max-batch-tokens 16384] [--max-client-batch 32]\n"
             "                   [--max-concurrent 512] [--payload-limit 2000000]\n"
             "                   [--max-connections N] [--max-client-connections N]\n"
             "                   [--request-timeout %d] [--keep-alive-timeout %d]\n"
             "                   [--auto-truncate] [--dimensions-layer-norm] [--api-key KEY]\n"
-            "                   [--model-id NAME] [--port-file FILE]\n"
+            "                   [--model-id NAME (default: the Hub id, or DIR's name)]\n"
+            "                   [--port-file FILE]\n"
             "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
             "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
-            "and text-embeddings-inference's POST /embed, /rerank (a cross-encoder),\n"
-            "/predict (a classifier), /tokenize and GET (or HEAD) /info, /health,\n"
-            "/metrics. A token classifier's folder is refused (TEI has no route for it).\n"
+            "GET /v1/models, and text-embeddings-inference's POST / (the model's route),\n"
+            "/embed, /similarity, /embed_all (refused), /rerank (a cross-encoder),\n"
+            "/predict (a classifier), /tokenize, /decode and GET (or HEAD) /info,\n"
+            "/health, /metrics, /api-doc/openapi.json and /docs (docs/server.md). A\n"
+            "token classifier's folder is refused (TEI has no route for it).\n"
             "Requests wait in one queue (at most --max-concurrent, beyond which 429); one\n"
             "compute thread packs their inputs into forward calls of at most\n"
             "--max-batch-tokens real tokens (an input of more runs alone), the oldest\n"
             "first. An input longer than the model's max_seq_length is 413 unless the\n"
             "request says \"truncate\": true or the server runs with --auto-truncate. A\n"
-            "request has at most --max-client-batch inputs and --payload-limit bytes.\n"
+            "request has at most --max-client-batch inputs (TEI's default, 32; OpenAI's\n"
+            "2048 on /v1/embeddings) and --payload-limit bytes.\n"
             "--dimensions-layer-norm: an embedding request's \"dimensions\" follows\n"
             "nomic-embed-text-v1.5's recipe (layer norm, cut, unit length) unless it\n"
             "says \"dimensions_layer_norm\": false (without the flag: unless true).\n"
@@ -80,13 +87,13 @@ static void serve_usage(FILE *out)
             "SIGTERM or SIGINT: stop accepting, finish what is queued, exit 0.\n",
             SERVE_REQUEST_SECONDS, SERVE_KEEP_ALIVE_SECONDS, SERVE_SPARE_CONNECTIONS,
             SERVE_MAX_CONNECTIONS);
+    cli_model_usage(out, "");
 }
 
 static int take_serve(cli_args *a, const char *arg, void *user)
 {
     serve_options *o = user;
     const cli_string_flag strings[] = {
-        {"--model", "a model folder", &o->model},
         {"--host", "an IP address", &o->host},
         {"--port-file", "a file", &o->port_file},
         {"--model-id", "a name", &o->model_id},
@@ -108,7 +115,9 @@ static int take_serve(cli_args *a, const char *arg, void *user)
         *(arg[2] == 'a' ? &o->auto_truncate : &o->dimensions_layer_norm) = 1;
         return 1;
     }
-    const int rc = cli_string_table(a, arg, CLI_TABLE(strings));
+    int rc = cli_string_table(a, arg, CLI_TABLE(strings));
+    if (!rc)
+        rc = cli_model_option(a, arg, &o->source);
     return rc ? rc : cli_int_table(a, arg, CLI_TABLE(ints));
 }
 
@@ -254,16 +263,18 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
 
 int tfenc_serve(int argc, char **argv)
 {
-    serve_options o = {.host = "127.0.0.1", .port = 8080, .max_batch_tokens = 16384,
-                       .max_client_batch = 64, .max_concurrent = 512,
+    serve_options o = {.source = CLI_MODEL_INIT, .host = "127.0.0.1", .port = 8080,
+                       .max_batch_tokens = 16384, .max_client_batch = 32, .max_concurrent = 512,
                        .payload_limit = 2000000, .request_timeout = SERVE_REQUEST_SECONDS,
                        .keep_alive_timeout = SERVE_KEEP_ALIVE_SECONDS};
     cli_args a = cli_args_start("serve", serve_usage, argc, argv);
     int rc = cli_parse(&a, take_serve, &o);
-    if (rc == 0 && !o.model)
+    if (rc == 0 && !o.source.model)
         rc = cli_usage_error(&a);
     if (rc)
         return cli_parse_status(rc);
+    if (!(o.model = cli_model_path("serve", &o.source, &rc)))
+        return rc;
     /* SIGTERM and SIGINT are waited for by the main thread only: blocked
      * before any thread starts, so every thread inherits the mask. */
     sigset_t stop;
@@ -275,10 +286,13 @@ int tfenc_serve(int argc, char **argv)
     tf_pipeline *p = pipeline_cli_load("serve", o.model, 0, PIPELINE_CLI_ANY_KIND);
     if (!p || !served(p, o.model)) {
         tf_pipeline_destroy(p);
+        cli_model_free(&o.source);
         return CLI_FAILED;
     }
+    const char *hub_id = cli_model_hub_id(&o.source);
     serve_server s = {
-        .p = p, .model_id = o.model_id ? o.model_id : folder_name(o.model),
+        .p = p, .model_id = o.model_id ? o.model_id : hub_id ? hub_id : folder_name(o.model),
+        .started_at = time(NULL),
         .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
                    .max_client_batch = (size_t)o.max_client_batch,
                    .max_concurrent = (size_t)o.max_concurrent,
@@ -290,5 +304,6 @@ int tfenc_serve(int argc, char **argv)
     rc = run(&s, &o, &stop);
     serve_metrics_destroy(&s.metrics);
     tf_pipeline_destroy(p);
+    cli_model_free(&o.source);
     return rc;
 }

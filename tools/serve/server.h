@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "batcher.h"
 #include "connections.h"
@@ -28,6 +29,7 @@ typedef struct serve_limits {
 typedef struct serve_server {
     const tf_pipeline *p;
     const char *model_id;     /* what /info and /v1/embeddings call the model */
+    time_t started_at;        /* /v1/models' "created" */
     serve_limits limits;
     serve_batcher *batcher;
     serve_connections *connections; /* http.c's, while it serves */

@@ -1,4 +1,4 @@
-/* classifier_head.c — logits and their softmax or sigmoid, as
+/* classifier_head.c — logits and their softmax, sigmoid, tanh or ReLU, as
  * transformers' text-classification pipeline (pipelines/
  * text_classification.py, postprocess) and sentence-transformers'
  * CrossEncoder (its activation_fn) compute them. */
@@ -38,14 +38,27 @@ static void softmax_row(float *row, size_t labels)
         row[j] = (float)(exp(row[j] - max) / sum);
 }
 
+/* x through an activation of one value at a time (as it is for the others). */
+static float activate_value(float x, tf_head_activation act)
+{
+    switch (act) {
+    case TF_HEAD_SIGMOID: return (float)(1.0 / (1.0 + exp(-(double)x)));
+    case TF_HEAD_TANH: return (float)tanh((double)x);
+    case TF_HEAD_RELU: return x < 0.0f ? 0.0f : x; /* NaN stays, as torch.relu's */
+    case TF_HEAD_LOGITS:
+    case TF_HEAD_SOFTMAX: break;
+    }
+    return x;
+}
+
 void tf_head_activate(float *x, size_t n, size_t labels, tf_head_activation act)
 {
     for (size_t r = 0; r < n; r++) {
         float *row = x + r * labels; /* (labels) */
         if (act == TF_HEAD_SOFTMAX)
             softmax_row(row, labels);
-        else if (act == TF_HEAD_SIGMOID)
+        else
             for (size_t j = 0; j < labels; j++)
-                row[j] = (float)(1.0 / (1.0 + exp(-(double)row[j])));
+                row[j] = activate_value(row[j], act);
     }
 }

@@ -11,7 +11,9 @@
 typedef enum tf_head_activation {
     TF_HEAD_LOGITS,  /* as they are (regression; a CrossEncoder with several labels) */
     TF_HEAD_SIGMOID, /* each one alone (multi-label; one label) */
-    TF_HEAD_SOFTMAX  /* over each row (single-label) */
+    TF_HEAD_SOFTMAX, /* over each row (single-label) */
+    TF_HEAD_TANH,    /* each one alone (a CrossEncoder whose config.json names Tanh) */
+    TF_HEAD_RELU     /* max(x, 0) (... names ReLU) */
 } tf_head_activation;
 
 /* What a sequence head computes from the hidden states before its logits

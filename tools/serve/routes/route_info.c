@@ -1,10 +1,12 @@
-/* route_info.c — GET /info, TEI's Info: the model's id, dtype and type
- * (an embedding's dim and similarity, or a head's id2label), and the
- * server's limits. */
+/* route_info.c — GET /info, TEI's Info (every field its schema requires,
+ * and its nullable ones as null): the model's id, dtype and type (an
+ * embedding's dim and similarity, or a head's id2label and label2id), and
+ * the server's limits. tokenization_workers is 1: the compute thread
+ * tokenizes each forward call's inputs (a request's thread counts them). */
 #include "route_model.h"
 
 /* TEI's model_type: {"embedding": {dim, similarity}}, or a head's labels
- * as {"reranker"|"classifier": {"id2label": {...}}}. */
+ * as {"reranker"|"classifier": {"id2label": {...}, "label2id": {...}}}. */
 static void write_model_type(const tf_pipeline *p, json_out *o)
 {
     const char *head = "classifier";
@@ -26,6 +28,12 @@ static void write_model_type(const tf_pipeline *p, json_out *o)
         json_out_printf(o, "%s\"%d\":", i ? "," : "", (int)i);
         routes_write_label(o, p, (size_t)i);
     }
+    json_out_str(o, "},\"label2id\":{");
+    for (int32_t i = 0; i < tf_pipeline_dim(p); i++) {
+        json_out_str(o, i ? "," : "");
+        routes_write_label(o, p, (size_t)i);
+        json_out_printf(o, ":%d", (int)i);
+    }
     json_out_str(o, "}}}");
 }
 
@@ -36,11 +44,15 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
     (void)route, (void)q, (void)e;
     json_out_str(&o, "{\"model_id\":");
     json_out_string(&o, s->model_id);
+    json_out_str(&o, ",\"model_sha\":null,\"served_model_name\":");
+    json_out_string(&o, s->model_id);
     json_out_str(&o, ",\"model_dtype\":\"float32\",\"model_type\":");
     write_model_type(s->p, &o);
     json_out_printf(&o, ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
-                    "\"max_batch_tokens\":%zu,\"max_client_batch_size\":%zu,"
-                    "\"auto_truncate\":%s,\"version\":\"%s\"}",
+                    "\"max_batch_tokens\":%zu,\"max_batch_requests\":null,"
+                    "\"max_client_batch_size\":%zu,\"auto_truncate\":%s,"
+                    "\"tokenization_workers\":1,\"version\":\"%s\",\"sha\":null,"
+                    "\"docker_label\":null}",
                     s->limits.max_concurrent, (int)tf_pipeline_max_seq_length(s->p),
                     s->limits.max_batch_tokens, s->limits.max_client_batch,
                     s->limits.auto_truncate ? "true" : "false", tf_version_string());
@@ -51,4 +63,5 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 const serve_route route_info = {
     .path = "/info", .method = "GET", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
     .handle = handle,
+    .summary = "The model and the server's limits (TEI)", .response_schema = "Info",
 };

@@ -1,6 +1,7 @@
 /* route_predict.c — POST /predict, TEI's PredictRequest on a classifier
- * (or a cross-encoder, a classifier of one label): "inputs" a string, a
- * pair [text, text], or a list of those (all texts or all pairs);
+ * (or a cross-encoder, a classifier of one label): "inputs" a string,
+ * [text], a pair [text, text], or a batch of [text] or of [text, text]
+ * lists (all texts or all pairs; a list of 3 strings or more: texts);
  * "raw_scores", "truncate", "truncation_direction"; each input's
  * [{"score", "label"}] best first. */
 #include <stdio.h>
@@ -8,48 +9,58 @@
 
 #include "route_model.h"
 
-/* One of the inputs: a string, or a pair [text, text]. */
-static int one_input(serve_request *r, const cJSON *v, size_t i, serve_error *e)
+/* A batch's item i: [text] or [text, text] (TEI's Sequence in a batch), or
+ * a string. */
+static int one_item(serve_request *r, const cJSON *v, size_t i, serve_error *e)
 {
-    char where[48];
-    snprintf(where, sizeof where, "inputs[%zu]", i);
     if (cJSON_IsString(v)) {
         r->texts[i] = v->valuestring;
         return 0;
     }
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsString(v->child) ||
-        !cJSON_IsString(v->child->next))
-        return serve_error_set(e, 400, "inputs", "%s: expected a string or a pair of strings "
-                               "[text, text], got %s", where,
-                               cJSON_IsArray(v) ? "another array" : serve_json_type(v));
+    const int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    if ((n != 1 && n != 2) || !cJSON_IsString(v->child) ||
+        (n == 2 && !cJSON_IsString(v->child->next)))
+        return serve_error_set(e, 400, "inputs", "inputs[%zu]: expected [text] or a pair "
+                               "[text, text], got %s%s", i,
+                               n > 2 ? "an array of " : serve_json_type(v),
+                               n > 2 ? "more than 2" : "");
     r->texts[i] = v->child->valuestring;
-    r->pairs[i] = v->child->next->valuestring;
+    r->pairs[i] = n == 2 ? v->child->next->valuestring : NULL;
     return 0;
 }
 
-/* TEI's PredictInput: a string, a pair [a, b], or a list of those. */
+/* TEI's PredictInput: a string, [text] or a pair [text, text] (one input),
+ * or a batch of [text] and [text, text] lists; and, beyond TEI's, a list of
+ * three strings or more as a batch of texts. */
 static int get_inputs(serve_request *r, size_t max, serve_error *e)
 {
+    static const char expected[] = "a string, a pair [text, text] or a batch [[text], [text, "
+                                   "text], ...]";
     const cJSON *v = serve_field(r, "inputs");
     if (!v)
-        return serve_error_set(e, 400, "inputs", "inputs: missing; expected a string, a pair "
-                               "[text, text] or a list of them");
-    const int pair = cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 &&
-                     cJSON_IsString(v->child) && cJSON_IsString(v->child->next);
+        return serve_error_set(e, 400, "inputs", "inputs: missing; expected %s", expected);
     size_t n = 1;
-    if (cJSON_IsString(v) || pair) {
+    if (cJSON_IsString(v)) {
         r->single = 1;
-        if (serve_request_alloc_inputs(r, 1, 1, e) || one_input(r, v, 0, e))
+        if (serve_request_alloc_inputs(r, 1, 0, e))
+            return -1;
+        r->texts[0] = v->valuestring;
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return serve_wrong_type(e, "inputs", expected, v);
+    if (cJSON_IsString(v->child) && cJSON_GetArraySize(v) <= 2) { /* [text] or [text, text] */
+        r->single = 1;
+        if (serve_request_alloc_inputs(r, 1, 1, e))
+            return -1;
+        if (one_item(r, v, 0, e))
             return -1;
     } else {
-        if (!cJSON_IsArray(v))
-            return serve_wrong_type(e, "inputs", "a string, a pair [text, text] or a list of "
-                                    "them", v);
         if (serve_list_size(v, "inputs", max, &n, e) || serve_request_alloc_inputs(r, n, 1, e))
             return -1;
         size_t i = 0;
         for (const cJSON *item = v->child; item; item = item->next, i++)
-            if (one_input(r, item, i, e))
+            if (one_item(r, item, i, e))
                 return -1;
     }
     size_t i;
@@ -62,7 +73,8 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
         for (i = 0; i < n; i++)
             if (!r->pairs[i])
                 return serve_error_set(e, 400, "inputs", "inputs[%zu]: a single text among "
-                                       "pairs; a batch is all texts or all pairs", i);
+                                       "pairs; a batch is all texts or all pairs (send them "
+                                       "as two requests)", i);
     }
     return 0;
 }
@@ -70,7 +82,7 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return get_inputs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
-           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, e)
+           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
                ? -1 : 0;
 }
 
@@ -122,4 +134,6 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 const serve_route route_predict = {
     .path = "/predict", .method = "POST", .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_KIND(TF_PIPELINE_CLASSIFIER), .parse = parse, .handle = handle,
+    .summary = "Label scores of texts or pairs (TEI)", .request_schema = "PredictRequest",
+    .response_schema = "PredictResponse",
 };

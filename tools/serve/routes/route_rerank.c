@@ -38,7 +38,7 @@ static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return get_pairs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
            serve_field_bool(r, "return_text", &r->return_text, e) ||
-           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, e)
+           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
                ? -1 : 0;
 }
 
@@ -85,4 +85,6 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 const serve_route route_rerank = {
     .path = "/rerank", .method = "POST", .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_KIND(TF_PIPELINE_CROSS_ENCODER), .parse = parse, .handle = handle,
+    .summary = "Ranks texts by their relevance to a query (TEI)", .request_schema = "RerankRequest",
+    .response_schema = "RerankResponse",
 };

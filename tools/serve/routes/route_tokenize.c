@@ -83,4 +83,6 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 const serve_route route_tokenize = {
     .path = "/tokenize", .method = "POST", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
     .parse = parse, .handle = handle,
+    .summary = "Tokens of texts (TEI)", .request_schema = "TokenizeRequest",
+    .response_schema = "TokenizeResponse",
 };

@@ -65,4 +65,7 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 const serve_route route_v1_embeddings = {
     .path = "/v1/embeddings", .method = "POST", .errors = SERVE_ERRORS_OPENAI,
     .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
+    .max_inputs = SERVE_OPENAI_MAX_INPUTS,
+    .summary = "Embeddings (OpenAI)", .request_schema = "OpenAICompatRequest",
+    .response_schema = "OpenAICompatResponse",
 };

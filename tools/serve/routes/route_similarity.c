@@ -1,0 +1,118 @@
+/* route_similarity.c — POST /similarity, TEI's SimilarityRequest (its
+ * sentence-similarity task): "inputs" {"source_sentence", "sentences"},
+ * "parameters" {"truncate", "truncation_direction", "prompt_name"}; the
+ * cosine similarity of the source's vector with each sentence's, as TEI's
+ * similarity() computes it (1 - simsimd's cosine distance of the vectors
+ * /embed gives with normalize false), here in float64. */
+#include <math.h>
+#include <stdio.h>
+
+#include "route_model.h"
+
+/* The source sentence, then the sentences: 1 + n inputs, at most max. */
+static int get_inputs(serve_request *r, size_t max, serve_error *e)
+{
+    const cJSON *in = serve_field(r, "inputs");
+    if (!cJSON_IsObject(in))
+        return in ? serve_wrong_type(e, "inputs", "an object {\"source_sentence\", "
+                                     "\"sentences\"}", in)
+                  : serve_error_set(e, 400, "inputs", "inputs: missing; expected an object "
+                                    "{\"source_sentence\", \"sentences\"}");
+    const cJSON *source = cJSON_GetObjectItemCaseSensitive(in, "source_sentence");
+    const cJSON *sentences = cJSON_GetObjectItemCaseSensitive(in, "sentences");
+    if (!cJSON_IsString(source))
+        return source ? serve_wrong_type(e, "inputs.source_sentence", "a string", source)
+                      : serve_error_set(e, 400, "inputs.source_sentence", "inputs."
+                                        "source_sentence: missing; expected a string");
+    if (!cJSON_IsArray(sentences))
+        return sentences ? serve_wrong_type(e, "inputs.sentences", "a list of strings",
+                                            sentences)
+                         : serve_error_set(e, 400, "inputs.sentences", "inputs.sentences: "
+                                           "missing; expected a list of strings");
+    size_t n;
+    if (max < 2)
+        return serve_error_set(e, 413, "inputs.sentences", "inputs.sentences: the server's "
+                               "limit of %zu inputs a request (--max-client-batch) leaves no "
+                               "room for a sentence beside the source", max);
+    if (serve_list_size(sentences, "inputs.sentences", max - 1, &n, e) ||
+        serve_request_alloc_inputs(r, n + 1, 0, e))
+        return -1;
+    r->texts[0] = source->valuestring;
+    size_t i = 0;
+    for (const cJSON *item = sentences->child; item; item = item->next, i++) {
+        if (!cJSON_IsString(item)) {
+            char where[48];
+            snprintf(where, sizeof where, "inputs.sentences[%zu]", i);
+            return serve_wrong_type(e, where, "a string", item);
+        }
+        r->texts[i + 1] = item->valuestring;
+    }
+    return 0;
+}
+
+/* TEI's SimilarityParameters, all optional. */
+static int get_parameters(serve_request *r, serve_error *e)
+{
+    const cJSON *p = serve_field(r, "parameters");
+    if (!p || cJSON_IsNull(p))
+        return 0;
+    if (!cJSON_IsObject(p))
+        return serve_wrong_type(e, "parameters", "an object", p);
+    const cJSON *truncate = cJSON_GetObjectItemCaseSensitive(p, "truncate");
+    const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(p, "prompt_name");
+    if (truncate && !cJSON_IsNull(truncate) && !cJSON_IsBool(truncate))
+        return serve_wrong_type(e, "parameters.truncate", "true or false", truncate);
+    if (prompt && !cJSON_IsNull(prompt) && !cJSON_IsString(prompt))
+        return serve_wrong_type(e, "parameters.prompt_name", "a string", prompt);
+    if (cJSON_IsBool(truncate))
+        r->truncate = cJSON_IsTrue(truncate);
+    if (cJSON_IsString(prompt))
+        r->prompt_name = prompt->valuestring;
+    return serve_field_direction(r, "parameters", e);
+}
+
+static int parse(serve_request *r, size_t max, serve_error *e)
+{
+    r->normalize = 0; /* TEI's similarity embeds with normalize false */
+    return get_inputs(r, max, e) || get_parameters(r, e) ? -1 : 0;
+}
+
+/* The cosine of a [dim] and b [dim], in float64. */
+static double cosine(const float *a, const float *b, size_t dim)
+{
+    double ab = 0, aa = 0, bb = 0;
+    for (size_t k = 0; k < dim; k++) {
+        ab += (double)a[k] * b[k];
+        aa += (double)a[k] * a[k];
+        bb += (double)b[k] * b[k];
+    }
+    return aa > 0 && bb > 0 ? ab / (sqrt(aa) * sqrt(bb)) : 0;
+}
+
+static int handle(serve_server *s, const serve_route *route, const serve_request *q,
+                  serve_response *out, serve_error *e)
+{
+    routes_inputs in;
+    size_t width;
+    const int rc = routes_embed(s, route, q, "inputs.sentences", &in, &width, out, e);
+    if (rc == 0) {
+        json_out o = {0};
+        json_out_str(&o, "[");
+        for (size_t i = 1; i < q->n; i++) {
+            json_out_str(&o, i > 1 ? "," : "");
+            json_out_float(&o, (float)cosine(in.out, in.out + i * width, width));
+        }
+        json_out_str(&o, "]");
+        out->tokens = in.total;
+        serve_respond_json(out, 200, &o);
+    }
+    routes_inputs_free(&in);
+    return rc;
+}
+
+const serve_route route_similarity = {
+    .path = "/similarity", .method = "POST", .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
+    .summary = "Cosine similarity of a sentence with others (TEI)",
+    .request_schema = "SimilarityRequest", .response_schema = "SimilarityResponse",
+};
