@@ -24,7 +24,7 @@ typedef struct buffers {
     float *x;      /* (N, D) */
     float *qkv;    /* (N, 3D) */
     float *ctx;    /* (N, D) */
-    float *scores; /* (width, tf_attention_block_floats(T)): one block per thread */
+    float *scores; /* (width, tf__attention_block_floats(T)): one block per thread */
     float *hidden; /* (chunk, F) */
 } buffers;
 
@@ -44,11 +44,11 @@ typedef struct floor_run {
     buffers g;
     layer_weights *w; /* [layers] */
     int B, T, D, H, F, layers;
-    tf_schedule sched;
+    tf__schedule sched;
 } floor_run;
 
 /* y (n, out) += x (n, in) . wt, wt (in, out) a transposed weight, in
- * tf_linear_parts column blocks: tf_linear_split after it copied the bias
+ * tf__linear_parts column blocks: tf__linear_split after it copied the bias
  * into y (beta = 1). */
 typedef struct linear_call {
     float *y;
@@ -60,19 +60,18 @@ static void linear_task(void *ctx, size_t part, int thread)
 {
     const linear_call *c = ctx;
     size_t c0, nc;
-    tf_split_range(c->out, c->parts, TF_LINEAR_COLUMN_ALIGN, part, &c0, &nc);
+    tf__split_range(c->out, c->parts, TF_LINEAR_COLUMN_ALIGN, part, &c0, &nc);
     if (nc)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)c->n, (int)nc, (int)c->in,
-                    1.0f, c->x, (int)c->in, c->w + c0, (int)c->out, 1.0f, c->y + c0,
-                    (int)c->out);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)c->n, (int)nc, (int)c->in, 1.0f,
+                    c->x, (int)c->in, c->w + c0, (int)c->out, 1.0f, c->y + c0, (int)c->out);
 }
 
 static void linear(const floor_run *r, float *y, const float *x, const float *w, int n, int out,
                    int in)
 {
-    linear_call c = {y, x, w, (size_t)n, (size_t)out, (size_t)in,
-                     tf_linear_parts(r->sched.width, (size_t)out)};
-    tf_schedule_run(&r->sched, linear_task, &c, c.parts);
+    linear_call c = {
+        y, x, w, (size_t)n, (size_t)out, (size_t)in, tf__linear_parts(r->sched.width, (size_t)out)};
+    tf__schedule_run(&r->sched, linear_task, &c, c.parts);
 }
 
 /* Task (b, h, k): scores (nq, T) = Q_blk K^T, then ctx_blk (nq, d_k) =
@@ -81,15 +80,15 @@ static void attention_task(void *ctx, size_t t, int thread)
 {
     const floor_run *r = ctx;
     const int T = r->T, D = r->D, dk = D / r->H, ld = 3 * D;
-    const int block = (int)tf_attention_block_rows((size_t)T, (size_t)r->H);
+    const int block = (int)tf__attention_block_rows((size_t)T, (size_t)r->H);
     const int blocks = (T + block - 1) / block;
     const int q0 = (int)(t % (size_t)blocks) * block, h = (int)(t / (size_t)blocks % (size_t)r->H);
     const size_t row0 = t / (size_t)blocks / (size_t)r->H * (size_t)T;
     const int nq = T - q0 < block ? T - q0 : block;
     const float scale = 1.0f / sqrtf((float)dk);
-    const float *qkv = r->g.qkv + row0 * ld;                        /* (T, 3D) this sequence */
-    float *out = r->g.ctx + row0 * D;                               /* (T, D) */
-    float *s = r->g.scores + (size_t)thread * tf_attention_block_floats((size_t)T); /* (nq, T) */
+    const float *qkv = r->g.qkv + row0 * ld; /* (T, 3D) this sequence */
+    float *out = r->g.ctx + row0 * D;        /* (T, D) */
+    float *s = r->g.scores + (size_t)thread * tf__attention_block_floats((size_t)T); /* (nq, T) */
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nq, T, dk, scale,
                 qkv + (size_t)q0 * ld + h * dk, ld, qkv + D + h * dk, ld, 0.0f, s, T);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nq, dk, T, 1.0f, s, T,
@@ -101,12 +100,12 @@ static int forward_gemms(void *ctx)
     floor_run *r = ctx;
     const buffers *g = &r->g;
     const int N = r->B * r->T, D = r->D, F = r->F;
-    const size_t block = tf_attention_block_rows((size_t)r->T, (size_t)r->H);
+    const size_t block = tf__attention_block_rows((size_t)r->T, (size_t)r->H);
     const size_t attention_tasks = (size_t)r->B * r->H * ((r->T + block - 1) / block);
     for (int l = 0; l < r->layers; l++) {
         const layer_weights *w = &r->w[l];
         linear(r, g->qkv, g->x, w->qkv, N, 3 * D, D);
-        tf_schedule_run(&r->sched, attention_task, r, attention_tasks);
+        tf__schedule_run(&r->sched, attention_task, r, attention_tasks);
         linear(r, g->x, g->ctx, w->o, N, D, D);
         for (int r0 = 0; r0 < N; r0 += TF_FFN_CHUNK_ROWS) {
             const int rows = N - r0 < TF_FFN_CHUNK_ROWS ? N - r0 : TF_FFN_CHUNK_ROWS;
@@ -145,26 +144,31 @@ static void free_weights(layer_weights *w, int layers)
     free(w);
 }
 
-int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads,
-                    double min_time, double *median, double *best)
+int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads, double min_time,
+                    double *median, double *best)
 {
-    const size_t N = (size_t)B * T, block_floats = tf_attention_block_floats((size_t)T);
+    const size_t N = (size_t)B * T, block_floats = tf__attention_block_floats((size_t)T);
     const size_t chunk = N < TF_FFN_CHUNK_ROWS ? N : TF_FFN_CHUNK_ROWS;
-    const size_t width = (size_t)tf_pool_width();
+    const size_t width = (size_t)tf__pool_width();
     floor_run r = {
         .g = {filled(N * D), filled(N * 3 * D), filled(N * D), filled(width * block_floats),
               filled(chunk * F)},
         .w = calloc((size_t)layers, sizeof *r.w),
-        .B = B, .T = T, .D = D, .H = H, .F = F, .layers = layers,
+        .B = B,
+        .T = T,
+        .D = D,
+        .H = H,
+        .F = F,
+        .layers = layers,
     };
     const buffers *g = &r.g;
     const int ok = g->x && g->qkv && g->ctx && g->scores && g->hidden && r.w &&
-                   fill_weights(r.w, layers, (size_t)D, (size_t)F) == 0;
+        fill_weights(r.w, layers, (size_t)D, (size_t)F) == 0;
     if (ok) {
-        tf_schedule_begin(&r.sched, n_threads); /* the threads and BLAS setting of a call */
-        forward_gemms(&r);                      /* warm-up */
+        tf__schedule_begin(&r.sched, n_threads); /* the threads and BLAS setting of a call */
+        forward_gemms(&r);                       /* warm-up */
         bench_time_runs(forward_gemms, &r, min_time, median, best);
-        tf_schedule_end(&r.sched);
+        tf__schedule_end(&r.sched);
     }
     free(g->x), free(g->qkv), free(g->ctx), free(g->scores), free(g->hidden);
     free_weights(r.w, layers);

@@ -10,7 +10,7 @@
  * min_time seconds (3 runs at least): what the layer would cost if softmax,
  * LayerNorm, GELU and the copies were free. Fills median and min seconds;
  * returns 0, or -1 if out of memory. */
-int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads,
-                    double min_time, double *median, double *best);
+int gemm_floor_time(int B, int T, int D, int H, int F, int layers, int n_threads, double min_time,
+                    double *median, double *best);
 
 #endif

@@ -24,7 +24,7 @@ static void fill(float *x, size_t n, float lo, float hi)
 typedef enum { SOFTMAX, GELU, ADD_LAYERNORM } loop;
 
 /* ns per value of one loop over (rows, cols) */
-static double time_loop(loop which, const tf_kernel_build *b, size_t rows, size_t cols, float *x,
+static double time_loop(loop which, const tf__kernel_build *b, size_t rows, size_t cols, float *x,
                         float *delta, const float *w)
 {
     const size_t n = rows * cols;
@@ -60,15 +60,16 @@ int main(int argc, char **argv)
     fill(delta, t * D, -1.0f, 1.0f);
     fill(w, D, 0.5f, 1.5f);
     printf("ns per value, best of >= 5 runs; this CPU runs the %s build\n",
-           tf_kernel_build_chosen()->name);
+           tf__kernel_build_chosen()->name);
     printf("%-6s %18s %18s %22s\n", "build", "softmax (T, T)", "GELU (T, 3072)",
            "add + LayerNorm (T, 768)");
-    for (size_t i = 0; i < tf_kernel_build_count; i++) {
-        const tf_kernel_build *b = &tf_kernel_builds[i];
-        if (!tf_kernel_build_runs_here(b))
+    for (size_t i = 0; i < tf__kernel_build_count; i++) {
+        const tf__kernel_build *b = &tf__kernel_builds[i];
+        if (!tf__kernel_build_runs_here(b))
             continue;
         printf("%-6s %18.3f %18.3f %22.3f\n", b->name, time_loop(SOFTMAX, b, t, t, x, delta, w),
-               time_loop(GELU, b, t, F, x, delta, w), time_loop(ADD_LAYERNORM, b, t, D, x, delta, w));
+               time_loop(GELU, b, t, F, x, delta, w),
+               time_loop(ADD_LAYERNORM, b, t, D, x, delta, w));
     }
     free(x), free(delta), free(w);
     return 0;

@@ -215,8 +215,8 @@ static double sgemm_peak(void)
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
         const double t0 = bench_now();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f,
-                    c, n);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c,
+                    n);
         const double dt = bench_now() - t0;
         best = dt < best ? dt : best;
     }
@@ -256,15 +256,14 @@ static int parse_lengths(const char *s, bench_options *o)
 
 static int parse_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){.arch = "bert", .layers = 1, .batch = 1, .threads = 0,
-                         .min_time = 1.0};
+    *o = (bench_options){.arch = "bert", .layers = 1, .batch = 1, .threads = 0, .min_time = 1.0};
     parse_lengths("16,64,128,256,512,1024,2048,4096,8192", o);
     for (int i = 1; i < argc; i += 2) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int *flag = !strcmp(f, "--no-peak")      ? &o->no_peak /* e.g. under valgrind */
-                    : !strcmp(f, "--varlen")     ? &o->varlen
-                    : !strcmp(f, "--gemm-floor") ? &o->gemm_floor
-                                                 : NULL;
+        int *flag = !strcmp(f, "--no-peak") ? &o->no_peak /* e.g. under valgrind */
+            : !strcmp(f, "--varlen")        ? &o->varlen
+            : !strcmp(f, "--gemm-floor")    ? &o->gemm_floor
+                                            : NULL;
         if (flag) {
             *flag = 1;
             i--;
@@ -275,13 +274,13 @@ static int parse_options(int argc, char **argv, bench_options *o)
             return -1;
         }
         int *target = !strcmp(f, "--d-model") ? &o->d_model
-                      : !strcmp(f, "--heads")  ? &o->heads
-                      : !strcmp(f, "--d-ff")   ? &o->d_ff
-                      : !strcmp(f, "--layers") ? &o->layers
-                      : !strcmp(f, "--batch")  ? &o->batch
-                      : !strcmp(f, "--threads") ? &o->threads
-                      : !strcmp(f, "--concurrent") ? &o->concurrent
-                                               : NULL;
+            : !strcmp(f, "--heads")           ? &o->heads
+            : !strcmp(f, "--d-ff")            ? &o->d_ff
+            : !strcmp(f, "--layers")          ? &o->layers
+            : !strcmp(f, "--batch")           ? &o->batch
+            : !strcmp(f, "--threads")         ? &o->threads
+            : !strcmp(f, "--concurrent")      ? &o->concurrent
+                                              : NULL;
         if (target) {
             *target = atoi(v);
         } else if (!strcmp(f, "--lengths")) {
@@ -323,8 +322,7 @@ static int forward_once(void *ctx)
 /* Times forward calls at one length; fills median and min seconds and the
  * peak memory (MB) the calls took beyond what was resident before them. */
 static tf_status time_batch(const tf_encoder *enc, const bench_options *o, int B, int T,
-                            const int32_t *lengths, double *median, double *best,
-                            double *extra_mb)
+                            const int32_t *lengths, double *median, double *best, double *extra_mb)
 {
     const size_t n = (size_t)B * (size_t)T * (size_t)o->d_model;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
@@ -364,8 +362,8 @@ static double layer_flops(const bench_options *o, const tf_config *cfg, int T)
     const double Td = T, D = o->d_model, F = o->d_ff;
     double total = 0;
     for (int l = 0; l < cfg->n_layers; l++) {
-        const int local = cfg->attn_window > 0 && (cfg->global_every == 0 ||
-                                                  l % cfg->global_every != 0);
+        const int local = cfg->attn_window > 0 &&
+            (cfg->global_every == 0 || l % cfg->global_every != 0);
         const double keys = local && cfg->attn_window + 1 < T ? cfg->attn_window + 1 : Td;
         total += 8 * Td * D * D + (cfg->ffn_gated ? 6 : 4) * Td * D * F + 4 * Td * keys * D;
     }
@@ -400,7 +398,8 @@ static tf_status bench_varlen(const tf_encoder *enc, const bench_options *o)
         return s;
     const double padded_tps = tokens / padded_s, full_tps = full * T / full_s;
     printf("\nvariable lengths: %d sequences of 8..128 tokens padded to %d (%d real tokens): "
-           "%.2f ms, %.0f tokens/s\n", B, T, tokens, padded_s * 1e3, padded_tps);
+           "%.2f ms, %.0f tokens/s\n",
+           B, T, tokens, padded_s * 1e3, padded_tps);
     printf("full sequences:   %d sequences of %d tokens (%d tokens): %.2f ms, %.0f tokens/s\n",
            full, T, full * T, full_s * 1e3, full_tps);
     printf("padded batch / full batch, real tokens per second: %.1f%%\n",
@@ -475,7 +474,8 @@ static tf_status bench_concurrent(const tf_encoder *enc, const bench_options *o)
 {
     const int k = o->concurrent < MAX_CONCURRENT ? o->concurrent : MAX_CONCURRENT;
     printf("\n%d threads calling forward on one handle at once (%d calls each, n_threads %d) "
-           "against the same calls one after the other\n", k, CONCURRENT_CALLS, o->threads);
+           "against the same calls one after the other\n",
+           k, CONCURRENT_CALLS, o->threads);
     printf("%7s %16s %16s %8s\n", "T", "serial calls/s", "at once calls/s", "ratio");
     tf_status s = TF_OK;
     for (int l = 0; l < o->n_lengths && s == TF_OK; l++) {
@@ -536,8 +536,8 @@ static int bench_gemm_floor(const tf_encoder *enc, const tf_config *cfg, const b
             return 1;
         }
         const double gflop = layer_flops(o, cfg, T) / 1e9;
-        printf("%7d %11.2f %11.2f %12.1f%% %11.1f %14.1f%% %14.1f%%\n", T, layer * 1e3,
-               gemms * 1e3, 100 * gemms / layer, peak, peak > 0 ? 100 * gflop / layer / peak : 0.0,
+        printf("%7d %11.2f %11.2f %12.1f%% %11.1f %14.1f%% %14.1f%%\n", T, layer * 1e3, gemms * 1e3,
+               100 * gemms / layer, peak, peak > 0 ? 100 * gflop / layer / peak : 0.0,
                peak > 0 ? 100 * gflop / gemms / peak : 0.0);
         fflush(stdout);
     }
@@ -566,8 +566,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("libtfenc %s bench: --arch %s, D %d, H %d, F %d, L %d, batch %d, n_threads %d\n",
-           tf_version_string(), o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch,
-           o.threads);
+           tf_version_string(), o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads);
     print_runtime();
     printf("flops per layer and sequence: 8*T*D^2 + 4*T*D*F (6*T*D*F when gated) + 4*T*K*D, "
            "K = T (global layers) or min(T, W + 1) (local, window W)\n");
@@ -578,18 +577,20 @@ int main(int argc, char **argv)
                "before each length (the machine's speed drifts)\n\n");
     printf("forward MB: the call's peak resident memory beyond the weights and the caller's "
            "input and output\n\n");
-    printf("%7s %11s %11s %10s %11s %9s %14s\n", "T", "median ms", "min ms", "GFLOP/s",
-           "peak GF/s", "of peak", "forward MB");
+    printf("%7s %11s %11s %10s %11s %9s %14s\n", "T", "median ms", "min ms", "GFLOP/s", "peak GF/s",
+           "of peak", "forward MB");
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
     if (csv)
         fprintf(csv, "T,median_ms,min_ms,gflops,fraction_of_peak,forward_mb,sgemm_peak_gflops\n");
     FILE *json = o.json ? fopen(o.json, "w") : NULL;
     if (json)
-        fprintf(json, "{\"arch\": \"%s\", \"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
-                "\"batch\": %d, \"n_threads\": %d, \"blas\": \"%s\", \"blas_threads\": %d, "
-                "\"rows\": [",
-                o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
-                blas_threads_get());
+        fprintf(
+            json,
+            "{\"arch\": \"%s\", \"d_model\": %d, \"n_heads\": %d, \"d_ff\": %d, \"n_layers\": %d, "
+            "\"batch\": %d, \"n_threads\": %d, \"blas\": \"%s\", \"blas_threads\": %d, "
+            "\"rows\": [",
+            o.arch, o.d_model, o.heads, o.d_ff, o.layers, o.batch, o.threads, blas_name(),
+            blas_threads_get());
     for (int i = 0; i < o.n_lengths && s == TF_OK; i++) {
         double median, best, extra;
         const double peak = o.no_peak ? 0.0 : sgemm_peak();
@@ -604,10 +605,12 @@ int main(int argc, char **argv)
             fprintf(csv, "%d,%.4f,%.4f,%.2f,%.4f,%.1f,%.2f\n", o.lengths[i], median * 1e3,
                     best * 1e3, gflops, peak > 0 ? gflops / peak : 0.0, extra, peak);
         if (json)
-            fprintf(json, "%s{\"T\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"gflops\": %.2f, "
-                    "\"sgemm_peak_gflops\": %.2f, \"fraction_of_peak\": %.4f, \"forward_mb\": %.1f}",
-                    i ? ", " : "", o.lengths[i], median * 1e3, best * 1e3, gflops, peak,
-                    peak > 0 ? gflops / peak : 0.0, extra);
+            fprintf(
+                json,
+                "%s{\"T\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"gflops\": %.2f, "
+                "\"sgemm_peak_gflops\": %.2f, \"fraction_of_peak\": %.4f, \"forward_mb\": %.1f}",
+                i ? ", " : "", o.lengths[i], median * 1e3, best * 1e3, gflops, peak,
+                peak > 0 ? gflops / peak : 0.0, extra);
     }
     if (csv)
         fclose(csv);

@@ -100,8 +100,8 @@ static int encode_once(void *ctx)
     tf_encode_options_init(&o);
     o.truncation = TF_TRUNCATION_NONE;
     tf_encoding *e;
-    const tf_status s =
-        tf_tokenizer_encode_batch_with(c->tok, 1, &c->text, &c->len, NULL, NULL, &o, &e);
+    const tf_status s = tf_tokenizer_encode_batch_with(c->tok, 1, &c->text, &c->len, NULL, NULL, &o,
+                                                       &e);
     c->ids = s == TF_OK ? (size_t)tf_encoding_lengths(e)[0] : 0;
     tf_encoding_destroy(e);
     return (int)s;
@@ -142,8 +142,8 @@ static int time_file(const char *name, const char *path, const char *text_name,
     }
     size_t len = 0;
     char *text = text_path ? read_text(text_path, &len) : make_text(tok, &len);
-    const int failed =
-        text ? time_text(name, path, tok, text_name, text_path, text, len, min_time) : 1;
+    const int failed = text ? time_text(name, path, tok, text_name, text_path, text, len, min_time)
+                            : 1;
     if (!text)
         fprintf(stderr, "tfenc-bench: cannot read the text %s\n", text_path ? text_path : "");
     free(text);

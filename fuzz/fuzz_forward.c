@@ -76,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int32_t B = 1 + (shape & 3), T = 1 + (shape >> 2) % MAX_T;
     int32_t ids[MAX_B * MAX_T], types[MAX_B * MAX_T], mask[MAX_B * MAX_T], lengths[MAX_B];
     static float x[MAX_B * MAX_T * D], add[MAX_B * MAX_T * MAX_T], out[MAX_B * MAX_T * D];
-    static float hidden[3 * MAX_B * MAX_T * D], attn[2 * MAX_B * 2 * MAX_T * MAX_T], pooled[MAX_B * D];
+    static float hidden[3 * MAX_B * MAX_T * D], attn[2 * MAX_B * 2 * MAX_T * MAX_T],
+        pooled[MAX_B * D];
     for (int i = 0; i < B * T; i++)
         ids[i] = value(&s), types[i] = value(&s) & 3, mask[i] = value(&s) & 1;
     for (int b = 0; b < B; b++)

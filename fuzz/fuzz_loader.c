@@ -23,26 +23,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             weights = i;
             break;
         }
-    tf_hf_config json;
+    tf__hf_config json;
     const int has_json = weights < size;
-    if (has_json && tf_hf_config_parse(&json, (const char *)data + weights + m,
-                                       size - weights - m, "config.json") != TF_OK)
+    if (has_json &&
+        tf__hf_config_parse(&json, (const char *)data + weights + m, size - weights - m,
+                            "config.json") != TF_OK)
         return 0;
-    tf_checkpoint ck;
+    tf__checkpoint ck;
     memset(&ck, 0, sizeof ck);
-    if (tf_st_parse(&ck.file, data, weights, "fuzz") != TF_OK)
+    if (tf__st_parse(&ck.file, data, weights, "fuzz") != TF_OK)
         return 0;
     tf_load_options opts;
     tf_load_options_init(&opts);
     opts.n_heads = data[0] % 4 ? data[0] % 4 : 0; /* sometimes none: the error path */
     opts.activation = -1 + (int)(size % 4);
-    if (tf_checkpoint_understand(&ck, has_json ? &json : NULL, &opts) != TF_OK)
+    if (tf__checkpoint_understand(&ck, has_json ? &json : NULL, &opts) != TF_OK)
         return 0;
     tf_encoder *enc;
-    if (tf_encoder_new(&ck.cfg, &enc) == TF_OK) {
-        tf_checkpoint_fill(&ck, &enc->weights);
+    if (tf__encoder_new(&ck.cfg, &enc) == TF_OK) {
+        tf__checkpoint_fill(&ck, &enc->weights);
         tf_encoder_destroy(enc);
     }
-    tf_checkpoint_close(&ck);
+    tf__checkpoint_close(&ck);
     return 0;
 }

@@ -110,8 +110,7 @@ static int parses(const char *body, size_t len)
 {
     cJSON *root;
     char why[512];
-    if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root, why,
-                          sizeof why) != 0)
+    if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root, why, sizeof why) != 0)
         return 0;
     cJSON_Delete(root);
     return 1;
@@ -146,8 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!route->parse)
         return 0;
     serve_request r;
-    const int rc = serve_request_parse(&r, route->parse, body, body_len, SERVE_FUZZ_MAX_INPUTS,
-                                       &e);
+    const int rc = serve_request_parse(&r, route->parse, body, body_len, SERVE_FUZZ_MAX_INPUTS, &e);
     if (rc != 0) {
         check_refusal(route, &e, parses(body, body_len));
         return 0;

@@ -97,8 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (overflow)
         check_rows(e, &o);
     size_t n;
-    tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)tf_encoding_lengths(e)[0], 0, NULL, 0,
-                        &n);
+    tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)tf_encoding_lengths(e)[0], 0, NULL, 0, &n);
     tf_encoding_destroy(e);
     return 0;
 }

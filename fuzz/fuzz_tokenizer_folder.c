@@ -20,7 +20,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const bases[3][2] = { /* [file under TFENC_FUZZ_DATA, its name] */
+static const char *const bases[3][2] = {
+    /* [file under TFENC_FUZZ_DATA, its name] */
     {"wordpiece/vocab.txt", "vocab.txt"},
     {"tokenizer_json/bert_uncased/tokenizer.json", "tokenizer.json"},
     {"tokenizer_json/roberta/tokenizer.json", "tokenizer.json"},
@@ -80,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *config = data + 1, *end = data + size;
     const uint8_t *nul = memchr(config, 0, (size_t)(end - config));
     int ok = mkdir(folder(), 0700) == 0 && symlink(target, link_path) == 0 &&
-             write_file("tokenizer_config.json", config, (size_t)((nul ? nul : end) - config));
+        write_file("tokenizer_config.json", config, (size_t)((nul ? nul : end) - config));
     if (ok && nul)
         ok = write_file("special_tokens_map.json", nul + 1, (size_t)(end - nul - 1));
     tf_tokenizer *tok;

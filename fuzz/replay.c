@@ -48,7 +48,8 @@ int main(int argc, char **argv)
         DIR *d = opendir(argv[i]);
         for (struct dirent *e; d && (e = readdir(d));) {
             char path[4096];
-            if (e->d_name[0] == '.' || snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name) >= (int)sizeof path)
+            if (e->d_name[0] == '.' ||
+                snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name) >= (int)sizeof path)
                 continue;
             if (replay_file(path) != 0) {
                 fprintf(stderr, "%s: cannot read\n", path);

@@ -182,12 +182,12 @@ typedef enum tf_position_kind {
                                    computed for any t, so it extrapolates */
     TF_POSITION_LEARNED = 2,    /* a learned [P, D] table; T <= P */
     /* Since 0.4.0: positions inside attention, nothing added to the embeddings. */
-    TF_POSITION_ROTARY = 3,     /* rotary embedding (RoPE) of each head's Q and K:
+    TF_POSITION_ROTARY = 3, /* rotary embedding (RoPE) of each head's Q and K:
                                    pair (a, b) of position t, frequency
                                    w_i = theta^(-2i / r), becomes
                                    (a cos(t w_i) - b sin(t w_i), b cos(t w_i) + a sin(t w_i));
                                    see tf_config.rotary_* */
-    TF_POSITION_ALIBI = 4       /* ALiBi: score(i, j) -= m_h |i - j| (symmetric, as
+    TF_POSITION_ALIBI = 4   /* ALiBi: score(i, j) -= m_h |i - j| (symmetric, as
                                    JinaBERT uses it), m_h = 2^(-8 (h + 1) / H) for a
                                    power-of-two H (Press et al.'s slopes otherwise);
                                    computed on the fly, never a [T, T] table */
@@ -221,13 +221,13 @@ TF_API int32_t tf_norm_placement_from_name(const char *name);
  * field is an int32_t (booleans are 0 or 1) so the layout is the same from
  * C, ctypes and Rust. */
 typedef struct tf_config {
-    size_t struct_size;        /* the caller's sizeof(tf_config), set by tf_config_init */
-    int32_t d_model;           /* D, 1..65536 */
-    int32_t n_heads;           /* H, D % H == 0 */
-    int32_t d_ff;              /* F, 1..1048576 */
-    int32_t n_layers;          /* L, 1..1024 */
-    int32_t vocab_size;        /* V; 0 = no token embedding: pass vectors */
-    int32_t max_positions;     /* P; required for LEARNED (T <= P); for
+    size_t struct_size;     /* the caller's sizeof(tf_config), set by tf_config_init */
+    int32_t d_model;        /* D, 1..65536 */
+    int32_t n_heads;        /* H, D % H == 0 */
+    int32_t d_ff;           /* F, 1..1048576 */
+    int32_t n_layers;       /* L, 1..1024 */
+    int32_t vocab_size;     /* V; 0 = no token embedding: pass vectors */
+    int32_t max_positions;  /* P; required for LEARNED (T <= P); for
                                   SINUSOIDAL 0 = unbounded, else a bound on
                                   T; for ROTARY and ALIBI the trained length
                                   (config.json's max_position_embeddings),
@@ -235,18 +235,18 @@ typedef struct tf_config {
                                   but which does not bound T: those positions
                                   are computed for any length, as upstream's
                                   code computes them (0 = none given) */
-    int32_t position;          /* tf_position_kind */
-    int32_t n_token_types;     /* 0 = no token-type embedding (BERT: 2) */
-    int32_t embedding_norm;    /* LayerNorm after the embedding sum (BERT) */
-    int32_t norm_placement;    /* tf_norm_placement */
-    int32_t final_norm;        /* a LayerNorm after the last layer */
-    int32_t activation;        /* tf_activation of the feed-forward block */
-    int32_t bias;              /* biases in every Linear and LayerNorm */
-    int32_t pooler;            /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
-    float layer_norm_eps;      /* > 0 */
-    uint64_t seed;             /* seed of the deterministic initialisation */
+    int32_t position;       /* tf_position_kind */
+    int32_t n_token_types;  /* 0 = no token-type embedding (BERT: 2) */
+    int32_t embedding_norm; /* LayerNorm after the embedding sum (BERT) */
+    int32_t norm_placement; /* tf_norm_placement */
+    int32_t final_norm;     /* a LayerNorm after the last layer */
+    int32_t activation;     /* tf_activation of the feed-forward block */
+    int32_t bias;           /* biases in every Linear and LayerNorm */
+    int32_t pooler;         /* pooled = tanh(W_p h[CLS] + b_p), [B, D] */
+    float layer_norm_eps;   /* > 0 */
+    uint64_t seed;          /* seed of the deterministic initialisation */
     /* Since 0.4.0. Each one's default, 0, is the model as 0.3.0 computed it. */
-    int32_t position_offset;   /* 0: token t has position t. O > 0 (RoBERTa:
+    int32_t position_offset;       /* 0: token t has position t. O > 0 (RoBERTa:
                                   padding_idx + 1, from config.json's
                                   pad_token_id): positions count from O over
                                   the tokens whose id is not O - 1, which take
@@ -254,26 +254,26 @@ typedef struct tf_config {
                                   create_position_ids_from_input_ids); vectors
                                   in: token t has O + t. Learned positions
                                   only; then T + O <= P */
-    int32_t ffn_gated;         /* 1: a gated feed-forward block, hidden =
+    int32_t ffn_gated;             /* 1: a gated feed-forward block, hidden =
                                   act(x W_gate^T + b_gate) * (x W_up^T + b_up),
                                   up and gate each (F, D): GeGLU with GELU,
                                   SwiGLU with SiLU */
-    int32_t norm_bias;         /* 1: LayerNorms have biases even when bias is 0
+    int32_t norm_bias;             /* 1: LayerNorms have biases even when bias is 0
                                   (Linear layers without, LayerNorms with) */
-    int32_t skip_first_norm1;  /* 1 (pre-norm only): layer 0's attention reads x
+    int32_t skip_first_norm1;      /* 1 (pre-norm only): layer 0's attention reads x
                                   itself, with no norm1 (ModernBERT) */
-    int32_t rotary_dim;        /* ROTARY: r, the rotated dimensions of each head
+    int32_t rotary_dim;            /* ROTARY: r, the rotated dimensions of each head
                                   (even, 2..d_k; the rest pass unchanged);
                                   0 = d_k. Must be 0 for other positions */
-    int32_t rotary_interleaved; /* ROTARY: 1 = pairs (2i, 2i+1) (GPT-J,
+    int32_t rotary_interleaved;    /* ROTARY: 1 = pairs (2i, 2i+1) (GPT-J,
                                   "interleaved"); 0 = pairs (i, i + r/2)
                                   (GPT-NeoX, "rotate_half") */
-    float rotary_base;         /* ROTARY: theta, > 1; 0 = 10000 */
-    float rotary_base_local;   /* ROTARY: theta of local-window layers; 0 =
+    float rotary_base;             /* ROTARY: theta, > 1; 0 = 10000 */
+    float rotary_base_local;       /* ROTARY: theta of local-window layers; 0 =
                                   rotary_base */
-    float rotary_ntk_factor;   /* ROTARY: NTK-aware scaling factor a >= 1 (0 = none):
+    float rotary_ntk_factor;       /* ROTARY: NTK-aware scaling factor a >= 1 (0 = none):
                                   theta' = theta a^(r / (r - 2)) */
-    int32_t rotary_ntk_positions; /* with rotary_ntk_factor: 0 = static (theta'
+    int32_t rotary_ntk_positions;  /* with rotary_ntk_factor: 0 = static (theta'
                                   always); P0 > 0 = dynamic: a call whose longest
                                   sequence L exceeds P0 uses theta'' = theta
                                   (a L / P0 - (a - 1))^(r / (r - 2)) for all its
@@ -283,17 +283,17 @@ typedef struct tf_config {
                                   the tables of the longest padded length it has
                                   seen (a call after a longer one reuses that
                                   one's theta''; see README) */
-    int32_t attn_window;       /* W: 0 = every layer attends globally; W > 0 (even):
+    int32_t attn_window;           /* W: 0 = every layer attends globally; W > 0 (even):
                                   local layers' query i sees keys |i - j| <= W/2,
                                   computed in O(T W), not O(T^2) */
-    int32_t global_every;      /* with attn_window: layer l is global when l %
+    int32_t global_every;          /* with attn_window: layer l is global when l %
                                   global_every == 0 (ModernBERT: 3); 0 = every
                                   layer local */
-    float rotary_linear_factor; /* ROTARY: f >= 1 (0 = none): position t rotates as
+    float rotary_linear_factor;    /* ROTARY: f >= 1 (0 = none): position t rotates as
                                   t / f (linear position interpolation, transformers'
                                   "linear" rope scaling; GTE's NTK scaling is theta a
                                   with f = a^(2 / r)) */
-    int32_t relative_buckets;  /* R: 0 = no relative position bias; R > 0 (even,
+    int32_t relative_buckets;      /* R: 0 = no relative position bias; R > 0 (even,
                                   4..1024): every layer's score (i, j) of head h
                                   gains bias[bucket(j - i), h] from one (R, H)
                                   table shared by the layers ("relative_bias.weight"),
@@ -310,20 +310,20 @@ typedef struct tf_config {
                                   share the last bucket; 0 = 128 (MPNet's and
                                   T5's); else > E. Must be 0 without
                                   relative_buckets */
-    int32_t embedding_dim;     /* E: 0 (or D) = the embeddings are D wide; E in
+    int32_t embedding_dim;         /* E: 0 (or D) = the embeddings are D wide; E in
                                   1..65536 other than D: the token, position and
                                   token-type embeddings and their LayerNorm are E
                                   wide, and embed.project [D, E] (+ bias) takes
                                   their sum to D before layer 0 (ELECTRA's
                                   embeddings_project, electra-small's E 128, D 256) */
-    int32_t qk_norm;           /* 1: a LayerNorm over the D features of each row of
+    int32_t qk_norm;               /* 1: a LayerNorm over the D features of each row of
                                   Q and one over K, right after their projections
                                   (before the split into heads and any rotation):
                                   layers.l.attn.q_norm and .k_norm, D wide, with
                                   biases when bias or norm_bias (JinaBERT v2's code
                                   variant, jina-bert-v2-qk-post-norm's layer_norm_q
                                   and layer_norm_k) */
-    int32_t add_norm1b;        /* 1 (post-norm only): after a = LN1(x + MHA(x)),
+    int32_t add_norm1b;            /* 1 (post-norm only): after a = LN1(x + MHA(x)),
                                   x = LN1b(x + a), the layer's input added a
                                   second time, before the feed-forward block
                                   (layers.l.norm1b; the same code variant's
@@ -482,11 +482,11 @@ TF_API int32_t tf_config_max_sequence(const tf_config *cfg);
  * tensors is; each one it lacks is named as missing. */
 
 typedef struct tf_load_options {
-    size_t struct_size;        /* the caller's sizeof(tf_load_options), set by init */
-    int32_t n_heads;           /* 0: from the file, else 1..d_model */
-    int32_t activation;        /* tf_activation, or -1: from the file */
-    int32_t norm_placement;    /* tf_norm_placement, or -1: from the file */
-    float layer_norm_eps;      /* 0: from the file, else finite and > 0 */
+    size_t struct_size;     /* the caller's sizeof(tf_load_options), set by init */
+    int32_t n_heads;        /* 0: from the file, else 1..d_model */
+    int32_t activation;     /* tf_activation, or -1: from the file */
+    int32_t norm_placement; /* tf_norm_placement, or -1: from the file */
+    float layer_norm_eps;   /* 0: from the file, else finite and > 0 */
 } tf_load_options;
 /* Any other value of an option is TF_ERR_INVALID_ARGUMENT naming it
  * ("options.n_heads") and the value. */
@@ -510,8 +510,7 @@ TF_API void tf_load_options_init(tf_load_options *opts); /* 0.1.0's */
  * position_embedding_type take it as none; a size, a name or a number
  * (hidden_size, hidden_act, layer_norm_eps, ...) refuses it as any other
  * wrong value, TF_ERR_FORMAT naming the field and "null". */
-TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts,
-                                 tf_encoder **out);
+TF_API tf_status tf_encoder_load(const char *path, const tf_load_options *opts, tf_encoder **out);
 
 /* Writes the handle's weights as float32 safetensors under the library's
  * tensor names, with the complete config in __metadata__, so that loading
@@ -538,13 +537,13 @@ typedef struct tf_model_info tf_model_info; /* opaque */
 
 /* One tensor of the file. */
 typedef struct tf_file_tensor {
-    size_t struct_size;        /* the caller's sizeof(tf_file_tensor) */
-    const char *name;          /* as in the file */
-    const char *dtype;         /* "F32", "F16", "BF16", "I64", ... */
+    size_t struct_size; /* the caller's sizeof(tf_file_tensor) */
+    const char *name;   /* as in the file */
+    const char *dtype;  /* "F32", "F16", "BF16", "I64", ... */
     int32_t rank;
     int64_t dims[TF_MAX_RANK];
-    const char *maps_to;       /* the library's tensor it fills, or NULL: ignored */
-    int32_t parts;             /* 3 when it is q, k, v stacked (maps_to is q's);
+    const char *maps_to; /* the library's tensor it fills, or NULL: ignored */
+    int32_t parts;       /* 3 when it is q, k, v stacked (maps_to is q's);
                                   2 when it is a gated block's two halves, up and
                                   gate, stacked (maps_to is up's; the family says
                                   their order: ModernBERT's Wi has gate first) */
@@ -568,8 +567,7 @@ TF_API size_t tf_model_info_tensor_count(const tf_model_info *info);
 TF_API tf_status tf_model_info_tensor_sized(const tf_model_info *info, size_t index,
                                             tf_file_tensor *out, size_t struct_size);
 /* 0.1.0's: fills tf_file_tensor as 0.1.0 had it. */
-TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index,
-                                      tf_file_tensor *out);
+TF_API tf_status tf_model_info_tensor(const tf_model_info *info, size_t index, tf_file_tensor *out);
 #define tf_model_info_tensor(info, index, out) \
     tf_model_info_tensor_sized((info), (index), (out), sizeof *(out))
 
@@ -614,21 +612,20 @@ TF_API size_t tf_encoder_tensor_count(const tf_encoder *enc);
 /* Name of tensor `index` (0 <= index < count), or NULL. Owned by the handle. */
 TF_API const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index);
 /* Rank and dims of a tensor; dims must hold TF_MAX_RANK values. */
-TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name,
-                                         int32_t *rank, int64_t *dims);
+TF_API tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name, int32_t *rank,
+                                         int64_t *dims);
 /* Copies a tensor out into dst; (rank, dims) is the shape of dst and must be
  * the tensor's shape. */
-TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name,
-                                       float *dst, int32_t rank, const int64_t *dims);
+TF_API tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name, float *dst,
+                                       int32_t rank, const int64_t *dims);
 /* Replaces a tensor's values with src; (rank, dims) is the shape of src and
  * must be the tensor's shape; every value must be finite (NaN and infinities
  * are TF_ERR_INVALID_ARGUMENT, as they are TF_ERR_FORMAT in a checkpoint).
  * A finite value of any size is taken: whether it overflows depends on the
  * inputs, so a forward pass it overflows says so (TF_ERR_UNSUPPORTED, naming
  * the first tensor, see tf_encoder_forward). */
-TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name,
-                                       const float *src, int32_t rank,
-                                       const int64_t *dims);
+TF_API tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *src,
+                                       int32_t rank, const int64_t *dims);
 
 /* ---- Workspace ---------------------------------------------------------- *
  * Scratch memory for forward calls. A workspace grows to the largest call it
@@ -642,8 +639,8 @@ TF_API tf_status tf_workspace_create(tf_workspace **out);
 TF_API void tf_workspace_destroy(tf_workspace *ws);
 /* Grows ws so that forward calls on enc with at most `batch` sequences of
  * at most `seq_len` tokens (and no trace callback) need no allocation. */
-TF_API tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc,
-                                      int32_t batch, int32_t seq_len);
+TF_API tf_status tf_workspace_reserve(tf_workspace *ws, const tf_encoder *enc, int32_t batch,
+                                      int32_t seq_len);
 /* Bytes currently held by ws. */
 TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
 
@@ -696,14 +693,14 @@ TF_API size_t tf_workspace_bytes(const tf_workspace *ws);
  * Tracing allocates per call; without a trace callback nothing is gathered.
  */
 typedef struct tf_trace_event {
-    size_t struct_size;      /* sizeof(tf_trace_event) of the library: read a
+    size_t struct_size; /* sizeof(tf_trace_event) of the library: read a
                                 field only if it ends within struct_size */
-    const char *name;        /* e.g. "layers.0.attn.q" */
-    int32_t layer;           /* layer index, or -1 */
+    const char *name;   /* e.g. "layers.0.attn.q" */
+    int32_t layer;      /* layer index, or -1 */
     int32_t rank;
     int64_t dims[TF_MAX_RANK];
-    const char *dim_names;   /* e.g. "B,H,T,d_k" */
-    const float *data;       /* row-major, valid only during the call */
+    const char *dim_names; /* e.g. "B,H,T,d_k" */
+    const float *data;     /* row-major, valid only during the call */
 } tf_trace_event;
 
 typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
@@ -711,9 +708,9 @@ typedef void (*tf_trace_fn)(const tf_trace_event *event, void *user_data);
 /* ---- Forward ------------------------------------------------------------ */
 
 typedef struct tf_forward_args {
-    size_t struct_size;            /* the caller's sizeof(tf_forward_args), set by init */
-    int32_t batch;                 /* B >= 1 */
-    int32_t seq_len;               /* T >= 1 */
+    size_t struct_size; /* the caller's sizeof(tf_forward_args), set by init */
+    int32_t batch;      /* B >= 1 */
+    int32_t seq_len;    /* T >= 1 */
 
     /* Input: exactly one of these two. */
     const int32_t *input_ids;      /* [B, T] ids in [0, V) (padding ignored) */
@@ -727,8 +724,8 @@ typedef struct tf_forward_args {
     const int32_t *attention_mask; /* [B, T] 1 = real token, 0 = padding; each
                                       row must be 1...1 0...0 */
 
-    int32_t causal;                /* 1: token t attends to tokens <= t only */
-    const float *additive_mask;    /* added to the scaled scores: [T, T], or
+    int32_t causal;             /* 1: token t attends to tokens <= t only */
+    const float *additive_mask; /* added to the scaled scores: [T, T], or
                                       [B, T, T] when additive_mask_batched is
                                       1. Finite values, or -INFINITY to block
                                       the key; +inf and NaN in an entry a real
@@ -737,23 +734,23 @@ typedef struct tf_forward_args {
     int32_t additive_mask_batched;
 
     /* Outputs (caller-owned). Padded positions are written as 0. */
-    float *output;                 /* [B, T, D] required */
-    float *hidden_states;          /* [L+1, B, T, D] or NULL: embeddings, then
+    float *output;        /* [B, T, D] required */
+    float *hidden_states; /* [L+1, B, T, D] or NULL: embeddings, then
                                       each layer's output (before final_norm) */
-    float *attentions;             /* [L, B, H, T, T] or NULL: softmax weights */
-    float *pooled_output;          /* [B, D] or NULL; needs cfg.pooler. A
+    float *attentions;    /* [L, B, H, T, T] or NULL: softmax weights */
+    float *pooled_output; /* [B, D] or NULL; needs cfg.pooler. A
                                       sequence of length 0 gives zeros */
 
-    tf_workspace *workspace;       /* NULL: the handle's own scratch, kept
+    tf_workspace *workspace; /* NULL: the handle's own scratch, kept
                                       (grown to the largest such call) until
                                       tf_encoder_destroy; a call that finds it
                                       in use by another allocates scratch of
                                       its own for the call */
-    tf_trace_fn trace;             /* NULL: no tracing */
+    tf_trace_fn trace;       /* NULL: no tracing */
     void *trace_user_data;
 
     /* Since 0.2.0. */
-    int32_t n_threads;             /* threads this call may use: 0 = one per
+    int32_t n_threads; /* threads this call may use: 0 = one per
                                       online core, 1 = the caller's only, N =
                                       at most N (see "Threads" above) */
 } tf_forward_args;
@@ -889,21 +886,21 @@ TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args
 typedef struct tf_tokenizer tf_tokenizer; /* opaque */
 
 typedef struct tf_tokenizer_options {
-    size_t struct_size;          /* the caller's sizeof(tf_tokenizer_options), set by init */
+    size_t struct_size; /* the caller's sizeof(tf_tokenizer_options), set by init */
     /* vocab.txt only (a tokenizer.json says these itself): */
-    int32_t lowercase;           /* 1 (default): "uncased"; 0: "cased" */
-    int32_t strip_accents;       /* -1 (default): as lowercase; 0 or 1 */
-    int32_t split_cjk;           /* 1 (default): each CJK ideograph is a word */
-    int32_t max_chars_per_word;  /* 100 (default): longer words become [UNK] */
-    int32_t max_length;          /* 0 (default): no limit (a tokenizer.json: its own);
+    int32_t lowercase;          /* 1 (default): "uncased"; 0: "cased" */
+    int32_t strip_accents;      /* -1 (default): as lowercase; 0 or 1 */
+    int32_t split_cjk;          /* 1 (default): each CJK ideograph is a word */
+    int32_t max_chars_per_word; /* 100 (default): longer words become [UNK] */
+    int32_t max_length;         /* 0 (default): no limit (a tokenizer.json: its own);
                                     else at most this many ids per text (pair),
                                     specials included, >= 3 (a tokenizer.json: with
                                     its truncation strategy, else longest_first) */
     /* vocab.txt only: */
-    const char *unk_token;       /* NULL: "[UNK]" (these four must be in the vocabulary) */
-    const char *cls_token;       /* NULL: "[CLS]" */
-    const char *sep_token;       /* NULL: "[SEP]" */
-    const char *pad_token;       /* NULL: "[PAD]" */
+    const char *unk_token; /* NULL: "[UNK]" (these four must be in the vocabulary) */
+    const char *cls_token; /* NULL: "[CLS]" */
+    const char *sep_token; /* NULL: "[SEP]" */
+    const char *pad_token; /* NULL: "[PAD]" */
 } tf_tokenizer_options;
 
 TF_API void tf_tokenizer_options_init_sized(tf_tokenizer_options *opts, size_t struct_size);
@@ -1055,10 +1052,8 @@ TF_API void tf_encode_options_init_sized(tf_encode_options *opts, size_t struct_
  * TF_ERR_INVALID_ARGUMENT too. All rows are padded alike. */
 TF_API tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
                                                 const char *const *texts, const size_t *lens,
-                                                const char *const *pairs,
-                                                const size_t *pair_lens,
-                                                const tf_encode_options *opts,
-                                                tf_encoding **out);
+                                                const char *const *pairs, const size_t *pair_lens,
+                                                const tf_encode_options *opts, tf_encoding **out);
 /* The length the tokenizer cuts to when asked to truncate without a
  * max_length: tokenizer_config.json's model_max_length (a model folder),
  * else the tokenizer.json's truncation.max_length, else the options'
@@ -1068,10 +1063,10 @@ TF_API int32_t tf_tokenizer_model_max_length(const tf_tokenizer *tok);
 
 /* NULL is a no-op. */
 TF_API void tf_encoding_destroy(tf_encoding *enc);
-TF_API int32_t tf_encoding_batch(const tf_encoding *enc);          /* B */
-TF_API int32_t tf_encoding_seq_len(const tf_encoding *enc);        /* T */
-TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc); /* [B] real ids */
-TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);     /* [B, T] */
+TF_API int32_t tf_encoding_batch(const tf_encoding *enc);                 /* B */
+TF_API int32_t tf_encoding_seq_len(const tf_encoding *enc);               /* T */
+TF_API const int32_t *tf_encoding_lengths(const tf_encoding *enc);        /* [B] real ids */
+TF_API const int32_t *tf_encoding_ids(const tf_encoding *enc);            /* [B, T] */
 TF_API const int32_t *tf_encoding_type_ids(const tf_encoding *enc);       /* [B, T] */
 TF_API const int32_t *tf_encoding_attention_mask(const tf_encoding *enc); /* [B, T] */
 /* Since 0.4.0. [B]: the input (0..n-1) each row came from
@@ -1090,8 +1085,8 @@ TF_API const int64_t *tf_encoding_char_offsets(const tf_encoding *enc);
 /* ---- Sentence vectors ------------------------------------------------------ */
 
 typedef enum tf_pooling {
-    TF_POOLING_CLS = 0,           /* the first token's vector ([CLS]) */
-    TF_POOLING_MEAN = 1,          /* the mean over the real tokens */
+    TF_POOLING_CLS = 0,  /* the first token's vector ([CLS]) */
+    TF_POOLING_MEAN = 1, /* the mean over the real tokens */
     /* Since 0.3.0: sentence-transformers' other modes (its Pooling module). */
     TF_POOLING_MAX = 2,           /* each component's maximum over the real tokens */
     TF_POOLING_MEAN_SQRT_LEN = 3, /* their sum / sqrt(their count) */
@@ -1196,7 +1191,7 @@ TF_API tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t ba
 typedef enum tf_pipeline_kind {
     TF_PIPELINE_EMBEDDING = 0,     /* texts to vectors: tf_pipeline_embed */
     TF_PIPELINE_CROSS_ENCODER = 1, /* (query, passage) pairs to scores: tf_pipeline_score */
-    TF_PIPELINE_CLASSIFIER = 2,    /* texts (or pairs) to label probabilities: tf_pipeline_classify */
+    TF_PIPELINE_CLASSIFIER = 2, /* texts (or pairs) to label probabilities: tf_pipeline_classify */
     TF_PIPELINE_TOKEN_CLASSIFIER = 3 /* since 0.4.0: a text to per-token labels and entities:
                                         tf_pipeline_entities */
 } tf_pipeline_kind;
@@ -1243,23 +1238,23 @@ TF_API const char *tf_pipeline_default_prompt_name(const tf_pipeline *p);
 
 /* One call's inputs and outputs. Always start from tf_pipeline_args_init. */
 typedef struct tf_pipeline_args {
-    size_t struct_size;        /* the caller's sizeof, set by init */
-    size_t n;                  /* inputs, >= 1 */
-    const char *const *texts;  /* [n] NUL-terminated UTF-8 (queries, for score) */
-    const char *const *pairs;  /* [n] second segments (passages), token type 1, or NULL;
+    size_t struct_size;       /* the caller's sizeof, set by init */
+    size_t n;                 /* inputs, >= 1 */
+    const char *const *texts; /* [n] NUL-terminated UTF-8 (queries, for score) */
+    const char *const *pairs; /* [n] second segments (passages), token type 1, or NULL;
                                   required by tf_pipeline_score */
-    const char *prompt_name;   /* embed: NULL = default_prompt_name (none if unset),
+    const char *prompt_name;  /* embed: NULL = default_prompt_name (none if unset),
                                   "" = none; the prompt's text goes before each text */
-    int32_t normalize;         /* embed: -1 (default) = as the modules say; 0 = their
+    int32_t normalize;        /* embed: -1 (default) = as the modules say; 0 = their
                                   Normalize skipped; 1 = unit L2 norm at the end */
-    int32_t dimensions;        /* embed: 0 (default) = all; 1..dim = the first
+    int32_t dimensions;       /* embed: 0 (default) = all; 1..dim = the first
                                   `dimensions` (Matryoshka), renormalised when the
                                   vectors are normalised */
-    int32_t batch_size;        /* inputs per forward call: 0 (default) = 32 */
-    int32_t n_threads;         /* as tf_forward_args.n_threads */
-    float *out;                /* embed: [n, dimensions or dim]; score and classify:
+    int32_t batch_size;       /* inputs per forward call: 0 (default) = 32 */
+    int32_t n_threads;        /* as tf_forward_args.n_threads */
+    float *out;               /* embed: [n, dimensions or dim]; score and classify:
                                   [n, labels] */
-    size_t *truncated;         /* NULL, or set to the number of inputs cut */
+    size_t *truncated;        /* NULL, or set to the number of inputs cut */
     /* Since 0.4.0: */
     int32_t dimensions_layer_norm; /* embed: 0 (default) = `dimensions` as above;
                                   1 = nomic-embed-text-v1.5's Matryoshka recipe
@@ -1270,7 +1265,7 @@ typedef struct tf_pipeline_args {
                                   default), then keeps its first `dimensions` (0:
                                   all), then is scaled to unit L2 norm whatever
                                   normalize says */
-    size_t out_len;            /* the floats `out` holds: at least n times the call's
+    size_t out_len;                /* the floats `out` holds: at least n times the call's
                                   width (embed: dimensions, or dim for 0; score and
                                   classify: labels), else TF_ERR_INVALID_ARGUMENT
                                   naming both; 0 is refused. (A caller built with a
@@ -1326,9 +1321,8 @@ TF_API const tf_tokenizer *tf_pipeline_tokenizer(const tf_pipeline *p);
  * tf_pipeline_max_seq_length tokens is one a call cuts (or refuses). An
  * unknown prompt_name is TF_ERR_INVALID_ARGUMENT naming it; invalid UTF-8
  * as tf_tokenizer_encode. */
-TF_API tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text,
-                                          const char *pair, const char *prompt_name,
-                                          int32_t *tokens);
+TF_API tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text, const char *pair,
+                                          const char *prompt_name, int32_t *tokens);
 /* A head's logits [n, labels] (pairs may be NULL), before the activation
  * tf_pipeline_score or _classify applies: TEI's raw_scores. */
 TF_API tf_status tf_pipeline_logits(const tf_pipeline *p, const tf_pipeline_args *args);
@@ -1378,7 +1372,7 @@ typedef struct tf_entities tf_entities; /* opaque: the entities of one text */
 /* The entities of text (NUL-terminated UTF-8; cut to max_seq_length as
  * every pipeline input) by aggregation; *out is NULL on failure. */
 TF_API tf_status tf_pipeline_entities(const tf_pipeline *p, const char *text, int32_t aggregation,
-                                    tf_entities **out);
+                                      tf_entities **out);
 /* NULL is a no-op. */
 TF_API void tf_entities_destroy(tf_entities *e);
 /* The number of entities (tokens, for TF_AGGREGATION_NONE); 0 for NULL. */
@@ -1494,18 +1488,18 @@ typedef struct tf_hub_progress {
 typedef int32_t (*tf_hub_progress_fn)(const tf_hub_progress *progress, void *user_data);
 
 typedef struct tf_hub_options {
-    size_t struct_size;         /* the caller's sizeof, set by init */
-    const char *revision;       /* a branch, tag or commit; NULL: "main" */
-    const char *cache_dir;      /* NULL: the environment's (see above) */
-    const char *endpoint;       /* NULL: HF_ENDPOINT, else https://huggingface.co */
-    const char *token;          /* NULL: HF_TOKEN, HUGGING_FACE_HUB_TOKEN, else the
+    size_t struct_size;          /* the caller's sizeof, set by init */
+    const char *revision;        /* a branch, tag or commit; NULL: "main" */
+    const char *cache_dir;       /* NULL: the environment's (see above) */
+    const char *endpoint;        /* NULL: HF_ENDPOINT, else https://huggingface.co */
+    const char *token;           /* NULL: HF_TOKEN, HUGGING_FACE_HUB_TOKEN, else the
                                    file HF_TOKEN_PATH or $HF_HOME/token;
                                    "": none. Sent as "Authorization: Bearer" to the
                                    endpoint's host only */
-    int32_t local_files_only;   /* 0 (default): the Hub unless HF_HUB_OFFLINE says
+    int32_t local_files_only;    /* 0 (default): the Hub unless HF_HUB_OFFLINE says
                                    not; 1: the cache only */
     tf_hub_progress_fn progress; /* NULL: none */
-    void *progress_user_data;   /* handed to progress */
+    void *progress_user_data;    /* handed to progress */
 } tf_hub_options;
 
 /* Every field its default (NULL, 0), struct_size set. */

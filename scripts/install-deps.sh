@@ -19,12 +19,13 @@
 #   libcurl4-openssl-dev and libssl-dev (the Hub client of tf_hub_resolve:
 #   downloads, and OpenSSL's libcrypto for the sha256 of LFS files), and
 #   nodejs with npm when no npm is on the PATH (the hub test installs
-#   @huggingface/hub with it, to check the cache both share).
+#   @huggingface/hub with it, to check the cache both share), clang-format and
+#   clang-tidy (scripts/lint.sh, CI's format check and clang-tidy pass).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
           libmicrohttpd-dev curl libcurl4-openssl-dev libssl-dev
           python3-numpy python3-pytest python3-pip python3-distributed python3-tqdm
-          python3-mesonpy python3-venv"
+          python3-mesonpy python3-venv clang-format clang-tidy"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -28,8 +28,8 @@ for h in $lib_headers; do
         status=1
     fi
 done
-dups=$(git ls-files | grep -vE '(^|/)(meson\.build|README\.md|\.gitignore|__init__\.py)$' |
-    grep -vE '^(tests/abi/[0-9]|tests/data/|tests/golden/|tests/tokenizer_json/|tests/modern/|tests/encoder_pieces/|fuzz/corpus|fuzz/crashes|bench/results/|rust/target/)' |
+dups=$(git ls-files | grep -vE '(^|/)(meson\.build|README\.md|\.gitignore|__init__\.py|package(-lock)?\.json)$' |
+    grep -vE '^(tests/abi/[0-9]|tests/data/|tests/golden/|tests/tokenizer_json/|tests/encoder_pieces/|fuzz/corpus|fuzz/crashes|bench/results/|rust/target/)' |
     sed 's#.*/##' | sort | uniq -d)
 if [ -n "$dups" ]; then
     echo "check_layers: file names used twice:"

@@ -22,8 +22,8 @@
 #include "common/util.h"
 #include "tfenc.h"
 
-void *tf_malloc(size_t n); /* the hooked allocator, for cJSON */
-void tf_free(void *p);
+void *tf__malloc(size_t n); /* the hooked allocator, for cJSON */
+void tf__free(void *p);
 
 static const char *data_dir, *golden_dir;
 static char tmp_dir[64];
@@ -35,13 +35,14 @@ typedef tf_status (*scenario)(void *ctx);
 static long sweep(const char *name, scenario fn, void *ctx)
 {
     for (long n = 1;; n++) {
-        const long before = tf_alloc_hook_live();
-        tf_alloc_hook_fail_at(n);
+        const long before = tf__alloc_hook_live();
+        tf__alloc_hook_fail_at(n);
         const tf_status s = fn(ctx);
-        const int failed = tf_alloc_hook_failed();
-        tf_alloc_hook_fail_at(0);
-        ck_assert_msg(tf_alloc_hook_live() == before, "%s, allocation %ld failing: %ld blocks leaked",
-                      name, n, tf_alloc_hook_live() - before);
+        const int failed = tf__alloc_hook_failed();
+        tf__alloc_hook_fail_at(0);
+        ck_assert_msg(tf__alloc_hook_live() == before,
+                      "%s, allocation %ld failing: %ld blocks leaked", name, n,
+                      tf__alloc_hook_live() - before);
         if (!failed) {
             ck_assert_msg(s == TF_OK, "%s: %s (%s)", name, tf_status_name(s), tf_last_error());
             printf("%-28s %4ld allocation failures, each TF_ERR_OUT_OF_MEMORY, nothing leaked\n",
@@ -228,10 +229,10 @@ START_TEST(test_forward_keeps_the_handle_usable)
     ck_assert_int_eq(tf_encoder_create(&c, &f.enc), TF_OK);
     f.with_workspace = f.with_trace = 0;
     memset(f.out, 0, sizeof f.out);
-    tf_alloc_hook_fail_at(1);
+    tf__alloc_hook_fail_at(1);
     ck_assert_int_eq(forward(&f), TF_ERR_OUT_OF_MEMORY);
-    ck_assert_int_eq(tf_alloc_hook_failed(), 1);
-    tf_alloc_hook_fail_at(0);
+    ck_assert_int_eq(tf__alloc_hook_failed(), 1);
+    tf__alloc_hook_fail_at(0);
     ck_assert_int_eq(forward(&f), TF_OK);
     ck_assert_mem_eq(f.out, clean, sizeof clean);
     tf_encoder_destroy(f.enc);
@@ -256,10 +257,10 @@ START_TEST(test_forward_with_workspace_allocates_nothing)
     a.batch = 2, a.seq_len = 6, a.input_ids = f.ids, a.lengths = f.lengths, a.output = f.out;
     a.hidden_states = f.hidden, a.attentions = f.attn, a.pooled_output = f.pooled;
     a.workspace = ws;
-    const long before = tf_alloc_hook_count();
+    const long before = tf__alloc_hook_count();
     for (int i = 0; i < 5; i++)
         ck_assert_int_eq(tf_encoder_forward(f.enc, &a), TF_OK);
-    ck_assert_int_eq(tf_alloc_hook_count() - before, 0);
+    ck_assert_int_eq(tf__alloc_hook_count() - before, 0);
     tf_workspace_destroy(ws);
     tf_encoder_destroy(f.enc);
 }
@@ -333,7 +334,9 @@ static tf_status tokenize_json(void *path)
     tf_status s = tf_tokenizer_load(path, NULL, &tok);
     if (s)
         return s;
-    const char *texts[2] = {"ab abc 12 \xc3\xa9" "e\xcc\x81 MASK<|end|>x", "AB, c1 [UNK] \xe4\xb8\xad"};
+    const char *texts[2] = {"ab abc 12 \xc3\xa9"
+                            "e\xcc\x81 MASK<|end|>x",
+                            "AB, c1 [UNK] \xe4\xb8\xad"};
     const char *pairs[2] = {"a b", "Caf\xc3\xa9 MASK 2"};
     tf_encoding *e;
     s = tf_tokenizer_encode_batch(tok, 2, texts, NULL, pairs, NULL, &e);
@@ -408,10 +411,10 @@ START_TEST(test_small_hostile_files_need_little_memory)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (!strstr(e->d_name, ".safetensors") || stat(path, &st) || st.st_size > 4096)
             continue;
-        const size_t base = tf_alloc_hook_live_bytes();
-        tf_alloc_hook_reset_peak();
+        const size_t base = tf__alloc_hook_live_bytes();
+        tf__alloc_hook_reset_peak();
         ck_assert_int_ne(load(path), TF_OK);
-        const size_t used = tf_alloc_hook_peak_bytes() - base;
+        const size_t used = tf__alloc_hook_peak_bytes() - base;
         worst = used > worst ? used : worst;
         files++;
     }
@@ -459,13 +462,13 @@ START_TEST(test_long_text_memory_is_linear)
         snprintf(path, sizeof path, "%s/%s", data_dir, files[k]);
         tf_tokenizer *tok;
         ck_assert_int_eq(tf_tokenizer_load(path, NULL, &tok), TF_OK);
-        const size_t base = tf_alloc_hook_live_bytes();
-        tf_alloc_hook_reset_peak();
+        const size_t base = tf__alloc_hook_live_bytes();
+        tf__alloc_hook_reset_peak();
         tf_encoding *e;
         ck_assert_int_eq(tf_tokenizer_encode(tok, text, len, NULL, 0, &e), TF_OK);
-        const size_t held = tf_alloc_hook_peak_bytes() - base;
-        printf("%s: a %zu-byte text (%d tokens) held at most %zu bytes, %.1f a byte\n",
-               files[k], len, tf_encoding_lengths(e)[0], held, (double)held / (double)len);
+        const size_t held = tf__alloc_hook_peak_bytes() - base;
+        printf("%s: a %zu-byte text (%d tokens) held at most %zu bytes, %.1f a byte\n", files[k],
+               len, tf_encoding_lengths(e)[0], held, (double)held / (double)len);
         ck_assert_int_gt(tf_encoding_lengths(e)[0], 100000);
         ck_assert_uint_le(held, TEXT_BYTES_HELD * len);
         tf_encoding_destroy(e);
@@ -481,7 +484,7 @@ int main(void)
     golden_dir = getenv("TFENC_GOLDEN_DIR");
     if (!data_dir || !golden_dir)
         return 77;
-    cJSON_Hooks hooks = {tf_malloc, tf_free}; /* cJSON's allocations fail in turn too */
+    cJSON_Hooks hooks = {tf__malloc, tf__free}; /* cJSON's allocations fail in turn too */
     cJSON_InitHooks(&hooks);
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/tfenc-alloc-XXXXXX");
     if (!mkdtemp(tmp_dir))

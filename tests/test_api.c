@@ -23,7 +23,8 @@ START_TEST(test_version)
 {
     ck_assert_uint_eq(tf_version(), TFENC_VERSION_NUMBER);
     ck_assert_uint_eq(TFENC_VERSION_NUMBER,
-                      TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH);
+                      TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 +
+                          TFENC_VERSION_PATCH);
     ck_assert_str_eq(tf_version_string(), "0.4.0");
 }
 END_TEST
@@ -50,8 +51,8 @@ START_TEST(test_runtime_info)
     ck_assert_str_eq(info.blas, "BLIS");
     ck_assert_str_eq(info.blas_build, bli_info_get_version_str());
     ck_assert_str_eq(info.blas_kernels, bli_arch_string(bli_arch_query_id()));
-    ck_assert_int_eq(info.blas_threads, bli_thread_get_num_threads() < 1
-                                            ? 1 : (int)bli_thread_get_num_threads());
+    ck_assert_int_eq(info.blas_threads,
+                     bli_thread_get_num_threads() < 1 ? 1 : (int)bli_thread_get_num_threads());
 #else
     ck_assert_str_eq(info.blas, "OpenBLAS");
     ck_assert_str_eq(info.blas_build, openblas_get_config());
@@ -72,8 +73,9 @@ START_TEST(test_runtime_info)
     memset(&before, 0xab, sizeof before);
     info = before;
     ck_assert_int_eq(tf_runtime_info_get_sized(&info, 16), TF_ERR_INVALID_ARGUMENT);
-    ck_assert_str_eq(tf_last_error(), "info.struct_size: expected 48..4096 (the struct's size in "
-                                      "the caller's tfenc.h; set by its _init), got 16");
+    ck_assert_str_eq(tf_last_error(),
+                     "info.struct_size: expected 48..4096 (the struct's size in "
+                     "the caller's tfenc.h; set by its _init), got 16");
     ck_assert_mem_eq(&info, &before, sizeof info);
     ck_assert_int_eq(tf_runtime_info_get_sized(NULL, sizeof info), TF_ERR_INVALID_ARGUMENT);
     ck_assert_str_eq(tf_last_error(), "info is NULL");
@@ -139,10 +141,10 @@ START_TEST(test_tutorial_model_tensors)
     tf_encoder *enc = NULL;
     ck_assert_int_eq(tf_encoder_create(&cfg, &enc), TF_OK);
     static const char *const names[] = {
-        "layers.0.attn.q.weight", "layers.0.attn.k.weight", "layers.0.attn.v.weight",
-        "layers.0.attn.q.bias",   "layers.0.attn.k.bias",   "layers.0.attn.v.bias",
+        "layers.0.attn.q.weight",   "layers.0.attn.k.weight", "layers.0.attn.v.weight",
+        "layers.0.attn.q.bias",     "layers.0.attn.k.bias",   "layers.0.attn.v.bias",
         "layers.0.attn.out.weight", "layers.0.attn.out.bias", "layers.0.norm1.weight",
-        "layers.0.norm1.bias",    "layers.0.ffn.up.weight", "layers.0.ffn.up.bias",
+        "layers.0.norm1.bias",      "layers.0.ffn.up.weight", "layers.0.ffn.up.bias",
         "layers.0.ffn.down.weight", "layers.0.ffn.down.bias", "layers.0.norm2.weight",
         "layers.0.norm2.bias"};
     const size_t n = sizeof names / sizeof names[0];
@@ -242,7 +244,8 @@ START_TEST(test_initialisation_is_pytorch_like_and_deterministic)
         var += (tok[i] - mean) * (tok[i] - mean) / (double)n;
     ck_assert_double_eq_tol(mean, 0.0, 0.03); /* 5 sigma of 32000 samples */
     ck_assert_double_eq_tol(var, 1.0, 0.04);
-    float *norm_w = get(a, "layers.0.norm1.weight", &n), *norm_b = get(a, "layers.0.norm1.bias", &n);
+    float *norm_w = get(a, "layers.0.norm1.weight", &n),
+          *norm_b = get(a, "layers.0.norm1.bias", &n);
     for (size_t i = 0; i < n; i++) {
         ck_assert_float_eq(norm_w[i], 1.0f);
         ck_assert_float_eq(norm_b[i], 0.0f);

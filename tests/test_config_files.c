@@ -46,8 +46,8 @@ static tf_status load_bert_tiny_with(const char *config_json, const tf_load_opti
 {
     const path_buf model = join(tmp_dir, "model.safetensors");
     if (access(model.s, F_OK) != 0)
-        ck_assert_int_eq(symlink(join(join(data_dir, "bert_tiny").s, "model.safetensors").s,
-                                 model.s), 0);
+        ck_assert_int_eq(
+            symlink(join(join(data_dir, "bert_tiny").s, "model.safetensors").s, model.s), 0);
     write_bytes(join(tmp_dir, "config.json").s, config_json, strlen(config_json));
     *enc = (tf_encoder *)enc; /* must come back NULL on failure */
     return tf_encoder_load(tmp_dir, opts, enc);
@@ -121,8 +121,7 @@ END_TEST
 static tf_config loaded_config(const char *json)
 {
     tf_encoder *enc;
-    ck_assert_msg(load_bert_tiny_with(json, NULL, &enc) == TF_OK, "%s: %s", json,
-                  tf_last_error());
+    ck_assert_msg(load_bert_tiny_with(json, NULL, &enc) == TF_OK, "%s: %s", json, tf_last_error());
     tf_config c;
     tf_config_init(&c);
     ck_assert_int_eq(tf_encoder_get_config(enc, &c), TF_OK);
@@ -136,9 +135,9 @@ START_TEST(test_config_json_honoured)
     make_tmp_dir();
     tf_config c = loaded_config(
         HEADS "\"model_type\": \"bert\", \"is_decoder\": false, \"add_cross_attention\": false, "
-        "\"position_embedding_type\": \"absolute\", \"pruned_heads\": {}, "
-        "\"chunk_size_feed_forward\": 64, \"quantization_config\": null, "
-        "\"hidden_act\": \"gelu_python\", \"layer_norm_eps\": 1e-7, \"torchscript\": true}");
+              "\"position_embedding_type\": \"absolute\", \"pruned_heads\": {}, "
+              "\"chunk_size_feed_forward\": 64, \"quantization_config\": null, "
+              "\"hidden_act\": \"gelu_python\", \"layer_norm_eps\": 1e-7, \"torchscript\": true}");
     ck_assert_int_eq(c.n_heads, 4);
     ck_assert_int_eq(c.activation, TF_ACTIVATION_GELU);
     ck_assert_float_eq(c.layer_norm_eps, 1e-7f);
@@ -166,47 +165,45 @@ typedef struct tensor_spec {
 } tensor_spec;
 
 /* A BERT of D 4, F 8, V 10, P 6, 2 token types, 1 layer. */
-static const tensor_spec bert[] = {
-    {"embeddings.word_embeddings.weight", 2, {10, 4}},
-    {"embeddings.position_embeddings.weight", 2, {6, 4}},
-    {"embeddings.token_type_embeddings.weight", 2, {2, 4}},
-    {"embeddings.LayerNorm.weight", 1, {4}},
-    {"embeddings.LayerNorm.bias", 1, {4}},
-    {"encoder.layer.0.attention.self.query.weight", 2, {4, 4}},
-    {"encoder.layer.0.attention.self.query.bias", 1, {4}},
-    {"encoder.layer.0.attention.self.key.weight", 2, {4, 4}},
-    {"encoder.layer.0.attention.self.key.bias", 1, {4}},
-    {"encoder.layer.0.attention.self.value.weight", 2, {4, 4}},
-    {"encoder.layer.0.attention.self.value.bias", 1, {4}},
-    {"encoder.layer.0.attention.output.dense.weight", 2, {4, 4}},
-    {"encoder.layer.0.attention.output.dense.bias", 1, {4}},
-    {"encoder.layer.0.attention.output.LayerNorm.weight", 1, {4}},
-    {"encoder.layer.0.attention.output.LayerNorm.bias", 1, {4}},
-    {"encoder.layer.0.intermediate.dense.weight", 2, {8, 4}},
-    {"encoder.layer.0.intermediate.dense.bias", 1, {8}},
-    {"encoder.layer.0.output.dense.weight", 2, {4, 8}},
-    {"encoder.layer.0.output.dense.bias", 1, {4}},
-    {"encoder.layer.0.output.LayerNorm.weight", 1, {4}},
-    {"encoder.layer.0.output.LayerNorm.bias", 1, {4}},
-    {"pooler.dense.weight", 2, {4, 4}},
-    {"pooler.dense.bias", 1, {4}},
-    {NULL, 0, {0}}};
+static const tensor_spec bert[] = {{"embeddings.word_embeddings.weight", 2, {10, 4}},
+                                   {"embeddings.position_embeddings.weight", 2, {6, 4}},
+                                   {"embeddings.token_type_embeddings.weight", 2, {2, 4}},
+                                   {"embeddings.LayerNorm.weight", 1, {4}},
+                                   {"embeddings.LayerNorm.bias", 1, {4}},
+                                   {"encoder.layer.0.attention.self.query.weight", 2, {4, 4}},
+                                   {"encoder.layer.0.attention.self.query.bias", 1, {4}},
+                                   {"encoder.layer.0.attention.self.key.weight", 2, {4, 4}},
+                                   {"encoder.layer.0.attention.self.key.bias", 1, {4}},
+                                   {"encoder.layer.0.attention.self.value.weight", 2, {4, 4}},
+                                   {"encoder.layer.0.attention.self.value.bias", 1, {4}},
+                                   {"encoder.layer.0.attention.output.dense.weight", 2, {4, 4}},
+                                   {"encoder.layer.0.attention.output.dense.bias", 1, {4}},
+                                   {"encoder.layer.0.attention.output.LayerNorm.weight", 1, {4}},
+                                   {"encoder.layer.0.attention.output.LayerNorm.bias", 1, {4}},
+                                   {"encoder.layer.0.intermediate.dense.weight", 2, {8, 4}},
+                                   {"encoder.layer.0.intermediate.dense.bias", 1, {8}},
+                                   {"encoder.layer.0.output.dense.weight", 2, {4, 8}},
+                                   {"encoder.layer.0.output.dense.bias", 1, {4}},
+                                   {"encoder.layer.0.output.LayerNorm.weight", 1, {4}},
+                                   {"encoder.layer.0.output.LayerNorm.bias", 1, {4}},
+                                   {"pooler.dense.weight", 2, {4, 4}},
+                                   {"pooler.dense.bias", 1, {4}},
+                                   {NULL, 0, {0}}};
 
 /* One nn.TransformerEncoderLayer(d_model 4, nhead ?, dim_feedforward 8). */
-static const tensor_spec pytorch_layer[] = {
-    {"self_attn.in_proj_weight", 2, {12, 4}},
-    {"self_attn.in_proj_bias", 1, {12}},
-    {"self_attn.out_proj.weight", 2, {4, 4}},
-    {"self_attn.out_proj.bias", 1, {4}},
-    {"linear1.weight", 2, {8, 4}},
-    {"linear1.bias", 1, {8}},
-    {"linear2.weight", 2, {4, 8}},
-    {"linear2.bias", 1, {4}},
-    {"norm1.weight", 1, {4}},
-    {"norm1.bias", 1, {4}},
-    {"norm2.weight", 1, {4}},
-    {"norm2.bias", 1, {4}},
-    {NULL, 0, {0}}};
+static const tensor_spec pytorch_layer[] = {{"self_attn.in_proj_weight", 2, {12, 4}},
+                                            {"self_attn.in_proj_bias", 1, {12}},
+                                            {"self_attn.out_proj.weight", 2, {4, 4}},
+                                            {"self_attn.out_proj.bias", 1, {4}},
+                                            {"linear1.weight", 2, {8, 4}},
+                                            {"linear1.bias", 1, {8}},
+                                            {"linear2.weight", 2, {4, 8}},
+                                            {"linear2.bias", 1, {4}},
+                                            {"norm1.weight", 1, {4}},
+                                            {"norm1.bias", 1, {4}},
+                                            {"norm2.weight", 1, {4}},
+                                            {"norm2.bias", 1, {4}},
+                                            {NULL, 0, {0}}};
 
 /* Writes tmp_dir/model.safetensors: the tensors of spec but `drop` (F32,
  * zeros), the header opening with `first` (JSON members and a comma, or
@@ -218,15 +215,17 @@ static path_buf write_checkpoint(const tensor_spec *spec, const char *drop, cons
     for (; spec->name; spec++) {
         if (drop && strcmp(spec->name, drop) == 0)
             continue;
-        const size_t bytes = 4u * (size_t)spec->dims[0] * (size_t)(spec->rank == 2 ? spec->dims[1] : 1);
+        const size_t bytes = 4u * (size_t)spec->dims[0] *
+            (size_t)(spec->rank == 2 ? spec->dims[1] : 1);
         char shape[32];
         if (spec->rank == 2)
             snprintf(shape, sizeof shape, "%d,%d", spec->dims[0], spec->dims[1]);
         else
             snprintf(shape, sizeof shape, "%d", spec->dims[0]);
-        len += (size_t)snprintf(header + len, sizeof header - len,
-                                "\"%s\":{\"dtype\":\"F32\",\"shape\":[%s],\"data_offsets\":[%zu,%zu]},",
-                                spec->name, shape, offset, offset + bytes);
+        len += (size_t)snprintf(
+            header + len, sizeof header - len,
+            "\"%s\":{\"dtype\":\"F32\",\"shape\":[%s],\"data_offsets\":[%zu,%zu]},", spec->name,
+            shape, offset, offset + bytes);
         offset += bytes;
         ck_assert_uint_lt(len, sizeof header);
     }
@@ -267,8 +266,9 @@ static const header_case refused_headers[] = {
     /* duplicates and NULs in the header and its metadata */
     {pytorch_layer, NULL, META("\"n_heads\":\"2\",\"n_heads\":\"4\""), TF_ERR_FORMAT,
      "model.safetensors: header: key 'n_heads' appears twice in the object at '__metadata__'"},
-    {pytorch_layer, NULL, "\"norm1.weight\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},",
-     TF_ERR_FORMAT, "header: key 'norm1.weight' appears twice in the top-level object"},
+    {pytorch_layer, NULL,
+     "\"norm1.weight\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},", TF_ERR_FORMAT,
+     "header: key 'norm1.weight' appears twice in the top-level object"},
     {pytorch_layer, NULL, META("\"n_heads\\u0000\":\"2\""), TF_ERR_FORMAT,
      "header: the string \"n_heads\\u0000\" at byte 58 contains \\u0000 (NUL)"},
     {pytorch_layer, NULL, "\"x\\u0000\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},",
@@ -340,12 +340,15 @@ static const options_case refused_options[] = {
     {0, 4, -1, 0.0f, "options.activation: expected -1 (from the file) or 0..3, got 4"},
     {0, -1, -3, 0.0f, "options.norm_placement: expected -1 (from the file) or 0..1, got -3"},
     {0, -1, 2, 0.0f, "options.norm_placement: expected -1 (from the file) or 0..1, got 2"},
-    {0, -1, -1, NAN, "options.layer_norm_eps: expected 0 (from the file) or a finite value > 0, "
-                     "got nan"},
-    {0, -1, -1, -1.0f, "options.layer_norm_eps: expected 0 (from the file) or a finite value > 0, "
-                       "got -1"},
-    {0, -1, -1, INFINITY, "options.layer_norm_eps: expected 0 (from the file) or a finite value "
-                          "> 0, got inf"},
+    {0, -1, -1, NAN,
+     "options.layer_norm_eps: expected 0 (from the file) or a finite value > 0, "
+     "got nan"},
+    {0, -1, -1, -1.0f,
+     "options.layer_norm_eps: expected 0 (from the file) or a finite value > 0, "
+     "got -1"},
+    {0, -1, -1, INFINITY,
+     "options.layer_norm_eps: expected 0 (from the file) or a finite value "
+     "> 0, got inf"},
 };
 
 static tf_load_options make_options(const options_case *c)
@@ -405,17 +408,17 @@ END_TEST
 /* What a field holds, as upstream reads it; "or null": null is upstream's
  * None, which it takes as the default. */
 typedef enum field_kind {
-    BOOL,           /* true or false */
+    BOOL, /* true or false */
     BOOL_OR_NULL,
-    COUNT,          /* an integer >= 1 */
+    COUNT, /* an integer >= 1 */
     COUNT_OR_NULL,
-    SIZE,           /* an integer >= 0 */
-    ID_OR_NULL,     /* an integer >= 0, or null */
-    TEXT,           /* a string (which strings: the field's own rule) */
+    SIZE,       /* an integer >= 0 */
+    ID_OR_NULL, /* an integer >= 0, or null */
+    TEXT,       /* a string (which strings: the field's own rule) */
     TEXT_OR_NULL,
-    TOKEN_OR_NULL,  /* an AddedToken: a non-empty string or {"content": ...}, or null */
-    LIST_OR_NULL,   /* a list (what it holds: the field's own rule), or null */
-    OBJECT,         /* an object (what it holds: the field's own rule) */
+    TOKEN_OR_NULL, /* an AddedToken: a non-empty string or {"content": ...}, or null */
+    LIST_OR_NULL,  /* a list (what it holds: the field's own rule), or null */
+    OBJECT,        /* an object (what it holds: the field's own rule) */
     OBJECT_OR_NULL
 } field_kind;
 
@@ -482,24 +485,36 @@ static int takes(field_kind k, const char *p)
 {
     const int null = strcmp(p, "null") == 0, string = p[0] == '"', zero = strcmp(p, "0") == 0;
     switch (k) {
-    case BOOL: return strcmp(p, "true") == 0;
-    case BOOL_OR_NULL: return strcmp(p, "true") == 0 || null;
-    case COUNT: return 0;
-    case COUNT_OR_NULL: return null;
-    case SIZE: return zero;
-    case ID_OR_NULL: return zero || null;
-    case TEXT: return string;
-    case TEXT_OR_NULL: case TOKEN_OR_NULL: return string || null;
-    case LIST_OR_NULL: return p[0] == '[' || null;
-    case OBJECT: return p[0] == '{';
-    case OBJECT_OR_NULL: return p[0] == '{' || null;
+    case BOOL:
+        return strcmp(p, "true") == 0;
+    case BOOL_OR_NULL:
+        return strcmp(p, "true") == 0 || null;
+    case COUNT:
+        return 0;
+    case COUNT_OR_NULL:
+        return null;
+    case SIZE:
+        return zero;
+    case ID_OR_NULL:
+        return zero || null;
+    case TEXT:
+        return string;
+    case TEXT_OR_NULL:
+    case TOKEN_OR_NULL:
+        return string || null;
+    case LIST_OR_NULL:
+        return p[0] == '[' || null;
+    case OBJECT:
+        return p[0] == '{';
+    case OBJECT_OR_NULL:
+        return p[0] == '{' || null;
     }
     return 0;
 }
 
 /* st_dense's files, from which each case changes one field. */
 static const char *const st_dense_files[] = {
-    "config.json", "modules.json", "config_sentence_transformers.json",
+    "config.json",           "modules.json",        "config_sentence_transformers.json",
     "1_Pooling/config.json", "2_Dense/config.json", "3_Dense/config.json"};
 enum { N_ST_DENSE_FILES = sizeof st_dense_files / sizeof st_dense_files[0] };
 
@@ -570,8 +585,7 @@ START_TEST(test_folder_field_wrong_types)
         const char *m = tf_last_error();
         ck_assert_msg(s == TF_ERR_FORMAT && strstr(m, f->file) && strstr(m, f->key) &&
                           strstr(m, probes[k]),
-                      "%s %s %s: got %s \"%s\"", f->file, f->key, probes[k], tf_status_name(s),
-                      m);
+                      "%s %s %s: got %s \"%s\"", f->file, f->key, probes[k], tf_status_name(s), m);
         ck_assert_ptr_null(p);
     }
     remove_tmp_dir();
@@ -622,8 +636,8 @@ START_TEST(test_folder_field_values)
         {"tokenizer_config.json", "model_max_length", "512", TF_OK, 32, NULL},
         {"tokenizer_config.json", "model_max_length", "null", TF_OK, 32, NULL},
         /* transformers' VERY_LARGE_INTEGER, int(1e30), as it writes it: no limit */
-        {"tokenizer_config.json", "model_max_length", "1000000000000000019884624838656", TF_OK,
-         32, NULL},
+        {"tokenizer_config.json", "model_max_length", "1000000000000000019884624838656", TF_OK, 32,
+         NULL},
         {"tokenizer_config.json", "model_max_length", "1e30", TF_OK, 32, NULL},
         {"tokenizer_config.json", "model_max_length", "2147483648", TF_OK, 32, NULL},
         {"tokenizer_config.json", "model_max_length", "2", TF_ERR_FORMAT, 0,
@@ -657,10 +671,11 @@ START_TEST(test_folder_field_values)
         {"1_Pooling/config.json", "pooling_mode_mean_tokens", "false", TF_ERR_SHAPE, 0,
          "(1_Pooling/config.json: 2 modes of 16)"},
         {"2_Dense/config.json", "activation_function", "\"torch.nn.modules.activation.ELU\"",
-         TF_ERR_UNSUPPORTED, 0, "2_Dense/config.json: activation_function "
+         TF_ERR_UNSUPPORTED, 0,
+         "2_Dense/config.json: activation_function "
          "\"torch.nn.modules.activation.ELU\" is not supported"},
-        {"2_Dense/config.json", "module_input_name", "\"token_embeddings\"", TF_ERR_UNSUPPORTED,
-         0, "2_Dense/config.json: module_input_name \"token_embeddings\" is not supported "
+        {"2_Dense/config.json", "module_input_name", "\"token_embeddings\"", TF_ERR_UNSUPPORTED, 0,
+         "2_Dense/config.json: module_input_name \"token_embeddings\" is not supported "
          "(\"sentence_embedding\" is)"},
         {"2_Dense/config.json", "module_input_name", "\"sentence_embedding\"", TF_OK, 32, NULL},
         {"config.json", "pad_token_id", "null", TF_OK, 32, NULL},
@@ -671,8 +686,8 @@ START_TEST(test_folder_field_values)
         make_st_folder(cases[i].file, -1, cases[i].key, cases[i].value);
         tf_pipeline *p = NULL;
         const tf_status s = tf_pipeline_load(tmp_dir, NULL, &p);
-        ck_assert_msg(s == cases[i].status, "%s %s %s: got %s \"%s\"", cases[i].file,
-                      cases[i].key, cases[i].value, tf_status_name(s), tf_last_error());
+        ck_assert_msg(s == cases[i].status, "%s %s %s: got %s \"%s\"", cases[i].file, cases[i].key,
+                      cases[i].value, tf_status_name(s), tf_last_error());
         if (s == TF_OK)
             ck_assert_msg(tf_pipeline_max_seq_length(p) == cases[i].max_seq_length,
                           "%s %s %s: max_seq_length %d", cases[i].file, cases[i].key,
@@ -693,11 +708,13 @@ END_TEST
 static void expect_torch_refused(tf_status s, const char *folder, const char *file)
 {
     char named[1200];
-    snprintf(named, sizeof named, "%s: %s but no model.safetensors: libtfenc reads safetensors "
-             "only", folder, file);
+    snprintf(named, sizeof named,
+             "%s: %s but no model.safetensors: libtfenc reads safetensors "
+             "only",
+             folder, file);
     const char *m = tf_last_error();
-    ck_assert_msg(s == TF_ERR_UNSUPPORTED && strstr(m, named) &&
-                      strstr(m, "save_file(") && strstr(m, "safe_serialization=True"),
+    ck_assert_msg(s == TF_ERR_UNSUPPORTED && strstr(m, named) && strstr(m, "save_file(") &&
+                      strstr(m, "safe_serialization=True"),
                   "%s in %s: got %s \"%s\"", file, folder, tf_status_name(s), m);
 }
 

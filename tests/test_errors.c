@@ -28,20 +28,62 @@ typedef struct config_case {
     const char *message;
 } config_case;
 
-static void no_size(tf_config *c) { c->struct_size = 8; }
-static void zero_d_model(tf_config *c) { c->d_model = 0; }
-static void heads_do_not_divide(tf_config *c) { c->d_model = 100, c->n_heads = 8; }
-static void negative_d_ff(tf_config *c) { c->d_ff = -3; }
-static void zero_layers(tf_config *c) { c->n_layers = 0; }
-static void negative_vocab(tf_config *c) { c->vocab_size = -1; }
-static void bad_position(tf_config *c) { c->position = 7; }
-static void learned_without_table(tf_config *c) { c->position = TF_POSITION_LEARNED; }
-static void bad_activation(tf_config *c) { c->activation = 9; }
-static void bad_placement(tf_config *c) { c->norm_placement = 2; }
-static void bad_bias_flag(tf_config *c) { c->bias = 2; }
-static void zero_eps(tf_config *c) { c->layer_norm_eps = 0.0f; }
-static void nan_eps(tf_config *c) { c->layer_norm_eps = NAN; }
-static void too_wide(tf_config *c) { c->d_model = 70000; }
+static void no_size(tf_config *c)
+{
+    c->struct_size = 8;
+}
+static void zero_d_model(tf_config *c)
+{
+    c->d_model = 0;
+}
+static void heads_do_not_divide(tf_config *c)
+{
+    c->d_model = 100, c->n_heads = 8;
+}
+static void negative_d_ff(tf_config *c)
+{
+    c->d_ff = -3;
+}
+static void zero_layers(tf_config *c)
+{
+    c->n_layers = 0;
+}
+static void negative_vocab(tf_config *c)
+{
+    c->vocab_size = -1;
+}
+static void bad_position(tf_config *c)
+{
+    c->position = 7;
+}
+static void learned_without_table(tf_config *c)
+{
+    c->position = TF_POSITION_LEARNED;
+}
+static void bad_activation(tf_config *c)
+{
+    c->activation = 9;
+}
+static void bad_placement(tf_config *c)
+{
+    c->norm_placement = 2;
+}
+static void bad_bias_flag(tf_config *c)
+{
+    c->bias = 2;
+}
+static void zero_eps(tf_config *c)
+{
+    c->layer_norm_eps = 0.0f;
+}
+static void nan_eps(tf_config *c)
+{
+    c->layer_norm_eps = NAN;
+}
+static void too_wide(tf_config *c)
+{
+    c->d_model = 70000;
+}
 /* 2^47 floats: more than a 64-bit process can address, on any allocator */
 static void absurd_size(tf_config *c)
 {
@@ -49,22 +91,27 @@ static void absurd_size(tf_config *c)
 }
 
 static const config_case config_cases[] = {
-    {"struct_size", no_size, TF_ERR_INVALID_ARGUMENT,
-     "config.struct_size: expected " /* sizeof */},
-    {"d_model 0", zero_d_model, TF_ERR_INVALID_ARGUMENT, "config.d_model: expected 1..65536, got 0"},
+    {"struct_size", no_size, TF_ERR_INVALID_ARGUMENT, "config.struct_size: expected " /* sizeof */},
+    {"d_model 0", zero_d_model, TF_ERR_INVALID_ARGUMENT,
+     "config.d_model: expected 1..65536, got 0"},
     {"heads", heads_do_not_divide, TF_ERR_INVALID_ARGUMENT,
      "config.n_heads: d_model 100 is not divisible by n_heads 8"},
     {"d_ff", negative_d_ff, TF_ERR_INVALID_ARGUMENT, "config.d_ff: expected 1..1048576, got -3"},
     {"layers", zero_layers, TF_ERR_INVALID_ARGUMENT, "config.n_layers: expected 1..1024, got 0"},
-    {"vocab", negative_vocab, TF_ERR_INVALID_ARGUMENT, "config.vocab_size: expected 0..16777216, got -1"},
+    {"vocab", negative_vocab, TF_ERR_INVALID_ARGUMENT,
+     "config.vocab_size: expected 0..16777216, got -1"},
     {"position", bad_position, TF_ERR_INVALID_ARGUMENT, "config.position: expected 0..4, got 7"},
     {"learned", learned_without_table, TF_ERR_INVALID_ARGUMENT,
      "config.max_positions: learned positions need a table size > 0, got 0"},
-    {"activation", bad_activation, TF_ERR_INVALID_ARGUMENT, "config.activation: expected 0..3, got 9"},
-    {"placement", bad_placement, TF_ERR_INVALID_ARGUMENT, "config.norm_placement: expected 0..1, got 2"},
+    {"activation", bad_activation, TF_ERR_INVALID_ARGUMENT,
+     "config.activation: expected 0..3, got 9"},
+    {"placement", bad_placement, TF_ERR_INVALID_ARGUMENT,
+     "config.norm_placement: expected 0..1, got 2"},
     {"bias", bad_bias_flag, TF_ERR_INVALID_ARGUMENT, "config.bias: expected 0..1, got 2"},
-    {"eps 0", zero_eps, TF_ERR_INVALID_ARGUMENT, "config.layer_norm_eps: expected a finite value > 0, got 0"},
-    {"eps nan", nan_eps, TF_ERR_INVALID_ARGUMENT, "config.layer_norm_eps: expected a finite value > 0, got nan"},
+    {"eps 0", zero_eps, TF_ERR_INVALID_ARGUMENT,
+     "config.layer_norm_eps: expected a finite value > 0, got 0"},
+    {"eps nan", nan_eps, TF_ERR_INVALID_ARGUMENT,
+     "config.layer_norm_eps: expected a finite value > 0, got nan"},
     {"too wide", too_wide, TF_ERR_INVALID_ARGUMENT, "config.d_model: expected 1..65536, got 70000"},
     {"512 TiB of weights", absurd_size, TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate"},
 };
@@ -110,8 +157,7 @@ START_TEST(test_tensor_errors_leave_the_weights_alone)
                    "layers.0.attn.q.weight: expected [512, 512], got [512]");
     expect_failure(tf_encoder_get_tensor(enc, q, after, 2, narrow), TF_ERR_SHAPE,
                    "expected [512, 512], got [512, 64]");
-    expect_failure(tf_encoder_set_tensor(enc, q, src, 9, right), TF_ERR_INVALID_ARGUMENT,
-                   "rank 9");
+    expect_failure(tf_encoder_set_tensor(enc, q, src, 9, right), TF_ERR_INVALID_ARGUMENT, "rank 9");
     expect_failure(tf_encoder_set_tensor(enc, q, src, 2, NULL), TF_ERR_INVALID_ARGUMENT,
                    "NULL dims");
     expect_failure(tf_encoder_set_tensor(enc, q, NULL, 2, right), TF_ERR_INVALID_ARGUMENT,
@@ -177,11 +223,11 @@ static tf_forward_args good_args(void)
 }
 
 /* The call fails as expected and the output buffer is untouched. */
-#define expect_forward_failure(args, status, text)                      \
-    do {                                                                \
-        memset(out, 0x7f, sizeof out);                                  \
-        expect_failure(tf_encoder_forward(enc, &(args)), status, text); \
-        for (size_t i_ = 0; i_ < sizeof out / sizeof out[0]; i_++)      \
+#define expect_forward_failure(args, status, text)                         \
+    do {                                                                   \
+        memset(out, 0x7f, sizeof out);                                     \
+        expect_failure(tf_encoder_forward(enc, &(args)), status, text);    \
+        for (size_t i_ = 0; i_ < sizeof out / sizeof out[0]; i_++)         \
             ck_assert_uint_eq(((uint32_t *)(void *)out)[i_], 0x7f7f7f7fu); \
     } while (0)
 
@@ -198,8 +244,7 @@ START_TEST(test_forward_null_and_struct_size)
     expect_failure(tf_encoder_forward(NULL, &a), TF_ERR_INVALID_ARGUMENT, "encoder is NULL");
     expect_failure(tf_encoder_forward(enc, NULL), TF_ERR_INVALID_ARGUMENT, "args is NULL");
     a.struct_size = 16;
-    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT,
-                           "args.struct_size: expected");
+    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT, "args.struct_size: expected");
     a = good_args();
     a.output = NULL;
     expect_failure(tf_encoder_forward(enc, &a), TF_ERR_INVALID_ARGUMENT, "output is NULL");
@@ -243,8 +288,7 @@ START_TEST(test_forward_inputs)
     ids[T + 5] = 5;
     a.token_type_ids = types;
     types[T + 1] = 2;
-    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT,
-                           "token type id 2 at [1,1] is outside 0..1");
+    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT, "token type id 2 at [1,1] is outside 0..1");
     types[T + 1] = 1;
     a.pooled_output = pooled;
     expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT,
@@ -279,8 +323,7 @@ START_TEST(test_forward_padding)
                            "attention_mask row 1 is not right-padded: 0 at position 4, then 1 at "
                            "position 5");
     mask[T + 4] = 2;
-    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT,
-                           "attention_mask[1,4] = 2: expected 0 or 1");
+    expect_forward_failure(a, TF_ERR_INVALID_ARGUMENT, "attention_mask[1,4] = 2: expected 0 or 1");
 }
 END_TEST
 

@@ -122,7 +122,7 @@ START_TEST(test_distilbert)
 }
 END_TEST
 
-START_TEST(test_modernbert)
+START_TEST(test_encoder_piecesbert)
 {
     expect_matches("modernbert");
     const tf_config c = inspect("modernbert", "huggingface-modernbert");
@@ -184,7 +184,7 @@ START_TEST(test_gte)
     ck_assert_int_eq(c.max_positions, 64);
     ck_assert_int_eq(c.rotary_dim, 0);
     ck_assert_int_eq(c.rotary_interleaved, 0);
-    ck_assert_float_eq(c.rotary_base, 1000.0f);       /* rope_theta 500 x factor 2 */
+    ck_assert_float_eq(c.rotary_base, 1000.0f);              /* rope_theta 500 x factor 2 */
     ck_assert_float_eq(c.rotary_linear_factor, 1.18920712f); /* 2^(2/8) */
     ck_assert_float_eq(c.rotary_ntk_factor, 0.0f);
     ck_assert_int_eq(c.norm_placement, TF_NORM_POST);
@@ -347,7 +347,8 @@ START_TEST(test_electra_embeddings_project)
     a.batch = 1, a.seq_len = 5, a.input_ids = ids, a.output = out;
     ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
     cJSON *exp = read_json(join(folder("electra_small").s, "expected.json").s);
-    const cJSON *want = cJSON_GetArrayItem(json_at(exp, "hidden"), 0); /* [5 x 16] of ids 0, 5, 17, 33, 2 */
+    const cJSON *want = cJSON_GetArrayItem(json_at(exp, "hidden"),
+                                           0); /* [5 x 16] of ids 0, 5, 17, 33, 2 */
     for (int k = 0; k < 5 * 16; k++)
         ck_assert_double_eq_tol(out[k], cJSON_GetArrayItem(want, k)->valuedouble, TOL);
     cJSON_Delete(exp);
@@ -413,8 +414,10 @@ static tf_status load_with_config(const char *name, const char *config)
 static tf_status load_modernbert(const char *keys)
 {
     char config[512];
-    snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", "
-             "\"num_attention_heads\": 2%s%s}", keys[0] ? ", " : "", keys);
+    snprintf(config, sizeof config,
+             "{\"model_type\": \"modernbert\", "
+             "\"num_attention_heads\": 2%s%s}",
+             keys[0] ? ", " : "", keys);
     return load_with_config("modernbert", config);
 }
 
@@ -430,36 +433,49 @@ static tf_status pipeline_with_config(const char *name, const char *config)
 START_TEST(test_inconsistencies)
 {
     make_tmp_dir();
-    expect_failure(load_with_config("roberta", "{\"model_type\": \"roberta\", "
+    expect_failure(load_with_config("roberta",
+                                    "{\"model_type\": \"roberta\", "
                                     "\"num_attention_heads\": 2, \"pad_token_id\": 33}"),
-                   TF_ERR_FORMAT, "config.json: pad_token_id 33 leaves no positions of the 34 "
+                   TF_ERR_FORMAT,
+                   "config.json: pad_token_id 33 leaves no positions of the 34 "
                    "that roberta.embeddings.position_embeddings.weight has");
-    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+    expect_failure(load_with_config("distilbert",
+                                    "{\"model_type\": \"distilbert\", "
                                     "\"n_heads\": 2, \"dim\": 32}"),
-                   TF_ERR_SHAPE, "config.json: dim 32 disagrees with "
+                   TF_ERR_SHAPE,
+                   "config.json: dim 32 disagrees with "
                    "embeddings.word_embeddings.weight [60, 16]");
-    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+    expect_failure(load_with_config("distilbert",
+                                    "{\"model_type\": \"distilbert\", "
                                     "\"n_heads\": 2, \"n_layers\": 3}"),
                    TF_ERR_FORMAT, "config.json: n_layers 3, but the file has layers 0..1");
-    expect_failure(load_with_config("distilbert", "{\"model_type\": \"distilbert\", "
+    expect_failure(load_with_config("distilbert",
+                                    "{\"model_type\": \"distilbert\", "
                                     "\"n_heads\": 2, \"activation\": \"swish\"}"),
                    TF_ERR_UNSUPPORTED, "config.json: activation \"swish\" is not supported");
-    expect_failure(load_with_config("electra", "{\"model_type\": \"electra\", "
+    expect_failure(load_with_config("electra",
+                                    "{\"model_type\": \"electra\", "
                                     "\"num_attention_heads\": 2, \"hidden_size\": 16, "
                                     "\"embedding_size\": 8}"),
-                   TF_ERR_SHAPE, "config.json: embedding_size 8 disagrees with "
+                   TF_ERR_SHAPE,
+                   "config.json: embedding_size 8 disagrees with "
                    "electra.embeddings.word_embeddings.weight [58, 16]");
-    expect_failure(load_with_config("electra_small", "{\"model_type\": \"electra\", "
+    expect_failure(load_with_config("electra_small",
+                                    "{\"model_type\": \"electra\", "
                                     "\"num_attention_heads\": 2, \"hidden_size\": 8}"),
-                   TF_ERR_SHAPE, "config.json: hidden_size 8 disagrees with "
+                   TF_ERR_SHAPE,
+                   "config.json: hidden_size 8 disagrees with "
                    "electra.embeddings_project.weight [16, 8]");
     /* DistilBERT's names under another family's model_type */
-    expect_failure(load_with_config("distilbert", "{\"model_type\": \"bert\", "
+    expect_failure(load_with_config("distilbert",
+                                    "{\"model_type\": \"bert\", "
                                     "\"num_attention_heads\": 2}"),
                    TF_ERR_FORMAT, "no encoder layers (encoder.layer.N.*) in the file");
-    expect_failure(load_with_config("roberta", "{\"model_type\": \"roberta\", "
+    expect_failure(load_with_config("roberta",
+                                    "{\"model_type\": \"roberta\", "
                                     "\"architectures\": [\"BertModel\"]}"),
-                   TF_ERR_UNSUPPORTED, "config.json: model_type \"roberta\" (architectures "
+                   TF_ERR_UNSUPPORTED,
+                   "config.json: model_type \"roberta\" (architectures "
                    "BertModel) is not supported; supported: model_type \"bert\" with "
                    "architectures Bert*; model_type \"roberta\", \"xlm-roberta\" or "
                    "\"camembert\" with architectures Roberta*, XLMRoberta* or Camembert*; "
@@ -467,7 +483,8 @@ START_TEST(test_inconsistencies)
                    "model_type \"modernbert\" with architectures ModernBert*; "
                    "model_type \"electra\" with architectures Electra*");
     /* without tokenizer_config.json: the positions RoBERTa has for tokens, 40 - 2 */
-    prepare("roberta_classifier", "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
+    prepare("roberta_classifier",
+            "{\"model_type\": \"roberta\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"RobertaForSequenceClassification\"], \"id2label\": "
             "{\"0\": \"a\", \"1\": \"b\", \"2\": \"c\"}}");
     tf_pipeline *p;
@@ -475,16 +492,20 @@ START_TEST(test_inconsistencies)
     ck_assert_int_eq(tf_pipeline_max_seq_length(p), 38);
     tf_pipeline_destroy(p);
     /* a head's labels against its rows */
-    expect_failure(pipeline_with_config("roberta_classifier", "{\"model_type\": \"roberta\", "
+    expect_failure(pipeline_with_config("roberta_classifier",
+                                        "{\"model_type\": \"roberta\", "
                                         "\"num_attention_heads\": 2, \"architectures\": "
                                         "[\"RobertaForSequenceClassification\"], \"id2label\": "
                                         "{\"0\": \"no\", \"1\": \"yes\"}}"),
-                   TF_ERR_SHAPE, "model.safetensors: classifier.out_proj.weight: expected [2, 8] "
+                   TF_ERR_SHAPE,
+                   "model.safetensors: classifier.out_proj.weight: expected [2, 8] "
                    "(2 labels in config.json id2label, hidden_size 8), got [3, 8]");
-    expect_failure(pipeline_with_config("roberta", "{\"model_type\": \"roberta\", "
+    expect_failure(pipeline_with_config("roberta",
+                                        "{\"model_type\": \"roberta\", "
                                         "\"num_attention_heads\": 2, \"architectures\": "
                                         "[\"XLMRobertaForSequenceClassification\"]}"),
-                   TF_ERR_FORMAT, "model.safetensors: missing tensor 'classifier.dense.weight' "
+                   TF_ERR_FORMAT,
+                   "model.safetensors: missing tensor 'classifier.dense.weight' "
                    "[16, 16] (hidden_size 16)");
     remove_tmp_dir();
 }
@@ -522,7 +543,8 @@ START_TEST(test_mpnet_config)
                  cases[i].keys);
         expect_failure(load_with_config("mpnet", config), cases[i].status, cases[i].message);
     }
-    prepare("mpnet", "{\"model_type\": \"mpnet\", \"num_attention_heads\": 2, "
+    prepare("mpnet",
+            "{\"model_type\": \"mpnet\", \"num_attention_heads\": 2, "
             "\"pad_token_id\": 7, \"relative_attention_num_buckets\": 32}");
     tf_model_info *info;
     ck_assert_int_eq(tf_model_inspect(tmp_dir, NULL, &info), TF_OK);
@@ -538,7 +560,7 @@ END_TEST
 
 /* Each ModernBERT key the loader reads, out of range or beyond the library,
  * refused by name and value; the file's names against the config. */
-START_TEST(test_modernbert_config)
+START_TEST(test_encoder_piecesbert_config)
 {
     static const struct {
         const char *keys;
@@ -597,8 +619,9 @@ END_TEST
 
 /* The nomic_bert folder's weights with config.json's keys as given (after
  * model_type and n_head); NOMIC_OK: the keys its weights need. */
-#define NOMIC_OK "\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5, " \
-                 "\"qkv_proj_bias\": false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false"
+#define NOMIC_OK                                                          \
+    "\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5, " \
+    "\"qkv_proj_bias\": false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false"
 
 static const char *nomic_config(const char *keys)
 {
@@ -625,25 +648,30 @@ START_TEST(test_nomic_bert_config)
         {"\"activation_function\": 5", TF_ERR_FORMAT,
          "config.json: activation_function must be a string, got 5"},
         {"\"activation_function\": \"gelu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
-         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_SHAPE,
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false",
+         TF_ERR_SHAPE,
          "config.json: n_inner absent (4 n_embd) gives a feed-forward width of 64, but the "
          "file's is 256"},
         {"\"activation_function\": \"gelu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
-         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false, \"n_inner\": 256", TF_ERR_FORMAT,
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false, \"n_inner\": 256",
+         TF_ERR_FORMAT,
          "encoder.layers.0.mlp.fc12.weight: maps to layers.0.ffn.gate.weight, which a model of "
          "this configuration does not have"},
         {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.3, \"qkv_proj_bias\": "
-         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_UNSUPPORTED,
+         "false, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false",
+         TF_ERR_UNSUPPORTED,
          "config.json: rotary_emb_fraction 0.3 of a head of 8 gives 2.4 rotated dimensions; an "
          "even count of at least 2 is supported"},
         {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 1.5", TF_ERR_FORMAT,
          "config.json: rotary_emb_fraction must be a number in [0, 1], got 1.5"},
         {"\"activation_function\": \"swiglu\", \"qkv_proj_bias\": false, \"mlp_fc1_bias\": false, "
-         "\"mlp_fc2_bias\": false", TF_ERR_FORMAT,
+         "\"mlp_fc2_bias\": false",
+         TF_ERR_FORMAT,
          "config.json: rotary_emb_fraction 0 means learned positions, but the file has no "
          "embeddings.position_embeddings.weight"},
         {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5, \"qkv_proj_bias\": "
-         "true, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false", TF_ERR_UNSUPPORTED,
+         "true, \"mlp_fc1_bias\": false, \"mlp_fc2_bias\": false",
+         TF_ERR_UNSUPPORTED,
          "config.json: qkv_proj_bias true, mlp_fc1_bias false and mlp_fc2_bias false are not "
          "supported together"},
         {"\"activation_function\": \"swiglu\", \"rotary_emb_fraction\": 0.5", TF_ERR_FORMAT,
@@ -685,30 +713,33 @@ START_TEST(test_nomic_bert_config)
         {NOMIC_OK ", \"pad_vocab_size_multiple\": 0", TF_ERR_FORMAT,
          "config.json: pad_vocab_size_multiple must be an integer in 1..2147483647, got 0"},
         {NOMIC_OK ", \"auto_map\": {\"AutoModel\": \"someone/else--modeling.NomicBertModel\"}",
-         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         TF_ERR_UNSUPPORTED,
+         "config.json: auto_map AutoModel "
          "\"someone/else--modeling.NomicBertModel\" points at remote code (architectures none) "
          "that this library does not follow"},
     };
     make_tmp_dir();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        expect_failure(load_with_config("nomic_bert", nomic_config(cases[i].keys)),
-                       cases[i].status, cases[i].message);
+        expect_failure(load_with_config("nomic_bert", nomic_config(cases[i].keys)), cases[i].status,
+                       cases[i].message);
     prepare("nomic_bert", nomic_config(NOMIC_OK)); /* NomicBertConfig's 1.0 from 2048 on */
     tf_config c = inspect_path(tmp_dir);
     ck_assert_float_eq(c.rotary_ntk_factor, 1.0f);
     ck_assert_int_eq(c.rotary_ntk_positions, 2048);
     ck_assert_float_eq(c.rotary_base, 1000.0f);
     ck_assert_int_eq(c.rotary_interleaved, 0);
-    prepare("nomic_bert", nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": 2, "
-                                       "\"max_trained_positions\": 8"));
+    prepare("nomic_bert",
+            nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": 2, "
+                                  "\"max_trained_positions\": 8"));
     c = inspect_path(tmp_dir);
     ck_assert_float_eq(c.rotary_ntk_factor, 2.0f);
     ck_assert_int_eq(c.rotary_ntk_positions, 8);
     prepare("nomic_bert", nomic_config(NOMIC_OK ", \"rotary_scaling_factor\": null"));
     ck_assert_float_eq(inspect_path(tmp_dir).rotary_ntk_factor, 0.0f);
     /* NomicBertModel rounds vocab_size up to pad_vocab_size_multiple: 57 to the file's 60 */
-    prepare("nomic_bert", nomic_config(NOMIC_OK ", \"vocab_size\": 57, "
-                                       "\"pad_vocab_size_multiple\": 4"));
+    prepare("nomic_bert",
+            nomic_config(NOMIC_OK ", \"vocab_size\": 57, "
+                                  "\"pad_vocab_size_multiple\": 4"));
     ck_assert_int_eq(inspect_path(tmp_dir).vocab_size, 60);
     remove_tmp_dir();
 }
@@ -748,25 +779,30 @@ START_TEST(test_gte_config)
          "config.json: intermediate_size 64 disagrees with encoder.layer.0.mlp.up_gate_proj.weight "
          "[64, 16]"},
         {"\"auto_map\": {\"AutoModel\": \"Alibaba-NLP/other-impl--modeling.NewModel\"}",
-         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         TF_ERR_UNSUPPORTED,
+         "config.json: auto_map AutoModel "
          "\"Alibaba-NLP/other-impl--modeling.NewModel\" points at remote code"},
     };
     make_tmp_dir();
     char config[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(config, sizeof config, "{\"model_type\": \"new\", \"num_attention_heads\": 2, "
-                 "%s}", cases[i].keys);
+        snprintf(config, sizeof config,
+                 "{\"model_type\": \"new\", \"num_attention_heads\": 2, "
+                 "%s}",
+                 cases[i].keys);
         expect_failure(load_with_config("gte", config), cases[i].status, cases[i].message);
     }
-    expect_failure(load_with_config("gte", "{\"model_type\": \"new\", \"rope_scaling\": "
+    expect_failure(load_with_config("gte",
+                                    "{\"model_type\": \"new\", \"rope_scaling\": "
                                     "{\"type\": \"ntk\", \"factor\": 2}}"),
                    TF_ERR_FORMAT, "config.json: rope_scaling needs num_attention_heads");
-    prepare("gte", "{\"model_type\": \"new\", \"num_attention_heads\": 2, \"rope_scaling\": "
+    prepare("gte",
+            "{\"model_type\": \"new\", \"num_attention_heads\": 2, \"rope_scaling\": "
             "{\"type\": \"ntk\", \"factor\": 1}}");
     tf_config c = inspect_path(tmp_dir);
     ck_assert_float_eq(c.rotary_base, 10000.0f); /* NewConfig's rope_theta */
     ck_assert_float_eq(c.rotary_linear_factor, 0.0f);
-    ck_assert_int_eq(c.max_positions, 512);      /* NewConfig's max_position_embeddings */
+    ck_assert_int_eq(c.max_positions, 512); /* NewConfig's max_position_embeddings */
     prepare("gte", "{\"model_type\": \"new\", \"num_attention_heads\": 2, \"rope_theta\": 50}");
     c = inspect_path(tmp_dir);
     ck_assert_float_eq(c.rotary_base, 50.0f);
@@ -786,7 +822,8 @@ START_TEST(test_jina_bert_config)
         const char *message;
     } cases[] = {
         {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"swiglu\"",
-         TF_ERR_UNSUPPORTED, "config.json: feed_forward_type \"swiglu\" is not supported "
+         TF_ERR_UNSUPPORTED,
+         "config.json: feed_forward_type \"swiglu\" is not supported "
          "(geglu, reglu and original are)"},
         {"\"position_embedding_type\": \"alibi\"", TF_ERR_FORMAT, /* "original" */
          "encoder.layer.0.mlp.gated_layers.weight: holds a gated feed-forward block's two halves "
@@ -805,7 +842,8 @@ START_TEST(test_jina_bert_config)
         {"\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"geglu\", "
          "\"architectures\": [\"JinaBertForMaskedLM\"], \"auto_map\": {\"AutoModel\": "
          "\"jinaai/jina-bert-v3-qk-norm--modeling_bert.JinaBertModel\"}",
-         TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+         TF_ERR_UNSUPPORTED,
+         "config.json: auto_map AutoModel "
          "\"jinaai/jina-bert-v3-qk-norm--modeling_bert.JinaBertModel\" points at remote "
          "code (architectures JinaBertForMaskedLM) that this library does not follow"},
         {"\"architectures\": [\"JinaBertForMaskedLM\"]", TF_ERR_UNSUPPORTED,
@@ -814,11 +852,14 @@ START_TEST(test_jina_bert_config)
     make_tmp_dir();
     char config[768];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(config, sizeof config, "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
-                 "%s}", cases[i].keys);
+        snprintf(config, sizeof config,
+                 "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+                 "%s}",
+                 cases[i].keys);
         expect_failure(load_with_config("jina_bert", config), cases[i].status, cases[i].message);
     }
-    prepare("jina_bert", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+    prepare("jina_bert",
+            "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"position_embedding_type\": \"alibi\", \"feed_forward_type\": \"reglu\"}");
     const tf_config c = inspect_path(tmp_dir);
     ck_assert_int_eq(c.activation, TF_ACTIVATION_RELU);
@@ -834,8 +875,8 @@ int main(void)
     TCase *tc = tcase_create("families");
     tcase_add_test(tc, test_roberta);
     tcase_add_test(tc, test_distilbert);
-    tcase_add_test(tc, test_modernbert);
-    tcase_add_test(tc, test_modernbert_config);
+    tcase_add_test(tc, test_encoder_piecesbert);
+    tcase_add_test(tc, test_encoder_piecesbert_config);
     tcase_add_test(tc, test_electra);
     tcase_add_test(tc, test_nomic_bert);
     tcase_add_test(tc, test_nomic_bert_config);

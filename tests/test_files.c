@@ -84,16 +84,16 @@ static int same_weights(const tf_encoder *x, const tf_encoder *y)
         int32_t rank, rank_y;
         int64_t dims[TF_MAX_RANK], dims_y[TF_MAX_RANK];
         same = tf_encoder_tensor_shape(x, name, &rank, dims) == TF_OK &&
-               tf_encoder_tensor_shape(y, name, &rank_y, dims_y) == TF_OK && rank == rank_y &&
-               memcmp(dims, dims_y, (size_t)rank * sizeof *dims) == 0;
+            tf_encoder_tensor_shape(y, name, &rank_y, dims_y) == TF_OK && rank == rank_y &&
+            memcmp(dims, dims_y, (size_t)rank * sizeof *dims) == 0;
         size_t count = 1;
         for (int32_t d = 0; same && d < rank; d++)
             count *= (size_t)dims[d];
         float *a = same ? malloc(count * sizeof *a) : NULL;
         float *b = a ? malloc(count * sizeof *b) : NULL;
         same = b && tf_encoder_get_tensor(x, name, a, rank, dims) == TF_OK &&
-               tf_encoder_get_tensor(y, name, b, rank, dims) == TF_OK &&
-               memcmp(a, b, count * sizeof *a) == 0;
+            tf_encoder_get_tensor(y, name, b, rank, dims) == TF_OK &&
+            memcmp(a, b, count * sizeof *a) == 0;
         free(a);
         free(b);
     }
@@ -198,8 +198,7 @@ static int make_node(int i, const char *path)
 {
     if (nodes[i].make(path) == 0)
         return 1;
-    ck_assert_msg(errno == EPERM, "%s: cannot create %s: %s", path, nodes[i].kind,
-                  strerror(errno));
+    ck_assert_msg(errno == EPERM, "%s: cannot create %s: %s", path, nodes[i].kind, strerror(errno));
     fprintf(stderr, "%s: cannot create %s here (EPERM): case skipped\n", path, nodes[i].kind);
     return 0;
 }
@@ -233,7 +232,7 @@ START_TEST(test_save_refuses_a_path_that_is_not_a_regular_file)
 END_TEST
 
 typedef struct saver {
-    const tf_encoder *model;    /* what this thread saves */
+    const tf_encoder *model;     /* what this thread saves */
     const tf_encoder *models[2]; /* what the file may hold */
     const bytes *files;          /* [2]: each model's bytes */
     const char *path;
@@ -297,8 +296,10 @@ START_TEST(test_concurrent_saves_to_one_path_each_succeed_whole)
     pthread_t threads[SAVERS];
     saver savers[SAVERS];
     for (int t = 0; t < SAVERS; t++) {
-        savers[t] = (saver){.model = models[t % 2], .models = {models[0], models[1]},
-                            .files = files, .path = shared.s};
+        savers[t] = (saver){.model = models[t % 2],
+                            .models = {models[0], models[1]},
+                            .files = files,
+                            .path = shared.s};
         ck_assert_int_eq(pthread_create(&threads[t], NULL, save_repeatedly, &savers[t]), 0);
     }
     for (int t = 0; t < SAVERS; t++) {
@@ -308,8 +309,8 @@ START_TEST(test_concurrent_saves_to_one_path_each_succeed_whole)
                       "thread %d: %d of %d saves and %d loads failed, first: %s", t,
                       w->failed_saves, SAVES_PER_THREAD, w->failed_loads, w->first_error);
         ck_assert_msg(w->foreign_weights == 0 && w->foreign_bytes == 0,
-                      "thread %d: %d loads and %d reads were neither model", t,
-                      w->foreign_weights, w->foreign_bytes);
+                      "thread %d: %d loads and %d reads were neither model", t, w->foreign_weights,
+                      w->foreign_bytes);
     }
     const bytes last = read_bytes(shared.s);
     ck_assert(same_bytes(last, files[0]) || same_bytes(last, files[1]));
@@ -416,7 +417,7 @@ END_TEST
 
 /* One file the library reads, replaced by a node. */
 typedef struct read_case {
-    const char *file;                  /* in the model directory */
+    const char *file; /* in the model directory */
     tf_status (*read)(const char *dir, const char *path);
 } read_case;
 
@@ -459,7 +460,8 @@ START_TEST(test_reading_a_file_that_is_not_regular_is_an_error_not_a_hang)
     for (size_t k = 0; k < 2; k++)
         if (strcmp(fixture[k], r->file) != 0)
             ck_assert_int_eq(symlink(join(join(data_dir, "bert_tiny").s, fixture[k]).s,
-                                     join(tmp_dir, fixture[k]).s), 0);
+                                     join(tmp_dir, fixture[k]).s),
+                             0);
     const path_buf path = join(tmp_dir, r->file);
     if (make_node(node, path.s)) {
         char message[1200];
@@ -480,11 +482,10 @@ START_TEST(test_reading_a_file_that_is_not_regular_is_an_error_not_a_hang)
         }
         int status = 0;
         ck_assert_int_eq(waitpid(child, &status, 0), child);
-        ck_assert_msg(!WIFSIGNALED(status), "reading %s (%s): hung, killed by signal %d",
-                      path.s, nodes[node].kind, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        ck_assert_msg(!WIFSIGNALED(status), "reading %s (%s): hung, killed by signal %d", path.s,
+                      nodes[node].kind, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
         ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                      "reading %s (%s): not TF_ERR_IO \"%s\"", path.s, nodes[node].kind,
-                      message);
+                      "reading %s (%s): not TF_ERR_IO \"%s\"", path.s, nodes[node].kind, message);
     }
     remove_tmp_dir();
 }

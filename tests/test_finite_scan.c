@@ -1,7 +1,7 @@
 /* test_finite_scan.c — the scans behind "never a silent NaN" (kernels.h):
- * tf_first_nonfinite finds the first NaN or infinity at every position of
+ * tf__first_nonfinite finds the first NaN or infinity at every position of
  * every length around the vector width and the block size, and nothing in
- * finite data of any size (FLT_MAX, subnormals, -0); tf_max_abs is the
+ * finite data of any size (FLT_MAX, subnormals, -0); tf__max_abs is the
  * largest magnitude, an infinity wins and a NaN never does. */
 #include <check.h>
 #include <float.h>
@@ -23,8 +23,8 @@ static void fill_finite(size_t n)
         data[i] = kinds[i % (sizeof kinds / sizeof kinds[0])];
 }
 
-static const size_t lengths[] = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1023, 1024, 1025,
-                                 2048, 2049, MAX_N};
+static const size_t lengths[] = {0,  1,  3,  4,    5,    7,    8,    9,    15,   16,
+                                 17, 31, 33, 1023, 1024, 1025, 2048, 2049, MAX_N};
 
 START_TEST(test_first_nonfinite_every_position)
 {
@@ -32,14 +32,14 @@ START_TEST(test_first_nonfinite_every_position)
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
         const size_t n = lengths[l];
         fill_finite(n);
-        ck_assert_uint_eq(tf_first_nonfinite(data, n), n);
-        for (size_t at = 0; at < n; at += n > 64 ? 61 : 1)
+        ck_assert_uint_eq(tf__first_nonfinite(data, n), n);
+        for (size_t at = 0; at<n; at += n> 64 ? 61 : 1)
             for (size_t k = 0; k < 3; k++) {
                 data[at] = bad[k];
                 if (at + 1 < n)
                     data[n - 1] = NAN; /* a later one does not matter */
-                ck_assert_msg(tf_first_nonfinite(data, n) == at, "n %zu: %g at %zu, found %zu",
-                              n, (double)bad[k], at, tf_first_nonfinite(data, n));
+                ck_assert_msg(tf__first_nonfinite(data, n) == at, "n %zu: %g at %zu, found %zu", n,
+                              (double)bad[k], at, tf__first_nonfinite(data, n));
                 fill_finite(n);
             }
     }
@@ -57,11 +57,11 @@ START_TEST(test_max_abs)
         float want = 0.0f;
         for (size_t i = 0; i < n; i++)
             want = fabsf(data[i]) > want ? fabsf(data[i]) : want; /* false for NaN */
-        ck_assert_float_eq(tf_max_abs(data, n), want);
+        ck_assert_float_eq(tf__max_abs(data, n), want);
         if (n == 0)
             continue;
         data[n - 1] = -INFINITY; /* always wins */
-        ck_assert_float_eq(tf_max_abs(data, n), INFINITY);
+        ck_assert_float_eq(tf__max_abs(data, n), INFINITY);
     }
 }
 END_TEST

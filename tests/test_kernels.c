@@ -15,10 +15,10 @@
 #include "kernels.h"
 #include "linear.h"
 
-/* Whether this CPU runs build i of tf_kernel_builds (the loop tests' _i). */
+/* Whether this CPU runs build i of tf__kernel_builds (the loop tests' _i). */
 static int can_run(int i)
 {
-    return tf_kernel_build_runs_here(&tf_kernel_builds[i]);
+    return tf__kernel_build_runs_here(&tf__kernel_builds[i]);
 }
 
 static void softmax_f64(double *p, const double *s, int n)
@@ -42,7 +42,7 @@ START_TEST(test_softmax_matches_f64_and_sums_to_one)
     fill_uniform(s, R * C, 3, -8, 8);
     float copy[R * C];
     memcpy(copy, s, sizeof s);
-    tf_kernel_builds[_i].softmax_rows(s, R, C);
+    tf__kernel_builds[_i].softmax_rows(s, R, C);
     for (int r = 0; r < R; r++) {
         double sum = 0;
         for (int j = 0; j < C; j++)
@@ -62,11 +62,11 @@ START_TEST(test_softmax_large_logits_stay_finite)
     if (!can_run(_i))
         return;
     float s[6] = {1000.0f, 1001.0f, 1002.0f, 1e30f, -1e30f, 0.0f};
-    tf_kernel_builds[_i].softmax_rows(s, 1, 3);     /* shift-invariant: softmax(0, 1, 2) */
+    tf__kernel_builds[_i].softmax_rows(s, 1, 3); /* shift-invariant: softmax(0, 1, 2) */
     ck_assert_float_eq_tol(s[0], 0.0900306f, 1e-6f);
     ck_assert_float_eq_tol(s[1], 0.2447285f, 1e-6f);
     ck_assert_float_eq_tol(s[2], 0.6652410f, 1e-6f);
-    tf_kernel_builds[_i].softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
+    tf__kernel_builds[_i].softmax_rows(s + 3, 1, 3); /* 1e30 takes everything, nothing overflows */
     ck_assert_float_eq(s[3], 1.0f);
     ck_assert_float_eq(s[4], 0.0f);
     ck_assert_float_eq(s[5], 0.0f);
@@ -77,10 +77,10 @@ START_TEST(test_softmax_fully_masked_row_is_zero_and_nan_propagates)
 {
     if (!can_run(_i))
         return;
-    float s[3 * 4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, /* all masked */
-                      0.5f,      NAN,       1.0f,      2.0f,      /* a NaN */
+    float s[3 * 4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,  /* all masked */
+                      0.5f,      NAN,       1.0f,      2.0f,       /* a NaN */
                       -INFINITY, NAN,       -INFINITY, -INFINITY}; /* a NaN among masks */
-    tf_kernel_builds[_i].softmax_rows(s, 3, 4);
+    tf__kernel_builds[_i].softmax_rows(s, 3, 4);
     for (int j = 0; j < 4; j++) {
         ck_assert_float_eq(s[j], 0.0f);
         ck_assert(isnan(s[4 + j]));
@@ -107,7 +107,7 @@ START_TEST(test_layernorm_matches_f64)
 {
     if (!can_run(_i))
         return;
-    const tf_kernel_build *k = &tf_kernel_builds[_i];
+    const tf__kernel_build *k = &tf__kernel_builds[_i];
     enum { R = 5, D = 768 };
     float *x = malloc(sizeof(float) * R * D), *y = malloc(sizeof(float) * R * D);
     float w[D], b[D];
@@ -130,7 +130,7 @@ START_TEST(test_layernorm_large_mean_tiny_spread)
 {
     if (!can_run(_i))
         return;
-    const tf_kernel_build *k = &tf_kernel_builds[_i];
+    const tf__kernel_build *k = &tf__kernel_builds[_i];
     enum { D = 96 };
     float x[D], y[D], w[D], ones[D];
     double want[D];
@@ -149,7 +149,7 @@ START_TEST(test_layernorm_constant_row_gives_bias)
 {
     if (!can_run(_i))
         return;
-    const tf_kernel_build *k = &tf_kernel_builds[_i];
+    const tf__kernel_build *k = &tf__kernel_builds[_i];
     enum { D = 10 };
     float x[D], w[D], b[D];
     for (int i = 0; i < D; i++)
@@ -164,7 +164,7 @@ START_TEST(test_add_layernorm_is_layernorm_of_sum)
 {
     if (!can_run(_i))
         return;
-    const tf_kernel_build *k = &tf_kernel_builds[_i];
+    const tf__kernel_build *k = &tf__kernel_builds[_i];
     enum { R = 3, D = 17 };
     float x[R * D], delta[R * D], sum[R * D], w[D], b[D], want[R * D];
     fill_uniform(x, R * D, 4, -1, 1);
@@ -198,7 +198,7 @@ START_TEST(test_exp_through_softmax)
             const size_t k = r * (C - 1) + j - 1;
             x[r * C + j] = s[r * C + j] = j == 0 ? 0.0f : (float)(-87.0 * (double)k / steps);
         }
-    tf_kernel_builds[_i].softmax_rows(s, ROWS, C);
+    tf__kernel_builds[_i].softmax_rows(s, ROWS, C);
     double worst = 0;
     for (size_t r = 0; r < ROWS; r++)
         for (size_t j = 1; j < C; j++) {
@@ -206,10 +206,10 @@ START_TEST(test_exp_through_softmax)
             if (s[r * C + j] >= 1e-30f) /* below, the product may be subnormal */
                 worst = fmax(worst, fabs(got / want - 1.0));
         }
-    printf("%s: exp through softmax, max relative error %.2e\n", tf_kernel_builds[_i].name, worst);
+    printf("%s: exp through softmax, max relative error %.2e\n", tf__kernel_builds[_i].name, worst);
     ck_assert_double_le(worst, 2e-7);
     float edge[5] = {0.0f, -INFINITY, -100.0f, -87.4f, 0.0f};
-    tf_kernel_builds[_i].softmax_rows(edge, 1, 5);
+    tf__kernel_builds[_i].softmax_rows(edge, 1, 5);
     ck_assert_float_eq(edge[0], 0.5f);
     ck_assert_float_eq(edge[1], 0.0f);
     ck_assert_float_eq(edge[2], 0.0f);
@@ -235,7 +235,7 @@ static double gelu_tanh_f64(double x)
  * divided by max(1, |want|) when `relative` (SiLU, whose values near x for
  * x past 10 are only as exact as their float32 rounding); out is scratch
  * (n). */
-static double activation_error(const tf_kernel_build *b, int act, const float *x,
+static double activation_error(const tf__kernel_build *b, int act, const float *x,
                                const double *want, float *out, size_t n, int relative)
 {
     memcpy(out, x, n * sizeof *out);
@@ -265,7 +265,7 @@ static const char *const gelu_names[GELUS] = {"GELU (erf)", "GELU (tanh)", "SiLU
 START_TEST(test_gelu_everywhere)
 {
     enum { CHUNK = 65521 };
-    ck_assert_uint_le(tf_kernel_build_count, MAX_BUILDS);
+    ck_assert_uint_le(tf__kernel_build_count, MAX_BUILDS);
     float *x = malloc(sizeof(float) * CHUNK), *out = malloc(sizeof(float) * CHUNK);
     double *want = malloc(sizeof(double) * CHUNK);
     ck_assert(x && out && want);
@@ -281,23 +281,24 @@ START_TEST(test_gelu_everywhere)
             for (int g = 0; g < GELUS; g++) {
                 for (size_t i = 0; i < n; i++)
                     want[i] = gelus_f64[g](x[i]);
-                for (size_t b = 0; b < tf_kernel_build_count; b++)
-                    if (tf_kernel_build_runs_here(&tf_kernel_builds[b]))
+                for (size_t b = 0; b < tf__kernel_build_count; b++)
+                    if (tf__kernel_build_runs_here(&tf__kernel_builds[b]))
                         worst[b][g] = fmax(worst[b][g],
-                                           activation_error(&tf_kernel_builds[b], gelus[g], x,
+                                           activation_error(&tf__kernel_builds[b], gelus[g], x,
                                                             want, out, n, g == 2));
             }
             n = 0;
         }
-    for (size_t b = 0; b < tf_kernel_build_count; b++) {
-        const tf_kernel_build *build = &tf_kernel_builds[b];
-        if (!tf_kernel_build_runs_here(build))
+    for (size_t b = 0; b < tf__kernel_build_count; b++) {
+        const tf__kernel_build *build = &tf__kernel_builds[b];
+        if (!tf__kernel_build_runs_here(build))
             continue;
         printf("%s: GELU (erf) max abs error %.2e, GELU (tanh) %.2e, SiLU %.2e over every 64th "
-               "float\n", build->name, worst[b][0], worst[b][1], worst[b][2]);
+               "float\n",
+               build->name, worst[b][0], worst[b][1], worst[b][2]);
         for (int g = 0; g < GELUS; g++) {
-            ck_assert_msg(worst[b][g] <= 1e-6, "%s build, %s: max abs error %g > 1e-6",
-                          build->name, gelu_names[g], worst[b][g]);
+            ck_assert_msg(worst[b][g] <= 1e-6, "%s build, %s: max abs error %g > 1e-6", build->name,
+                          gelu_names[g], worst[b][g]);
             float special[3] = {NAN, INFINITY, 1.0f};
             build->activation_apply(special, 3, gelus[g]);
             ck_assert(isnan(special[0]));
@@ -333,45 +334,45 @@ START_TEST(test_activations_match_f64)
         want_erf[i] = gelu_erf_by_erf_f64(x[i]);
         want_tanh[i] = gelu_tanh_by_tanh_f64(x[i]);
     }
-    const tf_kernel_build *b = &tf_kernel_builds[_i];
+    const tf__kernel_build *b = &tf__kernel_builds[_i];
     ck_assert_double_le(activation_error(b, TF_ACTIVATION_GELU, x, want_erf, out, N, 0), 1e-6);
     ck_assert_double_le(activation_error(b, TF_ACTIVATION_GELU_TANH, x, want_tanh, out, N, 0),
                         1e-6);
     free(x), free(out), free(want_erf), free(want_tanh);
 
     float v[6] = {-2.0f, -0.0f, 0.0f, 3.5f, NAN, 1.0f};
-    tf_kernel_builds[_i].activation_apply(v, 6, TF_ACTIVATION_RELU);
+    tf__kernel_builds[_i].activation_apply(v, 6, TF_ACTIVATION_RELU);
     ck_assert_float_eq(v[0], 0.0f);
     ck_assert_float_eq(v[3], 3.5f);
     ck_assert(isnan(v[4]));
     ck_assert_float_eq(v[5], 1.0f);
     float g[2] = {1.0f, -1.0f};
-    tf_kernel_builds[_i].activation_apply(g, 2, TF_ACTIVATION_GELU);
+    tf__kernel_builds[_i].activation_apply(g, 2, TF_ACTIVATION_GELU);
     ck_assert_float_eq_tol(g[0], 0.8413447f, 1e-6f); /* x * Phi(x) */
     ck_assert_float_eq_tol(g[1], -0.1586553f, 1e-6f);
 }
 END_TEST
 
-/* tf_softmax_rows and tf_activation_apply run the build that
- * tf_kernel_build_chosen names — the last one this CPU can run — and their
+/* tf__softmax_rows and tf__activation_apply run the build that
+ * tf__kernel_build_chosen names — the last one this CPU can run — and their
  * results are that build's, bit for bit. */
 START_TEST(test_dispatch_runs_the_named_build)
 {
-    const tf_kernel_build *chosen = tf_kernel_build_chosen(), *last_runnable = NULL;
-    for (size_t i = 0; i < tf_kernel_build_count; i++)
-        if (tf_kernel_build_runs_here(&tf_kernel_builds[i]))
-            last_runnable = &tf_kernel_builds[i];
+    const tf__kernel_build *chosen = tf__kernel_build_chosen(), *last_runnable = NULL;
+    for (size_t i = 0; i < tf__kernel_build_count; i++)
+        if (tf__kernel_build_runs_here(&tf__kernel_builds[i]))
+            last_runnable = &tf__kernel_builds[i];
     ck_assert_ptr_eq(chosen, last_runnable);
     enum { R = 5, C = 101 };
     float a[R * C], b[R * C];
     fill_uniform(a, R * C, 11, -20, 20);
     memcpy(b, a, sizeof a);
-    tf_softmax_rows(a, R, C);
+    tf__softmax_rows(a, R, C);
     chosen->softmax_rows(b, R, C);
     ck_assert_mem_eq(a, b, sizeof a);
     fill_uniform(a, R * C, 12, -6, 6);
     memcpy(b, a, sizeof a);
-    tf_activation_apply(a, R * C, TF_ACTIVATION_GELU);
+    tf__activation_apply(a, R * C, TF_ACTIVATION_GELU);
     chosen->activation_apply(b, R * C, TF_ACTIVATION_GELU);
     ck_assert_mem_eq(a, b, sizeof a);
 }
@@ -386,7 +387,7 @@ START_TEST(test_sinusoidal_rows_follow_the_formula)
         float row[512];
         for (int p = 0; p < 6; p++) {
             const int64_t t = positions[p];
-            tf_sinusoidal_row(row, t, (size_t)D);
+            tf__sinusoidal_row(row, t, (size_t)D);
             for (int i = 0; i < D; i++) { /* PE(t, 2k) = sin(t / 10000^(2k/D)), PE(t, 2k+1) = cos */
                 const int two_k = i - i % 2;
                 const double angle = (double)t / pow(10000.0, (double)two_k / D);
@@ -395,7 +396,7 @@ START_TEST(test_sinusoidal_rows_follow_the_formula)
         }
     }
     float row0[512];
-    tf_sinusoidal_row(row0, 0, 512); /* position 0: sin 0 = 0, cos 0 = 1 */
+    tf__sinusoidal_row(row0, 0, 512); /* position 0: sin 0 = 0, cos 0 = 1 */
     for (int i = 0; i < 512; i++)
         ck_assert_float_eq(row0[i], i % 2 ? 1.0f : 0.0f);
 }
@@ -409,8 +410,8 @@ START_TEST(test_linear_matches_f64)
     fill_uniform(w, OUT * IN, 9, -1, 1);
     fill_uniform(b, OUT, 10, -1, 1);
     y[N * OUT] = 42.0f; /* canary just past (N, OUT) */
-    tf_linear(y, x, w, b, N, OUT, IN);
-    tf_linear(y_nobias, x, w, NULL, N, OUT, IN);
+    tf__linear(y, x, w, b, N, OUT, IN);
+    tf__linear(y_nobias, x, w, NULL, N, OUT, IN);
     for (int n = 0; n < N; n++)
         for (int o = 0; o < OUT; o++) {
             double acc = 0;
@@ -428,7 +429,7 @@ int main(void)
     Suite *s = suite_create("kernels");
     TCase *tc = tcase_create("kernels");
     tcase_set_timeout(tc, 600); /* the GELU sweep covers 67 million floats per build */
-    const int builds = (int)tf_kernel_build_count; /* the loop tests run once per build */
+    const int builds = (int)tf__kernel_build_count; /* the loop tests run once per build */
     tcase_add_loop_test(tc, test_softmax_matches_f64_and_sums_to_one, 0, builds);
     tcase_add_loop_test(tc, test_softmax_large_logits_stay_finite, 0, builds);
     tcase_add_loop_test(tc, test_softmax_fully_masked_row_is_zero_and_nan_propagates, 0, builds);

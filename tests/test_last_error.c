@@ -28,13 +28,13 @@ static void arm(void)
     ck_assert_int_gt((int)strlen(sentinel), 0);
 }
 
-#define KEEPS(call)                                                                            \
-    do {                                                                                       \
-        const tf_status keeps_status_ = (call);                                                \
-        ck_assert_msg(keeps_status_ == TF_OK, "%s: %s (%s)", #call,                          \
-                      tf_status_name(keeps_status_), tf_last_error());                        \
-        ck_assert_msg(strcmp(tf_last_error(), sentinel) == 0, "%s changed the message to: %s", \
-                      #call, tf_last_error());                                                 \
+#define KEEPS(call)                                                                                \
+    do {                                                                                           \
+        const tf_status keeps_status_ = (call);                                                    \
+        ck_assert_msg(keeps_status_ == TF_OK, "%s: %s (%s)", #call, tf_status_name(keeps_status_), \
+                      tf_last_error());                                                            \
+        ck_assert_msg(strcmp(tf_last_error(), sentinel) == 0, "%s changed the message to: %s",     \
+                      #call, tf_last_error());                                                     \
     } while (0)
 
 #define KEEPS_VOID(stmt)                                                                       \

@@ -98,10 +98,12 @@ START_TEST(test_bert_tiny_matches_hugging_face)
     double e_last = err_real(out, want_last.data, B, T, D, len), e_hidden = 0, e_attn = 0,
            e_pool = 0;
     for (int l = 0; l <= L; l++)
-        e_hidden = fmax(e_hidden, err_real(hidden + l * BTD, (float *)want_hidden.data + l * BTD,
-                                           B, T, D, len));
+        e_hidden = fmax(
+            e_hidden,
+            err_real(hidden + l * BTD, (float *)want_hidden.data + l * BTD, B, T, D, len));
     const float *wa = want_attn.data;
-    for (int l = 0; l < L; l++) /* real query rows, over the real keys (upstream's padded keys are ~0) */
+    for (int l = 0; l < L;
+         l++) /* real query rows, over the real keys (upstream's padded keys are ~0) */
         for (int b = 0; b < B; b++)
             for (int h = 0; h < H; h++)
                 for (int i = 0; i < len[b]; i++)
@@ -112,7 +114,8 @@ START_TEST(test_bert_tiny_matches_hugging_face)
     for (int i = 0; i < B * D; i++)
         e_pool = fmax(e_pool, fabs((double)pooled[i] - ((float *)want_pooled.data)[i]));
     printf("bert_tiny max abs error: last_hidden_state %.2e hidden_states %.2e attentions %.2e "
-           "pooler_output %.2e\n", e_last, e_hidden, e_attn, e_pool);
+           "pooler_output %.2e\n",
+           e_last, e_hidden, e_attn, e_pool);
     ck_assert_double_le(e_last, 1e-4);
     ck_assert_double_le(e_hidden, 1e-4);
     ck_assert_double_le(e_attn, 1e-4);
@@ -205,7 +208,8 @@ END_TEST
 
 START_TEST(test_pytorch_settings_are_required)
 {
-    const path_buf model = join(join(golden_dir, "pytorch_encoder_f32_options").s, "model.safetensors");
+    const path_buf model = join(join(golden_dir, "pytorch_encoder_f32_options").s,
+                                "model.safetensors");
     const char *file = model.s;
     tf_encoder *enc = (tf_encoder *)&enc;
     expect_failure(tf_encoder_load(file, NULL, &enc), TF_ERR_INVALID_ARGUMENT,
@@ -395,8 +399,8 @@ START_TEST(test_malformed_file)
     const tf_status s = tf_encoder_load(file, &o, &enc);
     ck_assert_msg(strcmp(tf_status_name(s), m->status) == 0, "%s: expected %s, got %s (%s)",
                   m->file, m->status, tf_status_name(s), tf_last_error());
-    ck_assert_msg(strstr(tf_last_error(), m->message) != NULL,
-                  "%s: message \"%s\" lacks \"%s\"", m->file, tf_last_error(), m->message);
+    ck_assert_msg(strstr(tf_last_error(), m->message) != NULL, "%s: message \"%s\" lacks \"%s\"",
+                  m->file, tf_last_error(), m->message);
     ck_assert_ptr_null(enc);
     tf_model_info *info = (tf_model_info *)&info;
     ck_assert_int_eq(tf_model_inspect(file, &o, &info), s);
@@ -460,16 +464,16 @@ static void expect_unreadable(const char *path, const tf_load_options *o)
     if (child == 0) {
         const int dropped = setgid(65534) == 0 && setuid(65534) == 0 && geteuid() == 65534;
         const int failed = dropped && tf_encoder_load(path, o, &enc) == TF_ERR_IO && !enc &&
-                           strstr(tf_last_error(), "Permission denied");
+            strstr(tf_last_error(), "Permission denied");
         _exit(!dropped ? 2 : failed ? 0 : 1);
     }
     int status = 0;
     ck_assert_int_eq(waitpid(child, &status, 0), child);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                  "as nobody: %s", WIFEXITED(status) && WEXITSTATUS(status) == 2
-                                       ? "cannot drop to uid 65534"
-                                       : "loading an unreadable file did not fail with "
-                                         "TF_ERR_IO \"Permission denied\"");
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "as nobody: %s",
+                  WIFEXITED(status) && WEXITSTATUS(status) == 2
+                      ? "cannot drop to uid 65534"
+                      : "loading an unreadable file did not fail with "
+                        "TF_ERR_IO \"Permission denied\"");
 }
 
 /* A file that disappears is a clean TF_ERR_IO; so is one that cannot be
@@ -494,8 +498,8 @@ START_TEST(test_vanishing_and_unreadable_files)
                    "model.safetensors: cannot open: No such file or directory");
     const path_buf through = join(join(data_dir, "wordpiece").s, "vocab.txt/model.safetensors");
     expect_failure(tf_encoder_load(through.s, &o, &enc), TF_ERR_IO, "Not a directory");
-    snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s' && chmod 000 '%s'",
-             data_dir, copy.s, copy.s);
+    snprintf(cmd, sizeof cmd, "cp '%s/variants/f32.safetensors' '%s' && chmod 000 '%s'", data_dir,
+             copy.s, copy.s);
     ck_assert_int_eq(system(cmd), 0);
     expect_unreadable(copy.s, &o);
     remove_tmp_dir();
@@ -518,18 +522,20 @@ START_TEST(test_config_json_is_checked)
 {
     make_tmp_dir();
     tf_encoder *enc;
-    expect_failure(load_with_config_json("{\"num_attention_heads\": 4, \"hidden_size\": 256}", &enc),
-                   TF_ERR_SHAPE,
-                   "config.json: hidden_size 256 disagrees with embeddings.word_embeddings.weight "
-                   "[1000, 128]");
-    expect_failure(load_with_config_json("{\"num_attention_heads\": 4, \"num_hidden_layers\": 3}",
-                                         &enc),
-                   TF_ERR_FORMAT, "config.json: num_hidden_layers 3, but the file has layers 0..1");
-    expect_failure(load_with_config_json("{\"num_attention_heads\": 4, \"hidden_act\": \"silu\"}",
-                                         &enc),
-                   TF_ERR_UNSUPPORTED, "hidden_act \"silu\" is not supported");
+    expect_failure(
+        load_with_config_json("{\"num_attention_heads\": 4, \"hidden_size\": 256}", &enc),
+        TF_ERR_SHAPE,
+        "config.json: hidden_size 256 disagrees with embeddings.word_embeddings.weight "
+        "[1000, 128]");
+    expect_failure(
+        load_with_config_json("{\"num_attention_heads\": 4, \"num_hidden_layers\": 3}", &enc),
+        TF_ERR_FORMAT, "config.json: num_hidden_layers 3, but the file has layers 0..1");
+    expect_failure(
+        load_with_config_json("{\"num_attention_heads\": 4, \"hidden_act\": \"silu\"}", &enc),
+        TF_ERR_UNSUPPORTED, "hidden_act \"silu\" is not supported");
     expect_failure(load_with_config_json("{\"num_attention_heads\": \"four\"}", &enc),
-                   TF_ERR_FORMAT, "num_attention_heads must be an integer in 1..2147483647, got \"four\"");
+                   TF_ERR_FORMAT,
+                   "num_attention_heads must be an integer in 1..2147483647, got \"four\"");
     expect_failure(load_with_config_json("{\"num_attention_heads\": 3}", &enc),
                    TF_ERR_INVALID_ARGUMENT, "d_model 128 is not divisible by n_heads 3");
     expect_failure(load_with_config_json("{\"num_attention_heads\": 4,", &enc), TF_ERR_FORMAT,
@@ -537,7 +543,8 @@ START_TEST(test_config_json_is_checked)
     expect_failure(load_with_config_json("{}", &enc), TF_ERR_INVALID_ARGUMENT,
                    "n_heads is unknown (no config.json gives num_attention_heads)");
     ck_assert_int_eq(load_with_config_json("{\"num_attention_heads\": 4, \"hidden_act\": "
-                                           "\"gelu_new\", \"layer_norm_eps\": 1e-6}", &enc),
+                                           "\"gelu_new\", \"layer_norm_eps\": 1e-6}",
+                                           &enc),
                      TF_OK);
     tf_config c;
     tf_config_init(&c);

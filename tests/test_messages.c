@@ -45,7 +45,8 @@ static void write_bytes(const char *path, const char *bytes, size_t len)
 static tf_status load_with_config(const char *json, size_t len, tf_encoder **enc)
 {
     ck_assert_int_eq(symlink(join(join(data_dir, "bert_tiny").s, "model.safetensors").s,
-                             join(tmp_dir, "model.safetensors").s), 0);
+                             join(tmp_dir, "model.safetensors").s),
+                     0);
     write_bytes(join(tmp_dir, "config.json").s, json, len);
     *enc = (tf_encoder *)enc; /* must come back NULL */
     return tf_encoder_load(tmp_dir, NULL, enc);
@@ -59,7 +60,10 @@ typedef struct raw_case {
     const char *message;
 } raw_case;
 
-#define RAW(literal, message) {literal, sizeof literal - 1, message}
+#define RAW(literal, message)                \
+    {                                        \
+        literal, sizeof literal - 1, message \
+    }
 
 static const raw_case raw_configs[] = {
     /* a raw NUL in a key: cJSON read "num_attention_heads" and took the 4 */
@@ -113,8 +117,8 @@ END_TEST
 START_TEST(test_tokenizer_json_raw_nul_refused)
 {
     size_t len;
-    char *text = read_file(join(join(data_dir, "tokenizer_json/bert_uncased").s,
-                                "tokenizer.json").s, &len);
+    char *text = read_file(
+        join(join(data_dir, "tokenizer_json/bert_uncased").s, "tokenizer.json").s, &len);
     char *model = strstr(text, "\"model\"");
     ck_assert_ptr_nonnull(model);
     const size_t at = (size_t)(model - text);
@@ -153,9 +157,9 @@ END_TEST
 START_TEST(test_quote_cut_between_characters)
 {
     char json[160];
-    const int n = snprintf(json, sizeof json,
-                           "{\"num_attention_heads\": 4, \"a\": \"%.63s\xc3\xa9\x01\"}",
-                           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    const int n = snprintf(
+        json, sizeof json, "{\"num_attention_heads\": 4, \"a\": \"%.63s\xc3\xa9\x01\"}",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     make_tmp_dir();
     tf_encoder *enc;
     expect_failure(load_with_config(json, (size_t)n, &enc), TF_ERR_FORMAT,

@@ -63,12 +63,12 @@ static void fill(float *x, size_t n, float value)
 }
 
 /* The call fails with this status and message, and output is untouched. */
-#define expect_no_output(enc, args, status, text)                            \
-    do {                                                                     \
-        memset(out, 0x7f, sizeof out);                                       \
-        expect_failure(tf_encoder_forward((enc), &(args)), status, text);    \
-        for (size_t i_ = 0; i_ < sizeof out / sizeof out[0]; i_++)           \
-            ck_assert_uint_eq(((uint32_t *)(void *)out)[i_], 0x7f7f7f7fu);   \
+#define expect_no_output(enc, args, status, text)                          \
+    do {                                                                   \
+        memset(out, 0x7f, sizeof out);                                     \
+        expect_failure(tf_encoder_forward((enc), &(args)), status, text);  \
+        for (size_t i_ = 0; i_ < sizeof out / sizeof out[0]; i_++)         \
+            ck_assert_uint_eq(((uint32_t *)(void *)out)[i_], 0x7f7f7f7fu); \
     } while (0)
 
 /* An overflow of the first layer's scores, at the first score. Which

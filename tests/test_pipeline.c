@@ -46,7 +46,8 @@ static void expect_rows(const float *got, const cJSON *want, int width, const ch
 {
     int r = 0;
     const cJSON *row;
-    cJSON_ArrayForEach(row, want) {
+    cJSON_ArrayForEach(row, want)
+    {
         ck_assert_int_eq(cJSON_GetArraySize(row), width);
         for (int i = 0; i < width; i++) {
             const double w = cJSON_GetArrayItem(row, i)->valuedouble;
@@ -64,7 +65,8 @@ static const char **strings(const cJSON *list, int column)
     static const char *out[2][8];
     int i = 0;
     const cJSON *item;
-    cJSON_ArrayForEach(item, list) {
+    cJSON_ArrayForEach(item, list)
+    {
         const cJSON *s = cJSON_IsArray(item) ? cJSON_GetArrayItem(item, column) : item;
         out[column][i++] = cJSON_IsString(s) ? s->valuestring : NULL;
     }
@@ -176,7 +178,8 @@ START_TEST(test_every_pooling_mode)
         lengths[b] = cJSON_GetArrayItem(json_at(hidden, "lengths"), b)->valueint;
     for (int mode = TF_POOLING_CLS; mode <= TF_POOLING_LAST_TOKEN; mode++) {
         ck_assert_int_eq(tf_pool(h, lengths, B, T, D, mode, 0, out), TF_OK);
-        expect_rows(out, json_at(json_at(exp, "modes"), tf_pooling_name(mode)), D, tf_pooling_name(mode));
+        expect_rows(out, json_at(json_at(exp, "modes"), tf_pooling_name(mode)), D,
+                    tf_pooling_name(mode));
         ck_assert_int_eq(tf_pooling_from_name(tf_pooling_name(mode)), mode);
     }
     free(h);
@@ -249,8 +252,9 @@ static void expect_ids(const char *dir, const cJSON *exp, const char **texts, co
     for (int i = 0; i < cJSON_GetArraySize(json_at(exp, "ids")); i++) {
         tf_encoding *e;
         const char *pair = pairs[i];
-        ck_assert_int_eq(tf_tokenizer_encode(tok, texts[i], strlen(texts[i]), pair,
-                                             pair ? strlen(pair) : 0, &e), TF_OK);
+        ck_assert_int_eq(
+            tf_tokenizer_encode(tok, texts[i], strlen(texts[i]), pair, pair ? strlen(pair) : 0, &e),
+            TF_OK);
         const cJSON *want = cJSON_GetArrayItem(json_at(exp, "ids"), i);
         ck_assert_int_eq(tf_encoding_lengths(e)[0], cJSON_GetArraySize(want));
         for (int t = 0; t < cJSON_GetArraySize(want); t++)
@@ -381,8 +385,9 @@ START_TEST(test_nomic_matryoshka_layer_norm)
     ck_assert_int_eq(tf_pipeline_embed(p, &a), TF_OK);
     double differ = 0.0; /* the plain cut against nomic's */
     for (int i = 0; i < n * 4; i++) {
-        const double want = cJSON_GetArrayItem(cJSON_GetArrayItem(json_at(mat, "embeddings"),
-                                                                  i / 4), i % 4)->valuedouble;
+        const double want = cJSON_GetArrayItem(
+                                cJSON_GetArrayItem(json_at(mat, "embeddings"), i / 4), i % 4)
+                                ->valuedouble;
         differ = fmax(differ, fabs(plain[i] - want));
     }
     ck_assert_msg(differ > 1e-3, "the plain cut equals nomic's recipe (%g)", differ);
@@ -429,7 +434,7 @@ END_TEST
  * "model.", mean pooling, Normalize, search_query: / search_document:
  * prompts, a byte-level BPE tokenizer.json with [CLS] and [SEP]); a prompt
  * goes before each text as if written there. */
-START_TEST(test_modernbert_sentence_encoder)
+START_TEST(test_encoder_piecesbert_sentence_encoder)
 {
     tf_pipeline *p = expect_sentence_encoder("modernbert_st", 64);
     ck_assert_uint_eq(tf_pipeline_prompt_count(p), 2);
@@ -489,7 +494,8 @@ static tf_pipeline *expect_entities(const char *folder)
     ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_TOKEN_CLASSIFIER);
     ck_assert_int_eq(tf_pipeline_dim(p), 5);
     const cJSON *item;
-    cJSON_ArrayForEach(item, json_at(exp, "texts")) {
+    cJSON_ArrayForEach(item, json_at(exp, "texts"))
+    {
         const char *text = json_at(item, "text")->valuestring;
         for (int agg = TF_AGGREGATION_NONE; agg <= TF_AGGREGATION_MAX; agg++) {
             const cJSON *want = json_at(item, tf_aggregation_name(agg));
@@ -498,9 +504,11 @@ static tf_pipeline *expect_entities(const char *folder)
             ck_assert_uint_eq(tf_entities_count(e), (size_t)cJSON_GetArraySize(want));
             for (size_t i = 0; i < tf_entities_count(e); i++) {
                 const cJSON *w = cJSON_GetArrayItem(want, (int)i);
-                ck_assert_str_eq(tf_entities_label(e, i), json_at(w, agg ? "entity_group" : "entity")->valuestring);
+                ck_assert_str_eq(tf_entities_label(e, i),
+                                 json_at(w, agg ? "entity_group" : "entity")->valuestring);
                 ck_assert_str_eq(tf_entities_word(e, i), json_at(w, "word")->valuestring);
-                ck_assert_double_eq_tol(tf_entities_score(e, i), json_at(w, "score")->valuedouble, TOL);
+                ck_assert_double_eq_tol(tf_entities_score(e, i), json_at(w, "score")->valuedouble,
+                                        TOL);
                 ck_assert_int_eq(tf_entities_start(e, i), json_at(w, "start")->valueint);
                 ck_assert_int_eq(tf_entities_end(e, i), json_at(w, "end")->valueint);
                 ck_assert_int_eq(tf_entities_index(e, i), agg ? -1 : json_at(w, "index")->valueint);
@@ -531,10 +539,12 @@ START_TEST(test_token_classifier)
     tf_pipeline_args_init(&a);
     const char *texts[] = {"hello"};
     a.n = 1, a.texts = texts, a.out = out, a.out_len = sizeof out / sizeof *out;
-    expect_failure(tf_pipeline_classify(p, &a), TF_ERR_INVALID_ARGUMENT,
-                   "tf_pipeline_classify: the pipeline is a token-classifier; use tf_pipeline_entities");
-    expect_failure(tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
-                   "tf_pipeline_embed: the pipeline is a token-classifier; use tf_pipeline_entities");
+    expect_failure(
+        tf_pipeline_classify(p, &a), TF_ERR_INVALID_ARGUMENT,
+        "tf_pipeline_classify: the pipeline is a token-classifier; use tf_pipeline_entities");
+    expect_failure(
+        tf_pipeline_embed(p, &a), TF_ERR_INVALID_ARGUMENT,
+        "tf_pipeline_embed: the pipeline is a token-classifier; use tf_pipeline_entities");
     tf_pipeline_destroy(p);
     ck_assert_int_eq(tf_pipeline_load(join(data_dir, "pipelines/classifier").s, NULL, &p), TF_OK);
     expect_failure(tf_pipeline_entities(p, "hello", 0, &e), TF_ERR_INVALID_ARGUMENT,
@@ -613,8 +623,8 @@ static void expect_load_failure(tf_status status, const char *text)
     ck_assert_ptr_null(p);
 }
 
-#define MODULES_2                                                                                  \
-    "[{\"idx\": 0, \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},"      \
+#define MODULES_2                                                                            \
+    "[{\"idx\": 0, \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"}," \
     " {\"idx\": 1, \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"}"
 
 START_TEST(test_inconsistent_folders)
@@ -622,7 +632,8 @@ START_TEST(test_inconsistent_folders)
     make_tmp_dir();
     prepare("st_mean_norm", NULL);
     write_text(join(tmp_dir, "modules.json").s, MODULES_2 "]");
-    expect_load_failure(TF_ERR_FORMAT, "modules.json: module 1 (sentence_transformers.models."
+    expect_load_failure(TF_ERR_FORMAT,
+                        "modules.json: module 1 (sentence_transformers.models."
                         "Pooling): path \"1_Pooling\" is not a folder of");
 
     mkdir(join(tmp_dir, "1_Pooling").s, 0700);
@@ -632,58 +643,71 @@ START_TEST(test_inconsistent_folders)
                         "1_Pooling/config.json: unknown pooling mode pooling_mode_median_tokens");
     write_text(join(tmp_dir, "1_Pooling/config.json").s,
                "{\"word_embedding_dimension\": 32, \"pooling_mode_mean_tokens\": true}");
-    expect_load_failure(TF_ERR_SHAPE, "1_Pooling/config.json: word_embedding_dimension 32 "
+    expect_load_failure(TF_ERR_SHAPE,
+                        "1_Pooling/config.json: word_embedding_dimension 32 "
                         "disagrees with the model's hidden_size 16");
     write_text(join(tmp_dir, "1_Pooling/config.json").s,
                "{\"word_embedding_dimension\": 16, \"pooling_mode_mean_tokens\": true}");
 
-    write_text(join(tmp_dir, "modules.json").s, MODULES_2 ", {\"idx\": 2, \"path\": \"2_Dense\", "
-               "\"type\": \"sentence_transformers.models.Dense\"}]");
+    write_text(join(tmp_dir, "modules.json").s,
+               MODULES_2 ", {\"idx\": 2, \"path\": \"2_Dense\", "
+                         "\"type\": \"sentence_transformers.models.Dense\"}]");
     mkdir(join(tmp_dir, "2_Dense").s, 0700);
     write_text(join(tmp_dir, "2_Dense/config.json").s,
                "{\"in_features\": 32, \"out_features\": 8}");
-    expect_load_failure(TF_ERR_SHAPE, "2_Dense/config.json: in_features 32 disagrees with the 16 "
+    expect_load_failure(TF_ERR_SHAPE,
+                        "2_Dense/config.json: in_features 32 disagrees with the 16 "
                         "values the modules before it give (1_Pooling/config.json: 1 modes of 16)");
     write_text(join(tmp_dir, "2_Dense/config.json").s,
                "{\"in_features\": 16, \"out_features\": 8, \"activation_function\": "
                "\"torch.nn.modules.activation.Tanh\"}");
     expect_load_failure(TF_ERR_IO, "2_Dense/model.safetensors");
 
-    write_text(join(tmp_dir, "modules.json").s, MODULES_2 ", {\"idx\": 2, \"path\": \"2_LN\", "
-               "\"type\": \"sentence_transformers.models.LayerNorm\"}]");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "modules.json: module 2: type "
+    write_text(join(tmp_dir, "modules.json").s,
+               MODULES_2 ", {\"idx\": 2, \"path\": \"2_LN\", "
+                         "\"type\": \"sentence_transformers.models.LayerNorm\"}]");
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "modules.json: module 2: type "
                         "sentence_transformers.models.LayerNorm is not supported");
     write_text(join(tmp_dir, "modules.json").s, MODULES_2 "]");
     write_text(join(tmp_dir, "config_sentence_transformers.json").s,
                "{\"prompts\": {\"query\": \"query: \"}, \"default_prompt_name\": \"doc\"}");
-    expect_load_failure(TF_ERR_FORMAT, "config_sentence_transformers.json: default_prompt_name "
+    expect_load_failure(TF_ERR_FORMAT,
+                        "config_sentence_transformers.json: default_prompt_name "
                         "\"doc\" is not one of its 1 prompts");
     unlink(join(tmp_dir, "config_sentence_transformers.json").s);
     unlink(join(tmp_dir, "modules.json").s);
 
     /* id2label against the classifier's rows */
-    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+    prepare("classifier",
+            "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"BertForSequenceClassification\"], "
             "\"id2label\": {\"0\": \"no\", \"1\": \"yes\"}}");
-    expect_load_failure(TF_ERR_SHAPE, "model.safetensors: classifier.weight: expected [2, 16] (2 "
+    expect_load_failure(TF_ERR_SHAPE,
+                        "model.safetensors: classifier.weight: expected [2, 16] (2 "
                         "labels in config.json id2label, hidden_size 16), got [3, 16]");
 
     /* the head's fields of the wrong type, null included where transformers has no None */
     static const struct {
         const char *config, *message;
     } head_fields[] = {
-        {"\"sentence_transformers\": 5", "config.json: sentence_transformers must be an object, "
-                                        "got 5"},
-        {"\"num_labels\": \"3\"", "config.json: num_labels must be an integer in 1..65536, got "
-                                   "\"3\""},
-        {"\"num_labels\": null", "config.json: num_labels must be an integer in 1..65536, got "
-                                "null"},
-        {"\"id2label\": [\"a\"]", "config.json: id2label must be an object of id -> name, got "
-                                   "[\"a\"]"},
+        {"\"sentence_transformers\": 5",
+         "config.json: sentence_transformers must be an object, "
+         "got 5"},
+        {"\"num_labels\": \"3\"",
+         "config.json: num_labels must be an integer in 1..65536, got "
+         "\"3\""},
+        {"\"num_labels\": null",
+         "config.json: num_labels must be an integer in 1..65536, got "
+         "null"},
+        {"\"id2label\": [\"a\"]",
+         "config.json: id2label must be an object of id -> name, got "
+         "[\"a\"]"},
     };
     for (size_t i = 0; i < sizeof head_fields / sizeof head_fields[0]; i++) {
         char config[256];
-        snprintf(config, sizeof config, "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+        snprintf(config, sizeof config,
+                 "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
                  "\"architectures\": [\"BertForSequenceClassification\"], %s}",
                  head_fields[i].config);
         prepare("classifier", config);
@@ -691,28 +715,36 @@ START_TEST(test_inconsistent_folders)
     }
 
     /* architectures this library does not have */
-    prepare("classifier", "{\"model_type\": \"gpt2\", \"num_attention_heads\": 2, "
+    prepare("classifier",
+            "{\"model_type\": \"gpt2\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"GPT2ForSequenceClassification\"]}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"gpt2\" (architectures "
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "config.json: model_type \"gpt2\" (architectures "
                         "GPT2ForSequenceClassification) is not supported; supported: "
                         "model_type \"bert\" with architectures Bert*");
-    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+    prepare("classifier",
+            "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"architectures\": [\"BertModel\", \"T5EncoderModel\"]}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: model_type \"bert\" (architectures "
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "config.json: model_type \"bert\" (architectures "
                         "BertModel, T5EncoderModel) is not supported; supported: ");
-    prepare("classifier", "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
+    prepare("classifier",
+            "{\"model_type\": \"bert\", \"num_attention_heads\": 2, "
             "\"auto_map\": {\"AutoModel\": \"x--modeling.JinaBert\"}}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: auto_map AutoModel "
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "config.json: auto_map AutoModel "
                         "\"x--modeling.JinaBert\" points at remote code (architectures none) "
                         "that this library does not follow");
 
     /* ModernBERT's token head (head.dense, head.norm on every token) is not
        read: refused, not computed from the classifier alone */
-    prepare("../families/modernbert", "{\"model_type\": \"modernbert\", \"hidden_size\": 16, "
+    prepare("../families/modernbert",
+            "{\"model_type\": \"modernbert\", \"hidden_size\": 16, "
             "\"intermediate_size\": 32, \"num_hidden_layers\": 4, \"num_attention_heads\": 2, "
             "\"vocab_size\": 60, \"max_position_embeddings\": 64, \"local_attention\": 4, "
             "\"architectures\": [\"ModernBertForTokenClassification\"]}");
-    expect_load_failure(TF_ERR_UNSUPPORTED, "config.json: a *ForTokenClassification of format "
+    expect_load_failure(TF_ERR_UNSUPPORTED,
+                        "config.json: a *ForTokenClassification of format "
                         "huggingface-modernbert is not supported");
     remove_tmp_dir();
 }
@@ -725,19 +757,21 @@ END_TEST
 static void prepare_modernbert_head(const char *name, const char *keys)
 {
     char config[1024];
-    snprintf(config, sizeof config, "{\"model_type\": \"modernbert\", \"vocab_size\": 3747, "
+    snprintf(config, sizeof config,
+             "{\"model_type\": \"modernbert\", \"vocab_size\": 3747, "
              "\"hidden_size\": 8, \"intermediate_size\": 16, \"num_hidden_layers\": 4, "
              "\"num_attention_heads\": 2, \"max_position_embeddings\": 64, "
              "\"global_rope_theta\": 1000.0, \"local_rope_theta\": 50.0, "
              "\"local_attention\": 4, \"pad_token_id\": 3745, "
-             "\"architectures\": [\"ModernBertForSequenceClassification\"], %s}", keys);
+             "\"architectures\": [\"ModernBertForSequenceClassification\"], %s}",
+             keys);
     prepare(join("../families", name).s, config);
 }
 
 /* ModernBertForSequenceClassification's head keys: values it does not have
  * are refused naming the key and the value; tensors the keys ask for must be
  * there, with their shapes. */
-START_TEST(test_modernbert_head_config)
+START_TEST(test_encoder_piecesbert_head_config)
 {
     static const struct {
         const char *keys;
@@ -745,13 +779,15 @@ START_TEST(test_modernbert_head_config)
         const char *message;
     } cases[] = {
         {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_pooling\": \"max\"",
-         TF_ERR_UNSUPPORTED, "config.json: classifier_pooling \"max\" is not supported "
+         TF_ERR_UNSUPPORTED,
+         "config.json: classifier_pooling \"max\" is not supported "
          "(\"cls\" and \"mean\" are, as ModernBertForSequenceClassification's)"},
         {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_activation\": \"swish\"",
-         TF_ERR_UNSUPPORTED, "config.json: classifier_activation \"swish\" is not supported "
+         TF_ERR_UNSUPPORTED,
+         "config.json: classifier_activation \"swish\" is not supported "
          "(gelu, gelu_python, relu, tanh, sigmoid and linear are)"},
-        {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_pooling\": 1",
-         TF_ERR_FORMAT, "config.json: classifier_pooling must be a string, got 1"},
+        {"\"norm_bias\": true, \"classifier_bias\": true, \"classifier_pooling\": 1", TF_ERR_FORMAT,
+         "config.json: classifier_pooling must be a string, got 1"},
         {"\"norm_bias\": true, \"classifier_bias\": \"yes\"", TF_ERR_FORMAT,
          "config.json: classifier_bias must be true or false, got \"yes\""},
     };
@@ -762,16 +798,18 @@ START_TEST(test_modernbert_head_config)
     }
     /* the head's tensors by their names and shapes */
     prepare_modernbert_head("modernbert_cross_encoder", "\"classifier_bias\": true");
-    expect_load_failure(TF_ERR_FORMAT, "model.safetensors: missing tensor 'head.dense.bias' [8] "
+    expect_load_failure(TF_ERR_FORMAT,
+                        "model.safetensors: missing tensor 'head.dense.bias' [8] "
                         "(hidden_size 8)");
-    prepare_modernbert_head("modernbert_classifier", "\"norm_bias\": true, "
+    prepare_modernbert_head("modernbert_classifier",
+                            "\"norm_bias\": true, "
                             "\"classifier_bias\": true, \"num_labels\": 2");
-    expect_load_failure(TF_ERR_SHAPE, "model.safetensors: classifier.weight: expected [2, 8] (2 "
+    expect_load_failure(TF_ERR_SHAPE,
+                        "model.safetensors: classifier.weight: expected [2, 8] (2 "
                         "labels in config.json id2label, hidden_size 8), got [3, 8]");
     remove_tmp_dir();
 }
 END_TEST
-
 
 /* ---- A cross-encoder's activation ----------------------------------------------------- */
 
@@ -814,11 +852,14 @@ static const struct activation_case {
     {"cross_encoder", ST_ACTIVATION("torch.nn.Tanh") "}", "activation.Tanh"},
     {"cross_encoder", ST_ACTIVATION("torch.nn.modules.Identity") "}", "linear.Identity"},
     {"cross_encoder", "{\"sentence_transformers\": {}}", "activation.Sigmoid"},
-    {"cross_encoder", "{\"sentence_transformers\": {}, " LEGACY_ACTIVATION
-                      "\"torch.nn.modules.linear.Identity\"}", "linear.Identity"},
+    {"cross_encoder",
+     "{\"sentence_transformers\": {}, " LEGACY_ACTIVATION "\"torch.nn.modules.linear.Identity\"}",
+     "linear.Identity"},
     /* the key said, null: upstream's default, the older key unread */
-    {"cross_encoder", "{\"sentence_transformers\": {\"activation_fn\": null}, " LEGACY_ACTIVATION
-                      "\"torch.nn.modules.linear.Identity\"}", "activation.Sigmoid"},
+    {"cross_encoder",
+     "{\"sentence_transformers\": {\"activation_fn\": null}, " LEGACY_ACTIVATION
+     "\"torch.nn.modules.linear.Identity\"}",
+     "activation.Sigmoid"},
     {"cross_encoder", ST_ACTIVATION("torch.nn.modules.activation.Softmax") "}",
      "activation.Softmax"},
     {"classifier", "{}", "linear.Identity"},
@@ -841,8 +882,7 @@ START_TEST(test_cross_encoder_activation)
     make_tmp_dir();
     prepare_keys(c->base, c->keys);
     tf_pipeline *p;
-    ck_assert_msg(tf_pipeline_load(tmp_dir, NULL, &p) == TF_OK, "%s: %s", c->keys,
-                  tf_last_error());
+    ck_assert_msg(tf_pipeline_load(tmp_dir, NULL, &p) == TF_OK, "%s: %s", c->keys, tf_last_error());
     const cJSON *inputs = json_at(exp, "inputs");
     float out[4 * 3];
     tf_pipeline_args a;
@@ -875,7 +915,8 @@ START_TEST(test_cross_encoder_activation_refused)
          "config.json: sentence_transformers.activation_fn \"torch.nn.modules.activation.GELU\" "
          "is not supported; supported: torch.nn's Sigmoid, Identity, Tanh, ReLU, Softmax"},
         {"{\"sentence_transformers\": {}, " LEGACY_ACTIVATION "\"my_module.Scaled\"}",
-         TF_ERR_UNSUPPORTED, "config.json: sbert_ce_default_activation_function "
+         TF_ERR_UNSUPPORTED,
+         "config.json: sbert_ce_default_activation_function "
          "\"my_module.Scaled\" is not supported; supported: torch.nn's Sigmoid, Identity, Tanh"},
         {ST_ACTIVATION("torch.nn.Sigmoidal") "}", TF_ERR_UNSUPPORTED,
          "sentence_transformers.activation_fn \"torch.nn.Sigmoidal\" is not supported"},
@@ -917,8 +958,7 @@ START_TEST(test_messages_name_the_callers_index)
     expect_failure(tf_pipeline_score(ce, &a), TF_ERR_INVALID_ARGUMENT,
                    "text 4: invalid UTF-8 at byte 0");
     expect_failure(tf_pipeline_logits(ce, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
-    expect_failure(tf_pipeline_classify(cl, &a), TF_ERR_INVALID_ARGUMENT,
-                   "text 4: invalid UTF-8");
+    expect_failure(tf_pipeline_classify(cl, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
     a.pairs = NULL;
     expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT, "text 4: invalid UTF-8");
     a.prompt_name = "query";
@@ -947,10 +987,12 @@ END_TEST
 static void write_modules(const char *dir, const char *pooling, const char *more)
 {
     char text[2048];
-    ck_assert_int_lt(snprintf(text, sizeof text, "[{\"idx\": 0, \"path\": \"\", \"type\": "
+    ck_assert_int_lt(snprintf(text, sizeof text,
+                              "[{\"idx\": 0, \"path\": \"\", \"type\": "
                               "\"sentence_transformers.models.Transformer\"}, {\"idx\": 1, "
                               "\"path\": \"%s\", \"type\": \"sentence_transformers.models."
-                              "Pooling\"}%s]", pooling, more),
+                              "Pooling\"}%s]",
+                              pooling, more),
                      (int)sizeof text);
     write_text(join(dir, "modules.json").s, text);
 }
@@ -965,18 +1007,20 @@ START_TEST(test_module_paths_stay_in_the_folder)
     ck_assert_int_eq(mkdir(model.s, 0700), 0);
     const char *files[] = {"model.safetensors", "vocab.txt", "config.json"};
     for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(symlink(join(folder("st_mean_norm").s, files[i]).s,
-                                 join(model.s, files[i]).s), 0);
+        ck_assert_int_eq(
+            symlink(join(folder("st_mean_norm").s, files[i]).s, join(model.s, files[i]).s), 0);
     /* a Pooling folder beside the model's, which ../ would reach */
     ck_assert_int_eq(mkdir(join(tmp_dir, "1_Pooling").s, 0700), 0);
     write_text(join(tmp_dir, "1_Pooling/config.json").s, POOLING_16);
     static const struct {
         const char *path, *message;
     } escaping[] = {
-        {"../1_Pooling", "modules.json: module 1 (sentence_transformers.models.Pooling): path "
-                         "\"../1_Pooling\" leaves the folder (a \"..\" in it)"},
-        {"2_Dense/../../1_Pooling", "path \"2_Dense/../../1_Pooling\" leaves the folder (a "
-                                    "\"..\" in it)"},
+        {"../1_Pooling",
+         "modules.json: module 1 (sentence_transformers.models.Pooling): path "
+         "\"../1_Pooling\" leaves the folder (a \"..\" in it)"},
+        {"2_Dense/../../1_Pooling",
+         "path \"2_Dense/../../1_Pooling\" leaves the folder (a "
+         "\"..\" in it)"},
         {"..", "path \"..\" leaves the folder (a \"..\" in it)"},
         {"./..", "path \"./..\" leaves the folder"},
         {"/tmp", "path \"/tmp\" leaves the folder (an absolute path)"},
@@ -994,8 +1038,9 @@ START_TEST(test_module_paths_stay_in_the_folder)
     ck_assert_msg(tf_pipeline_load(model.s, NULL, &p) == TF_OK, "%s", tf_last_error());
     tf_pipeline_destroy(p);
     ck_assert_int_eq(mkdir(join(model.s, "1_Pooling").s, 0700), 0);
-    ck_assert_int_eq(symlink(join(tmp_dir, "1_Pooling/config.json").s,
-                             join(model.s, "1_Pooling/config.json").s), 0);
+    ck_assert_int_eq(
+        symlink(join(tmp_dir, "1_Pooling/config.json").s, join(model.s, "1_Pooling/config.json").s),
+        0);
     write_modules(model.s, "./1_Pooling/", "");
     ck_assert_msg(tf_pipeline_load(model.s, NULL, &p) == TF_OK, "%s", tf_last_error());
     ck_assert_int_eq(tf_pipeline_dim(p), 16);
@@ -1026,13 +1071,14 @@ START_TEST(test_long_module_paths_named_whole)
     expect_load_failure(TF_ERR_SHAPE, want);
     /* and as the width a Dense module after it is given */
     write_text(pooling.s, POOLING_16);
-    write_modules(tmp_dir, path, ", {\"idx\": 2, \"path\": \"2_Dense\", \"type\": "
+    write_modules(tmp_dir, path,
+                  ", {\"idx\": 2, \"path\": \"2_Dense\", \"type\": "
                   "\"sentence_transformers.models.Dense\"}");
     ck_assert_int_eq(mkdir(join(tmp_dir, "2_Dense").s, 0700), 0);
-    write_text(join(tmp_dir, "2_Dense/config.json").s, "{\"in_features\": 8, \"out_features\": "
+    write_text(join(tmp_dir, "2_Dense/config.json").s,
+               "{\"in_features\": 8, \"out_features\": "
                "4, \"activation_function\": \"torch.nn.modules.linear.Identity\"}");
-    snprintf(want, sizeof want, "the modules before it give (%s/config.json: 1 modes of 16)",
-             path);
+    snprintf(want, sizeof want, "the modules before it give (%s/config.json: 1 modes of 16)", path);
     expect_load_failure(TF_ERR_SHAPE, want);
     remove_tmp_dir();
 }
@@ -1042,10 +1088,17 @@ END_TEST
 
 /* st_dense's files, each a link into tmp_dir/blobs as a Hugging Face cache
  * snapshot has them. */
-static const char *const snapshot_files[] = {
-    "config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "modules.json",
-    "config_sentence_transformers.json", "1_Pooling/config.json", "2_Dense/config.json",
-    "2_Dense/model.safetensors", "3_Dense/config.json", "3_Dense/model.safetensors"};
+static const char *const snapshot_files[] = {"config.json",
+                                             "model.safetensors",
+                                             "vocab.txt",
+                                             "tokenizer_config.json",
+                                             "modules.json",
+                                             "config_sentence_transformers.json",
+                                             "1_Pooling/config.json",
+                                             "2_Dense/config.json",
+                                             "2_Dense/model.safetensors",
+                                             "3_Dense/config.json",
+                                             "3_Dense/model.safetensors"};
 enum { N_SNAPSHOT_FILES = sizeof snapshot_files / sizeof snapshot_files[0] };
 
 /* tmp_dir/snapshot: st_dense as links to the blobs tmp_dir/blobs/<i> (each
@@ -1061,10 +1114,9 @@ static path_buf make_snapshot(void)
     for (int i = 0; i < N_SNAPSHOT_FILES; i++) {
         char blob[16];
         snprintf(blob, sizeof blob, "%d", i);
-        ck_assert_int_eq(symlink(join(folder("st_dense").s, snapshot_files[i]).s,
-                                 join(blobs.s, blob).s), 0);
-        ck_assert_int_eq(symlink(join(blobs.s, blob).s,
-                                 join(snapshot.s, snapshot_files[i]).s), 0);
+        ck_assert_int_eq(
+            symlink(join(folder("st_dense").s, snapshot_files[i]).s, join(blobs.s, blob).s), 0);
+        ck_assert_int_eq(symlink(join(blobs.s, blob).s, join(snapshot.s, snapshot_files[i]).s), 0);
     }
     return snapshot;
 }
@@ -1085,9 +1137,10 @@ START_TEST(test_snapshot_without_blobs)
         snprintf(blob, sizeof blob, "%d", i);
         snprintf(gone, sizeof gone, "%d.gone", i);
         ck_assert_int_eq(rename(join(blobs.s, blob).s, join(blobs.s, gone).s), 0);
-        snprintf(want, sizeof want, "%s: a symbolic link to %s that does not exist (a cache "
-                 "snapshot without its blobs?)", join(snapshot.s, snapshot_files[i]).s,
-                 join(blobs.s, blob).s);
+        snprintf(want, sizeof want,
+                 "%s: a symbolic link to %s that does not exist (a cache "
+                 "snapshot without its blobs?)",
+                 join(snapshot.s, snapshot_files[i]).s, join(blobs.s, blob).s);
         p = (tf_pipeline *)&p;
         expect_failure(tf_pipeline_load(snapshot.s, NULL, &p), TF_ERR_IO, want);
         ck_assert_ptr_null(p);
@@ -1099,8 +1152,10 @@ START_TEST(test_snapshot_without_blobs)
     for (int i = 0; i < 3; i++) {
         const path_buf link_path = join(snapshot.s, optional[i]);
         ck_assert_int_eq(symlink("../blobs/missing", link_path.s), 0);
-        snprintf(want, sizeof want, "%s: a symbolic link to ../blobs/missing that does not "
-                 "exist", link_path.s);
+        snprintf(want, sizeof want,
+                 "%s: a symbolic link to ../blobs/missing that does not "
+                 "exist",
+                 link_path.s);
         expect_failure(tf_pipeline_load(snapshot.s, NULL, &p), TF_ERR_IO, want);
         tf_tokenizer *tok = (tf_tokenizer *)&tok;
         if (i < 2) /* the tokenizer's files */
@@ -1123,8 +1178,10 @@ START_TEST(test_folder_without_tokenizer)
     make_tmp_dir();
     tf_tokenizer *tok = (tf_tokenizer *)&tok;
     char want[512];
-    snprintf(want, sizeof want, "%s: not a regular file: it is a directory, with neither "
-             "tokenizer.json nor vocab.txt", tmp_dir);
+    snprintf(want, sizeof want,
+             "%s: not a regular file: it is a directory, with neither "
+             "tokenizer.json nor vocab.txt",
+             tmp_dir);
     expect_failure(tf_tokenizer_load(tmp_dir, NULL, &tok), TF_ERR_IO, want);
     ck_assert_ptr_null(tok);
     prepare("st_mean_norm", NULL);
@@ -1178,14 +1235,14 @@ END_TEST
  * sentence_bert_config.json max_seq_length (or options.max_seq_length)
  * above max_position_embeddings 64 is taken, and the pipeline's vector of
  * an 80-token text is the mean of the encoder's 80 outputs (the encoder
- * past 64 positions is checked against float64 in test_modern), then unit
+ * past 64 positions is checked against float64 in test_encoder_pieces), then unit
  * length; a learned table still bounds both. */
 START_TEST(test_rotary_pipeline_past_trained_length)
 {
     const path_buf base = join(join(data_dir, "families").s, "modernbert_st");
     make_tmp_dir();
-    const char *files[] = {"config.json", "model.safetensors", "tokenizer.json",
-                           "tokenizer_config.json", "modules.json", "1_Pooling"};
+    const char *files[] = {"config.json",           "model.safetensors", "tokenizer.json",
+                           "tokenizer_config.json", "modules.json",      "1_Pooling"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         ck_assert_int_eq(symlink(join(base.s, files[i]).s, join(tmp_dir, files[i]).s), 0);
     ck_assert_int_eq(mkdir(join(tmp_dir, "2_Normalize").s, 0700), 0);
@@ -1210,8 +1267,8 @@ START_TEST(test_rotary_pipeline_past_trained_length)
     ck_assert_uint_eq(truncated, 0);
 
     tf_encoding *e;
-    ck_assert_int_eq(tf_tokenizer_encode(tf_pipeline_tokenizer(p), text, strlen(text), NULL, 0,
-                                         &e), TF_OK);
+    ck_assert_int_eq(tf_tokenizer_encode(tf_pipeline_tokenizer(p), text, strlen(text), NULL, 0, &e),
+                     TF_OK);
     ck_assert_int_eq(tf_encoding_lengths(e)[0], n);
     tf_encoder *enc;
     ck_assert_int_eq(tf_encoder_load(base.s, NULL, &enc), TF_OK);
@@ -1269,7 +1326,7 @@ int main(void)
     tcase_add_test(tc, test_jina_sentence_encoder);
     tcase_add_test(tc, test_jina_code_sentence_encoder);
     tcase_add_test(tc, test_mpnet_sentence_encoder);
-    tcase_add_test(tc, test_modernbert_sentence_encoder);
+    tcase_add_test(tc, test_encoder_piecesbert_sentence_encoder);
     tcase_add_test(tc, test_token_classifier);
     tcase_add_test(tc, test_roberta_token_classifier);
     tcase_add_loop_test(tc, test_head, 0, sizeof head_cases / sizeof head_cases[0]);
@@ -1278,7 +1335,7 @@ int main(void)
     tcase_add_test(tc, test_cross_encoder_activation_refused);
     tcase_add_test(tc, test_messages_name_the_callers_index);
     tcase_add_test(tc, test_inconsistent_folders);
-    tcase_add_test(tc, test_modernbert_head_config);
+    tcase_add_test(tc, test_encoder_piecesbert_head_config);
     tcase_add_test(tc, test_module_paths_stay_in_the_folder);
     tcase_add_test(tc, test_long_module_paths_named_whole);
     tcase_add_test(tc, test_snapshot_without_blobs);

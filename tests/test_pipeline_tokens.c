@@ -41,8 +41,7 @@ static cJSON *expected(const char *name)
     return root;
 }
 
-static int32_t count(const tf_pipeline *p, const char *text, const char *pair,
-                     const char *prompt)
+static int32_t count(const tf_pipeline *p, const char *text, const char *pair, const char *prompt)
 {
     int32_t n = -1;
     ck_assert_int_eq(tf_pipeline_count_tokens(p, text, pair, prompt, &n), TF_OK);
@@ -64,8 +63,8 @@ START_TEST(test_counts_match_the_reference_ids)
             const int32_t want = cJSON_GetArraySize(cJSON_GetArrayItem(ids, i));
             const int32_t n = count(p, text, NULL, prompt);
             if (want < limit) /* not cut: the reference's own count */
-                ck_assert_msg(n == want, "%s[%d]: %d tokens, the reference has %d", key, i,
-                              (int)n, (int)want);
+                ck_assert_msg(n == want, "%s[%d]: %d tokens, the reference has %d", key, i, (int)n,
+                              (int)want);
             else /* the reference cut it to the limit; the count is uncut */
                 ck_assert_int_gt(n, limit);
         }
@@ -76,8 +75,8 @@ START_TEST(test_counts_match_the_reference_ids)
     /* the tokenizer the calls use cuts to the limit */
     tf_encoding *enc;
     const char *text = cJSON_GetArrayItem(texts, 4)->valuestring;
-    ck_assert_int_eq(tf_tokenizer_encode(tf_pipeline_tokenizer(p), text, strlen(text), NULL, 0,
-                                         &enc), TF_OK);
+    ck_assert_int_eq(
+        tf_tokenizer_encode(tf_pipeline_tokenizer(p), text, strlen(text), NULL, 0, &enc), TF_OK);
     ck_assert_int_eq(tf_encoding_lengths(enc)[0], 12);
     tf_encoding_destroy(enc);
     cJSON_Delete(e);
@@ -90,7 +89,8 @@ START_TEST(test_count_errors)
     tf_pipeline *p = load("st_mean_norm");
     int32_t n = 7;
     ck_assert_int_eq(tf_pipeline_count_tokens(p, "a", NULL, "nope", &n), TF_ERR_INVALID_ARGUMENT);
-    ck_assert_str_eq(tf_last_error(), "prompt_name \"nope\": the folder has no such prompt "
+    ck_assert_str_eq(tf_last_error(),
+                     "prompt_name \"nope\": the folder has no such prompt "
                      "(config_sentence_transformers.json has 2)");
     ck_assert_int_eq(tf_pipeline_count_tokens(p, "\xff", NULL, NULL, &n), TF_ERR_INVALID_ARGUMENT);
     ck_assert_int_eq(tf_pipeline_count_tokens(NULL, "a", NULL, NULL, &n), TF_ERR_INVALID_ARGUMENT);

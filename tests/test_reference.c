@@ -31,23 +31,175 @@ typedef struct ref_case {
 } ref_case;
 
 static const ref_case cases[] = {
-    {"bert_like", 64, 4, 128, 2, 50, 40, TF_POSITION_LEARNED, 2, 1, TF_NORM_POST, 0,
-     TF_ACTIVATION_GELU, 1, 1, 3, 11, {11, 6, 0}, PAD_MASK, 0, ADD_NONE},
-    {"pre_norm_final_gelu_tanh_causal", 48, 3, 96, 3, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0,
-     TF_NORM_PRE, 1, TF_ACTIVATION_GELU_TANH, 1, 0, 2, 9, {9, 4}, PAD_LENGTHS, 1, ADD_NONE},
-    {"no_bias_relu_additive_2d", 32, 8, 40, 2, 30, 0, TF_POSITION_NONE, 0, 0, TF_NORM_POST, 0,
-     TF_ACTIVATION_RELU, 0, 0, 2, 5, {5, 5}, PAD_NONE, 0, ADD_2D},
-    {"additive_3d_fully_masked_row", 32, 2, 64, 1, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0,
-     TF_NORM_POST, 0, TF_ACTIVATION_GELU, 1, 0, 2, 7, {7, 5}, PAD_LENGTHS, 0, ADD_3D},
-    {"blocks_and_chunks_causal", 16, 2, 24, 1, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0, TF_NORM_PRE,
-     0, TF_ACTIVATION_GELU, 1, 0, 4, 300, {300, 257, 129, 1}, PAD_LENGTHS, 1, ADD_NONE},
+    {"bert_like",
+     64,
+     4,
+     128,
+     2,
+     50,
+     40,
+     TF_POSITION_LEARNED,
+     2,
+     1,
+     TF_NORM_POST,
+     0,
+     TF_ACTIVATION_GELU,
+     1,
+     1,
+     3,
+     11,
+     {11, 6, 0},
+     PAD_MASK,
+     0,
+     ADD_NONE},
+    {"pre_norm_final_gelu_tanh_causal",
+     48,
+     3,
+     96,
+     3,
+     0,
+     0,
+     TF_POSITION_SINUSOIDAL,
+     0,
+     0,
+     TF_NORM_PRE,
+     1,
+     TF_ACTIVATION_GELU_TANH,
+     1,
+     0,
+     2,
+     9,
+     {9, 4},
+     PAD_LENGTHS,
+     1,
+     ADD_NONE},
+    {"no_bias_relu_additive_2d",
+     32,
+     8,
+     40,
+     2,
+     30,
+     0,
+     TF_POSITION_NONE,
+     0,
+     0,
+     TF_NORM_POST,
+     0,
+     TF_ACTIVATION_RELU,
+     0,
+     0,
+     2,
+     5,
+     {5, 5},
+     PAD_NONE,
+     0,
+     ADD_2D},
+    {"additive_3d_fully_masked_row",
+     32,
+     2,
+     64,
+     1,
+     0,
+     0,
+     TF_POSITION_SINUSOIDAL,
+     0,
+     0,
+     TF_NORM_POST,
+     0,
+     TF_ACTIVATION_GELU,
+     1,
+     0,
+     2,
+     7,
+     {7, 5},
+     PAD_LENGTHS,
+     0,
+     ADD_3D},
+    {"blocks_and_chunks_causal",
+     16,
+     2,
+     24,
+     1,
+     0,
+     0,
+     TF_POSITION_SINUSOIDAL,
+     0,
+     0,
+     TF_NORM_PRE,
+     0,
+     TF_ACTIVATION_GELU,
+     1,
+     0,
+     4,
+     300,
+     {300, 257, 129, 1},
+     PAD_LENGTHS,
+     1,
+     ADD_NONE},
     /* beyond 2048 tokens attention splits queries into blocks (16 MiB of scores each) */
-    {"attention_blocks_causal_2100", 8, 2, 8, 1, 0, 0, TF_POSITION_SINUSOIDAL, 0, 0, TF_NORM_PRE, 0,
-     TF_ACTIVATION_GELU, 1, 0, 1, 2100, {2100}, PAD_NONE, 1, ADD_NONE},
-    {"odd_sizes", 30, 5, 7, 2, 13, 9, TF_POSITION_LEARNED, 3, 1, TF_NORM_POST, 1,
-     TF_ACTIVATION_RELU, 1, 1, 1, 9, {9}, PAD_NONE, 0, ADD_NONE},
-    {"pooler_with_empty_sequence", 24, 3, 48, 1, 20, 0, TF_POSITION_SINUSOIDAL, 2, 1,
-     TF_NORM_POST, 0, TF_ACTIVATION_GELU, 1, 1, 3, 6, {0, 6, 2}, PAD_LENGTHS, 1, ADD_NONE},
+    {"attention_blocks_causal_2100",
+     8,
+     2,
+     8,
+     1,
+     0,
+     0,
+     TF_POSITION_SINUSOIDAL,
+     0,
+     0,
+     TF_NORM_PRE,
+     0,
+     TF_ACTIVATION_GELU,
+     1,
+     0,
+     1,
+     2100,
+     {2100},
+     PAD_NONE,
+     1,
+     ADD_NONE},
+    {"odd_sizes",
+     30,
+     5,
+     7,
+     2,
+     13,
+     9,
+     TF_POSITION_LEARNED,
+     3,
+     1,
+     TF_NORM_POST,
+     1,
+     TF_ACTIVATION_RELU,
+     1,
+     1,
+     1,
+     9,
+     {9},
+     PAD_NONE,
+     0,
+     ADD_NONE},
+    {"pooler_with_empty_sequence",
+     24,
+     3,
+     48,
+     1,
+     20,
+     0,
+     TF_POSITION_SINUSOIDAL,
+     2,
+     1,
+     TF_NORM_POST,
+     0,
+     TF_ACTIVATION_GELU,
+     1,
+     1,
+     3,
+     6,
+     {0, 6, 2},
+     PAD_LENGTHS,
+     1,
+     ADD_NONE},
 };
 
 /* LayerNorm weights and biases away from 1 and 0, so ignoring them fails. */
@@ -62,7 +214,8 @@ static void perturb_norms(tf_encoder *enc, uint64_t seed)
         ck_assert_int_eq(tf_encoder_tensor_shape(enc, name, &rank, dims), TF_OK);
         float *v = malloc(sizeof(float) * (size_t)dims[0]);
         const int is_weight = strstr(name, ".weight") != NULL;
-        fill_uniform(v, (size_t)dims[0], seed + i, is_weight ? 0.8f : -0.2f, is_weight ? 1.2f : 0.2f);
+        fill_uniform(v, (size_t)dims[0], seed + i, is_weight ? 0.8f : -0.2f,
+                     is_weight ? 1.2f : 0.2f);
         ck_assert_int_eq(tf_encoder_set_tensor(enc, name, v, rank, dims), TF_OK);
         free(v);
     }
@@ -127,7 +280,8 @@ START_TEST(test_against_reference)
     a.pooled_output = c->pooler ? pooled : NULL;
     ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
 
-    double *r_out = malloc(sizeof(double) * BTD), *r_hidden = malloc(sizeof(double) * (L + 1) * BTD);
+    double *r_out = malloc(sizeof(double) * BTD),
+           *r_hidden = malloc(sizeof(double) * (L + 1) * BTD);
     double *r_attn = malloc(sizeof(double) * L * BHTT), *r_pooled = malloc(sizeof(double) * B * D);
     ck_assert_int_eq(ref_forward(enc, &a, r_out, r_hidden, r_attn, r_pooled), 0);
 
@@ -179,7 +333,8 @@ START_TEST(test_padding_forms_agree)
     for (int b = 0; b < B; b++) {
         tf_forward_args one;
         tf_forward_args_init(&one);
-        one.batch = 1, one.seq_len = lengths[b], one.input_embeds = x + b * T * D, one.output = alone;
+        one.batch = 1, one.seq_len = lengths[b], one.input_embeds = x + b * T * D,
+        one.output = alone;
         ck_assert_int_eq(tf_encoder_forward(enc, &one), TF_OK);
         for (int i = 0; i < lengths[b] * D; i++)
             ck_assert_float_eq_tol(alone[i], by_len[b * T * D + i], 2e-6f);
@@ -201,8 +356,8 @@ START_TEST(test_nan_propagates_within_its_sequence)
     const int32_t lengths[B] = {4, 3};
     float x[B * T * D], out[B * T * D];
     fill_uniform(x, B * T * D, 9, -1, 1);
-    x[2 * D + 5] = NAN;           /* sequence 0, token 2 */
-    x[(T + 3) * D + 1] = NAN;     /* sequence 1, padded token 3 */
+    x[2 * D + 5] = NAN;       /* sequence 0, token 2 */
+    x[(T + 3) * D + 1] = NAN; /* sequence 1, padded token 3 */
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = B, a.seq_len = T, a.input_embeds = x, a.lengths = lengths, a.output = out;

@@ -16,8 +16,8 @@
 #include "workspace.h"
 
 /* {n, parts, align} */
-static const size_t cuts[][3] = {{0, 1, 1}, {1, 4, 1}, {10, 3, 1}, {768, 2, 16}, {100, 3, 16},
-                                 {2304, 7, 16}, {5, 5, 16}, {4096, 32, 16}};
+static const size_t cuts[][3] = {{0, 1, 1},    {1, 4, 1},     {10, 3, 1}, {768, 2, 16},
+                                 {100, 3, 16}, {2304, 7, 16}, {5, 5, 16}, {4096, 32, 16}};
 
 START_TEST(test_split_range_covers_once)
 {
@@ -25,7 +25,7 @@ START_TEST(test_split_range_covers_once)
     size_t next = 0;
     for (size_t p = 0; p < parts; p++) {
         size_t first, count;
-        tf_split_range(n, parts, align, p, &first, &count);
+        tf__split_range(n, parts, align, p, &first, &count);
         ck_assert_uint_eq(first, next); /* contiguous, in order */
         ck_assert(first % align == 0 || count == 0);
         next = first + count;
@@ -50,19 +50,19 @@ static void meet(void *ctx, size_t task, int thread)
 
 START_TEST(test_claimed_pool_runs_tasks_at_once)
 {
-    if (tf_pool_width() < 2)
+    if (tf__pool_width() < 2)
         return; /* one core: nothing to run at once */
-    const int threads = tf_pool_claim(2);
+    const int threads = tf__pool_claim(2);
     ck_assert_int_eq(threads, 2);
-    ck_assert_int_eq(tf_pool_claim(2), 1); /* held: a second call runs alone */
+    ck_assert_int_eq(tf__pool_claim(2), 1); /* held: a second call runs alone */
     meeting m;
     pthread_barrier_init(&m.both, NULL, 2);
-    tf_pool_run(threads, meet, &m, 2);
+    tf__pool_run(threads, meet, &m, 2);
     pthread_barrier_destroy(&m.both);
     ck_assert_int_ne(m.ran_on[0], m.ran_on[1]);
-    tf_pool_release(threads);
-    ck_assert_int_eq(tf_pool_claim(2), 2); /* given back */
-    tf_pool_release(2);
+    tf__pool_release(threads);
+    ck_assert_int_eq(tf__pool_claim(2), 2); /* given back */
+    tf__pool_release(2);
 }
 END_TEST
 
@@ -90,18 +90,18 @@ START_TEST(test_workers_run_off_the_callers_core)
 {
     cpu_set_t all, one;
     ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
-    if (CPU_COUNT(&all) < 2 || tf_pool_width() < 2)
-        return; /* one core: nowhere else to run */
-    const int threads = tf_pool_claim(2); /* starts the workers, on every core */
+    if (CPU_COUNT(&all) < 2 || tf__pool_width() < 2)
+        return;                            /* one core: nowhere else to run */
+    const int threads = tf__pool_claim(2); /* starts the workers, on every core */
     ck_assert_int_eq(threads, 2);
     placed p = {.caller_cpu = sched_getcpu()};
     CPU_ZERO(&one);
     CPU_SET(p.caller_cpu, &one);
     ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0); /* the caller stays put */
     pthread_barrier_init(&p.both, NULL, 2);
-    tf_pool_run(threads, place, &p, 2);
+    tf__pool_run(threads, place, &p, 2);
     pthread_barrier_destroy(&p.both);
-    tf_pool_release(threads);
+    tf__pool_release(threads);
 
     cpu_set_t after;
     ck_assert_int_eq(sched_getaffinity(0, sizeof after, &after), 0);
@@ -122,9 +122,9 @@ START_TEST(test_attention_blocks_fit_the_slot)
     size_t bad = 0, bad_L = 0, bad_len = 0; /* ck_assert per case would take minutes */
     for (size_t L = 1; L <= 2200; L += L < 1000 ? 7 : 1)
         for (size_t hi = 0; hi < sizeof heads / sizeof *heads; hi++) {
-            const size_t slot = tf_attention_block_floats(L);
+            const size_t slot = tf__attention_block_floats(L);
             for (size_t len = 1; len <= L; len++) {
-                const size_t rows = tf_attention_block_rows(len, heads[hi]);
+                const size_t rows = tf__attention_block_rows(len, heads[hi]);
                 if (rows * len > slot || rows < 1 || rows > len || (rows < 64 && rows != len))
                     bad++, bad_L = L, bad_len = len;
             }
@@ -135,40 +135,40 @@ END_TEST
 
 START_TEST(test_thread_counts)
 {
-    tf_schedule s;
-    tf_schedule_begin(&s, 1);
+    tf__schedule s;
+    tf__schedule_begin(&s, 1);
     ck_assert_int_eq(s.threads, 1);
-    ck_assert_int_eq(s.width, tf_pool_width());
-    tf_schedule_end(&s);
-    tf_schedule_begin(&s, 0);
-    ck_assert_int_eq(s.threads, tf_pool_width());
-    tf_schedule_end(&s);
-    tf_schedule_begin(&s, 1000);
-    ck_assert_int_eq(s.threads, tf_pool_width());
-    tf_schedule_end(&s);
+    ck_assert_int_eq(s.width, tf__pool_width());
+    tf__schedule_end(&s);
+    tf__schedule_begin(&s, 0);
+    ck_assert_int_eq(s.threads, tf__pool_width());
+    tf__schedule_end(&s);
+    tf__schedule_begin(&s, 1000);
+    ck_assert_int_eq(s.threads, tf__pool_width());
+    tf__schedule_end(&s);
 }
 END_TEST
 
 START_TEST(test_blas_at_one_thread_while_calls_run)
 {
     blas_threads_set(2);
-    tf_schedule first, second;
-    tf_schedule_begin(&first, 0);
+    tf__schedule first, second;
+    tf__schedule_begin(&first, 0);
     ck_assert_int_eq(blas_threads_get(), 1);
-    tf_schedule_begin(&second, 1);
-    tf_schedule_end(&first);
+    tf__schedule_begin(&second, 1);
+    tf__schedule_end(&first);
     ck_assert_int_eq(blas_threads_get(), 1); /* second still runs */
-    tf_schedule_end(&second);
+    tf__schedule_end(&second);
     ck_assert_int_eq(blas_threads_get(), 2); /* put back */
 
-    tf_schedule_begin(&first, 0);
+    tf__schedule_begin(&first, 0);
     blas_threads_set(3); /* the host's own choice, meanwhile */
-    tf_schedule_end(&first);
+    tf__schedule_end(&first);
     ck_assert_int_eq(blas_threads_get(), 3); /* kept */
 
     blas_threads_set(1);
-    tf_schedule_begin(&first, 0);
-    tf_schedule_end(&first);
+    tf__schedule_begin(&first, 0);
+    tf__schedule_end(&first);
     ck_assert_int_eq(blas_threads_get(), 1);
 }
 END_TEST

@@ -112,8 +112,7 @@ static void start_blas_threads(void)
 {
     enum { N = 256 };
     static float a[N * N], b[N * N], c[N * N];
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c,
-                N);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c, N);
 }
 
 /* A child process forked after the library and the BLAS's worker threads
@@ -194,7 +193,7 @@ START_TEST(test_many_more_threads_than_blas_buffers)
     }
     pthread_barrier_destroy(&crowd_start);
     const long printed = release(STDERR_FILENO, saved_err, err_file) +
-                         release(STDOUT_FILENO, saved_out, out_file);
+        release(STDOUT_FILENO, saved_out, out_file);
     ck_assert_int_eq(failures, 0);
     ck_assert_int_eq(mismatches, 0);
     ck_assert_int_eq(printed, 0);

@@ -77,18 +77,18 @@ typedef enum surface_kind {
     SURFACE_BYTES       /* as written, "<0xNN>" bytes (bpe_bytes) */
 } surface_kind;
 
-enum { /* what N does, in this order */
-    N_BERT_CLEAN = 1 << 0,   /* controls, format characters, U+FFFD dropped; spaces */
-    N_NMT_NFKC = 1 << 1,     /* NFKC, controls dropped, spaces */
-    N_NFKC = 1 << 2,
-    N_NFKD = 1 << 3,
-    N_NFD = 1 << 4,
-    N_NFC = 1 << 5,
-    N_STRIP_MN = 1 << 6,     /* nonspacing marks dropped (BertNormalizer's strip_accents) */
-    N_STRIP_MARKS = 1 << 10, /* every mark (M*) dropped (StripAccents) */
-    N_QUOTES_ZERO = 1 << 7,  /* bpe_chars' Replace: `` as ", whitespace and digits " 0" */
-    N_LOWER = 1 << 8,
-    N_META = 1 << 9          /* ' ' as "▁" */
+enum {                        /* what N does, in this order */
+       N_BERT_CLEAN = 1 << 0, /* controls, format characters, U+FFFD dropped; spaces */
+       N_NMT_NFKC = 1 << 1,   /* NFKC, controls dropped, spaces */
+       N_NFKC = 1 << 2,
+       N_NFKD = 1 << 3,
+       N_NFD = 1 << 4,
+       N_NFC = 1 << 5,
+       N_STRIP_MN = 1 << 6,     /* nonspacing marks dropped (BertNormalizer's strip_accents) */
+       N_STRIP_MARKS = 1 << 10, /* every mark (M*) dropped (StripAccents) */
+       N_QUOTES_ZERO = 1 << 7,  /* bpe_chars' Replace: `` as ", whitespace and digits " 0" */
+       N_LOWER = 1 << 8,
+       N_META = 1 << 9 /* ' ' as "▁" */
 };
 
 typedef struct span_rules {
@@ -102,8 +102,8 @@ typedef struct span_rules {
 } span_rules;
 
 static const span_rules files[] = {
-    {"bert_uncased", SURFACE_WORDPIECE, N_BERT_CLEAN | N_NFD | N_STRIP_MN | N_LOWER, NULL, 0,
-     1, ""},
+    {"bert_uncased", SURFACE_WORDPIECE, N_BERT_CLEAN | N_NFD | N_STRIP_MN | N_LOWER, NULL, 0, 1,
+     ""},
     {"bert_cased", SURFACE_WORDPIECE, N_BERT_CLEAN, NULL, 0, 1, ""},
     {"qwen3", SURFACE_BYTE_LEVEL, N_NFC, NULL, 0, 0, ""},
     {"roberta", SURFACE_BYTE_LEVEL, 0, " ", 0, 0, ""},
@@ -144,23 +144,23 @@ static int is_space(int32_t cp)
 {
     const utf8proc_category_t c = utf8proc_category(cp);
     return cp == ' ' || (cp >= 9 && cp <= 13) || cp == 0x85 || c == UTF8PROC_CATEGORY_ZS ||
-           c == UTF8PROC_CATEGORY_ZL || c == UTF8PROC_CATEGORY_ZP;
+        c == UTF8PROC_CATEGORY_ZL || c == UTF8PROC_CATEGORY_ZP;
 }
 
 static int is_control(int32_t cp)
 {
     const utf8proc_category_t c = utf8proc_category(cp);
     return cp != '\t' && cp != '\n' && cp != '\r' &&
-           (c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
-            c == UTF8PROC_CATEGORY_CO);
+        (c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_CS ||
+         c == UTF8PROC_CATEGORY_CO);
 }
 
 /* s[0..n) through one utf8proc mapping (options) into out. */
 static void unicode_map(buf *out, const char *s, size_t n, utf8proc_option_t options)
 {
     utf8proc_uint8_t *mapped = NULL;
-    const utf8proc_ssize_t len =
-        utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &mapped, options);
+    const utf8proc_ssize_t len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n,
+                                              &mapped, options);
     ck_assert_int_ge(len, 0);
     out->n = 0;
     put(out, (const char *)mapped, (size_t)len);
@@ -398,7 +398,7 @@ static void breaks(checker *k, const char *what, int64_t b, int64_t e)
                 (long long)b, (long long)e, (int)(e - b), k->text + b, what);
 }
 
-static int64_t tf_utf8_len(int32_t cp)
+static int64_t tf__utf8_len(int32_t cp)
 {
     return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
@@ -459,15 +459,13 @@ static int gap_dropped(const checker *k, int64_t b, int64_t e)
     for (int64_t i = b; i < e;) {
         utf8proc_int32_t cp;
         i += utf8proc_iterate(p + i, e - i, &cp);
-        const int64_t at = i - (int64_t)tf_utf8_len(cp);
+        const int64_t at = i - (int64_t)tf__utf8_len(cp);
         const int sp_space = k->r->surface == SURFACE_METASPACE &&
-                             (k->r->norm & N_NMT_NFKC ? makes(k, cp, "\u2581")
-                                                      : !strcmp(k->r->name, "unigram_bytes") &&
-                                                            is_space(cp));
+            (k->r->norm & N_NMT_NFKC ? makes(k, cp, "\u2581")
+                                     : !strcmp(k->r->name, "unigram_bytes") && is_space(cp));
         const int reordered = is_mark(cp) && k->in_token[at];
         const int replaced = (k->r->norm & N_QUOTES_ZERO) &&
-                             (is_space(cp) || makes(k, cp, " 0") ||
-                              (cp == '`' && at > 0 && k->text[at - 1] == '`'));
+            (is_space(cp) || makes(k, cp, " 0") || (cp == '`' && at > 0 && k->text[at - 1] == '`'));
         if (!dropped(k, cp) && !sp_space && !reordered && !replaced)
             return 0;
     }
@@ -551,8 +549,7 @@ static void check_text(checker *k, const tf_encoding *e)
             a = NULL; /* the model's unknown token, not the added one written in the text */
         k->tokens++;
         if (b == 0 && end == 0) { /* the template's */
-            ck_assert_msg(a != NULL, "%s: \"%s\": token %d spans nothing", k->r->name, k->text,
-                          t);
+            ck_assert_msg(a != NULL, "%s: \"%s\": token %d spans nothing", k->r->name, k->text, t);
             t++;
             continue;
         }
@@ -565,14 +562,15 @@ static void check_text(checker *k, const tf_encoding *e)
             utf8proc_int32_t cp;
             utf8proc_ssize_t len1;
             while (a->lstrip && cb < ce &&
-                   (len1 = utf8proc_iterate((const utf8proc_uint8_t *)k->text + cb, ce - cb,
-                                            &cp)) > 0 &&
+                   (len1 = utf8proc_iterate((const utf8proc_uint8_t *)k->text + cb, ce - cb, &cp)) >
+                       0 &&
                    is_space(cp))
                 cb += len1;
             while (a->rstrip && ce > cb && is_space(k->text[ce - 1]))
                 ce--;
-            if (!a->normalized && ((size_t)(ce - cb) != strlen(a->content) ||
-                                   memcmp(k->text + cb, a->content, (size_t)(ce - cb))))
+            if (!a->normalized &&
+                ((size_t)(ce - cb) != strlen(a->content) ||
+                 memcmp(k->text + cb, a->content, (size_t)(ce - cb))))
                 breaks(k, "an added token spans other than its content", b, end);
             covered = end, piece_start = 1, t++;
             continue;
@@ -584,7 +582,7 @@ static void check_text(checker *k, const tf_encoding *e)
             const int64_t shared_end = off[2 * last + 1] < ge ? off[2 * last + 1] : ge;
             if (!splittable(k, off[2 * last], shared_end, piece_start && last == t + 1))
                 breaks(k, "two tokens share a character that makes only one", off[2 * last],
-                     shared_end);
+                       shared_end);
             gb = off[2 * last] < gb ? off[2 * last] : gb;
             ge = off[2 * last + 1] > ge ? off[2 * last + 1] : ge;
             k->tokens++, last++;
@@ -618,18 +616,19 @@ START_TEST(test_every_token_spans_what_it_was_made_of)
     cJSON *cases = read_json_file(join(dir.s, "cases.json").s);
     checker k = {.r = r, .tok = tok};
     const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItem(file, "added_tokens")) {
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(file, "added_tokens"))
+    {
         ck_assert_int_lt(k.n_added, 64);
-        k.added[k.n_added++] = (added){
-            cJSON_GetObjectItem(a, "content")->valuestring,
-            cJSON_IsTrue(cJSON_GetObjectItem(a, "lstrip")),
-            cJSON_IsTrue(cJSON_GetObjectItem(a, "rstrip")),
-            cJSON_IsTrue(cJSON_GetObjectItem(a, "normalized")),
-            cJSON_GetObjectItem(a, "id")->valueint};
+        k.added[k.n_added++] = (added){cJSON_GetObjectItem(a, "content")->valuestring,
+                                       cJSON_IsTrue(cJSON_GetObjectItem(a, "lstrip")),
+                                       cJSON_IsTrue(cJSON_GetObjectItem(a, "rstrip")),
+                                       cJSON_IsTrue(cJSON_GetObjectItem(a, "normalized")),
+                                       cJSON_GetObjectItem(a, "id")->valueint};
     }
     int texts = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases"))
+    {
         if (cJSON_GetObjectItem(c, "pair")) /* its texts are cases of their own */
             continue;
         k.text = cJSON_GetObjectItem(c, "text")->valuestring;

@@ -36,8 +36,8 @@ static tf_tokenizer *load(int lowercase, int max_length)
 static tf_encoding *encode(const tf_tokenizer *tok, const char *text, const char *pair)
 {
     tf_encoding *e;
-    ck_assert_msg(tf_tokenizer_encode(tok, text, strlen(text), pair, pair ? strlen(pair) : 0,
-                                      &e) == TF_OK,
+    ck_assert_msg(tf_tokenizer_encode(tok, text, strlen(text), pair, pair ? strlen(pair) : 0, &e) ==
+                      TF_OK,
                   "%s", tf_last_error());
     return e;
 }
@@ -59,8 +59,8 @@ static int matches_case(const tf_tokenizer *tok, const cJSON *c, const char *mod
             fprintf(stderr, "%s ", tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[i]));
         fprintf(stderr, "\n  want ");
         const cJSON *t;
-        cJSON_ArrayForEach(t, cJSON_GetObjectItem(c, "tokens")) fprintf(stderr, "%s ",
-                                                                        t->valuestring);
+        cJSON_ArrayForEach(t, cJSON_GetObjectItem(c, "tokens"))
+            fprintf(stderr, "%s ", t->valuestring);
         fprintf(stderr, "\n");
     }
     tf_encoding_destroy(e);
@@ -102,7 +102,8 @@ START_TEST(test_normaliser_cases_match_hugging_face)
 {
     const cJSON *c;
     int n = 0, failures = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser_cases, "cases")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser_cases, "cases"))
+    {
         const int lowercase = cJSON_GetObjectItem(c, "lowercase")->valueint;
         const int strip_accents = cJSON_GetObjectItem(c, "strip_accents")->valueint;
         char mode[64];
@@ -123,7 +124,8 @@ START_TEST(test_offsets)
 {
     tf_tokenizer *cased = load(0, 0);
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cased")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cased"))
+    {
         const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
         const int64_t n = (int64_t)strlen(text);
         int ascii = 1;
@@ -157,7 +159,7 @@ START_TEST(test_offsets)
     tf_encoding *e = encode(uncased, text, NULL);
     const int64_t *off = tf_encoding_offsets(e);
     const int32_t n = tf_encoding_lengths(e)[0];
-    ck_assert_int_eq(off[2 * 1], 0);                      /* first piece of "creme" starts at C */
+    ck_assert_int_eq(off[2 * 1], 0); /* first piece of "creme" starts at C */
     ck_assert_int_eq(off[2 * (n - 2) + 1], (int64_t)strlen(text)); /* last piece ends at é's end */
     tf_encoding_destroy(e);
     tf_tokenizer_destroy(uncased);
@@ -179,12 +181,25 @@ static void same_ids(const tf_tokenizer *tok, const char *a, const char *b)
 START_TEST(test_bert_rules_beyond_the_fixture)
 {
     tf_tokenizer *tok = load(1, 0);
-    same_ids(tok, "a$b+c=d^e`f", "a $ b + c = d ^ e ` f"); /* ASCII symbols split like punctuation */
-    same_ids(tok, "a\x01" "b\x7f", "ab");                   /* control characters vanish */
-    same_ids(tok, "a\xe2\x80\x8b" "b\xc2\xad", "ab");        /* so do format ones (ZWSP, soft hyphen) */
-    same_ids(tok, "a\xef\xbf\xbd" "b", "ab");                /* and U+FFFD */
-    same_ids(tok, "a\rb\nc\td\xe3\x80\x80" "e", "a b c d e"); /* whitespace, incl. U+3000 */
-    same_ids(tok, "A\xcc\x81", "a");                        /* a combining accent is stripped */
+    same_ids(tok, "a$b+c=d^e`f",
+             "a $ b + c = d ^ e ` f"); /* ASCII symbols split like punctuation */
+    same_ids(tok,
+             "a\x01"
+             "b\x7f",
+             "ab"); /* control characters vanish */
+    same_ids(tok,
+             "a\xe2\x80\x8b"
+             "b\xc2\xad",
+             "ab"); /* so do format ones (ZWSP, soft hyphen) */
+    same_ids(tok,
+             "a\xef\xbf\xbd"
+             "b",
+             "ab"); /* and U+FFFD */
+    same_ids(tok,
+             "a\rb\nc\td\xe3\x80\x80"
+             "e",
+             "a b c d e");           /* whitespace, incl. U+3000 */
+    same_ids(tok, "A\xcc\x81", "a"); /* a combining accent is stripped */
     char word[102];
     memset(word, 'x', 101), word[101] = '\0';
     tf_encoding *e = encode(tok, word, NULL); /* 101 characters: [UNK] */
@@ -303,8 +318,8 @@ START_TEST(test_errors)
 {
     tf_tokenizer *tok = load(1, 0), *none = (tf_tokenizer *)&none;
     tf_encoding *e = (tf_encoding *)&e;
-    expect_failure(tf_tokenizer_encode(tok, "ok \xff no", 7, NULL, 0, &e),
-                   TF_ERR_INVALID_ARGUMENT, "text 0: invalid UTF-8 at byte 3 (0xff)");
+    expect_failure(tf_tokenizer_encode(tok, "ok \xff no", 7, NULL, 0, &e), TF_ERR_INVALID_ARGUMENT,
+                   "text 0: invalid UTF-8 at byte 3 (0xff)");
     ck_assert_ptr_null(e);
     expect_failure(tf_tokenizer_encode(tok, "fine", 4, "bad \xc0\xaf", 6, &e),
                    TF_ERR_INVALID_ARGUMENT, "pair 0: invalid UTF-8 at byte 4 (0xc0)");

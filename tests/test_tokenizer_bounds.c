@@ -25,9 +25,9 @@
 #include "tfenc.h"
 
 enum {
-    WORK_PER_BYTE = 256,  /* a regex's work over a text of n bytes: 256 (n + 1) */
-    CHARS_PER_BYTE = 16,  /* a normalizer's output: 16 characters per byte of the text */
-    IDS_MAX = 1 << 20     /* the most ids a test here reads back */
+    WORK_PER_BYTE = 256, /* a regex's work over a text of n bytes: 256 (n + 1) */
+    CHARS_PER_BYTE = 16, /* a normalizer's output: 16 characters per byte of the text */
+    IDS_MAX = 1 << 20    /* the most ids a test here reads back */
 };
 
 static const char *data_dir;
@@ -140,9 +140,9 @@ START_TEST(test_quadratic_replace_is_refused)
     char *spaces = repeat(" ", 100000);
     char bound[64];
     snprintf(bound, sizeof bound, "more than %d bytes", WORK_PER_BYTE * (100000 + 1));
-    expect_refused(tok, spaces, (const char *const[]){
-        "text 0: ", "normalizer.normalizers[2].pattern", "\"\\s*\\d+\"", "100000 bytes", bound,
-        NULL});
+    expect_refused(tok, spaces,
+                   (const char *const[]){"text 0: ", "normalizer.normalizers[2].pattern",
+                                         "\"\\s*\\d+\"", "100000 bytes", bound, NULL});
     expect_ids(tok, ordinary, want, n); /* the tokenizer is as it was */
 
     /* the same kind within the bound: 100 spaces (stripped, as one is), and
@@ -171,8 +171,9 @@ START_TEST(test_quadratic_split_is_refused)
     char *spaces = repeat(" ", 20000);
     char bound[64];
     snprintf(bound, sizeof bound, "more than %d bytes", WORK_PER_BYTE * (20000 + 1));
-    expect_refused(tok, spaces, (const char *const[]){
-        "text 0: ", "pre_tokenizer.pattern", "\"\\s*\\n\"", "20000 bytes", bound, NULL});
+    expect_refused(tok, spaces,
+                   (const char *const[]){"text 0: ", "pre_tokenizer.pattern", "\"\\s*\\n\"",
+                                         "20000 bytes", bound, NULL});
     expect_ids(tok, "ab \n", want, 4);
 
     int32_t *ids = malloc(IDS_MAX * sizeof *ids);
@@ -215,14 +216,16 @@ START_TEST(test_expanding_chain_is_refused)
     char *as = repeat("a", 200);
     char bound[64];
     snprintf(bound, sizeof bound, "more than %d characters", CHARS_PER_BYTE * 200);
-    expect_refused(tok, as, (const char *const[]){
-        "text 0: ", "normalizer.normalizers[2].pattern", "\"a\"", "200 bytes", bound, NULL});
+    expect_refused(tok, as,
+                   (const char *const[]){"text 0: ", "normalizer.normalizers[2].pattern", "\"a\"",
+                                         "200 bytes", bound, NULL});
     expect_ids(tok, one_a, ids, n); /* the tokenizer is as it was */
 
     char *short_one_a = repeat("b", 200);
     short_one_a[0] = 'a';
-    expect_refused(tok, short_one_a, (const char *const[]){
-        "text 0: ", "normalizer.normalizers[5].pattern", "200 bytes", bound, NULL});
+    expect_refused(tok, short_one_a,
+                   (const char *const[]){"text 0: ", "normalizer.normalizers[5].pattern",
+                                         "200 bytes", bound, NULL});
     free(short_one_a);
     free(as);
     free(one_a);
@@ -242,8 +245,8 @@ START_TEST(test_expanding_decoder_is_refused)
     const int32_t a[1] = {1}, b[3] = {2, 2, 2};
     char text[64];
     size_t len;
-    expect_failure(tf_tokenizer_decode(tok, a, 1, 0, text, sizeof text, &len),
-                   TF_ERR_UNSUPPORTED, "decoder.Replace: the decoding would make more than 272 "
+    expect_failure(tf_tokenizer_decode(tok, a, 1, 0, text, sizeof text, &len), TF_ERR_UNSUPPORTED,
+                   "decoder.Replace: the decoding would make more than 272 "
                    "bytes, 16 per byte of the 1 bytes of the tokens' strings; pattern \"a\"");
     ck_assert_int_eq(tf_tokenizer_decode(tok, b, 3, 0, text, sizeof text, &len), TF_OK);
     ck_assert_str_eq(text, "bbb");
@@ -255,9 +258,9 @@ START_TEST(test_expanding_decoder_is_refused)
 }
 END_TEST
 
-static const char *const fixtures[] = {"bert_cased", "bert_uncased", "bpe_bytes", "bpe_chars",
-                                       "qwen3", "roberta", "spm_bpe", "unigram",
-                                       "unigram_bytes"};
+static const char *const fixtures[] = {"bert_cased", "bert_uncased", "bpe_bytes",
+                                       "bpe_chars",  "qwen3",        "roberta",
+                                       "spm_bpe",    "unigram",      "unigram_bytes"};
 
 /* A paragraph of the kinds of text the fixtures see, which every fixture
  * tokenizes on its own after a newline (each copy gives the same ids). */

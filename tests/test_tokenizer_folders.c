@@ -48,7 +48,8 @@ static void make_folder(const cJSON *c)
     write_text(join(tmp_dir, name).s, text);
     free(text);
     const cJSON *file;
-    cJSON_ArrayForEach(file, json_at(c, "files")) {
+    cJSON_ArrayForEach(file, json_at(c, "files"))
+    {
         char *body = cJSON_PrintUnformatted(file);
         write_text(join(tmp_dir, file->string).s, body);
         free(body);
@@ -69,10 +70,9 @@ static int encoding_matches(const tf_tokenizer *tok, const cJSON *e, const char 
     const char *text = json_at(e, "text")->valuestring;
     const cJSON *pair = json_at(e, "pair");
     tf_encoding *enc = NULL;
-    const tf_status s = tf_tokenizer_encode(tok, text, strlen(text),
-                                            cJSON_IsString(pair) ? pair->valuestring : NULL,
-                                            cJSON_IsString(pair) ? strlen(pair->valuestring) : 0,
-                                            &enc);
+    const tf_status s = tf_tokenizer_encode(
+        tok, text, strlen(text), cJSON_IsString(pair) ? pair->valuestring : NULL,
+        cJSON_IsString(pair) ? strlen(pair->valuestring) : 0, &enc);
     ck_assert_msg(s == TF_OK, "%s: %s", text, tf_last_error());
     const cJSON *ids = json_at(e, "ids"), *types = json_at(e, "type_ids");
     const cJSON *offsets = json_at(e, "offsets");
@@ -81,13 +81,15 @@ static int encoding_matches(const tf_tokenizer *tok, const cJSON *e, const char 
     for (int t = 0; ok && t < n; t++) {
         const cJSON *span = cJSON_GetArrayItem(offsets, t);
         ok = tf_encoding_ids(enc)[t] == cJSON_GetArrayItem(ids, t)->valueint &&
-             tf_encoding_type_ids(enc)[t] == cJSON_GetArrayItem(types, t)->valueint &&
-             tf_encoding_char_offsets(enc)[2 * t] == cJSON_GetArrayItem(span, 0)->valueint &&
-             tf_encoding_char_offsets(enc)[2 * t + 1] == cJSON_GetArrayItem(span, 1)->valueint;
+            tf_encoding_type_ids(enc)[t] == cJSON_GetArrayItem(types, t)->valueint &&
+            tf_encoding_char_offsets(enc)[2 * t] == cJSON_GetArrayItem(span, 0)->valueint &&
+            tf_encoding_char_offsets(enc)[2 * t + 1] == cJSON_GetArrayItem(span, 1)->valueint;
         if (!ok)
-            fprintf(stderr, "%s: \"%s\": token %d: id %d type %d [%lld, %lld], tokenizers %d "
-                    "%d [%d, %d]\n", folder, text, t, tf_encoding_ids(enc)[t],
-                    tf_encoding_type_ids(enc)[t], (long long)tf_encoding_char_offsets(enc)[2 * t],
+            fprintf(stderr,
+                    "%s: \"%s\": token %d: id %d type %d [%lld, %lld], tokenizers %d "
+                    "%d [%d, %d]\n",
+                    folder, text, t, tf_encoding_ids(enc)[t], tf_encoding_type_ids(enc)[t],
+                    (long long)tf_encoding_char_offsets(enc)[2 * t],
                     (long long)tf_encoding_char_offsets(enc)[2 * t + 1],
                     cJSON_GetArrayItem(ids, t)->valueint, cJSON_GetArrayItem(types, t)->valueint,
                     cJSON_GetArrayItem(span, 0)->valueint, cJSON_GetArrayItem(span, 1)->valueint);
@@ -112,7 +114,8 @@ START_TEST(test_folder_matches_transformers)
     tf_tokenizer *tok = load(tmp_dir);
     const cJSON *e;
     int n = 0, failures = 0;
-    cJSON_ArrayForEach(e, json_at(c, "encodings")) {
+    cJSON_ArrayForEach(e, json_at(c, "encodings"))
+    {
         n++;
         failures += !encoding_matches(tok, e, name);
     }
@@ -121,7 +124,8 @@ START_TEST(test_folder_matches_transformers)
     ck_assert_int_ge(n, 10);
     ck_assert_int_eq(failures, 0);
     const cJSON *added;
-    cJSON_ArrayForEach(added, json_at(c, "added")) {
+    cJSON_ArrayForEach(added, json_at(c, "added"))
+    {
         const int32_t id = tf_tokenizer_token_to_id(tok, added->valuestring);
         ck_assert_msg(id >= 0, "%s: %s is no token", name, added->valuestring);
         ck_assert_str_eq(tf_tokenizer_id_to_token(tok, id), added->valuestring);
@@ -158,7 +162,8 @@ START_TEST(test_new_specials_are_special)
     size_t len;
     ck_assert_int_eq(tf_tokenizer_decode(tok, tf_encoding_ids(enc),
                                          (size_t)tf_encoding_lengths(enc)[0], 1, out, sizeof out,
-                                         &len), TF_OK);
+                                         &len),
+                     TF_OK);
     ck_assert_str_eq(out, "tag Paris done"); /* the folder's cls_token [unused1] left out too */
     ck_assert_int_eq(tf_tokenizer_vocab_size(tok), 6841 + 3); /* [E1] [/E1] <ent> are new */
     tf_encoding_destroy(enc);
@@ -301,10 +306,10 @@ START_TEST(test_template_processing_checked)
         expect_failure(tf_tokenizer_load(path.s, NULL, &tok), TF_ERR_FORMAT, bad[k].message);
         ck_assert_ptr_null(tok);
     }
-    const path_buf path = write_template_tokenizer(
-        "[" CLS ", " SEQ_A ", " SEP "]",
-        "[" CLS ", " SEQ_A ", " SEP ", " SEQ_B ", {\"SpecialToken\": {\"id\": \"[SEP]\", "
-        "\"type_id\": 1}}]");
+    const path_buf path = write_template_tokenizer("[" CLS ", " SEQ_A ", " SEP "]",
+                                                   "[" CLS ", " SEQ_A ", " SEP ", " SEQ_B
+                                                   ", {\"SpecialToken\": {\"id\": \"[SEP]\", "
+                                                   "\"type_id\": 1}}]");
     tf_tokenizer *tok = load(path.s);
     tf_encoding *enc;
     ck_assert_int_eq(tf_tokenizer_encode(tok, "a", 1, "b a", 3, &enc), TF_OK);

@@ -126,7 +126,7 @@ static int same_offsets(const tf_encoding *e, const cJSON *c)
         const int64_t want_begin = cJSON_GetArrayItem(w, 0)->valueint;
         const int64_t want_end = cJSON_GetArrayItem(w, 1)->valueint;
         const int composed = begin == want_begin && end > want_end &&
-                             only_marks(src, want_end, end);
+            only_marks(src, want_end, end);
         const int reordered = only_marks(src, begin, end) && only_marks(src, want_begin, want_end);
         if ((begin != want_begin || end != want_end) && !composed && !reordered)
             return 0;
@@ -134,8 +134,7 @@ static int same_offsets(const tf_encoding *e, const cJSON *c)
     return 1;
 }
 
-static void report(const tf_tokenizer *tok, const char *name, const cJSON *c,
-                   const tf_encoding *e)
+static void report(const tf_tokenizer *tok, const char *name, const cJSON *c, const tf_encoding *e)
 {
     fprintf(stderr, "%s: \"%s\"", name, cJSON_GetObjectItem(c, "text")->valuestring);
     if (cJSON_GetObjectItem(c, "pair"))
@@ -146,8 +145,8 @@ static void report(const tf_tokenizer *tok, const char *name, const cJSON *c,
                 tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[i]));
     fprintf(stderr, "\n  want ");
     const cJSON *id;
-    cJSON_ArrayForEach(id, cJSON_GetObjectItem(c, "ids")) fprintf(
-        stderr, "%d:%s ", id->valueint, tf_tokenizer_id_to_token(tok, id->valueint));
+    cJSON_ArrayForEach(id, cJSON_GetObjectItem(c, "ids"))
+        fprintf(stderr, "%d:%s ", id->valueint, tf_tokenizer_id_to_token(tok, id->valueint));
     fprintf(stderr, "\n");
 }
 
@@ -192,7 +191,7 @@ static int matches(const tf_tokenizer *tok, const char *name, const cJSON *c, in
     tf_encoding *e = encode_case(tok, c);
     const int32_t n = tf_encoding_lengths(e)[0];
     int same = same_ints(tf_encoding_ids(e), cJSON_GetObjectItem(c, "ids"), n) &&
-               same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), n);
+        same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), n);
     if (!same)
         report(tok, name, c, e);
     else if (offsets && !same_offsets(e, c)) {
@@ -202,7 +201,7 @@ static int matches(const tf_tokenizer *tok, const char *name, const cJSON *c, in
     }
     if (same && cJSON_GetObjectItem(c, "decoded"))
         same = decodes_as(tok, c, 0, "decoded") &&
-               decodes_as(tok, c, 1, "decoded_skipping_specials");
+            decodes_as(tok, c, 1, "decoded_skipping_specials");
     tf_encoding_destroy(e);
     return same;
 }
@@ -290,8 +289,8 @@ static int may_differ(int32_t cp)
     const utf8proc_category_t c = utf8proc_category(cp);
     utf8proc_int32_t parts[32];
     int boundclass = 0;
-    const utf8proc_ssize_t n =
-        utf8proc_decompose_char(cp, parts, 32, UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, &boundclass);
+    const utf8proc_ssize_t n = utf8proc_decompose_char(
+        cp, parts, 32, UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, &boundclass);
     static const utf8proc_category_t removable[] = {
         UTF8PROC_CATEGORY_ZS, UTF8PROC_CATEGORY_ZL, UTF8PROC_CATEGORY_ZP, UTF8PROC_CATEGORY_CC,
         UTF8PROC_CATEGORY_CF, UTF8PROC_CATEGORY_CS, UTF8PROC_CATEGORY_CO, UTF8PROC_CATEGORY_CN,
@@ -336,9 +335,10 @@ static int spm_offsets_agree(const tf_tokenizer *tok, const cJSON *c, int *exact
             if ((k >= b && k < end) != (k >= wb && k < we))
                 agree = may_differ(code_point(text, k));
         if (!agree) {
-            fprintf(stderr, "\"%s\": token %d %s spans [%lld, %lld), SentencePiece's "
-                    "[%lld, %lld)\n", text, (int)t,
-                    tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[first + t]),
+            fprintf(stderr,
+                    "\"%s\": token %d %s spans [%lld, %lld), SentencePiece's "
+                    "[%lld, %lld)\n",
+                    text, (int)t, tf_tokenizer_id_to_token(tok, tf_encoding_ids(e)[first + t]),
                     (long long)b, (long long)end, (long long)wb, (long long)we);
             ok = 0;
         }
@@ -354,7 +354,7 @@ typedef struct fixture_file {
     const char *name;
     int byte_level; /* offsets by the byte property instead of the reference's */
     int nfc;
-    int spm;        /* offsets against SentencePiece's spans instead of tokenizers' */
+    int spm; /* offsets against SentencePiece's spans instead of tokenizers' */
 } fixture_file;
 
 /* tokenizers' offsets for the SentencePiece models are SentencePiece's
@@ -374,7 +374,8 @@ START_TEST(test_cases_match_hugging_face)
     cJSON *cases = read_json(fixture(f->name, "cases.json").s);
     const cJSON *c;
     int n = 0, failures = 0, checked = 0, exact = 0, near = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "cases"))
+    {
         n++;
         failures += !matches(tok, f->name, c, !f->byte_level && !f->spm);
         if (f->byte_level && !cJSON_GetObjectItem(c, "pair")) /* each pair's texts are cases */
@@ -418,14 +419,16 @@ START_TEST(test_truncation_matches_hugging_face)
 {
     const fixture_file *f = &fixtures[_i];
     cJSON *cases = read_json(fixture(f->name, "cases.json").s);
-    const char *names[3][2] = {{"longest_first", "LongestFirst"}, {"only_first", "OnlyFirst"},
+    const char *names[3][2] = {{"longest_first", "LongestFirst"},
+                               {"only_first", "OnlyFirst"},
                                {"only_second", "OnlySecond"}};
     int n = 0, failures = 0;
     for (int k = 0; k < 3; k++)
         for (int max_length = 8; max_length <= 13; max_length += 5) {
             tf_tokenizer *tok = load_truncating(f->name, max_length, names[k][1]);
             const cJSON *c;
-            cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated")) {
+            cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated"))
+            {
                 if (strcmp(cJSON_GetObjectItem(c, "strategy")->valuestring, names[k][0]) != 0 ||
                     cJSON_GetObjectItem(c, "max_length")->valueint != max_length)
                     continue;
@@ -451,7 +454,8 @@ START_TEST(test_truncation_options_match_hugging_face)
     static const char *const names[] = {"longest_first", "only_first", "only_second"};
     int n = 0, failures = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, "truncated"))
+    {
         tf_encode_options o;
         tf_encode_options_init(&o);
         for (int k = 0; k < 3; k++)
@@ -462,15 +466,16 @@ START_TEST(test_truncation_options_match_hugging_face)
         const char *pair = cJSON_GetObjectItem(c, "pair")->valuestring;
         tf_encoding *e;
         ck_assert_msg(tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, &pair, NULL, &o, &e) ==
-                          TF_OK, "%s", tf_last_error());
+                          TF_OK,
+                      "%s", tf_last_error());
         const int32_t len = tf_encoding_lengths(e)[0];
         failures += !same_ints(tf_encoding_ids(e), cJSON_GetObjectItem(c, "ids"), len) ||
-                    !same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), len);
+            !same_ints(tf_encoding_type_ids(e), cJSON_GetObjectItem(c, "type_ids"), len);
         n++;
         tf_encoding_destroy(e);
     }
-    printf("%s: %d of %d truncated pairs match through tf_encode_options\n", f->name,
-           n - failures, n);
+    printf("%s: %d of %d truncated pairs match through tf_encode_options\n", f->name, n - failures,
+           n);
     ck_assert_int_ge(n, 40);
     ck_assert_int_eq(failures, 0);
     cJSON_Delete(cases);
@@ -529,15 +534,17 @@ START_TEST(test_padding_options_and_config)
                    TF_ERR_INVALID_ARGUMENT, "options.truncation: expected 0..4");
     ck_assert_ptr_null(e);
     o.truncation = 0, o.pad_left = 2;
-    expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
-                   TF_ERR_INVALID_ARGUMENT,
-                   "options.pad_left: expected 1 (left), -1 (right) or 0 (as the tokenizer), got 2");
+    expect_failure(
+        tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
+        TF_ERR_INVALID_ARGUMENT,
+        "options.pad_left: expected 1 (left), -1 (right) or 0 (as the tokenizer), got 2");
     tf_tokenizer_destroy(tok);
     tok = load(fixture("bert_uncased", "tokenizer.json").s); /* no model_max_length */
     tf_encode_options_init(&o);
     o.truncation = TF_TRUNCATION_ONLY_FIRST;
     expect_failure(tf_tokenizer_encode_batch_with(tok, 2, texts, NULL, NULL, NULL, &o, &e),
-                   TF_ERR_INVALID_ARGUMENT, "options.max_length: 0, and the tokenizer has no "
+                   TF_ERR_INVALID_ARGUMENT,
+                   "options.max_length: 0, and the tokenizer has no "
                    "model_max_length for truncation");
     tf_tokenizer_destroy(tok);
     /* a pad_token that is no token: transformers adds it as a special token
@@ -567,8 +574,9 @@ static tf_tokenizer *load_bert(int lowercase, int strip_accents)
     cJSON *j = read_json(fixture("bert_uncased", "tokenizer.json").s);
     cJSON *n = cJSON_GetObjectItem(j, "normalizer");
     cJSON_ReplaceItemInObject(n, "lowercase", cJSON_CreateBool(lowercase));
-    cJSON_ReplaceItemInObject(n, "strip_accents", strip_accents < 0 ? cJSON_CreateNull()
-                                                                    : cJSON_CreateBool(strip_accents));
+    cJSON_ReplaceItemInObject(n, "strip_accents",
+                              strip_accents < 0 ? cJSON_CreateNull()
+                                                : cJSON_CreateBool(strip_accents));
     make_tmp_dir();
     const path_buf p = write_json(j, "tokenizer.json");
     tf_tokenizer *tok = load(tmp_dir); /* the directory: its tokenizer.json */
@@ -599,14 +607,16 @@ START_TEST(test_wordpiece_fixtures_from_tokenizer_json)
     for (int cased = 0; cased < 2; cased++) {
         tf_tokenizer *tok = load_bert(!cased, -1);
         const cJSON *c;
-        cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, cased ? "cased" : "uncased")) {
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(cases, cased ? "cased" : "uncased"))
+        {
             n++;
             failures += !wordpiece_case_matches(tok, c);
         }
         tf_tokenizer_destroy(tok);
     }
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser, "cases")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(normaliser, "cases"))
+    {
         tf_tokenizer *tok = load_bert(cJSON_GetObjectItem(c, "lowercase")->valueint,
                                       cJSON_GetObjectItem(c, "strip_accents")->valueint);
         n++;
@@ -759,8 +769,8 @@ static void unknown_pretokenizer(cJSON *j)
 /* unigram's Precompiled normalizer (the first of its Sequence). */
 static cJSON *precompiled(cJSON *j)
 {
-    return cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "normalizer"),
-                                                  "normalizers"), 0);
+    return cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "normalizer"), "normalizers"), 0);
 }
 
 static void charsmap_not_base64(cJSON *j)
@@ -869,7 +879,8 @@ START_TEST(test_hostile_files)
                         "tokens have 6841)");
     expect_load_failure("bert_uncased", vocab_is_array, TF_ERR_FORMAT,
                         "model.vocab: expected an object of 1..16777216 tokens");
-    expect_load_failure("bert_uncased", id_twice, TF_ERR_FORMAT, "model.vocab: id 1 is given twice");
+    expect_load_failure("bert_uncased", id_twice, TF_ERR_FORMAT,
+                        "model.vocab: id 1 is given twice");
     expect_load_failure("bert_uncased", id_out_of_range, TF_ERR_FORMAT,
                         "model.vocab[\"the\"]: expected an integer in 0..6840");
     expect_load_failure("bert_uncased", wrong_flag_type, TF_ERR_FORMAT,
@@ -911,7 +922,8 @@ START_TEST(test_unigram_without_unk)
     tf_encoding *e = (tf_encoding *)&e;
     const char *text = "ok \xe2\x98\x83"; /* U+2603, a snowman: no piece */
     expect_failure(tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e),
-                   TF_ERR_INVALID_ARGUMENT, "text 0: Unigram: the word at byte 2 has a character "
+                   TF_ERR_INVALID_ARGUMENT,
+                   "text 0: Unigram: the word at byte 2 has a character "
                    "that is no piece of the vocabulary, and model.unk_id is null");
     ck_assert_ptr_null(e);
     tf_tokenizer *with_unk = load(fixture("unigram", "tokenizer.json").s);
@@ -946,7 +958,8 @@ START_TEST(test_decode)
     ck_assert_int_eq(tf_tokenizer_decode(vocab, ids, (size_t)n, 1, a, sizeof a, &la), TF_OK);
     ck_assert_int_eq(tf_tokenizer_decode(json, ids, (size_t)n, 1, b, sizeof b, &lb), TF_OK);
     ck_assert_str_eq(a, b);
-    ck_assert_str_eq(a, "hello, world! it ' s unbelievable : tokenizers don ' t."); /* as tokenizers */
+    ck_assert_str_eq(a,
+                     "hello, world! it ' s unbelievable : tokenizers don ' t."); /* as tokenizers */
     ck_assert_int_eq(tf_tokenizer_decode(vocab, ids, (size_t)n, 0, a, sizeof a, &la), TF_OK);
     ck_assert_str_eq(a, "[CLS] hello, world! it ' s unbelievable : tokenizers don ' t. [SEP]");
 
@@ -956,8 +969,8 @@ START_TEST(test_decode)
     ck_assert_int_eq(lb, 67);
     ck_assert_int_eq(b[0], 'x');
     const int32_t bad[2] = {ids[1], 1 << 20};
-    expect_failure(tf_tokenizer_decode(vocab, bad, 2, 0, b, sizeof b, &lb),
-                   TF_ERR_INVALID_ARGUMENT, "ids[1]: 1048576 is not a token (the vocabulary and "
+    expect_failure(tf_tokenizer_decode(vocab, bad, 2, 0, b, sizeof b, &lb), TF_ERR_INVALID_ARGUMENT,
+                   "ids[1]: 1048576 is not a token (the vocabulary and "
                    "added tokens have 6841)");
     expect_failure(tf_tokenizer_decode(vocab, ids, (size_t)n, 2, b, sizeof b, &lb),
                    TF_ERR_INVALID_ARGUMENT, "skip_special_tokens: expected 0 or 1, got 2");
@@ -984,8 +997,8 @@ START_TEST(test_decode)
     const int32_t one = 5;
     expect_failure(tf_tokenizer_decode(tok, &one, 1, 0, b, sizeof b, &lb), TF_ERR_UNSUPPORTED,
                    "decoder: type \"CTC\" is not supported");
-    expect_failure(tf_tokenizer_decode_tokens(tok, tokens, 1, b, sizeof b, &lb),
-                   TF_ERR_UNSUPPORTED, "decoder: type \"CTC\" is not supported");
+    expect_failure(tf_tokenizer_decode_tokens(tok, tokens, 1, b, sizeof b, &lb), TF_ERR_UNSUPPORTED,
+                   "decoder: type \"CTC\" is not supported");
     tf_tokenizer_destroy(tok);
     remove_tmp_dir();
     cJSON_Delete(j);

@@ -25,7 +25,8 @@
 enum {
     BIG_VOCAB_BYTES = 100 * 1000 * 1000, /* the vocabularies written here reach this size */
     BIG_WORD_BYTES = 10 * 1000 * 1000,   /* the single word */
-    FILE_LIMIT_BYTES = 256 << 20         /* a tokenizer file's limit (formats/tokenizer/tokenizer_files.h) */
+    FILE_LIMIT_BYTES =
+        256 << 20 /* a tokenizer file's limit (formats/tokenizer/tokenizer_files.h) */
 };
 
 static const char *data_dir;
@@ -83,8 +84,8 @@ START_TEST(test_vocabulary_of_100_mb_in_tokenizer_json)
     char *text = read_file(fixture("bert_uncased").s, &len);
     cJSON *j = cJSON_Parse(text);
     ck_assert_ptr_nonnull(j);
-    const int base = cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"),
-                                                            "vocab"));
+    const int base = cJSON_GetArraySize(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "model"), "vocab"));
     cJSON_Delete(j);
     const char *key = "\"vocab\":{";
     char *at = strstr(text, key);
@@ -264,9 +265,9 @@ static void expect_word_back(const tf_tokenizer *tok, const tf_encoding *e, cons
     size_t len = 0;
     char *text = malloc(BIG_WORD_BYTES + 64);
     ck_assert_ptr_nonnull(text);
-    ck_assert_int_eq(tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)n, 1, text,
-                                         BIG_WORD_BYTES + 64, &len),
-                     TF_OK);
+    ck_assert_int_eq(
+        tf_tokenizer_decode(tok, tf_encoding_ids(e), (size_t)n, 1, text, BIG_WORD_BYTES + 64, &len),
+        TF_OK);
     ck_assert_uint_eq(len, BIG_WORD_BYTES);
     ck_assert(memcmp(text, word, len) == 0);
     free(text);

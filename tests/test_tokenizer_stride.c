@@ -26,8 +26,14 @@ static path_buf fixture(const char *name, const char *file)
     return join(join(join(data_dir, "tokenizer_json").s, name).s, file);
 }
 
-static int num(const cJSON *c, const char *key) { return json_at(c, key)->valueint; }
-static const char *str(const cJSON *c, const char *key) { return json_at(c, key)->valuestring; }
+static int num(const cJSON *c, const char *key)
+{
+    return json_at(c, key)->valueint;
+}
+static const char *str(const cJSON *c, const char *key)
+{
+    return json_at(c, key)->valuestring;
+}
 
 /* File `name` with its truncation set to case c's {max_length, strategy,
  * direction, stride}. */
@@ -55,8 +61,8 @@ static tf_tokenizer *load_setting(const char *name, const cJSON *c)
 static int same_setting(const cJSON *a, const cJSON *b)
 {
     return a && num(a, "max_length") == num(b, "max_length") &&
-           num(a, "stride") == num(b, "stride") && !strcmp(str(a, "strategy"), str(b, "strategy")) &&
-           !strcmp(str(a, "direction"), str(b, "direction"));
+        num(a, "stride") == num(b, "stride") && !strcmp(str(a, "strategy"), str(b, "strategy")) &&
+        !strcmp(str(a, "direction"), str(b, "direction"));
 }
 
 /* The options of case c: the file's own truncation (explicit 0), or the
@@ -82,7 +88,8 @@ static int rows_match(const tf_encoding *e, int32_t first, const cJSON *c, int32
     const int32_t T = tf_encoding_seq_len(e);
     int32_t r = first;
     const cJSON *row;
-    cJSON_ArrayForEach(row, json_at(c, "rows")) {
+    cJSON_ArrayForEach(row, json_at(c, "rows"))
+    {
         const int32_t n = cJSON_GetArraySize(json_at(row, "ids"));
         if (r >= tf_encoding_batch(e) || tf_encoding_lengths(e)[r] != n ||
             tf_encoding_overflow_to_sample(e)[r] != input)
@@ -111,16 +118,16 @@ static int case_matches(const tf_tokenizer *tok, const char *name, const cJSON *
     const cJSON *pair = cJSON_GetObjectItem(c, "pair");
     const char *p = pair ? pair->valuestring : NULL;
     tf_encoding *e;
-    const tf_status s = tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, pair ? &p : NULL,
-                                                       NULL, o, &e);
+    const tf_status s = tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, pair ? &p : NULL, NULL,
+                                                       o, &e);
     const cJSON *error = cJSON_GetObjectItem(c, "error");
     int same;
     if (error)
         same = s == TF_ERR_INVALID_ARGUMENT &&
-               (strcmp(error->valuestring, "panic") != 0 || strstr(tf_last_error(), "stride"));
+            (strcmp(error->valuestring, "panic") != 0 || strstr(tf_last_error(), "stride"));
     else
         same = s == TF_OK && tf_encoding_batch(e) == cJSON_GetArraySize(json_at(c, "rows")) &&
-               rows_match(e, 0, c, 0);
+            rows_match(e, 0, c, 0);
     if (!same)
         fprintf(stderr, "%s: %s %s max_length %d stride %d: \"%s\"%s%s%s: %s\n", name,
                 str(c, "strategy"), str(c, "direction"), num(c, "max_length"), num(c, "stride"),
@@ -140,13 +147,14 @@ START_TEST(test_windows_match_hugging_face)
     tf_tokenizer *tok = NULL;
     const cJSON *c, *last = NULL;
     int n = 0, rows = 0, refused = 0, failures = 0;
-    cJSON_ArrayForEach(c, json_at(j, "cases")) {
+    cJSON_ArrayForEach(c, json_at(j, "cases"))
+    {
         if (!same_setting(last, c)) {
             tf_tokenizer_destroy(tok);
             tok = load_setting(name, c);
             last = c;
         }
-        for (int explicit = 0; explicit < 2; explicit++) {
+        for (int explicit = 0; explicit < 2; explicit ++) {
             const tf_encode_options o = options_of(c, explicit);
             failures += !case_matches(tok, name, c, &o);
         }
@@ -173,7 +181,8 @@ START_TEST(test_batches_map_rows_to_inputs)
     cJSON *j = read_json(fixture(name, "stride.json").s);
     const cJSON *c, *first = NULL;
     int batches = 0;
-    cJSON_ArrayForEach(c, json_at(j, "cases")) {
+    cJSON_ArrayForEach(c, json_at(j, "cases"))
+    {
         if (same_setting(first, c))
             continue;
         first = c;
@@ -218,9 +227,9 @@ static void expect_refused(const tf_tokenizer *tok, const char *text, const char
                            const tf_encode_options *o, const char *message)
 {
     tf_encoding *e = (tf_encoding *)&e;
-    ck_assert_int_eq(tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, pair ? &pair : NULL,
-                                                    NULL, o, &e),
-                     TF_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(
+        tf_tokenizer_encode_batch_with(tok, 1, &text, NULL, pair ? &pair : NULL, NULL, o, &e),
+        TF_ERR_INVALID_ARGUMENT);
     ck_assert_ptr_null(e);
     ck_assert_msg(strstr(tf_last_error(), message), "\"%s\" lacks \"%s\"", tf_last_error(),
                   message);

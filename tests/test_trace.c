@@ -102,10 +102,11 @@ START_TEST(test_tutorial_model_walkthrough)
     ck_assert_mem_eq(out, plain, sizeof(float) * T * D); /* tracing changes nothing */
 
     static const char *const order[] = {
-        "embed.token", "embed.position", "embed.sum", "layers.0.attn.q", "layers.0.attn.k",
-        "layers.0.attn.v", "layers.0.attn.scores", "layers.0.attn.weights",
-        "layers.0.attn.context", "layers.0.attn.out", "layers.0.add_norm1",
-        "layers.0.ffn.hidden", "layers.0.ffn.out", "layers.0.add_norm2"};
+        "embed.token",          "embed.position",        "embed.sum",
+        "layers.0.attn.q",      "layers.0.attn.k",       "layers.0.attn.v",
+        "layers.0.attn.scores", "layers.0.attn.weights", "layers.0.attn.context",
+        "layers.0.attn.out",    "layers.0.add_norm1",    "layers.0.ffn.hidden",
+        "layers.0.ffn.out",     "layers.0.add_norm2"};
     ck_assert_int_eq(rec.n, (int)(sizeof order / sizeof order[0]));
     for (size_t i = 0; i < rec.n; i++) {
         ck_assert_str_eq(rec.events[i].name, order[i]);
@@ -116,9 +117,12 @@ START_TEST(test_tutorial_model_walkthrough)
     const recorded *tok = find(&rec, "embed.token"), *pos = find(&rec, "embed.position");
     const recorded *sum = find(&rec, "embed.sum"), *q = find(&rec, "layers.0.attn.q");
     const recorded *k = find(&rec, "layers.0.attn.k"), *v = find(&rec, "layers.0.attn.v");
-    const recorded *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
-    const recorded *ctx = find(&rec, "layers.0.attn.context"), *ao = find(&rec, "layers.0.attn.out");
-    const recorded *an1 = find(&rec, "layers.0.add_norm1"), *hid = find(&rec, "layers.0.ffn.hidden");
+    const recorded *sc = find(&rec, "layers.0.attn.scores"),
+                   *wt = find(&rec, "layers.0.attn.weights");
+    const recorded *ctx = find(&rec, "layers.0.attn.context"),
+                   *ao = find(&rec, "layers.0.attn.out");
+    const recorded *an1 = find(&rec, "layers.0.add_norm1"),
+                   *hid = find(&rec, "layers.0.ffn.hidden");
     const recorded *fo = find(&rec, "layers.0.ffn.out"), *an2 = find(&rec, "layers.0.add_norm2");
     check_shape(tok, "B,T,D", 3, btd);
     check_shape(pos, "T,D", 2, td);
@@ -234,16 +238,31 @@ START_TEST(test_padded_bert_like_events)
     a.batch = B, a.seq_len = T, a.input_ids = ids, a.lengths = lengths, a.output = out;
     a.pooled_output = pooled, a.trace = record, a.trace_user_data = &rec;
     ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
-    static const char *const order[] = {
-        "embed.token", "embed.position", "embed.token_type", "embed.sum", "embed.norm",
-        "layers.0.norm1", "layers.0.attn.q", "layers.0.attn.k", "layers.0.attn.v",
-        "layers.0.attn.scores", "layers.0.attn.weights", "layers.0.attn.context",
-        "layers.0.attn.out", "layers.0.add_norm1", "layers.0.norm2", "layers.0.ffn.hidden",
-        "layers.0.ffn.out", "layers.0.add_norm2", "final_norm", "pooler"};
+    static const char *const order[] = {"embed.token",
+                                        "embed.position",
+                                        "embed.token_type",
+                                        "embed.sum",
+                                        "embed.norm",
+                                        "layers.0.norm1",
+                                        "layers.0.attn.q",
+                                        "layers.0.attn.k",
+                                        "layers.0.attn.v",
+                                        "layers.0.attn.scores",
+                                        "layers.0.attn.weights",
+                                        "layers.0.attn.context",
+                                        "layers.0.attn.out",
+                                        "layers.0.add_norm1",
+                                        "layers.0.norm2",
+                                        "layers.0.ffn.hidden",
+                                        "layers.0.ffn.out",
+                                        "layers.0.add_norm2",
+                                        "final_norm",
+                                        "pooler"};
     ck_assert_int_eq(rec.n, (int)(sizeof order / sizeof order[0]));
     for (size_t i = 0; i < rec.n; i++)
         ck_assert_str_eq(rec.events[i].name, order[i]);
-    const recorded *sc = find(&rec, "layers.0.attn.scores"), *wt = find(&rec, "layers.0.attn.weights");
+    const recorded *sc = find(&rec, "layers.0.attn.scores"),
+                   *wt = find(&rec, "layers.0.attn.weights");
     for (int h = 0; h < H; h++)
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++) {
@@ -286,10 +305,10 @@ START_TEST(test_each_name_once_per_layer)
     a.batch = 1, a.seq_len = T, a.input_embeds = x, a.output = out;
     a.trace = record, a.trace_user_data = &rec;
     ck_assert_int_eq(tf_encoder_forward(enc, &a), TF_OK);
-    static const char *const per_layer[] = {"norm1", "attn.q", "attn.k", "attn.v", "attn.scores",
-                                            "attn.weights", "attn.context", "attn.out",
-                                            "add_norm1", "norm2", "ffn.hidden", "ffn.out",
-                                            "add_norm2"};
+    static const char *const per_layer[] = {
+        "norm1",        "attn.q",       "attn.k",   "attn.v",    "attn.scores",
+        "attn.weights", "attn.context", "attn.out", "add_norm1", "norm2",
+        "ffn.hidden",   "ffn.out",      "add_norm2"};
     enum { N = sizeof per_layer / sizeof per_layer[0] };
     ck_assert_int_eq(rec.n, 3 + L * N + 1); /* embed.token, .position, .sum; layers; final_norm */
     for (int l = 0; l < L; l++)

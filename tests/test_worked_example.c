@@ -69,11 +69,11 @@ START_TEST(test_attention_module)
     qkv[1 * 6 + 5] = 1.0f;
     const int32_t lengths[1] = {3};
     const size_t row_start[1] = {0};
-    const tf_batch batch = {.B = 1, .T = 3, .max_len = 3, .N = 3, .lengths = lengths,
-                            .row_start = row_start};
-    const tf_attn_mask none = {0};
+    const tf__batch batch = {
+        .B = 1, .T = 3, .max_len = 3, .N = 3, .lengths = lengths, .row_start = row_start};
+    const tf__attn_mask none = {0};
     float ctx[3 * 2], weights[9], scores[9], scratch[9];
-    tf_attention(ctx, weights, scores, scratch, qkv, &batch, &none, 2, 1);
+    tf__attention(ctx, weights, scores, scratch, qkv, &batch, &none, 2, 1);
     check_against_tutorial(scores, weights);
     for (int i = 0; i < 3; i++) { /* ctx = weights . V */
         ck_assert_float_eq_tol(ctx[i * 2 + 0], weights[i * 3 + 0], 1e-7f);

@@ -39,7 +39,7 @@ static size_t min_size(size_t a, size_t b)
     return a < b ? a : b;
 }
 
-void tf_abi_init(void *caller, size_t caller_size, const void *defaults, size_t lib_size)
+void tf__abi_init(void *caller, size_t caller_size, const void *defaults, size_t lib_size)
 {
     if (!caller || caller_size < sizeof(size_t) || caller_size > TF_ABI_MAX_STRUCT_SIZE)
         return;
@@ -52,14 +52,14 @@ void tf_abi_init(void *caller, size_t caller_size, const void *defaults, size_t 
 static tf_status check_struct_size(size_t size, size_t min, const char *what)
 {
     if (size < min || size > TF_ABI_MAX_STRUCT_SIZE)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "%s.struct_size: expected %zu..%d (the struct's size in the caller's "
-                       "tfenc.h; set by its _init), got %zu",
-                       what, min, TF_ABI_MAX_STRUCT_SIZE, size);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s.struct_size: expected %zu..%d (the struct's size in the caller's "
+                        "tfenc.h; set by its _init), got %zu",
+                        what, min, TF_ABI_MAX_STRUCT_SIZE, size);
     return TF_OK;
 }
 
-tf_status tf_abi_read(void *dst, size_t lib_size, const void *src, size_t min, const char *what)
+tf_status tf__abi_read(void *dst, size_t lib_size, const void *src, size_t min, const char *what)
 {
     size_t size;
     memcpy(&size, src, sizeof size);
@@ -68,16 +68,16 @@ tf_status tf_abi_read(void *dst, size_t lib_size, const void *src, size_t min, c
         return s;
     for (size_t i = lib_size; i < size; i++)
         if (((const unsigned char *)src)[i])
-            return tf_fail(TF_ERR_UNSUPPORTED,
-                           "%s: the caller's struct is %zu bytes and sets byte %zu, past the "
-                           "%zu this library (%s) knows: a field of a newer tfenc.h",
-                           what, size, i, lib_size, tf_version_string());
+            return tf__fail(TF_ERR_UNSUPPORTED,
+                            "%s: the caller's struct is %zu bytes and sets byte %zu, past the "
+                            "%zu this library (%s) knows: a field of a newer tfenc.h",
+                            what, size, i, lib_size, tf_version_string());
     memcpy(dst, src, min_size(size, lib_size));
     memcpy(dst, &lib_size, sizeof lib_size);
     return TF_OK;
 }
 
-tf_status tf_abi_write(void *dst, const void *src, size_t lib_size, size_t min, const char *what)
+tf_status tf__abi_write(void *dst, const void *src, size_t lib_size, size_t min, const char *what)
 {
     size_t size;
     memcpy(&size, dst, sizeof size);

@@ -37,21 +37,21 @@
  * defaults (lib_size bytes): the common bytes are copied, any further bytes
  * zeroed, struct_size set to caller_size. Does nothing for sizes below
  * sizeof(size_t) or above TF_ABI_MAX_STRUCT_SIZE. */
-void tf_abi_init(void *caller, size_t caller_size, const void *defaults, size_t lib_size);
+void tf__abi_init(void *caller, size_t caller_size, const void *defaults, size_t lib_size);
 
 /* dst (the library's struct, lib_size bytes, already holding the defaults)
  * takes the caller's fields from src, whose first field is struct_size.
  * Fails, naming `what` ("config", "args", ...) and the sizes, when
  * struct_size is below min_size or garbage, or when src sets a field past
  * lib_size. On success dst->struct_size is lib_size. */
-tf_status tf_abi_read(void *dst, size_t lib_size, const void *src, size_t min_size,
-                      const char *what);
+tf_status tf__abi_read(void *dst, size_t lib_size, const void *src, size_t min_size,
+                       const char *what);
 
 /* Writes the library's src (lib_size bytes) into the caller's dst, whose
  * struct_size says how large it is: min(struct_size, lib_size) bytes, then
  * zeros up to struct_size; dst keeps its struct_size. Fails, changing
  * nothing, when struct_size is below min_size or garbage. */
-tf_status tf_abi_write(void *dst, const void *src, size_t lib_size, size_t min_size,
-                       const char *what);
+tf_status tf__abi_write(void *dst, const void *src, size_t lib_size, size_t min_size,
+                        const char *what);
 
 #endif

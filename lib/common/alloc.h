@@ -8,29 +8,29 @@
 #include <stdlib.h>
 
 #ifdef TF_ALLOC_FAILURE_HOOK
-void *tf_malloc(size_t n);
-void *tf_calloc(size_t count, size_t size);
-void *tf_realloc(void *p, size_t n);
-void *tf_aligned_alloc(size_t alignment, size_t n);
-void tf_free(void *p);
+void *tf__malloc(size_t n);
+void *tf__calloc(size_t count, size_t size);
+void *tf__realloc(void *p, size_t n);
+void *tf__aligned_alloc(size_t alignment, size_t n);
+void tf__free(void *p);
 #else
-static inline void *tf_malloc(size_t n)
+static inline void *tf__malloc(size_t n)
 {
     return malloc(n);
 }
-static inline void *tf_calloc(size_t count, size_t size)
+static inline void *tf__calloc(size_t count, size_t size)
 {
     return calloc(count, size);
 }
-static inline void *tf_realloc(void *p, size_t n)
+static inline void *tf__realloc(void *p, size_t n)
 {
     return realloc(p, n);
 }
-static inline void *tf_aligned_alloc(size_t alignment, size_t n)
+static inline void *tf__aligned_alloc(size_t alignment, size_t n)
 {
     return aligned_alloc(alignment, n);
 }
-static inline void tf_free(void *p)
+static inline void tf__free(void *p)
 {
     free(p);
 }

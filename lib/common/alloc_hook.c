@@ -19,18 +19,36 @@ static atomic_int failed;
 static atomic_long live, allocations;
 static atomic_size_t live_bytes, peak_bytes;
 
-void tf_alloc_hook_fail_at(long n)
+void tf__alloc_hook_fail_at(long n)
 {
     atomic_store(&countdown, n);
     atomic_store(&failed, 0);
 }
 
-int tf_alloc_hook_failed(void) { return atomic_load(&failed); }
-long tf_alloc_hook_count(void) { return atomic_load(&allocations); }
-long tf_alloc_hook_live(void) { return atomic_load(&live); }
-size_t tf_alloc_hook_live_bytes(void) { return atomic_load(&live_bytes); }
-size_t tf_alloc_hook_peak_bytes(void) { return atomic_load(&peak_bytes); }
-void tf_alloc_hook_reset_peak(void) { atomic_store(&peak_bytes, atomic_load(&live_bytes)); }
+int tf__alloc_hook_failed(void)
+{
+    return atomic_load(&failed);
+}
+long tf__alloc_hook_count(void)
+{
+    return atomic_load(&allocations);
+}
+long tf__alloc_hook_live(void)
+{
+    return atomic_load(&live);
+}
+size_t tf__alloc_hook_live_bytes(void)
+{
+    return atomic_load(&live_bytes);
+}
+size_t tf__alloc_hook_peak_bytes(void)
+{
+    return atomic_load(&peak_bytes);
+}
+void tf__alloc_hook_reset_peak(void)
+{
+    atomic_store(&peak_bytes, atomic_load(&live_bytes));
+}
 
 /* 1 if this allocation is the one planned to fail. */
 static int fail_now(void)
@@ -65,12 +83,12 @@ static void *hooked_alloc(size_t alignment, size_t n)
     return p;
 }
 
-void *tf_malloc(size_t n)
+void *tf__malloc(size_t n)
 {
     return hooked_alloc(HEADER, n);
 }
 
-void tf_free(void *p)
+void tf__free(void *p)
 {
     if (!p)
         return;
@@ -82,29 +100,29 @@ void tf_free(void *p)
     free((char *)p - alignment);
 }
 
-void *tf_calloc(size_t count, size_t size)
+void *tf__calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    void *p = tf_malloc(count * size);
+    void *p = tf__malloc(count * size);
     if (p)
         memset(p, 0, count * size);
     return p;
 }
 
-void *tf_realloc(void *p, size_t n)
+void *tf__realloc(void *p, size_t n)
 {
-    void *q = tf_malloc(n);
+    void *q = tf__malloc(n);
     if (q && p) {
         size_t old;
         memcpy(&old, (char *)p - HEADER, sizeof old);
         memcpy(q, p, old < n ? old : n);
-        tf_free(p);
+        tf__free(p);
     }
     return q;
 }
 
-void *tf_aligned_alloc(size_t alignment, size_t n)
+void *tf__aligned_alloc(size_t alignment, size_t n)
 {
     if (alignment & (alignment - 1)) /* (aligned_alloc's alignments are powers of two) */
         return NULL;

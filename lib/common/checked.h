@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* *out = a * b; returns 0 on overflow (then *out is unspecified). */
-static inline int tf_mul_size(size_t a, size_t b, size_t *out)
+static inline int tf__mul_size(size_t a, size_t b, size_t *out)
 {
     if (a != 0 && b > SIZE_MAX / a)
         return 0;
@@ -15,7 +15,7 @@ static inline int tf_mul_size(size_t a, size_t b, size_t *out)
 }
 
 /* *out = a + b; returns 0 on overflow. */
-static inline int tf_add_size(size_t a, size_t b, size_t *out)
+static inline int tf__add_size(size_t a, size_t b, size_t *out)
 {
     if (b > SIZE_MAX - a)
         return 0;

@@ -24,8 +24,8 @@ static void set_message(const char *raw, size_t len, int cut)
     size_t out = 0, i = 0;
     const size_t fits = sizeof last_error - sizeof CUT_MARK; /* bytes before the mark */
     while (i < len) {
-        const size_t n = tf_utf8_valid_char((const unsigned char *)raw + i, len - i);
-        if (n == 0 && cut && len - i < 4 && !tf_utf8_is_continuation((unsigned char)raw[i]))
+        const size_t n = tf__utf8_valid_char((const unsigned char *)raw + i, len - i);
+        if (n == 0 && cut && len - i < 4 && !tf__utf8_is_continuation((unsigned char)raw[i]))
             break; /* vsnprintf cut a character in two */
         const size_t room = n ? n : 4;
         if (out + room > fits) {
@@ -44,7 +44,7 @@ static void set_message(const char *raw, size_t len, int cut)
         last_error[out] = '\0';
 }
 
-tf_status tf_fail(tf_status status, const char *fmt, ...)
+tf_status tf__fail(tf_status status, const char *fmt, ...)
 {
     char raw[RAW_MAX];
     va_list ap;
@@ -56,7 +56,7 @@ tf_status tf_fail(tf_status status, const char *fmt, ...)
     return status;
 }
 
-void tf_format_shape(char *buf, size_t buf_size, int32_t rank, const int64_t *dims)
+void tf__format_shape(char *buf, size_t buf_size, int32_t rank, const int64_t *dims)
 {
     size_t used = 0;
     int n = snprintf(buf, buf_size, "[");

@@ -22,16 +22,16 @@
 #define TF_FILE_TEMP_DIGITS 16
 #define TF_FILE_TEMP_ATTEMPTS 100
 
-const char *tf_file_kind(mode_t mode)
+const char *tf__file_kind(mode_t mode)
 {
-    return S_ISREG(mode)    ? "a regular file"
-           : S_ISDIR(mode)  ? "a directory"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISLNK(mode)  ? "a symbolic link"
-           : S_ISSOCK(mode) ? "a socket"
-                            : "a file of unknown type";
+    return S_ISREG(mode) ? "a regular file"
+        : S_ISDIR(mode)  ? "a directory"
+        : S_ISFIFO(mode) ? "a FIFO"
+        : S_ISCHR(mode)  ? "a character device"
+        : S_ISBLK(mode)  ? "a block device"
+        : S_ISLNK(mode)  ? "a symbolic link"
+        : S_ISSOCK(mode) ? "a socket"
+                         : "a file of unknown type";
 }
 
 /* TF_ERR_IO unless mode is a regular file's; `then` ends the message. */
@@ -39,33 +39,33 @@ static tf_status check_regular(const char *path, mode_t mode, const char *then)
 {
     if (S_ISREG(mode))
         return TF_OK;
-    return tf_fail(TF_ERR_IO, "%s: not a regular file: it is %s%s", path, tf_file_kind(mode),
-                   then);
+    return tf__fail(TF_ERR_IO, "%s: not a regular file: it is %s%s", path, tf__file_kind(mode),
+                    then);
 }
 
 /* ---- Paths --------------------------------------------------------------- */
 
-tf_status tf_format_alloc(char **out, const char *fmt, ...)
+tf_status tf__format_alloc(char **out, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     const int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    *out = n >= 0 ? tf_malloc((size_t)n + 1) : NULL;
+    *out = n >= 0 ? tf__malloc((size_t)n + 1) : NULL;
     if (!*out)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %d bytes for a name", n + 1);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %d bytes for a name", n + 1);
     va_start(ap, fmt);
     vsnprintf(*out, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return TF_OK;
 }
 
-tf_status tf_path_join(const char *dir, const char *name, char **path)
+tf_status tf__path_join(const char *dir, const char *name, char **path)
 {
-    return tf_format_alloc(path, "%s%s%s", dir, name[0] ? "/" : "", name);
+    return tf__format_alloc(path, "%s%s%s", dir, name[0] ? "/" : "", name);
 }
 
-const char *tf_path_leaves(const char *rel)
+const char *tf__path_leaves(const char *rel)
 {
     if (rel[0] == '/')
         return "an absolute path";
@@ -75,18 +75,18 @@ const char *tf_path_leaves(const char *rel)
     return NULL;
 }
 
-/* The target a symbolic link at path names, allocated (tf_free it), or
+/* The target a symbolic link at path names, allocated (tf__free it), or
  * NULL when it cannot be read. */
 static char *link_target(const char *path)
 {
     for (size_t size = 256;; size *= 2) { /* [size]: readlink does not say the length */
-        char *buf = tf_malloc(size);
+        char *buf = tf__malloc(size);
         const ssize_t n = buf ? readlink(path, buf, size) : -1;
         if (n >= 0 && (size_t)n < size) {
             buf[n] = '\0';
             return buf;
         }
-        tf_free(buf);
+        tf__free(buf);
         if (n < 0)
             return NULL;
     }
@@ -98,16 +98,17 @@ static tf_status cannot_look(const char *path, int err)
 {
     struct stat st;
     if (err != ENOENT || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(err));
+        return tf__fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(err));
     char *target = link_target(path);
-    const tf_status s = tf_fail(TF_ERR_IO, "%s: a symbolic link to %s that does not exist (a "
-                                "cache snapshot without its blobs?)", path,
-                                target ? target : "a file");
-    tf_free(target);
+    const tf_status s = tf__fail(TF_ERR_IO,
+                                 "%s: a symbolic link to %s that does not exist (a "
+                                 "cache snapshot without its blobs?)",
+                                 path, target ? target : "a file");
+    tf__free(target);
     return s;
 }
 
-tf_status tf_file_probe(const char *path, mode_t *mode)
+tf_status tf__file_probe(const char *path, mode_t *mode)
 {
     struct stat st;
     *mode = 0;
@@ -124,7 +125,7 @@ tf_status tf_file_probe(const char *path, mode_t *mode)
 
 /* ---- Reading ------------------------------------------------------------- */
 
-tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
+tf_status tf__file_open_read(const char *path, int *fd, size_t *size)
 {
     *fd = -1;
     struct stat st;
@@ -135,15 +136,15 @@ tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
         return s;
     const int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (f < 0)
-        return tf_fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return tf__fail(TF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     if (fstat(f, &st) != 0)
-        s = tf_fail(TF_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+        s = tf__fail(TF_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
     else
         s = check_regular(path, st.st_mode, ""); /* replaced since the stat() */
     const int flags = s == TF_OK ? fcntl(f, F_GETFL) : 0;
     if (s == TF_OK && (flags < 0 || fcntl(f, F_SETFL, flags & ~O_NONBLOCK) != 0))
-        s = tf_fail(TF_ERR_IO, "%s: cannot make the descriptor blocking: %s", path,
-                    strerror(errno));
+        s = tf__fail(TF_ERR_IO, "%s: cannot make the descriptor blocking: %s", path,
+                     strerror(errno));
     if (s) {
         close(f);
         return s;
@@ -153,21 +154,21 @@ tf_status tf_file_open_read(const char *path, int *fd, size_t *size)
     return TF_OK;
 }
 
-tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *len)
+tf_status tf__file_read_all(const char *path, size_t max, char **text, size_t *len)
 {
     *text = NULL;
     *len = 0;
     int fd;
     size_t size;
-    tf_status s = tf_file_open_read(path, &fd, &size);
+    tf_status s = tf__file_open_read(path, &fd, &size);
     if (s)
         return s;
     char *buf = NULL; /* [size + 1] */
     if (size > max)
-        s = tf_fail(TF_ERR_FORMAT, "%s: %zu bytes, more than the %zu a file may have here", path,
-                    size, max);
-    else if (!(buf = tf_malloc(size + 1)))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size + 1);
+        s = tf__fail(TF_ERR_FORMAT, "%s: %zu bytes, more than the %zu a file may have here", path,
+                     size, max);
+    else if (!(buf = tf__malloc(size + 1)))
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size + 1);
     size_t n = 0;
     while (s == TF_OK && n < size) {
         const ssize_t got = read(fd, buf + n, size - n);
@@ -176,11 +177,11 @@ tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *le
         if (got > 0)
             n += (size_t)got;
         else if (errno != EINTR)
-            s = tf_fail(TF_ERR_IO, "%s: read error: %s", path, strerror(errno));
+            s = tf__fail(TF_ERR_IO, "%s: read error: %s", path, strerror(errno));
     }
     close(fd);
     if (s) {
-        tf_free(buf);
+        tf__free(buf);
         return s;
     }
     buf[n] = '\0';
@@ -199,7 +200,7 @@ static void draw_temp_digits(char *digits)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     uint64_t x = (uint64_t)atomic_fetch_add(&drawn, 1) ^ (uint64_t)getpid() << 40 ^
-                 (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
+        (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
     x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser, a bijection */
     x = (x ^ x >> 27) * 0x94d049bb133111ebull;
     x ^= x >> 31;
@@ -207,9 +208,9 @@ static void draw_temp_digits(char *digits)
         digits[i] = "0123456789abcdef"[x & 15];
 }
 
-tf_status tf_file_create(tf_file_writer *w, const char *path)
+tf_status tf__file_create(tf__file_writer *w, const char *path)
 {
-    *w = (tf_file_writer){.path = path, .tmp_path = NULL, .fd = -1};
+    *w = (tf__file_writer){.path = path, .tmp_path = NULL, .fd = -1};
     struct stat st;
     if (lstat(path, &st) == 0) { /* a missing target is created */
         tf_status s = check_regular(path, st.st_mode, "; only a regular file is replaced");
@@ -217,9 +218,9 @@ tf_status tf_file_create(tf_file_writer *w, const char *path)
             return s;
     }
     const size_t path_len = strlen(path), base = path_len + strlen(TF_FILE_TEMP_SUFFIX);
-    w->tmp_path = tf_malloc(base + TF_FILE_TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
+    w->tmp_path = tf__malloc(base + TF_FILE_TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
     if (!w->tmp_path)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
     memcpy(w->tmp_path, path, path_len);
     memcpy(w->tmp_path + path_len, TF_FILE_TEMP_SUFFIX, base - path_len);
     w->tmp_path[base + TF_FILE_TEMP_DIGITS] = '\0';
@@ -232,14 +233,14 @@ tf_status tf_file_create(tf_file_writer *w, const char *path)
         err = errno;
     }
     if (w->fd < 0) {
-        tf_free(w->tmp_path);
+        tf__free(w->tmp_path);
         w->tmp_path = NULL;
-        return tf_fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
+        return tf__fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
     }
     return TF_OK;
 }
 
-tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n)
+tf_status tf__file_write(tf__file_writer *w, const void *data, size_t n)
 {
     const char *p = data;
     while (n > 0) {
@@ -247,8 +248,8 @@ tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n)
         if (put < 0 && errno == EINTR)
             continue;
         if (put <= 0)
-            return tf_fail(TF_ERR_IO, "%s: cannot write: %s", w->path,
-                           put < 0 ? strerror(errno) : "no byte written");
+            return tf__fail(TF_ERR_IO, "%s: cannot write: %s", w->path,
+                            put < 0 ? strerror(errno) : "no byte written");
         p += put;
         n -= (size_t)put;
     }
@@ -257,7 +258,7 @@ tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n)
 
 /* Syncs the directory of w->path, which now holds the renamed file; its
  * name is written over w->tmp_path, which is longer. */
-static tf_status sync_directory(tf_file_writer *w)
+static tf_status sync_directory(tf__file_writer *w)
 {
     const char *slash = strrchr(w->path, '/');
     const size_t len = !slash || slash == w->path ? 1 : (size_t)(slash - w->path);
@@ -268,15 +269,15 @@ static tf_status sync_directory(tf_file_writer *w)
     const int err = errno;
     if (fd >= 0)
         close(fd);
-    tf_free(w->tmp_path);
+    tf__free(w->tmp_path);
     w->tmp_path = NULL;
     if (!ok)
-        return tf_fail(TF_ERR_IO, "%s: written, but its directory cannot be synced: %s",
-                       w->path, strerror(err));
+        return tf__fail(TF_ERR_IO, "%s: written, but its directory cannot be synced: %s", w->path,
+                        strerror(err));
     return TF_OK;
 }
 
-tf_status tf_file_commit(tf_file_writer *w)
+tf_status tf__file_commit(tf__file_writer *w)
 {
     const char *failed = fsync(w->fd) != 0 ? "cannot sync" : NULL;
     int err = errno;
@@ -290,19 +291,19 @@ tf_status tf_file_commit(tf_file_writer *w)
         err = errno;
     }
     if (failed) {
-        tf_file_discard(w);
-        return tf_fail(TF_ERR_IO, "%s: %s: %s", w->path, failed, strerror(err));
+        tf__file_discard(w);
+        return tf__fail(TF_ERR_IO, "%s: %s: %s", w->path, failed, strerror(err));
     }
     return sync_directory(w);
 }
 
-void tf_file_discard(tf_file_writer *w)
+void tf__file_discard(tf__file_writer *w)
 {
     if (w->fd >= 0)
         close(w->fd);
     if (w->tmp_path)
         unlink(w->tmp_path);
-    tf_free(w->tmp_path);
+    tf__free(w->tmp_path);
     w->tmp_path = NULL;
     w->fd = -1;
 }

@@ -18,29 +18,29 @@
 
 /* What a stat() mode says a file is, for messages: "a regular file",
  * "a FIFO", "a directory", "a character device", ... */
-const char *tf_file_kind(mode_t mode);
+const char *tf__file_kind(mode_t mode);
 
 /* ---- Paths -----------------------------------------------------------------
  * A path is never cut: each is allocated as long as it is. */
 
-/* printf's text of fmt, allocated into *out (tf_free it); TF_ERR_OUT_OF_MEMORY
+/* printf's text of fmt, allocated into *out (tf__free it); TF_ERR_OUT_OF_MEMORY
  * when it cannot be, *out NULL. */
-tf_status tf_format_alloc(char **out, const char *fmt, ...)
+tf_status tf__format_alloc(char **out, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
 /* "<dir>/<name>" (dir alone when name is ""), allocated into *path as
- * tf_format_alloc's. */
-tf_status tf_path_join(const char *dir, const char *name, char **path);
+ * tf__format_alloc's. */
+tf_status tf__path_join(const char *dir, const char *name, char **path);
 
 /* Why rel, a path a file of a folder gives for another file of it
  * (modules.json's), may lead out of the folder: "an absolute path" or
  * "a \"..\" in it"; NULL when it cannot (it is read as written: a symbolic
  * link on the way, as a Hugging Face cache snapshot's files are, is
  * followed wherever it leads). */
-const char *tf_path_leaves(const char *rel);
+const char *tf__path_leaves(const char *rel);
 
 /* What is at path, following symbolic links: *mode its stat() mode, or 0
  * when nothing is there. A symbolic link to nothing (a cache snapshot
@@ -49,29 +49,29 @@ const char *tf_path_leaves(const char *rel);
  * its blobs?)", a path that cannot be looked at (no permission, a loop of
  * links, a file on the way) TF_ERR_IO "<path>: cannot open: <reason>": a
  * file is absent only when nothing at all is there. */
-tf_status tf_file_probe(const char *path, mode_t *mode);
+tf_status tf__file_probe(const char *path, mode_t *mode);
 
 /* ---- Reading ------------------------------------------------------------- */
 
 /* Opens path for reading if it is a regular file (following symbolic
  * links): *fd is a blocking O_CLOEXEC descriptor, *size the file's size.
  * Otherwise TF_ERR_IO, "<path>: cannot open: <reason>", "<path>: a
- * symbolic link to <target> that does not exist ..." (tf_file_probe's) or
+ * symbolic link to <target> that does not exist ..." (tf__file_probe's) or
  * "<path>: not a regular file: it is a FIFO" (a directory, a character
  * device, ...), and *fd is -1. */
-tf_status tf_file_open_read(const char *path, int *fd, size_t *size);
+tf_status tf__file_open_read(const char *path, int *fd, size_t *size);
 
-/* The whole regular file at path, NUL-terminated in *text (tf_free it), its
+/* The whole regular file at path, NUL-terminated in *text (tf__free it), its
  * length in *len. A file larger than max bytes is TF_ERR_FORMAT. */
-tf_status tf_file_read_all(const char *path, size_t max, char **text, size_t *len);
+tf_status tf__file_read_all(const char *path, size_t max, char **text, size_t *len);
 
 /* A file being written: a temporary file in the target's directory until
- * tf_file_commit renames it over the target. */
-typedef struct tf_file_writer {
+ * tf__file_commit renames it over the target. */
+typedef struct tf__file_writer {
     const char *path; /* the target (not copied: it must outlive the writer) */
     char *tmp_path;   /* "<path>.tmp" and 16 hex digits */
     int fd;
-} tf_file_writer;
+} tf__file_writer;
 
 /* Starts writing path. An existing path that is not a regular file (a
  * symbolic link included) is refused with TF_ERR_IO "<path>: not a regular
@@ -79,19 +79,19 @@ typedef struct tf_file_writer {
  * created with O_CREAT | O_EXCL (a name that exists, a planted link
  * included, is never opened: another name is tried) and mode 0666 less the
  * umask, as any new file. */
-tf_status tf_file_create(tf_file_writer *w, const char *path);
+tf_status tf__file_create(tf__file_writer *w, const char *path);
 
 /* Appends n bytes; every write is checked, short writes are continued.
  * On failure the writer must still be discarded. */
-tf_status tf_file_write(tf_file_writer *w, const void *data, size_t n);
+tf_status tf__file_write(tf__file_writer *w, const void *data, size_t n);
 
 /* Flushes the data to the disk (fsync), renames the temporary file over the
  * target and syncs the directory. Before the rename, a failure removes the
  * temporary file and leaves the target as it was; the writer is finished
  * either way. */
-tf_status tf_file_commit(tf_file_writer *w);
+tf_status tf__file_commit(tf__file_writer *w);
 
 /* Closes and removes the temporary file; the target is left as it was. */
-void tf_file_discard(tf_file_writer *w);
+void tf__file_discard(tf__file_writer *w);
 
 #endif

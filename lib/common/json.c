@@ -21,7 +21,7 @@ static int written_length(const char *s, size_t len, size_t quote)
         end += s[end] == '\\' ? 2 : 1;
     size_t n = (end < len ? end : len) - quote - 1;
     if (n > 64)
-        for (n = 64; n > 0 && tf_utf8_is_continuation((unsigned char)s[quote + 1 + n]); n--)
+        for (n = 64; n > 0 && tf__utf8_is_continuation((unsigned char)s[quote + 1 + n]); n--)
             ;
     return (int)n;
 }
@@ -43,15 +43,17 @@ static tf_status check_raw(const char *s, size_t len, int max_depth, const char 
         const char c = s[i];
         if (quote != SIZE_MAX) {
             if (c == '\\' && len - i >= 6 && memcmp(s + i, "\\u0000", 6) == 0)
-                return tf_fail(TF_ERR_FORMAT, "%s: the string \"%.*s\" at byte %zu contains "
-                               "\\u0000 (NUL): keys and strings must not hold NUL characters",
-                               label, written_length(s, len, quote), s + quote + 1, quote);
+                return tf__fail(TF_ERR_FORMAT,
+                                "%s: the string \"%.*s\" at byte %zu contains "
+                                "\\u0000 (NUL): keys and strings must not hold NUL characters",
+                                label, written_length(s, len, quote), s + quote + 1, quote);
             if ((unsigned char)c < 0x20)
-                return tf_fail(TF_ERR_FORMAT, "%s: the string \"%.*s\" at byte %zu holds the "
-                               "control byte 0x%02x unescaped at byte %zu: JSON (RFC 8259) "
-                               "requires it escaped (\\u%04x)", label,
-                               written_length(s, len, quote), s + quote + 1, quote,
-                               (unsigned char)c, i, (unsigned char)c);
+                return tf__fail(TF_ERR_FORMAT,
+                                "%s: the string \"%.*s\" at byte %zu holds the "
+                                "control byte 0x%02x unescaped at byte %zu: JSON (RFC 8259) "
+                                "requires it escaped (\\u%04x)",
+                                label, written_length(s, len, quote), s + quote + 1, quote,
+                                (unsigned char)c, i, (unsigned char)c);
             if (c == '\\')
                 i++;
             else if (c == '"')
@@ -59,13 +61,15 @@ static tf_status check_raw(const char *s, size_t len, int max_depth, const char 
         } else if (c == '"') {
             quote = i;
         } else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            return tf_fail(TF_ERR_FORMAT, "%s: the control byte 0x%02x at byte %zu: JSON (RFC "
-                           "8259) allows only space, tab, line feed and carriage return "
-                           "between its tokens", label, (unsigned char)c, i);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: the control byte 0x%02x at byte %zu: JSON (RFC "
+                            "8259) allows only space, tab, line feed and carriage return "
+                            "between its tokens",
+                            label, (unsigned char)c, i);
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
-                return tf_fail(TF_ERR_FORMAT, "%s: JSON nests deeper than %d levels at byte %zu",
-                               label, max_depth, i);
+                return tf__fail(TF_ERR_FORMAT, "%s: JSON nests deeper than %d levels at byte %zu",
+                                label, max_depth, i);
         } else if (c == '}' || c == ']') {
             depth--;
         }
@@ -82,7 +86,7 @@ static tf_status check_raw(const char *s, size_t len, int max_depth, const char 
 typedef struct key_scratch {
     const cJSON **items; /* [cap] the members of the object being checked */
     size_t cap;
-    char path[256];      /* where that object is: 'a'[2]'b' */
+    char path[256]; /* where that object is: 'a'[2]'b' */
 } key_scratch;
 
 static int compare_keys(const void *a, const void *b)
@@ -98,21 +102,23 @@ static tf_status check_object_keys(const cJSON *object, key_scratch *k, const ch
     if (n < 2)
         return TF_OK;
     if (n > k->cap) {
-        const cJSON **grown = tf_realloc(k->items, n * sizeof *grown);
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
+        const cJSON **grown = tf__realloc(k->items, n * sizeof *grown);
         if (!grown)
-            return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu keys", label, n);
+            return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu keys", label, n);
         k->items = grown;
         k->cap = n;
     }
     n = 0;
     cJSON_ArrayForEach(item, object) k->items[n++] = item;
-    qsort(k->items, n, sizeof *k->items, compare_keys);
+    qsort(k->items, n, sizeof *k->items, compare_keys); /* NOLINT(bugprone-sizeof-expression) */
     for (size_t i = 1; i < n; i++)
         if (strcmp(k->items[i - 1]->string, k->items[i]->string) == 0)
-            return tf_fail(TF_ERR_FORMAT, "%s: key '%.*s' appears twice in %s%s; readers "
-                           "disagree on which one counts", label,
-                           tf_utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
-                           k->path[0] ? "the object at " : "the top-level object", k->path);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: key '%.*s' appears twice in %s%s; readers "
+                            "disagree on which one counts",
+                            label, tf__utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
+                            k->path[0] ? "the object at " : "the top-level object", k->path);
     return TF_OK;
 }
 
@@ -123,7 +129,8 @@ static tf_status check_keys(const cJSON *value, key_scratch *k, const char *labe
     const size_t len = strlen(k->path);
     int index = 0;
     const cJSON *item;
-    cJSON_ArrayForEach(item, value) {
+    cJSON_ArrayForEach(item, value)
+    {
         if (s)
             break;
         if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) { /* nothing inside it to check */
@@ -132,8 +139,7 @@ static tf_status check_keys(const cJSON *value, key_scratch *k, const char *labe
         }
         char step[80]; /* 'key' (its first 64 bytes) or [index] */
         if (cJSON_IsObject(value))
-            snprintf(step, sizeof step, "'%.*s'", tf_utf8_prefix(item->string, 64),
-                     item->string);
+            snprintf(step, sizeof step, "'%.*s'", tf__utf8_prefix(item->string, 64), item->string);
         else
             snprintf(step, sizeof step, "[%d]", index++);
         if (len + strlen(step) < sizeof k->path) /* a path too deep to say ends before it */
@@ -272,35 +278,35 @@ static int well_formed(const char *text, size_t len)
     return s.p == s.end;
 }
 
-tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char *label,
-                        cJSON **out)
+tf_status tf__json_parse(const char *text, size_t len, int max_depth, const char *label,
+                         cJSON **out)
 {
     *out = NULL;
-    size_t at = tf_utf8_invalid_at(text, len);
+    size_t at = tf__utf8_invalid_at(text, len);
     if (at < len)
-        return tf_fail(TF_ERR_FORMAT, "%s: not valid UTF-8 at byte %zu (0x%02x)", label, at,
-                       (unsigned char)text[at]);
+        return tf__fail(TF_ERR_FORMAT, "%s: not valid UTF-8 at byte %zu (0x%02x)", label, at,
+                        (unsigned char)text[at]);
     tf_status s = check_raw(text, len, max_depth, label);
     if (s)
         return s;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root && well_formed(text, len))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: out of memory while parsing the JSON", label);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: out of memory while parsing the JSON", label);
     if (!root) {
         at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        return tf_fail(TF_ERR_FORMAT, "%s: not valid JSON (error near byte %zu)", label, at);
+        return tf__fail(TF_ERR_FORMAT, "%s: not valid JSON (error near byte %zu)", label, at);
     }
     for (at = (size_t)(end - text); at < len && s == TF_OK; at++) {
         const char c = text[at];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-            s = tf_fail(TF_ERR_FORMAT, "%s: unexpected bytes after the JSON value at byte %zu",
-                        label, at);
+            s = tf__fail(TF_ERR_FORMAT, "%s: unexpected bytes after the JSON value at byte %zu",
+                         label, at);
     }
     key_scratch keys = {NULL, 0, ""};
     if (s == TF_OK)
         s = check_keys(root, &keys, label);
-    tf_free(keys.items);
+    tf__free(keys.items);
     if (s) {
         cJSON_Delete(root);
         return s;
@@ -309,7 +315,7 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
     return TF_OK;
 }
 
-int tf_json_uint(const cJSON *item, double max, uint64_t *out)
+int tf__json_uint(const cJSON *item, double max, uint64_t *out)
 {
     if (!cJSON_IsNumber(item))
         return 0;
@@ -320,7 +326,7 @@ int tf_json_uint(const cJSON *item, double max, uint64_t *out)
     return 1;
 }
 
-void tf_json_describe(const cJSON *item, char *buf, size_t size)
+void tf__json_describe(const cJSON *item, char *buf, size_t size)
 {
     /* cJSON asks for 5 bytes more than it writes */
     if (size > 5 && cJSON_PrintPreallocated((cJSON *)item, buf, (int)(size - 5), 0))

@@ -12,8 +12,8 @@
 /* Parses len bytes of text (not NUL-terminated) into *out. On failure the
  * message starts with label and says what is wrong and where: the byte, or
  * for a duplicate key the key and the path of its object ('a'[2]'b'). */
-tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char *label,
-                        cJSON **out);
+tf_status tf__json_parse(const char *text, size_t len, int max_depth, const char *label,
+                         cJSON **out);
 
 /* 2^53: up to here every integer is exactly a double, so a JSON number
  * (which cJSON holds as one) names exactly one integer. */
@@ -21,11 +21,11 @@ tf_status tf_json_parse(const char *text, size_t len, int max_depth, const char 
 
 /* A JSON number that is an integer in 0..max (at most TF_JSON_MAX_EXACT_INT),
  * into *out. */
-int tf_json_uint(const cJSON *item, double max, uint64_t *out);
+int tf__json_uint(const cJSON *item, double max, uint64_t *out);
 
 /* item as JSON text for a message (numbers as cJSON prints them: 1e-50,
  * 128.5), or, when that does not fit in size bytes, what it is ("an object
  * of 3 keys"). */
-void tf_json_describe(const cJSON *item, char *buf, size_t size);
+void tf__json_describe(const cJSON *item, char *buf, size_t size);
 
 #endif

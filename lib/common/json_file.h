@@ -18,42 +18,42 @@
 
 /* The JSON object (array: 1, a JSON array) in path (at most 16 MiB), into
  * *root (cJSON_Delete it); label names the file in messages. */
-tf_status tf_json_read_file(const char *path, const char *label, int array, cJSON **root);
+tf_status tf__json_read_file(const char *path, const char *label, int array, cJSON **root);
 
 /* What a field's absence and null mean. */
-typedef enum tf_json_need {
+typedef enum tf__json_need {
     TF_JSON_OPTIONAL, /* absent or null: *out keeps its value */
     TF_JSON_NOT_NULL, /* absent: *out keeps its value; null refused */
     TF_JSON_REQUIRED  /* absent: "<label>: <key> is missing (...)"; null refused */
-} tf_json_need;
+} tf__json_need;
 
 /* Field key of obj as need says: a boolean (*out 0 or 1), an integer in
  * lo..hi (0 <= lo), a string (*out points into obj, valid while it lives). */
-tf_status tf_json_read_bool(const cJSON *obj, const char *key, tf_json_need need,
-                            const char *label, int32_t *out);
-tf_status tf_json_read_int(const cJSON *obj, const char *key, tf_json_need need, int64_t lo,
-                           int64_t hi, const char *label, int32_t *out);
-tf_status tf_json_read_string(const cJSON *obj, const char *key, tf_json_need need,
-                              const char *label, const char **out);
+tf_status tf__json_read_bool(const cJSON *obj, const char *key, tf__json_need need,
+                             const char *label, int32_t *out);
+tf_status tf__json_read_int(const cJSON *obj, const char *key, tf__json_need need, int64_t lo,
+                            int64_t hi, const char *label, int32_t *out);
+tf_status tf__json_read_string(const cJSON *obj, const char *key, tf__json_need need,
+                               const char *label, const char **out);
 
 /* The TF_JSON_OPTIONAL reads: absent or null keeps *out. */
-static inline tf_status tf_json_get_bool(const cJSON *obj, const char *key, const char *label,
-                                         int32_t *out)
+static inline tf_status tf__json_get_bool(const cJSON *obj, const char *key, const char *label,
+                                          int32_t *out)
 {
-    return tf_json_read_bool(obj, key, TF_JSON_OPTIONAL, label, out);
+    return tf__json_read_bool(obj, key, TF_JSON_OPTIONAL, label, out);
 }
-static inline tf_status tf_json_get_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi,
-                                        const char *label, int32_t *out)
+static inline tf_status tf__json_get_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi,
+                                         const char *label, int32_t *out)
 {
-    return tf_json_read_int(obj, key, TF_JSON_OPTIONAL, lo, hi, label, out);
+    return tf__json_read_int(obj, key, TF_JSON_OPTIONAL, lo, hi, label, out);
 }
-static inline tf_status tf_json_get_string(const cJSON *obj, const char *key, const char *label,
-                                           const char **out)
+static inline tf_status tf__json_get_string(const cJSON *obj, const char *key, const char *label,
+                                            const char **out)
 {
-    return tf_json_read_string(obj, key, TF_JSON_OPTIONAL, label, out);
+    return tf__json_read_string(obj, key, TF_JSON_OPTIONAL, label, out);
 }
 
 /* TF_ERR_FORMAT "<label>: <key> must be <what>, got <v as written>". */
-tf_status tf_json_wrong(const cJSON *v, const char *key, const char *what, const char *label);
+tf_status tf__json_wrong(const cJSON *v, const char *key, const char *what, const char *label);
 
 #endif

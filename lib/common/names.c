@@ -14,10 +14,8 @@ _Static_assert(sizeof activation_names / sizeof *activation_names == TF_ACTIVATI
                "a name for every tf_activation");
 
 static const char *const position_names[] = {
-    [TF_POSITION_NONE] = "none",
-    [TF_POSITION_SINUSOIDAL] = "sinusoidal",
-    [TF_POSITION_LEARNED] = "learned",
-    [TF_POSITION_ROTARY] = "rotary",
+    [TF_POSITION_NONE] = "none",       [TF_POSITION_SINUSOIDAL] = "sinusoidal",
+    [TF_POSITION_LEARNED] = "learned", [TF_POSITION_ROTARY] = "rotary",
     [TF_POSITION_ALIBI] = "alibi",
 };
 _Static_assert(sizeof position_names / sizeof *position_names == TF_POSITION_COUNT,

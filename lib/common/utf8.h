@@ -7,24 +7,24 @@
 #include <stddef.h>
 #include <string.h>
 
-static inline int tf_utf8_is_continuation(unsigned char byte)
+static inline int tf__utf8_is_continuation(unsigned char byte)
 {
     return (byte & 0xC0) == 0x80;
 }
 
 /* Characters in the first `bytes` bytes of s. */
-static inline size_t tf_utf8_count(const char *s, size_t bytes)
+static inline size_t tf__utf8_count(const char *s, size_t bytes)
 {
     size_t n = 0;
     for (size_t i = 0; i < bytes; i++)
-        n += !tf_utf8_is_continuation((unsigned char)s[i]);
+        n += !tf__utf8_is_continuation((unsigned char)s[i]);
     return n;
 }
 
 /* Bytes (1..4) of the valid UTF-8 character at the start of s[0..len):
  * shortest form, no surrogates, at most U+10FFFF; 0 when len is 0 or the
  * bytes there are not one. */
-static inline size_t tf_utf8_valid_char(const unsigned char *s, size_t len)
+static inline size_t tf__utf8_valid_char(const unsigned char *s, size_t len)
 {
     if (len == 0)
         return 0;
@@ -49,17 +49,17 @@ static inline size_t tf_utf8_valid_char(const unsigned char *s, size_t len)
     if (len < n || s[1] < lo || s[1] > hi)
         return 0;
     for (size_t k = 2; k < n; k++)
-        if (!tf_utf8_is_continuation(s[k]))
+        if (!tf__utf8_is_continuation(s[k]))
             return 0;
     return n;
 }
 
 /* Offset of the first byte of s[0..len) that does not start a valid UTF-8
- * character (tf_utf8_valid_char), or len. */
-static inline size_t tf_utf8_invalid_at(const char *s, size_t len)
+ * character (tf__utf8_valid_char), or len. */
+static inline size_t tf__utf8_invalid_at(const char *s, size_t len)
 {
     size_t i = 0, n;
-    while (i < len && (n = tf_utf8_valid_char((const unsigned char *)s + i, len - i)) > 0)
+    while (i < len && (n = tf__utf8_valid_char((const unsigned char *)s + i, len - i)) > 0)
         i += n;
     return i;
 }
@@ -67,14 +67,14 @@ static inline size_t tf_utf8_invalid_at(const char *s, size_t len)
 /* How many bytes of the NUL-terminated s a message quotes when it quotes at
  * most max: all of s when shorter, else max less the bytes of a character
  * the cut would split. For "%.*s", so that a cut quote ends between two
- * characters: printf("%.*s", tf_utf8_prefix(s, 64), s). */
-static inline int tf_utf8_prefix(const char *s, size_t max)
+ * characters: printf("%.*s", tf__utf8_prefix(s, 64), s). */
+static inline int tf__utf8_prefix(const char *s, size_t max)
 {
     size_t n = 0;
     while (n < max && s[n])
         n++;
     if (n == max)
-        while (n > 0 && tf_utf8_is_continuation((unsigned char)s[n]))
+        while (n > 0 && tf__utf8_is_continuation((unsigned char)s[n]))
             n--;
     return (int)n;
 }

@@ -11,5 +11,6 @@ unsigned tf_version(void)
 
 const char *tf_version_string(void)
 {
-    return TF_STR(TFENC_VERSION_MAJOR) "." TF_STR(TFENC_VERSION_MINOR) "." TF_STR(TFENC_VERSION_PATCH);
+    return TF_STR(TFENC_VERSION_MAJOR) "." TF_STR(TFENC_VERSION_MINOR) "." TF_STR(
+        TFENC_VERSION_PATCH);
 }

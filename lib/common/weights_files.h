@@ -12,12 +12,12 @@
 #define TF_TORCH_SHARDS_FILE "pytorch_model.bin.index.json"
 
 /* After "<where>: <the pickle> but no model.safetensors: ". */
-#define TF_TORCH_WEIGHTS_HINT                                                                    \
-    "libtfenc reads safetensors only (reading a pickle can run code). Convert it once: in "     \
-    "its folder, python3 -c \"import torch; from safetensors.torch import save_file; "           \
-    "sd = torch.load('pytorch_model.bin', map_location='cpu', weights_only=True); "             \
-    "save_file({k: v.contiguous().clone() for k, v in sd.items()}, 'model.safetensors', "       \
-    "metadata={'format': 'pt'})\"; or (sharded weights too) transformers' "                     \
+#define TF_TORCH_WEIGHTS_HINT                                                               \
+    "libtfenc reads safetensors only (reading a pickle can run code). Convert it once: in " \
+    "its folder, python3 -c \"import torch; from safetensors.torch import save_file; "      \
+    "sd = torch.load('pytorch_model.bin', map_location='cpu', weights_only=True); "         \
+    "save_file({k: v.contiguous().clone() for k, v in sd.items()}, 'model.safetensors', "   \
+    "metadata={'format': 'pt'})\"; or (sharded weights too) transformers' "                 \
     "save_pretrained(folder, safe_serialization=True) of the model loaded from the folder"
 
 #endif

@@ -7,7 +7,7 @@
 #include "checkpoint.h"
 #include "error.h"
 
-static const tf_st_tensor *find(const tf_st_file *f, const char *name)
+static const tf__st_tensor *find(const tf__st_file *f, const char *name)
 {
     for (size_t i = 0; i < f->n_tensors; i++)
         if (strcmp(f->tensors[i].name, name) == 0)
@@ -15,12 +15,12 @@ static const tf_st_tensor *find(const tf_st_file *f, const char *name)
     return NULL;
 }
 
-int tf_extra_tensor_exists(const tf_st_file *f, const char *name)
+int tf__extra_tensor_exists(const tf__st_file *f, const char *name)
 {
     return find(f, name) != NULL;
 }
 
-static int same_shape(const tf_st_tensor *t, int32_t rank, const int64_t *dims)
+static int same_shape(const tf__st_tensor *t, int32_t rank, const int64_t *dims)
 {
     if (t->rank != rank)
         return 0;
@@ -30,26 +30,26 @@ static int same_shape(const tf_st_tensor *t, int32_t rank, const int64_t *dims)
     return 1;
 }
 
-tf_status tf_extra_tensor_read(const tf_st_file *f, const char *name, int32_t rank,
-                               const int64_t *dims, const char *label, const char *why,
-                               float **out)
+tf_status tf__extra_tensor_read(const tf__st_file *f, const char *name, int32_t rank,
+                                const int64_t *dims, const char *label, const char *why,
+                                float **out)
 {
     *out = NULL;
-    const tf_st_tensor *t = find(f, name);
+    const tf__st_tensor *t = find(f, name);
     char want[96], got[96];
-    tf_format_shape(want, sizeof want, rank, dims);
+    tf__format_shape(want, sizeof want, rank, dims);
     if (!t)
-        return tf_fail(TF_ERR_FORMAT, "%s: missing tensor '%s' %s (%s)", label, name, want, why);
+        return tf__fail(TF_ERR_FORMAT, "%s: missing tensor '%s' %s (%s)", label, name, want, why);
     if (!same_shape(t, rank, dims)) {
-        tf_format_shape(got, sizeof got, t->rank, t->dims);
-        return tf_fail(TF_ERR_SHAPE, "%s: %s: expected %s (%s), got %s", label, name, want, why,
-                       got);
+        tf__format_shape(got, sizeof got, t->rank, t->dims);
+        return tf__fail(TF_ERR_SHAPE, "%s: %s: expected %s (%s), got %s", label, name, want, why,
+                        got);
     }
-    tf_status s = tf_checkpoint_check_values(t);
+    tf_status s = tf__checkpoint_check_values(t);
     if (s)
         return s;
-    if (!(*out = tf_malloc((t->count ? t->count : 1) * sizeof **out)))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %s", name);
-    tf_checkpoint_convert(*out, t);
+    if (!(*out = tf__malloc((t->count ? t->count : 1) * sizeof **out)))
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %s", name);
+    tf__checkpoint_convert(*out, t);
     return TF_OK;
 }

@@ -6,15 +6,15 @@
 #include "safetensors.h"
 #include "tfenc.h"
 
-/* *out (tf_malloc'ed, shape (rank, dims)) = tensor `name` of f, which must
+/* *out (tf__malloc'ed, shape (rank, dims)) = tensor `name` of f, which must
  * have that shape, a float dtype and finite values. Messages start with
  * label (the file) and say `why` it has that shape: "classifier.weight:
  * expected [3, 16] (3 labels in config.json id2label), got [4, 16]". */
-tf_status tf_extra_tensor_read(const tf_st_file *f, const char *name, int32_t rank,
-                               const int64_t *dims, const char *label, const char *why,
-                               float **out);
+tf_status tf__extra_tensor_read(const tf__st_file *f, const char *name, int32_t rank,
+                                const int64_t *dims, const char *label, const char *why,
+                                float **out);
 
 /* 1 if f has a tensor of that name. */
-int tf_extra_tensor_exists(const tf_st_file *f, const char *name);
+int tf__extra_tensor_exists(const tf__st_file *f, const char *name);
 
 #endif

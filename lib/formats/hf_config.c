@@ -60,8 +60,14 @@ typedef struct hf_field {
                          refused; otherwise what it is or why it changes nothing */
 } hf_field;
 
-#define SIZE_FIELD(key, lo, note) {#key, SIZE, offsetof(tf_hf_config, key), lo, note}
-#define FIELD(key, rule, note) {#key, rule, offsetof(tf_hf_config, key), 0, note}
+#define SIZE_FIELD(key, lo, note)                          \
+    {                                                      \
+#key, SIZE, offsetof(tf__hf_config, key), lo, note \
+    }
+#define FIELD(key, rule, note)                            \
+    {                                                     \
+#key, rule, offsetof(tf__hf_config, key), 0, note \
+    }
 
 static const hf_field fields[] = {
     /* honoured (model_type, which picks the family, is read first) */
@@ -79,7 +85,7 @@ static const hf_field fields[] = {
     SIZE_FIELD(embedding_size, 0, "ELECTRA's embeddings' width (hidden_size's without it)"),
     /* honoured by families whose positions skip padding (RoBERTa's); for
        BERT's, word_embeddings' padding_idx only stops its gradient */
-    {"pad_token_id", ID, offsetof(tf_hf_config, pad_token_id), 0, "the padding id"},
+    {"pad_token_id", ID, offsetof(tf__hf_config, pad_token_id), 0, "the padding id"},
     /* ModernBERT's, honoured by its family (families/modernbert.c) */
     FIELD(global_rope_theta, THETA, "the rotary base of global layers"),
     FIELD(local_rope_theta, THETA, "the rotary base of local layers"),
@@ -156,11 +162,10 @@ static const struct {
     const char *name;
     tf_activation activation;
 } activations[] = {
-    {"gelu", TF_ACTIVATION_GELU},               /* torch's erf GELU */
-    {"gelu_python", TF_ACTIVATION_GELU},        /* the same formula written in Python */
-    {"gelu_new", TF_ACTIVATION_GELU_TANH},
-    {"gelu_pytorch_tanh", TF_ACTIVATION_GELU_TANH},
-    {"gelu_fast", TF_ACTIVATION_GELU_TANH},     /* the same tanh formula, factored */
+    {"gelu", TF_ACTIVATION_GELU},        /* torch's erf GELU */
+    {"gelu_python", TF_ACTIVATION_GELU}, /* the same formula written in Python */
+    {"gelu_new", TF_ACTIVATION_GELU_TANH},  {"gelu_pytorch_tanh", TF_ACTIVATION_GELU_TANH},
+    {"gelu_fast", TF_ACTIVATION_GELU_TANH}, /* the same tanh formula, factored */
     {"relu", TF_ACTIVATION_RELU},
 };
 enum { N_ACTIVATIONS = sizeof activations / sizeof activations[0] };
@@ -169,7 +174,7 @@ static tf_status read_activation(const cJSON *item, const char *key, const char 
                                  int32_t *out, const char *path)
 {
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
     char names[160] = "";
     for (int i = 0; i < N_ACTIVATIONS; i++) {
         if (strcmp(item->valuestring, activations[i].name) == 0) {
@@ -177,22 +182,27 @@ static tf_status read_activation(const cJSON *item, const char *key, const char 
             return TF_OK;
         }
         const size_t n = strlen(names);
-        snprintf(names + n, sizeof names - n, "%s%s", i == 0 ? "" : i + 1 < N_ACTIVATIONS ? ", "
-                                                                 : " and ", activations[i].name);
+        snprintf(names + n, sizeof names - n, "%s%s",
+                 i == 0                      ? ""
+                     : i + 1 < N_ACTIVATIONS ? ", "
+                                             : " and ",
+                 activations[i].name);
     }
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s are)", path, key, value,
-                   names);
+    return tf__fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s are)", path, key, value,
+                    names);
 }
 
 static tf_status read_eps(const cJSON *item, const char *key, const char *value, double *out,
                           const char *path)
 {
     if (!cJSON_IsNumber(item) || !(item->valuedouble > 0.0) || item->valuedouble > 1.0)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a number in (0, 1], got %s", path, key,
-                       value);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s must be a number in (0, 1], got %s", path, key,
+                        value);
     if (!((float)item->valuedouble > 0.0f))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s %s is 0 as a float32, the precision LayerNorm "
-                       "runs in (its smallest value above 0 is 1.4e-45)", path, key, value);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: %s %s is 0 as a float32, the precision LayerNorm "
+                        "runs in (its smallest value above 0 is 1.4e-45)",
+                        path, key, value);
     *out = item->valuedouble;
     return TF_OK;
 }
@@ -202,10 +212,12 @@ static tf_status read_name(const cJSON *item, const char *key, const char *value
                            const char *path)
 {
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
     if (strlen(item->valuestring) >= TF_HF_NAME_MAX)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (no value of %d "
-                       "characters or more is)", path, key, value, TF_HF_NAME_MAX);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "%s: %s %s is not supported (no value of %d "
+                        "characters or more is)",
+                        path, key, value, TF_HF_NAME_MAX);
     snprintf(out, TF_HF_NAME_MAX, "%s", item->valuestring);
     return TF_OK;
 }
@@ -213,110 +225,121 @@ static tf_status read_name(const cJSON *item, const char *key, const char *value
 /* rope_scaling {"type": name, "factor": a >= 1}; any other key (GTE's
  * mixed_b, transformers' rope_type ...) is refused by name. */
 static tf_status read_scaling(const cJSON *item, const char *key, const char *value,
-                              tf_hf_config *c, const char *path)
+                              tf__hf_config *c, const char *path)
 {
     if (!cJSON_IsObject(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: %s must be an object, got %s", path, key, value);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s must be an object, got %s", path, key, value);
     const cJSON *entry;
-    cJSON_ArrayForEach(entry, item) {
+    cJSON_ArrayForEach(entry, item)
+    {
         char inner[96], name[64];
-        tf_json_describe(entry, inner, sizeof inner);
+        tf__json_describe(entry, inner, sizeof inner);
         snprintf(name, sizeof name, "%s.%s", key, entry->string);
         tf_status s = TF_OK;
         if (strcmp(entry->string, "type") == 0)
             s = read_name(entry, name, inner, c->rope_scaling_type, path);
         else if (strcmp(entry->string, "factor") != 0)
-            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (rope_scaling holds "
-                        "type and factor here)", path, name, inner);
-        else if (!cJSON_IsNumber(entry) || !(entry->valuedouble >= 1.0 &&
-                                             entry->valuedouble <= 1e6))
-            s = tf_fail(TF_ERR_FORMAT, "%s: %s must be a number in [1, 1e+06], got %s", path,
-                        name, inner);
+            s = tf__fail(TF_ERR_UNSUPPORTED,
+                         "%s: %s %s is not supported (rope_scaling holds "
+                         "type and factor here)",
+                         path, name, inner);
+        else if (!cJSON_IsNumber(entry) ||
+                 !(entry->valuedouble >= 1.0 && entry->valuedouble <= 1e6))
+            s = tf__fail(TF_ERR_FORMAT, "%s: %s must be a number in [1, 1e+06], got %s", path, name,
+                         inner);
         else
             c->rope_scaling_factor = entry->valuedouble;
         if (s)
             return s;
     }
     if (!c->rope_scaling_type[0] || c->rope_scaling_factor < 0)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s %s needs both type and factor", path, key, value);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s %s needs both type and factor", path, key, value);
     return TF_OK;
 }
 
 /* A value of f that changes the computation in a way this library does not. */
 static tf_status refuse(const hf_field *f, const char *key, const char *value, const char *path)
 {
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s)", path, key, value,
-                   f->note);
+    return tf__fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (%s)", path, key, value,
+                    f->note);
 }
 
-static tf_status read_field(const hf_field *f, const char *key, const cJSON *item,
-                            tf_hf_config *c, const char *path)
+static tf_status read_field(const hf_field *f, const char *key, const cJSON *item, tf__hf_config *c,
+                            const char *path)
 {
     char value[96];
-    tf_json_describe(item, value, sizeof value);
+    tf__json_describe(item, value, sizeof value);
     switch (f->rule) {
     case SIZE:
     case ID:
     case NO_EFFECT: {
         const int64_t lo = f->rule == NO_EFFECT ? 0 : f->lo;
         uint64_t v;
-        if (!tf_json_uint(item, 2147483647.0, &v) || (int64_t)v < lo)
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..2147483647, got %s",
-                           path, key, (long long)lo, value);
+        if (!tf__json_uint(item, 2147483647.0, &v) || (int64_t)v < lo)
+            return tf__fail(TF_ERR_FORMAT, "%s: %s must be an integer in %lld..2147483647, got %s",
+                            path, key, (long long)lo, value);
         if (f->rule != NO_EFFECT)
             *(int64_t *)(void *)((char *)c + f->offset) = (int64_t)v;
         return TF_OK;
     }
-    case ACTIVATION: return read_activation(item, key, value, &c->activation, path);
-    case EPS: return read_eps(item, key, value, &c->layer_norm_eps, path);
+    case ACTIVATION:
+        return read_activation(item, key, value, &c->activation, path);
+    case EPS:
+        return read_eps(item, key, value, &c->layer_norm_eps, path);
     case THETA:
         if (!cJSON_IsNumber(item) || !(item->valuedouble > 1.0) ||
             !((float)item->valuedouble < INFINITY))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a number > 1 that float32 holds, "
-                           "got %s", path, key, value);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: %s must be a number > 1 that float32 holds, "
+                            "got %s",
+                            path, key, value);
         *(double *)(void *)((char *)c + f->offset) = item->valuedouble;
         return TF_OK;
     case FACTOR:
     case FRACTION: {
-        const int none = f->rule == FACTOR && (cJSON_IsNull(item) ||
-                                               (cJSON_IsNumber(item) && item->valuedouble == 0));
+        const int none = f->rule == FACTOR &&
+            (cJSON_IsNull(item) || (cJSON_IsNumber(item) && item->valuedouble == 0));
         const double lo = f->rule == FACTOR ? 1.0 : 0.0, hi = f->rule == FACTOR ? 1e6 : 1.0;
-        if (!none && (!cJSON_IsNumber(item) || !(item->valuedouble >= lo &&
-                                                 item->valuedouble <= hi)))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be %sa number in [%g, %g], got %s", path,
-                           key, f->rule == FACTOR ? "null, 0 or " : "", lo, hi, value);
+        if (!none &&
+            (!cJSON_IsNumber(item) || !(item->valuedouble >= lo && item->valuedouble <= hi)))
+            return tf__fail(TF_ERR_FORMAT, "%s: %s must be %sa number in [%g, %g], got %s", path,
+                            key, f->rule == FACTOR ? "null, 0 or " : "", lo, hi, value);
         *(double *)(void *)((char *)c + f->offset) = none ? 0.0 : item->valuedouble;
         return TF_OK;
     }
-    case NAME: return read_name(item, key, value, (char *)c + f->offset, path);
-    case SCALING: return read_scaling(item, key, value, c, path);
+    case NAME:
+        return read_name(item, key, value, (char *)c + f->offset, path);
+    case SCALING:
+        return read_scaling(item, key, value, c, path);
     case POSITIONS: {
         const char *want = c->family && c->family->position_type ? c->family->position_type
                                                                  : "absolute";
         if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
+            return tf__fail(TF_ERR_FORMAT, "%s: %s must be a string, got %s", path, key, value);
         if (strcmp(item->valuestring, want) != 0)
-            return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path,
-                           key, value, want);
+            return tf__fail(TF_ERR_UNSUPPORTED, "%s: %s %s is not supported (\"%s\" is)", path, key,
+                            value, want);
         return TF_OK;
     }
-    case UNSET: return refuse(f, key, value, path);
+    case UNSET:
+        return refuse(f, key, value, path);
     case BOOL:
         if (!cJSON_IsBool(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
-                           value);
+            return tf__fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
+                            value);
         *(int32_t *)(void *)((char *)c + f->offset) = cJSON_IsTrue(item) ? 1 : 0;
         return TF_OK;
     case FALSE:
         if (!cJSON_IsBool(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
-                           value);
+            return tf__fail(TF_ERR_FORMAT, "%s: %s must be true or false, got %s", path, key,
+                            value);
         return cJSON_IsTrue(item) ? refuse(f, key, value, path) : TF_OK;
     case EMPTY:
         return (cJSON_IsObject(item) || cJSON_IsArray(item)) && !item->child
-                   ? TF_OK
-                   : refuse(f, key, value, path);
-    case IGNORED: return TF_OK;
+            ? TF_OK
+            : refuse(f, key, value, path);
+    case IGNORED:
+        return TF_OK;
     }
     return TF_OK;
 }
@@ -326,56 +349,72 @@ static tf_status read_field(const hf_field *f, const char *key, const cJSON *ite
  * be false, empty or unset anyway, or is ignored. FACTOR reads null itself. */
 static int null_is_default(field_rule rule)
 {
-    return rule == ID || rule == SCALING || rule == POSITIONS || rule == UNSET ||
-           rule == FALSE || rule == EMPTY || rule == IGNORED;
+    return rule == ID || rule == SCALING || rule == POSITIONS || rule == UNSET || rule == FALSE ||
+        rule == EMPTY || rule == IGNORED;
 }
 
 /* model_type: the family (absent or null: none, the tensor names decide). */
-static tf_status read_family(const cJSON *root, tf_hf_config *c, const char *path)
+static tf_status read_family(const cJSON *root, tf__hf_config *c, const char *path)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (!item || cJSON_IsNull(item))
         return TF_OK;
     char value[96];
-    tf_json_describe(item, value, sizeof value);
+    tf__json_describe(item, value, sizeof value);
     if (!cJSON_IsString(item))
-        return tf_fail(TF_ERR_FORMAT, "%s: model_type must be a string, got %s", path, value);
+        return tf__fail(TF_ERR_FORMAT, "%s: model_type must be a string, got %s", path, value);
     const cJSON *positions = cJSON_GetObjectItemCaseSensitive(root, "position_embedding_type");
-    c->family = tf_hf_family_find(item->valuestring,
-                                  cJSON_IsString(positions) ? positions->valuestring : NULL,
-                                  cJSON_GetObjectItemCaseSensitive(root, "auto_map"));
-    return c->family ? TF_OK : tf_hf_family_unsupported(path, item->valuestring, NULL);
+    c->family = tf__hf_family_find(item->valuestring,
+                                   cJSON_IsString(positions) ? positions->valuestring : NULL,
+                                   cJSON_GetObjectItemCaseSensitive(root, "auto_map"));
+    return c->family ? TF_OK : tf__hf_family_unsupported(path, item->valuestring, NULL);
 }
 
-void tf_hf_config_init(tf_hf_config *c)
+void tf__hf_config_init(tf__hf_config *c)
 {
-    *c = (tf_hf_config){.hidden_size = -1, .num_attention_heads = -1, .intermediate_size = -1,
-                        .num_hidden_layers = -1, .vocab_size = -1, .max_position_embeddings = -1,
-                        .type_vocab_size = -1, .embedding_size = -1, .pad_token_id = -1,
-                        .activation = -1, .layer_norm_eps = -1.0,
-                        .global_rope_theta = -1.0, .local_rope_theta = -1.0,
-                        .local_attention = -1, .global_attn_every_n_layers = -1,
-                        .attention_bias = -1, .mlp_bias = -1, .norm_bias = -1,
-                        .rope_theta = -1.0, .rotary_emb_fraction = -1.0,
-                        .rotary_scaling_factor = -1.0, .rope_scaling_factor = -1.0,
-                        .max_trained_positions = -1, .n_inner = -1,
-                        .pad_vocab_size_multiple = -1,
-                        .rotary_emb_interleaved = -1, .mlp_fc2_bias = -1, .prenorm = -1,
-                        .relative_attention_num_buckets = -1,
-                        .family = NULL};
+    *c = (tf__hf_config){.hidden_size = -1,
+                         .num_attention_heads = -1,
+                         .intermediate_size = -1,
+                         .num_hidden_layers = -1,
+                         .vocab_size = -1,
+                         .max_position_embeddings = -1,
+                         .type_vocab_size = -1,
+                         .embedding_size = -1,
+                         .pad_token_id = -1,
+                         .activation = -1,
+                         .layer_norm_eps = -1.0,
+                         .global_rope_theta = -1.0,
+                         .local_rope_theta = -1.0,
+                         .local_attention = -1,
+                         .global_attn_every_n_layers = -1,
+                         .attention_bias = -1,
+                         .mlp_bias = -1,
+                         .norm_bias = -1,
+                         .rope_theta = -1.0,
+                         .rotary_emb_fraction = -1.0,
+                         .rotary_scaling_factor = -1.0,
+                         .rope_scaling_factor = -1.0,
+                         .max_trained_positions = -1,
+                         .n_inner = -1,
+                         .pad_vocab_size_multiple = -1,
+                         .rotary_emb_interleaved = -1,
+                         .mlp_fc2_bias = -1,
+                         .prenorm = -1,
+                         .relative_attention_num_buckets = -1,
+                         .family = NULL};
 }
 
-tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *path)
+tf_status tf__hf_config_parse(tf__hf_config *c, const char *text, size_t len, const char *path)
 {
-    tf_hf_config_init(c);
+    tf__hf_config_init(c);
     cJSON *root = NULL;
-    tf_status s = tf_json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
+    tf_status s = tf__json_parse(text, len, TF_HF_CONFIG_MAX_DEPTH, path, &root);
     if (s == TF_OK && !cJSON_IsObject(root))
-        s = tf_fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
+        s = tf__fail(TF_ERR_FORMAT, "%s: not a JSON object", path);
     if (s == TF_OK)
         s = read_family(root, c, path);
     for (size_t i = 0; s == TF_OK && i < sizeof fields / sizeof fields[0]; i++) {
-        const char *key = c->family ? tf_hf_family_key(c->family, fields[i].key) : fields[i].key;
+        const char *key = c->family ? tf__hf_family_key(c->family, fields[i].key) : fields[i].key;
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
         if (item && !(cJSON_IsNull(item) && null_is_default(fields[i].rule)))
             s = read_field(&fields[i], key, item, c, path);
@@ -384,13 +423,13 @@ tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, cons
     return s;
 }
 
-tf_status tf_hf_config_read(tf_hf_config *c, const char *path)
+tf_status tf__hf_config_read(tf__hf_config *c, const char *path)
 {
     char *text = NULL;
     size_t len = 0;
-    tf_status s = tf_file_read_all(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
+    tf_status s = tf__file_read_all(path, TF_HF_CONFIG_MAX_BYTES, &text, &len);
     if (s == TF_OK)
-        s = tf_hf_config_parse(c, text, len, path);
-    tf_free(text);
+        s = tf__hf_config_parse(c, text, len, path);
+    tf__free(text);
     return s;
 }

@@ -11,10 +11,10 @@
 /* The longest string field value kept (a longer one is refused). */
 #define TF_HF_NAME_MAX 32
 
-typedef struct tf_hf_config {
+typedef struct tf__hf_config {
     int64_t hidden_size, num_attention_heads, intermediate_size, num_hidden_layers;
     int64_t vocab_size, max_position_embeddings, type_vocab_size, embedding_size, pad_token_id;
-    int32_t activation;      /* tf_activation from hidden_act */
+    int32_t activation; /* tf_activation from hidden_act */
     double layer_norm_eps;
     /* ModernBERT's (families/modernbert.c): absent -1 */
     double global_rope_theta, local_rope_theta;
@@ -29,24 +29,24 @@ typedef struct tf_hf_config {
     int64_t max_trained_positions, n_inner;
     int64_t pad_vocab_size_multiple; /* nomic: vocab_size is rounded up to a multiple */
     int32_t rotary_emb_interleaved, mlp_fc2_bias, prenorm; /* 0 or 1 */
-    char activation_function[TF_HF_NAME_MAX]; /* nomic's */
-    char feed_forward_type[TF_HF_NAME_MAX];   /* JinaBERT's */
-    char layer_norm_type[TF_HF_NAME_MAX];     /* GTE's */
-    char rope_scaling_type[TF_HF_NAME_MAX];   /* GTE: rope_scaling's type */
+    char activation_function[TF_HF_NAME_MAX];              /* nomic's */
+    char feed_forward_type[TF_HF_NAME_MAX];                /* JinaBERT's */
+    char layer_norm_type[TF_HF_NAME_MAX];                  /* GTE's */
+    char rope_scaling_type[TF_HF_NAME_MAX];                /* GTE: rope_scaling's type */
     /* MPNet's (families/mpnet.c): absent -1 */
     int64_t relative_attention_num_buckets;
-    const struct tf_hf_family *family; /* model_type's, or NULL without one */
-} tf_hf_config;
+    const struct tf__hf_family *family; /* model_type's, or NULL without one */
+} tf__hf_config;
 
 /* Marks every field absent. */
-void tf_hf_config_init(tf_hf_config *c);
+void tf__hf_config_init(tf__hf_config *c);
 
 /* Reads path (at most 16 MiB of JSON). */
-tf_status tf_hf_config_read(tf_hf_config *c, const char *path);
+tf_status tf__hf_config_read(tf__hf_config *c, const char *path);
 
 /* Parses len bytes of config.json text; label prefixes messages. A field
  * that changes the computation in a way this library does not is
  * TF_ERR_UNSUPPORTED naming it and its value; a malformed one TF_ERR_FORMAT. */
-tf_status tf_hf_config_parse(tf_hf_config *c, const char *text, size_t len, const char *label);
+tf_status tf__hf_config_parse(tf__hf_config *c, const char *text, size_t len, const char *label);
 
 #endif

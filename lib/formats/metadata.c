@@ -12,8 +12,14 @@
 #include "utf8.h"
 
 typedef enum field_kind {
-    F_INT, F_BOOL, F_POSITION, F_ACTIVATION, F_NORM_FIRST, F_EPS, F_SEED,
-    F_FLOAT /* a finite float32 (tf_config_validate checks its range) */
+    F_INT,
+    F_BOOL,
+    F_POSITION,
+    F_ACTIVATION,
+    F_NORM_FIRST,
+    F_EPS,
+    F_SEED,
+    F_FLOAT /* a finite float32 (tf__config_validate checks its range) */
 } field_kind;
 
 /* Fields 0.4.0 added may be absent (files 0.3.0 wrote): they keep 0, their
@@ -57,17 +63,16 @@ static const struct field {
     {"rotary_ntk_positions", F_INT, offsetof(tf_config, rotary_ntk_positions), 0, 0, SINCE_0_4},
     {"attn_window", F_INT, offsetof(tf_config, attn_window), 0, 0, SINCE_0_4},
     {"global_every", F_INT, offsetof(tf_config, global_every), 0, 0, SINCE_0_4},
-    {"rotary_linear_factor", F_FLOAT, offsetof(tf_config, rotary_linear_factor), 0, 0,
-     SINCE_0_4},
+    {"rotary_linear_factor", F_FLOAT, offsetof(tf_config, rotary_linear_factor), 0, 0, SINCE_0_4},
     {"relative_buckets", F_INT, offsetof(tf_config, relative_buckets), 0, 0, SINCE_0_4},
-    {"relative_max_distance", F_INT, offsetof(tf_config, relative_max_distance), 0, 0,
-     SINCE_0_4},
+    {"relative_max_distance", F_INT, offsetof(tf_config, relative_max_distance), 0, 0, SINCE_0_4},
     {"embedding_dim", F_INT, offsetof(tf_config, embedding_dim), 0, 0, SINCE_0_4},
     {"qk_norm", F_BOOL, offsetof(tf_config, qk_norm), 0, 0, SINCE_0_4},
     {"add_norm1b", F_BOOL, offsetof(tf_config, add_norm1b), 0, 0, SINCE_0_4},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
-_Static_assert(N_FIELDS + 2 == TF_METADATA_FIELDS, "a slot for every field, format and version, "
+_Static_assert(N_FIELDS + 2 == TF_METADATA_FIELDS,
+               "a slot for every field, format and version, "
                "each filled (save.c writes them all)");
 
 static const char *const booleans[] = {"false", "true"};
@@ -82,8 +87,8 @@ static float *float_at(tf_config *c, const struct field *f)
     return (float *)(void *)((char *)c + f->offset);
 }
 
-void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
-                             char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX])
+void tf__metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
+                              char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX])
 {
     tf_config copy = *c;
     keys[0] = "format";
@@ -97,17 +102,27 @@ void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FI
         char *out = values[i + 2];
         keys[i + 2] = f->key;
         switch (f->kind) {
-        case F_INT: snprintf(out, TF_METADATA_VALUE_MAX, "%d", (int)v); break;
-        case F_BOOL: snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v != 0]); break;
+        case F_INT:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%d", (int)v);
+            break;
+        case F_BOOL:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v != 0]);
+            break;
         case F_NORM_FIRST:
             snprintf(out, TF_METADATA_VALUE_MAX, "%s", booleans[v == TF_NORM_PRE]);
             break;
-        case F_POSITION: snprintf(out, TF_METADATA_VALUE_MAX, "%s", tf_position_name(v)); break;
+        case F_POSITION:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%s", tf_position_name(v));
+            break;
         case F_ACTIVATION:
             snprintf(out, TF_METADATA_VALUE_MAX, "%s", tf_activation_name(v));
             break;
-        case F_EPS: snprintf(out, TF_METADATA_VALUE_MAX, "%.9g", (double)c->layer_norm_eps); break;
-        case F_SEED: snprintf(out, TF_METADATA_VALUE_MAX, "%llu", (unsigned long long)c->seed); break;
+        case F_EPS:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%.9g", (double)c->layer_norm_eps);
+            break;
+        case F_SEED:
+            snprintf(out, TF_METADATA_VALUE_MAX, "%llu", (unsigned long long)c->seed);
+            break;
         case F_FLOAT:
             snprintf(out, TF_METADATA_VALUE_MAX, "%.9g", (double)*float_at(&copy, f));
             break;
@@ -158,10 +173,10 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
         const double v = strtod(text, &end);
         ok = *text && !*end && !errno;
         if (ok && !(isfinite((float)v) && (float)v > 0.0f))
-            return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": '%.*s' is %g as a float32, the "
-                           "precision LayerNorm runs in; it must be finite and > 0", f->key,
-                           tf_utf8_prefix(text, 40), text,
-                           (double)(float)v);
+            return tf__fail(TF_ERR_FORMAT,
+                            "__metadata__ \"%s\": '%.*s' is %g as a float32, the "
+                            "precision LayerNorm runs in; it must be finite and > 0",
+                            f->key, tf__utf8_prefix(text, 40), text, (double)(float)v);
         if (ok)
             c->layer_norm_eps = (float)v;
         break;
@@ -182,34 +197,37 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
     }
     }
     if (!ok && f->kind == F_INT)
-        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as an integer in "
-                       "%d..%d", f->key, tf_utf8_prefix(text, 40), text, (int)f->lo, INT32_MAX);
+        return tf__fail(TF_ERR_FORMAT,
+                        "__metadata__ \"%s\": cannot read '%.*s' as an integer in "
+                        "%d..%d",
+                        f->key, tf__utf8_prefix(text, 40), text, (int)f->lo, INT32_MAX);
     if (!ok)
-        return tf_fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as a %s", f->key,
-                       tf_utf8_prefix(text, 40), text,
-                       f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
-                       : f->kind == F_POSITION
-                           ? "position (none/sinusoidal/learned/rotary/alibi)"
-                       : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu/silu)"
-                       : f->kind == F_EPS        ? "number"
-                       : f->kind == F_FLOAT      ? "finite float32"
-                                                 : "64-bit unsigned integer");
+        return tf__fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as a %s", f->key,
+                        tf__utf8_prefix(text, 40), text,
+                        f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
+                            : f->kind == F_POSITION
+                            ? "position (none/sinusoidal/learned/rotary/alibi)"
+                            : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu/silu)"
+                            : f->kind == F_EPS        ? "number"
+                            : f->kind == F_FLOAT      ? "finite float32"
+                                                      : "64-bit unsigned integer");
     return TF_OK;
 }
 
-tf_status tf_metadata_read_config(const tf_st_file *file, tf_config *c)
+tf_status tf__metadata_read_config(const tf__st_file *file, tf_config *c)
 {
-    const char *version = tf_st_metadata(file, "format_version");
+    const char *version = tf__st_metadata(file, "format_version");
     if (!version || strcmp(version, "1") != 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "__metadata__ \"format_version\" is %s%s%s; this "
-                       "library reads version 1", version ? "'" : "", version ? version : "missing",
-                       version ? "'" : "");
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "__metadata__ \"format_version\" is %s%s%s; this "
+                        "library reads version 1",
+                        version ? "'" : "", version ? version : "missing", version ? "'" : "");
     for (size_t i = 0; i < N_FIELDS; i++) {
-        const char *text = tf_st_metadata(file, fields[i].key);
+        const char *text = tf__st_metadata(file, fields[i].key);
         if (!text && fields[i].optional)
             continue;
         if (!text)
-            return tf_fail(TF_ERR_FORMAT, "__metadata__ lacks \"%s\"", fields[i].key);
+            return tf__fail(TF_ERR_FORMAT, "__metadata__ lacks \"%s\"", fields[i].key);
         tf_status s = parse_field(&fields[i], text, c);
         if (s)
             return s;
@@ -217,10 +235,10 @@ tf_status tf_metadata_read_config(const tf_st_file *file, tf_config *c)
     return TF_OK;
 }
 
-tf_status tf_metadata_read_overrides(const tf_st_file *file, tf_config *c)
+tf_status tf__metadata_read_overrides(const tf__st_file *file, tf_config *c)
 {
     for (size_t i = 0; i < N_FIELDS; i++) {
-        const char *text = fields[i].override ? tf_st_metadata(file, fields[i].key) : NULL;
+        const char *text = fields[i].override ? tf__st_metadata(file, fields[i].key) : NULL;
         tf_status s = text ? parse_field(&fields[i], text, c) : TF_OK;
         if (s)
             return s;

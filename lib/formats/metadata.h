@@ -12,15 +12,15 @@ enum { TF_METADATA_FIELDS = 36, TF_METADATA_VALUE_MAX = 32 };
 #define TF_METADATA_FORMAT "tfenc"
 
 /* keys[i] -> values[i] for every field (and "format" = TF_METADATA_FORMAT). */
-void tf_metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
-                             char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX]);
+void tf__metadata_from_config(const tf_config *c, const char *keys[TF_METADATA_FIELDS],
+                              char values[TF_METADATA_FIELDS][TF_METADATA_VALUE_MAX]);
 
 /* Every field of a libtfenc file's metadata into c; all must be present,
  * except those 0.4.0 added (absent: 0). */
-tf_status tf_metadata_read_config(const tf_st_file *f, tf_config *c);
+tf_status tf__metadata_read_config(const tf__st_file *f, tf_config *c);
 
 /* The fields a PyTorch checkpoint may carry (n_heads, activation,
  * norm_first, layer_norm_eps) into c, those present only. */
-tf_status tf_metadata_read_overrides(const tf_st_file *f, tf_config *c);
+tf_status tf__metadata_read_overrides(const tf__st_file *f, tf_config *c);
 
 #endif

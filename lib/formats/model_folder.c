@@ -18,54 +18,54 @@
 /* The pickles a folder may have instead of safetensors, as transformers names them. */
 static const char *const torch_files[] = {TF_TORCH_WEIGHTS_FILE, TF_TORCH_SHARDS_FILE};
 
-tf_status tf_model_folder_weights(const char *dir, char **path)
+tf_status tf__model_folder_weights(const char *dir, char **path)
 {
     mode_t mode = 0;
-    tf_status s = tf_path_join(dir, TF_WEIGHTS_FILE, path);
+    tf_status s = tf__path_join(dir, TF_WEIGHTS_FILE, path);
     if (s == TF_OK)
-        s = tf_file_probe(*path, &mode);
-    for (size_t i = 0; s == TF_OK && !mode && i < sizeof torch_files / sizeof *torch_files;
-         i++) {
+        s = tf__file_probe(*path, &mode);
+    for (size_t i = 0; s == TF_OK && !mode && i < sizeof torch_files / sizeof *torch_files; i++) {
         char *torch;
         mode_t torch_mode = 0;
-        if ((s = tf_path_join(dir, torch_files[i], &torch)) == TF_OK)
-            s = tf_file_probe(torch, &torch_mode);
+        if ((s = tf__path_join(dir, torch_files[i], &torch)) == TF_OK)
+            s = tf__file_probe(torch, &torch_mode);
         if (s == TF_OK && torch_mode)
-            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s but no " TF_WEIGHTS_FILE ": "
-                        TF_TORCH_WEIGHTS_HINT, dir, torch_files[i]);
-        tf_free(torch);
+            s = tf__fail(TF_ERR_UNSUPPORTED,
+                         "%s: %s but no " TF_WEIGHTS_FILE ": " TF_TORCH_WEIGHTS_HINT, dir,
+                         torch_files[i]);
+        tf__free(torch);
     }
     if (s) {
-        tf_free(*path);
+        tf__free(*path);
         *path = NULL;
     }
     return s;
 }
 
-tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch)
+tf_status tf__model_folder_arch(const char *dir, tf__hf_arch *arch)
 {
     char *config;
-    tf_status s = tf_path_join(dir, "config.json", &config);
+    tf_status s = tf__path_join(dir, "config.json", &config);
     if (s == TF_OK)
-        s = tf_hf_arch_read(arch, config, "config.json");
-    tf_free(config);
+        s = tf__hf_arch_read(arch, config, "config.json");
+    tf__free(config);
     return s;
 }
 
 /* "<name>.weight" (rank, dims) and, if bias, "<name>.bias" [dims[0]] of f:
  * a Linear's (rows, D) or a LayerNorm's (D). */
-static tf_status read_weight_bias(const tf_st_file *f, const char *name, int32_t rank,
+static tf_status read_weight_bias(const tf__st_file *f, const char *name, int32_t rank,
                                   const int64_t *dims, int bias, const char *why, float **w,
                                   float **b)
 {
     char w_name[96], b_name[96];
     snprintf(w_name, sizeof w_name, "%s.weight", name);
     snprintf(b_name, sizeof b_name, "%s.bias", name);
-    tf_status s = tf_extra_tensor_read(f, w_name, rank, dims, "model.safetensors", why, w);
-    return s || !bias ? s : tf_extra_tensor_read(f, b_name, 1, dims, "model.safetensors", why, b);
+    tf_status s = tf__extra_tensor_read(f, w_name, rank, dims, "model.safetensors", why, w);
+    return s || !bias ? s : tf__extra_tensor_read(f, b_name, 1, dims, "model.safetensors", why, b);
 }
 
-static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows, int64_t D,
+static tf_status read_linear(const tf__st_file *f, const char *name, int64_t rows, int64_t D,
                              int bias, const char *why, float **w, float **b)
 {
     const int64_t dims[2] = {rows, D};
@@ -73,8 +73,8 @@ static tf_status read_linear(const tf_st_file *f, const char *name, int64_t rows
 }
 
 /* A sequence head's dense layer and LayerNorm (hf_family.h), if it has them. */
-static tf_status read_transform(const tf_st_file *f, const tf_hf_seq_head *head, int64_t D,
-                                tf_head_weights *w)
+static tf_status read_transform(const tf__st_file *f, const tf__hf_seq_head *head, int64_t D,
+                                tf__head_weights *w)
 {
     char why[160];
     snprintf(why, sizeof why, "hidden_size %lld", (long long)D);
@@ -82,21 +82,20 @@ static tf_status read_transform(const tf_st_file *f, const tf_hf_seq_head *head,
     if (head->dense)
         s = read_linear(f, head->dense, D, D, head->dense_bias, why, &w->dense_w, &w->dense_b);
     if (s == TF_OK && head->norm)
-        s = read_weight_bias(f, head->norm, 1, &D, head->norm_bias, why, &w->norm_w,
-                             &w->norm_b);
+        s = read_weight_bias(f, head->norm, 1, &D, head->norm_bias, why, &w->norm_w, &w->norm_b);
     return s;
 }
 
-tf_status tf_model_folder_head(const char *dir, const tf_hf_seq_head *head, int64_t n_labels,
-                               int64_t D, tf_head_weights *w)
+tf_status tf__model_folder_head(const char *dir, const tf__hf_seq_head *head, int64_t n_labels,
+                                int64_t D, tf__head_weights *w)
 {
     memset(w, 0, sizeof *w);
     char *path;
-    tf_status s = tf_model_folder_weights(dir, &path);
-    tf_st_file f;
+    tf_status s = tf__model_folder_weights(dir, &path);
+    tf__st_file f;
     if (s == TF_OK)
-        s = tf_st_open(&f, path);
-    tf_free(path);
+        s = tf__st_open(&f, path);
+    tf__free(path);
     if (s)
         return s;
     if (head)
@@ -107,20 +106,20 @@ tf_status tf_model_folder_head(const char *dir, const tf_hf_seq_head *head, int6
     if (s == TF_OK)
         s = read_linear(&f, head ? head->out : "classifier", n_labels, D, 1, why, &w->cls_w,
                         &w->cls_b);
-    tf_st_close(&f);
+    tf__st_close(&f);
     if (s)
-        tf_head_weights_free(w);
+        tf__head_weights_free(w);
     return s;
 }
 
-void tf_head_weights_free(tf_head_weights *w)
+void tf__head_weights_free(tf__head_weights *w)
 {
-    tf_free(w->dense_w);
-    tf_free(w->dense_b);
-    tf_free(w->norm_w);
-    tf_free(w->norm_b);
-    tf_free(w->cls_w);
-    tf_free(w->cls_b);
+    tf__free(w->dense_w);
+    tf__free(w->dense_b);
+    tf__free(w->norm_w);
+    tf__free(w->norm_b);
+    tf__free(w->cls_w);
+    tf__free(w->cls_b);
     memset(w, 0, sizeof *w);
 }
 
@@ -128,12 +127,10 @@ void tf_head_weights_free(tf_head_weights *w)
  * head computes: the class, the torch/nn/modules file that defines it. */
 static const struct {
     const char *name, *file;
-    tf_head_activation act;
+    tf__head_activation act;
 } ce_activations[] = {
-    {"Sigmoid", "activation", TF_HEAD_SIGMOID},
-    {"Identity", "linear", TF_HEAD_LOGITS},
-    {"Tanh", "activation", TF_HEAD_TANH},
-    {"ReLU", "activation", TF_HEAD_RELU},
+    {"Sigmoid", "activation", TF_HEAD_SIGMOID}, {"Identity", "linear", TF_HEAD_LOGITS},
+    {"Tanh", "activation", TF_HEAD_TANH},       {"ReLU", "activation", TF_HEAD_RELU},
     {"Softmax", "activation", TF_HEAD_SOFTMAX},
 };
 #define N_CE_ACTIVATIONS (sizeof ce_activations / sizeof ce_activations[0])
@@ -156,15 +153,15 @@ static int names_class(const char *path, const char *name, const char *file)
 }
 
 /* The activation config.json's `field` (v: its value, NULL when absent)
- * names, as tf_model_folder_ce_activation says. */
+ * names, as tf__model_folder_ce_activation says. */
 static tf_status read_ce_activation(const cJSON *v, const char *field, int32_t *named,
-                                    tf_head_activation *act)
+                                    tf__head_activation *act)
 {
     *named = 0;
     if (!v || cJSON_IsNull(v))
         return TF_OK;
     if (!cJSON_IsString(v))
-        return tf_json_wrong(v, field, "a string (a torch.nn class's path)", "config.json");
+        return tf__json_wrong(v, field, "a string (a torch.nn class's path)", "config.json");
     char supported[128] = "";
     for (size_t i = 0; i < N_CE_ACTIVATIONS; i++) {
         if (names_class(v->valuestring, ce_activations[i].name, ce_activations[i].file)) {
@@ -174,35 +171,35 @@ static tf_status read_ce_activation(const cJSON *v, const char *field, int32_t *
         strcat(supported, i ? ", " : "torch.nn's ");
         strcat(supported, ce_activations[i].name);
     }
-    return tf_fail(TF_ERR_UNSUPPORTED, "config.json: %s \"%s\" is not supported; supported: %s",
-                   field, v->valuestring, supported);
+    return tf__fail(TF_ERR_UNSUPPORTED, "config.json: %s \"%s\" is not supported; supported: %s",
+                    field, v->valuestring, supported);
 }
 
-tf_status tf_model_folder_ce_activation(const char *dir, int32_t *named, tf_head_activation *act)
+tf_status tf__model_folder_ce_activation(const char *dir, int32_t *named, tf__head_activation *act)
 {
     char *path;
     cJSON *root = NULL;
-    tf_status s = tf_path_join(dir, "config.json", &path);
+    tf_status s = tf__path_join(dir, "config.json", &path);
     if (s == TF_OK)
-        s = tf_json_read_file(path, "config.json", 0, &root);
-    tf_free(path);
+        s = tf__json_read_file(path, "config.json", 0, &root);
+    tf__free(path);
     if (s)
         return s;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "sentence_transformers");
     const cJSON *fn = cJSON_IsObject(st) ? cJSON_GetObjectItemCaseSensitive(st, "activation_fn")
                                          : NULL;
     s = fn ? read_ce_activation(fn, "sentence_transformers.activation_fn", named, act)
-           : read_ce_activation(cJSON_GetObjectItemCaseSensitive(root,
-                                "sbert_ce_default_activation_function"),
-                                "sbert_ce_default_activation_function", named, act);
+           : read_ce_activation(
+                 cJSON_GetObjectItemCaseSensitive(root, "sbert_ce_default_activation_function"),
+                 "sbert_ce_default_activation_function", named, act);
     cJSON_Delete(root);
     return s;
 }
 
-tf_status tf_model_folder_subword_prefix(const char *path, int32_t *has)
+tf_status tf__model_folder_subword_prefix(const char *path, int32_t *has)
 {
     cJSON *root;
-    tf_status s = tf_json_read_file(path, "tokenizer.json", 0, &root);
+    tf_status s = tf__json_read_file(path, "tokenizer.json", 0, &root);
     if (s)
         return s;
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");

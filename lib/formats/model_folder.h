@@ -17,21 +17,21 @@
 #include "tfenc.h"
 
 /* A classification head's weights, owned. */
-typedef struct tf_head_weights {
+typedef struct tf__head_weights {
     float *dense_w, *dense_b; /* a sequence head's dense layer: (D, D), (D) or NULL */
     float *norm_w, *norm_b;   /* its LayerNorm after the dense: (D), (D) or NULL */
     float *cls_w, *cls_b;     /* the logits' Linear: (labels, D), (labels) */
-} tf_head_weights;
+} tf__head_weights;
 
 /* dir's weights file, "<dir>/model.safetensors", allocated into *path. A
  * folder without it that has PyTorch's pickle (pytorch_model.bin, or its
  * shards' pytorch_model.bin.index.json) is TF_ERR_UNSUPPORTED "<dir>:
  * <file> but no model.safetensors: " and how to convert it
  * (weights_files.h), *path NULL. */
-tf_status tf_model_folder_weights(const char *dir, char **path);
+tf_status tf__model_folder_weights(const char *dir, char **path);
 
-/* dir's config.json (tf_hf_arch_read, its messages naming "config.json"). */
-tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch);
+/* dir's config.json (tf__hf_arch_read, its messages naming "config.json"). */
+tf_status tf__model_folder_arch(const char *dir, tf__hf_arch *arch);
 
 /* The head's tensors from dir's model.safetensors for an encoder of width
  * D and n_labels labels (config.json's id2label): a sequence head's (head:
@@ -39,9 +39,9 @@ tf_status tf_model_folder_arch(const char *dir, tf_hf_arch *arch);
  * NULL a token head's "classifier". A tensor missing or of another shape is
  * an error naming it and where its shape comes from. On failure nothing
  * stays allocated. */
-tf_status tf_model_folder_head(const char *dir, const tf_hf_seq_head *head, int64_t n_labels,
-                               int64_t D, tf_head_weights *w);
-void tf_head_weights_free(tf_head_weights *w);
+tf_status tf__model_folder_head(const char *dir, const tf__hf_seq_head *head, int64_t n_labels,
+                                int64_t D, tf__head_weights *w);
+void tf__head_weights_free(tf__head_weights *w);
 
 /* The activation sentence-transformers' CrossEncoder applies to the head's
  * logits as dir's config.json names it (CrossEncoder.get_default_activation_fn):
@@ -56,11 +56,11 @@ void tf_head_weights_free(tf_head_weights *w);
  * class, or Python code outside torch, which upstream runs only with
  * trust_remote_code) is TF_ERR_UNSUPPORTED naming the field and the value,
  * a value not a string TF_ERR_FORMAT. */
-tf_status tf_model_folder_ce_activation(const char *dir, int32_t *named, tf_head_activation *act);
+tf_status tf__model_folder_ce_activation(const char *dir, int32_t *named, tf__head_activation *act);
 
 /* *has = 1 if the tokenizer.json at path has a model with a
  * continuing_subword_prefix (transformers' token-classification pipeline
  * then tells subwords by their length), else 0. */
-tf_status tf_model_folder_subword_prefix(const char *path, int32_t *has);
+tf_status tf__model_folder_subword_prefix(const char *path, int32_t *has);
 
 #endif

@@ -39,7 +39,7 @@ enum { N_POOLING_KEYS = sizeof pooling_keys / sizeof pooling_keys[0] };
 /* Dense.py's activation_function, by its full torch name. */
 static const struct {
     const char *name;
-    tf_dense_activation act;
+    tf__dense_activation act;
 } dense_activations[] = {
     {"torch.nn.modules.linear.Identity", TF_DENSE_IDENTITY},
     {"torch.nn.modules.activation.Tanh", TF_DENSE_TANH},
@@ -58,20 +58,20 @@ static const char *const similarities[] = {"cosine", "dot", "euclidean", "manhat
 static char *copy_string(const char *s)
 {
     const size_t n = strlen(s) + 1;
-    char *c = tf_malloc(n);
+    char *c = tf__malloc(n);
     if (c)
         memcpy(c, s, n);
     return c;
 }
 
-tf_status tf_st_is_pipeline(const char *dir, int *found)
+tf_status tf__st_is_pipeline(const char *dir, int *found)
 {
     char *path;
     mode_t mode = 0;
-    tf_status s = tf_path_join(dir, "modules.json", &path);
+    tf_status s = tf__path_join(dir, "modules.json", &path);
     if (s == TF_OK)
-        s = tf_file_probe(path, &mode);
-    tf_free(path);
+        s = tf__file_probe(path, &mode);
+    tf__free(path);
     *found = mode != 0;
     return s;
 }
@@ -83,12 +83,12 @@ static tf_status read_json(const char *dir, const char *rel, int optional, cJSON
     *root = NULL;
     char *path;
     mode_t mode = 0;
-    tf_status s = tf_path_join(dir, rel, &path);
+    tf_status s = tf__path_join(dir, rel, &path);
     if (s == TF_OK && optional)
-        s = tf_file_probe(path, &mode);
+        s = tf__file_probe(path, &mode);
     if (s == TF_OK && (!optional || mode))
-        s = tf_json_read_file(path, rel, 0, root);
-    tf_free(path);
+        s = tf__json_read_file(path, rel, 0, root);
+    tf__free(path);
     return s;
 }
 
@@ -96,26 +96,27 @@ static tf_status read_json(const char *dir, const char *rel, int optional, cJSON
  * alone for the folder's own module, path ""), allocated into *rel. */
 static tf_status module_file(const char *path, const char *name, char **rel)
 {
-    return tf_format_alloc(rel, "%s%s%s", path, path[0] ? "/" : "", name);
+    return tf__format_alloc(rel, "%s%s%s", path, path[0] ? "/" : "", name);
 }
 
 /* ---- Transformer: sentence_bert_config.json -------------------------------- */
 
-static tf_status read_transformer(tf_st_pipeline *p, const char *dir, int32_t max_positions)
+static tf_status read_transformer(tf__st_pipeline *p, const char *dir, int32_t max_positions)
 {
     cJSON *root;
     tf_status s = read_json(dir, "sentence_bert_config.json", 1, &root);
     const char *label = "sentence_bert_config.json";
     if (s == TF_OK && root) /* null: Transformer's None, the tokenizer's limit */
-        s = tf_json_read_int(root, "max_seq_length", TF_JSON_OPTIONAL, 1, 2147483647, label,
-                             &p->max_seq_length);
+        s = tf__json_read_int(root, "max_seq_length", TF_JSON_OPTIONAL, 1, 2147483647, label,
+                              &p->max_seq_length);
     if (s == TF_OK && root)
-        s = tf_json_read_bool(root, "do_lower_case", TF_JSON_NOT_NULL, label,
-                              &p->do_lower_case);
+        s = tf__json_read_bool(root, "do_lower_case", TF_JSON_NOT_NULL, label, &p->do_lower_case);
     if (s == TF_OK && max_positions > 0 && p->max_seq_length > max_positions)
-        s = tf_fail(TF_ERR_FORMAT, "%s: max_seq_length %d exceeds the %d positions of the "
-                    "model's table (config.json's max_position_embeddings less its position "
-                    "offset)", label, (int)p->max_seq_length, (int)max_positions);
+        s = tf__fail(TF_ERR_FORMAT,
+                     "%s: max_seq_length %d exceeds the %d positions of the "
+                     "model's table (config.json's max_position_embeddings less its position "
+                     "offset)",
+                     label, (int)p->max_seq_length, (int)max_positions);
     cJSON_Delete(root);
     return s;
 }
@@ -126,17 +127,19 @@ static tf_status read_transformer(tf_st_pipeline *p, const char *dir, int32_t ma
 static tf_status check_pooling_keys(const cJSON *root, const char *label)
 {
     const cJSON *item;
-    cJSON_ArrayForEach(item, root) {
+    cJSON_ArrayForEach(item, root)
+    {
         if (strncmp(item->string, "pooling_mode_", 13) != 0)
             continue;
         int known = 0;
         for (int i = 0; i < N_POOLING_KEYS; i++)
             known |= strcmp(item->string, pooling_keys[i].key) == 0;
         if (!known)
-            return tf_fail(TF_ERR_UNSUPPORTED, "%s: unknown pooling mode %s (known: "
-                           "pooling_mode_cls_token, _max_tokens, _mean_tokens, "
-                           "_mean_sqrt_len_tokens, _weightedmean_tokens, _lasttoken)", label,
-                           item->string);
+            return tf__fail(TF_ERR_UNSUPPORTED,
+                            "%s: unknown pooling mode %s (known: "
+                            "pooling_mode_cls_token, _max_tokens, _mean_tokens, "
+                            "_mean_sqrt_len_tokens, _weightedmean_tokens, _lasttoken)",
+                            label, item->string);
     }
     return TF_OK;
 }
@@ -144,15 +147,15 @@ static tf_status check_pooling_keys(const cJSON *root, const char *label)
 /* The modes on: the pooling_mode_* keys (Pooling's defaults where absent),
  * or the one pooling_mode names (any case, as Pooling lowers it), which
  * overrides them. */
-static tf_status read_pooling_modes(tf_st_pipeline *p, const cJSON *root, const char *label,
+static tf_status read_pooling_modes(tf__st_pipeline *p, const cJSON *root, const char *label,
                                     int32_t *modes)
 {
     const char *name = NULL;
-    tf_status s = tf_json_read_string(root, "pooling_mode", TF_JSON_OPTIONAL, label, &name);
+    tf_status s = tf__json_read_string(root, "pooling_mode", TF_JSON_OPTIONAL, label, &name);
     char names[160] = ""; /* pooling_mode's values, for the message */
     for (int i = 0; s == TF_OK && i < N_POOLING_KEYS; i++) {
         int32_t on = pooling_keys[i].on;
-        s = tf_json_read_bool(root, pooling_keys[i].key, TF_JSON_NOT_NULL, label, &on);
+        s = tf__json_read_bool(root, pooling_keys[i].key, TF_JSON_NOT_NULL, label, &on);
         if (name)
             on = strcasecmp(name, pooling_keys[i].name) == 0;
         if (s == TF_OK && on)
@@ -161,13 +164,12 @@ static tf_status read_pooling_modes(tf_st_pipeline *p, const cJSON *root, const 
         snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", pooling_keys[i].name);
     }
     if (s == TF_OK && name && *modes == 0)
-        s = tf_fail(TF_ERR_FORMAT, "%s: pooling_mode \"%s\" is not one of %s", label, name,
-                    names);
+        s = tf__fail(TF_ERR_FORMAT, "%s: pooling_mode \"%s\" is not one of %s", label, name, names);
     return s;
 }
 
-/* The Pooling module at path; *label its config.json's name (tf_free it). */
-static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *path,
+/* The Pooling module at path; *label its config.json's name (tf__free it). */
+static tf_status read_pooling(tf__st_pipeline *p, const char *dir, const char *path,
                               int32_t hidden_size, char **label)
 {
     cJSON *root = NULL;
@@ -178,20 +180,24 @@ static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *pa
     if (s == TF_OK)
         s = check_pooling_keys(root, *label);
     if (s == TF_OK)
-        s = tf_json_read_int(root, "word_embedding_dimension", TF_JSON_REQUIRED, 1, 2147483647,
-                             *label, &width);
+        s = tf__json_read_int(root, "word_embedding_dimension", TF_JSON_REQUIRED, 1, 2147483647,
+                              *label, &width);
     if (s == TF_OK && width != hidden_size)
-        s = tf_fail(TF_ERR_SHAPE, "%s: word_embedding_dimension %d disagrees with the model's "
-                    "hidden_size %d (config.json)", *label, (int)width, (int)hidden_size);
+        s = tf__fail(TF_ERR_SHAPE,
+                     "%s: word_embedding_dimension %d disagrees with the model's "
+                     "hidden_size %d (config.json)",
+                     *label, (int)width, (int)hidden_size);
     p->include_prompt = 1;
     if (s == TF_OK)
-        s = tf_json_read_bool(root, "include_prompt", TF_JSON_NOT_NULL, *label,
-                              &p->include_prompt);
+        s = tf__json_read_bool(root, "include_prompt", TF_JSON_NOT_NULL, *label,
+                               &p->include_prompt);
     if (s == TF_OK)
         s = read_pooling_modes(p, root, *label, &modes);
     if (s == TF_OK && modes == 0)
-        s = tf_fail(TF_ERR_FORMAT, "%s: no pooling mode is true (pooling_mode_cls_token, "
-                    "_mean_tokens, ...)", *label);
+        s = tf__fail(TF_ERR_FORMAT,
+                     "%s: no pooling mode is true (pooling_mode_cls_token, "
+                     "_mean_tokens, ...)",
+                     *label);
     p->pooled_dim = modes * hidden_size;
     cJSON_Delete(root);
     return s;
@@ -202,19 +208,21 @@ static tf_status read_pooling(tf_st_pipeline *p, const char *dir, const char *pa
 /* activation_function: Dense.load imports it by name, so it must be there
  * (Dense's own default, Tanh, is its constructor's, which load never
  * leaves to it). */
-static tf_status read_activation(const cJSON *root, const char *label, tf_dense_activation *act)
+static tf_status read_activation(const cJSON *root, const char *label, tf__dense_activation *act)
 {
     const char *name = NULL;
-    tf_status s = tf_json_read_string(root, "activation_function", TF_JSON_REQUIRED, label,
-                                      &name);
+    tf_status s = tf__json_read_string(root, "activation_function", TF_JSON_REQUIRED, label, &name);
     for (int i = 0; s == TF_OK && i < N_DENSE_ACTIVATIONS; i++)
         if (strcmp(name, dense_activations[i].name) == 0) {
             *act = dense_activations[i].act;
             return TF_OK;
         }
-    return s ? s : tf_fail(TF_ERR_UNSUPPORTED, "%s: activation_function \"%s\" is not supported "
-                           "(torch.nn.modules.activation.Tanh, ReLU, Sigmoid, GELU and "
-                           "torch.nn.modules.linear.Identity are)", label, name);
+    return s ? s
+             : tf__fail(TF_ERR_UNSUPPORTED,
+                        "%s: activation_function \"%s\" is not supported "
+                        "(torch.nn.modules.activation.Tanh, ReLU, Sigmoid, GELU and "
+                        "torch.nn.modules.linear.Identity are)",
+                        label, name);
 }
 
 /* module_input_name and module_output_name: the sentence's vector (null:
@@ -225,49 +233,49 @@ static tf_status read_features(const cJSON *root, const char *label)
     tf_status s = TF_OK;
     for (int i = 0; s == TF_OK && i < 2; i++) {
         const char *name = dense_features;
-        s = tf_json_read_string(root, keys[i], TF_JSON_OPTIONAL, label, &name);
+        s = tf__json_read_string(root, keys[i], TF_JSON_OPTIONAL, label, &name);
         if (s == TF_OK && strcmp(name, dense_features) != 0)
-            s = tf_fail(TF_ERR_UNSUPPORTED, "%s: %s \"%s\" is not supported (\"%s\" is)", label,
-                        keys[i], name, dense_features);
+            s = tf__fail(TF_ERR_UNSUPPORTED, "%s: %s \"%s\" is not supported (\"%s\" is)", label,
+                         keys[i], name, dense_features);
     }
     return s;
 }
 
 /* The Dense module's weights at path/model.safetensors, as its config.json
  * (config, for messages) says them. */
-static tf_status read_dense_weights(tf_st_step *d, const char *dir, const char *path, int bias,
+static tf_status read_dense_weights(tf__st_step *d, const char *dir, const char *path, int bias,
                                     const char *config)
 {
     char *rel = NULL, *module = NULL, *file = NULL, *why = NULL;
     tf_status s = module_file(path, "model.safetensors", &rel);
     if (s == TF_OK)
-        s = tf_path_join(dir, path, &module);
+        s = tf__path_join(dir, path, &module);
     if (s == TF_OK)
-        s = tf_model_folder_weights(module, &file);
+        s = tf__model_folder_weights(module, &file);
     if (s == TF_OK)
-        s = tf_format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out,
-                            (int)d->in, config);
-    tf_st_file f;
-    const int opened = s == TF_OK && (s = tf_st_open(&f, file)) == TF_OK;
+        s = tf__format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out, (int)d->in,
+                             config);
+    tf__st_file f;
+    const int opened = s == TF_OK && (s = tf__st_open(&f, file)) == TF_OK;
     const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
     if (s == TF_OK)
-        s = tf_extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
+        s = tf__extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
     if (s == TF_OK && bias)
-        s = tf_extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
-    if (s == TF_OK && !bias && tf_extra_tensor_exists(&f, "linear.bias"))
-        s = tf_fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", rel, config);
+        s = tf__extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
+    if (s == TF_OK && !bias && tf__extra_tensor_exists(&f, "linear.bias"))
+        s = tf__fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", rel, config);
     if (opened)
-        tf_st_close(&f);
-    tf_free(rel);
-    tf_free(module);
-    tf_free(file);
-    tf_free(why);
+        tf__st_close(&f);
+    tf__free(rel);
+    tf__free(module);
+    tf__free(file);
+    tf__free(why);
     return s;
 }
 
 /* A Dense module at path reading `width` values (width_from says what
- * gives them); *label its config.json's name (tf_free it). */
-static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, int32_t width,
+ * gives them); *label its config.json's name (tf__free it). */
+static tf_status read_dense(tf__st_step *d, const char *dir, const char *path, int32_t width,
                             const char *width_from, char **label)
 {
     cJSON *root = NULL;
@@ -276,15 +284,16 @@ static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, in
         s = read_json(dir, *label, 0, &root);
     int32_t bias = 1;
     if (s == TF_OK)
-        s = tf_json_read_int(root, "in_features", TF_JSON_REQUIRED, 1, 1048576, *label, &d->in);
+        s = tf__json_read_int(root, "in_features", TF_JSON_REQUIRED, 1, 1048576, *label, &d->in);
     if (s == TF_OK)
-        s = tf_json_read_int(root, "out_features", TF_JSON_REQUIRED, 1, 1048576, *label,
-                             &d->out);
+        s = tf__json_read_int(root, "out_features", TF_JSON_REQUIRED, 1, 1048576, *label, &d->out);
     if (s == TF_OK && d->in != width)
-        s = tf_fail(TF_ERR_SHAPE, "%s: in_features %d disagrees with the %d values the modules "
-                    "before it give (%s)", *label, (int)d->in, (int)width, width_from);
+        s = tf__fail(TF_ERR_SHAPE,
+                     "%s: in_features %d disagrees with the %d values the modules "
+                     "before it give (%s)",
+                     *label, (int)d->in, (int)width, width_from);
     if (s == TF_OK)
-        s = tf_json_read_bool(root, "bias", TF_JSON_NOT_NULL, *label, &bias);
+        s = tf__json_read_bool(root, "bias", TF_JSON_NOT_NULL, *label, &bias);
     if (s == TF_OK)
         s = read_activation(root, *label, &d->act);
     if (s == TF_OK)
@@ -298,9 +307,10 @@ static tf_status read_dense(tf_st_step *d, const char *dir, const char *path, in
 typedef enum module_type { TRANSFORMER, POOLING, DENSE, NORMALIZE, OTHER } module_type;
 
 /* The class names of the module types read (sentence_transformers.models.*). */
-static const char *const module_names[] = {
-    [TRANSFORMER] = "Transformer", [POOLING] = "Pooling", [DENSE] = "Dense",
-    [NORMALIZE] = "Normalize"};
+static const char *const module_names[] = {[TRANSFORMER] = "Transformer",
+                                           [POOLING] = "Pooling",
+                                           [DENSE] = "Dense",
+                                           [NORMALIZE] = "Normalize"};
 _Static_assert(sizeof module_names / sizeof *module_names == OTHER,
                "a name for each module type but OTHER");
 
@@ -320,19 +330,19 @@ static module_type type_of(const char *type)
 static tf_status check_module_path(const char *dir, const char *label, const char *type_name,
                                    module_type type, const char *path)
 {
-    const char *leaves = tf_path_leaves(path);
+    const char *leaves = tf__path_leaves(path);
     if (leaves)
-        return tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" leaves the folder (%s)", label,
-                       type_name, path, leaves);
+        return tf__fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" leaves the folder (%s)", label,
+                        type_name, path, leaves);
     char *full;
     mode_t mode = 0;
-    tf_status s = tf_path_join(dir, path, &full);
+    tf_status s = tf__path_join(dir, path, &full);
     if (s == TF_OK)
-        s = tf_file_probe(full, &mode);
-    tf_free(full);
+        s = tf__file_probe(full, &mode);
+    tf__free(full);
     if (s == TF_OK && !S_ISDIR(mode) && type != NORMALIZE)
-        s = tf_fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" is not a folder of %s", label,
-                    type_name, path, dir);
+        s = tf__fail(TF_ERR_FORMAT, "%s (%s): path \"%s\" is not a folder of %s", label, type_name,
+                     path, dir);
     return s;
 }
 
@@ -346,17 +356,19 @@ static tf_status module_entry(const cJSON *m, size_t i, const char *dir, module_
     snprintf(label, sizeof label, "modules.json: module %zu", i);
     snprintf(module, sizeof module, "module %zu", i);
     tf_status s = cJSON_IsObject(m) ? TF_OK
-                                    : tf_json_wrong(m, module, "an object", "modules.json");
+                                    : tf__json_wrong(m, module, "an object", "modules.json");
     if (s == TF_OK)
-        s = tf_json_read_string(m, "type", TF_JSON_REQUIRED, label, &type_name);
+        s = tf__json_read_string(m, "type", TF_JSON_REQUIRED, label, &type_name);
     if (s == TF_OK)
-        s = tf_json_read_string(m, "path", TF_JSON_REQUIRED, label, path);
+        s = tf__json_read_string(m, "path", TF_JSON_REQUIRED, label, path);
     if (s)
         return s;
     *type = type_of(type_name);
     if (*type == OTHER)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: type %s is not supported (sentence_transformers."
-                       "models.Transformer, Pooling, Dense and Normalize are)", label, type_name);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "%s: type %s is not supported (sentence_transformers."
+                        "models.Transformer, Pooling, Dense and Normalize are)",
+                        label, type_name);
     return check_module_path(dir, label, type_name, *type, *path);
 }
 
@@ -366,18 +378,21 @@ static tf_status check_order(size_t i, module_type type, const char *path)
 {
     const module_type want = i == 0 ? TRANSFORMER : i == 1 ? POOLING : DENSE;
     if (type == want || (i > 1 && type == NORMALIZE))
-        return i == 0 && path[0] ? tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module 0 "
-                                           "(Transformer) path \"%s\": only the folder itself "
-                                           "(\"\") is supported", path)
+        return i == 0 && path[0] ? tf__fail(TF_ERR_UNSUPPORTED,
+                                            "modules.json: module 0 "
+                                            "(Transformer) path \"%s\": only the folder itself "
+                                            "(\"\") is supported",
+                                            path)
                                  : TF_OK;
-    return tf_fail(TF_ERR_UNSUPPORTED, "modules.json: module %zu is a %s; supported: "
-                   "Transformer, then Pooling, then Dense and Normalize modules", i,
-                   module_names[type]);
+    return tf__fail(TF_ERR_UNSUPPORTED,
+                    "modules.json: module %zu is a %s; supported: "
+                    "Transformer, then Pooling, then Dense and Normalize modules",
+                    i, module_names[type]);
 }
 
 /* Module i (of type, at path) read into p; it takes *width values, and
  * gives *width (*width_from: what gives them, for messages, replaced). */
-static tf_status read_module(tf_st_pipeline *p, const char *dir, module_type type,
+static tf_status read_module(tf__st_pipeline *p, const char *dir, module_type type,
                              const char *path, int32_t hidden_size, int32_t max_positions,
                              int32_t *width, char **width_from)
 {
@@ -387,34 +402,36 @@ static tf_status read_module(tf_st_pipeline *p, const char *dir, module_type typ
     tf_status s = TF_OK;
     if (type == POOLING) {
         if ((s = read_pooling(p, dir, path, hidden_size, &label)) == TF_OK)
-            s = tf_format_alloc(&from, "%s: %d modes of %d", label,
-                                (int)(p->pooled_dim / hidden_size), (int)hidden_size);
+            s = tf__format_alloc(&from, "%s: %d modes of %d", label,
+                                 (int)(p->pooled_dim / hidden_size), (int)hidden_size);
         *width = p->pooled_dim;
     } else {
-        tf_st_step *step = &p->steps[p->n_steps++];
+        tf__st_step *step = &p->steps[p->n_steps++];
         step->normalize = type == NORMALIZE;
         if (type == DENSE &&
             (s = read_dense(step, dir, path, *width, *width_from, &label)) == TF_OK &&
-            (s = tf_format_alloc(&from, "%s: out_features", label)) == TF_OK)
+            (s = tf__format_alloc(&from, "%s: out_features", label)) == TF_OK)
             *width = step->out;
     }
-    tf_free(label);
+    tf__free(label);
     if (from) {
-        tf_free(*width_from);
+        tf__free(*width_from);
         *width_from = from;
     }
     return s;
 }
 
-static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *modules,
+static tf_status read_steps(tf__st_pipeline *p, const char *dir, const cJSON *modules,
                             int32_t hidden_size, int32_t max_positions)
 {
     const size_t n = (size_t)cJSON_GetArraySize(modules);
     if (n < 2)
-        return tf_fail(TF_ERR_FORMAT, "modules.json: %zu modules; expected a Transformer and a "
-                       "Pooling at least", n);
-    if (!(p->steps = tf_calloc(n, sizeof *p->steps)))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu modules", n);
+        return tf__fail(TF_ERR_FORMAT,
+                        "modules.json: %zu modules; expected a Transformer and a "
+                        "Pooling at least",
+                        n);
+    if (!(p->steps = tf__calloc(n, sizeof *p->steps)))
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu modules", n);
     int32_t width = 0;
     char *width_from = NULL; /* what gives the width, for messages */
     tf_status s = TF_OK;
@@ -426,39 +443,40 @@ static tf_status read_steps(tf_st_pipeline *p, const char *dir, const cJSON *mod
             break;
         s = read_module(p, dir, type, path, hidden_size, max_positions, &width, &width_from);
     }
-    tf_free(width_from);
+    tf__free(width_from);
     return s;
 }
 
 /* ---- config_sentence_transformers.json ----------------------------------------------- */
 
-static tf_status read_prompts(tf_st_pipeline *p, const cJSON *prompts, const char *label)
+static tf_status read_prompts(tf__st_pipeline *p, const cJSON *prompts, const char *label)
 {
     if (!prompts || cJSON_IsNull(prompts)) /* SentenceTransformer's None: no prompts */
         return TF_OK;
     if (!cJSON_IsObject(prompts))
-        return tf_json_wrong(prompts, "prompts", "an object of name -> text", label);
+        return tf__json_wrong(prompts, "prompts", "an object of name -> text", label);
     const size_t n = (size_t)cJSON_GetArraySize(prompts);
-    if (n && !(p->prompts = tf_calloc(n, sizeof *p->prompts)))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompts", n);
+    if (n && !(p->prompts = tf__calloc(n, sizeof *p->prompts)))
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompts", n);
     const cJSON *item;
-    cJSON_ArrayForEach(item, prompts) {
+    cJSON_ArrayForEach(item, prompts)
+    {
         char value[96];
-        tf_json_describe(item, value, sizeof value);
+        tf__json_describe(item, value, sizeof value);
         if (!cJSON_IsString(item))
-            return tf_fail(TF_ERR_FORMAT, "%s: prompts.%s must be a string, got %s", label,
-                           item->string, value);
-        tf_st_prompt *pr = &p->prompts[p->n_prompts];
+            return tf__fail(TF_ERR_FORMAT, "%s: prompts.%s must be a string, got %s", label,
+                            item->string, value);
+        tf__st_prompt *pr = &p->prompts[p->n_prompts];
         pr->name = copy_string(item->string);
         pr->text = copy_string(item->valuestring);
         p->n_prompts++;
         if (!pr->name || !pr->text)
-            return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a prompt");
+            return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a prompt");
     }
     return TF_OK;
 }
 
-static tf_status read_st_config(tf_st_pipeline *p, const char *dir)
+static tf_status read_st_config(tf__st_pipeline *p, const char *dir)
 {
     const char *label = "config_sentence_transformers.json";
     cJSON *root;
@@ -467,24 +485,26 @@ static tf_status read_st_config(tf_st_pipeline *p, const char *dir)
     if (s == TF_OK && root)
         s = read_prompts(p, cJSON_GetObjectItemCaseSensitive(root, "prompts"), label);
     if (s == TF_OK && root)
-        s = tf_json_get_string(root, "default_prompt_name", label, &default_name);
+        s = tf__json_get_string(root, "default_prompt_name", label, &default_name);
     if (s == TF_OK && root)
-        s = tf_json_get_string(root, "similarity_fn_name", label, &similarity);
-    if (s == TF_OK && default_name && (p->default_prompt = tf_st_prompt_find(p, default_name)) < 0)
-        s = tf_fail(TF_ERR_FORMAT, "%s: default_prompt_name \"%s\" is not one of its %zu prompts",
-                    label, default_name, p->n_prompts);
+        s = tf__json_get_string(root, "similarity_fn_name", label, &similarity);
+    if (s == TF_OK && default_name && (p->default_prompt = tf__st_prompt_find(p, default_name)) < 0)
+        s = tf__fail(TF_ERR_FORMAT, "%s: default_prompt_name \"%s\" is not one of its %zu prompts",
+                     label, default_name, p->n_prompts);
     p->similarity = NULL;
     for (int i = 0; s == TF_OK && i < 4; i++)
         if (strcmp(similarity, similarities[i]) == 0)
             p->similarity = similarities[i];
     if (s == TF_OK && !p->similarity)
-        s = tf_fail(TF_ERR_FORMAT, "%s: similarity_fn_name \"%s\" is not one of cosine, dot, "
-                    "euclidean, manhattan", label, similarity);
+        s = tf__fail(TF_ERR_FORMAT,
+                     "%s: similarity_fn_name \"%s\" is not one of cosine, dot, "
+                     "euclidean, manhattan",
+                     label, similarity);
     cJSON_Delete(root);
     return s;
 }
 
-int32_t tf_st_prompt_find(const tf_st_pipeline *p, const char *name)
+int32_t tf__st_prompt_find(const tf__st_pipeline *p, const char *name)
 {
     for (size_t i = 0; i < p->n_prompts; i++)
         if (strcmp(p->prompts[i].name, name) == 0)
@@ -492,37 +512,37 @@ int32_t tf_st_prompt_find(const tf_st_pipeline *p, const char *name)
     return -1;
 }
 
-tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden_size,
-                              int32_t max_positions)
+tf_status tf__st_pipeline_read(tf__st_pipeline *p, const char *dir, int32_t hidden_size,
+                               int32_t max_positions)
 {
-    *p = (tf_st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
+    *p = (tf__st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
     cJSON *root = NULL;
     char *path;
-    tf_status s = tf_path_join(dir, "modules.json", &path);
+    tf_status s = tf__path_join(dir, "modules.json", &path);
     if (s == TF_OK)
-        s = tf_json_read_file(path, "modules.json", 1, &root);
-    tf_free(path);
+        s = tf__json_read_file(path, "modules.json", 1, &root);
+    tf__free(path);
     if (s == TF_OK)
         s = read_steps(p, dir, root, hidden_size, max_positions);
     cJSON_Delete(root);
     if (s == TF_OK)
         s = read_st_config(p, dir);
     if (s)
-        tf_st_pipeline_free(p);
+        tf__st_pipeline_free(p);
     return s;
 }
 
-void tf_st_pipeline_free(tf_st_pipeline *p)
+void tf__st_pipeline_free(tf__st_pipeline *p)
 {
     for (size_t i = 0; i < p->n_steps; i++) {
-        tf_free(p->steps[i].w);
-        tf_free(p->steps[i].b);
+        tf__free(p->steps[i].w);
+        tf__free(p->steps[i].b);
     }
     for (size_t i = 0; i < p->n_prompts; i++) {
-        tf_free(p->prompts[i].name);
-        tf_free(p->prompts[i].text);
+        tf__free(p->prompts[i].name);
+        tf__free(p->prompts[i].text);
     }
-    tf_free(p->steps);
-    tf_free(p->prompts);
-    *p = (tf_st_pipeline){.default_prompt = -1};
+    tf__free(p->steps);
+    tf__free(p->prompts);
+    *p = (tf__st_pipeline){.default_prompt = -1};
 }

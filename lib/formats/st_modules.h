@@ -11,47 +11,47 @@
 #include "tfenc.h"
 
 /* A module after Pooling. */
-typedef struct tf_st_step {
-    int32_t normalize;       /* 1: Normalize; 0: Dense */
-    int32_t in, out;         /* Dense: in_features, out_features */
-    tf_dense_activation act; /* Dense: activation_function */
-    float *w;                /* Dense: (out, in), owned */
-    float *b;                /* Dense: (out), owned, or NULL (bias false) */
-} tf_st_step;
+typedef struct tf__st_step {
+    int32_t normalize;        /* 1: Normalize; 0: Dense */
+    int32_t in, out;          /* Dense: in_features, out_features */
+    tf__dense_activation act; /* Dense: activation_function */
+    float *w;                 /* Dense: (out, in), owned */
+    float *b;                 /* Dense: (out), owned, or NULL (bias false) */
+} tf__st_step;
 
-typedef struct tf_st_prompt {
+typedef struct tf__st_prompt {
     char *name, *text; /* owned */
-} tf_st_prompt;
+} tf__st_prompt;
 
-typedef struct tf_st_pipeline {
-    int32_t max_seq_length;   /* sentence_bert_config.json's, or 0 */
-    int32_t do_lower_case;    /* sentence_bert_config.json's, or 0 */
-    uint32_t pooling_modes;   /* bit 1 << tf_pooling for each mode on */
-    int32_t include_prompt;   /* Pooling's, default 1 */
-    int32_t pooled_dim;       /* modes x hidden size */
-    tf_st_step *steps;        /* [n_steps] */
+typedef struct tf__st_pipeline {
+    int32_t max_seq_length; /* sentence_bert_config.json's, or 0 */
+    int32_t do_lower_case;  /* sentence_bert_config.json's, or 0 */
+    uint32_t pooling_modes; /* bit 1 << tf_pooling for each mode on */
+    int32_t include_prompt; /* Pooling's, default 1 */
+    int32_t pooled_dim;     /* modes x hidden size */
+    tf__st_step *steps;     /* [n_steps] */
     size_t n_steps;
-    tf_st_prompt *prompts;    /* [n_prompts] */
+    tf__st_prompt *prompts; /* [n_prompts] */
     size_t n_prompts;
-    int32_t default_prompt;   /* index into prompts, or -1 */
-    const char *similarity;   /* static: "cosine", "dot", "euclidean", "manhattan" */
-} tf_st_pipeline;
+    int32_t default_prompt; /* index into prompts, or -1 */
+    const char *similarity; /* static: "cosine", "dot", "euclidean", "manhattan" */
+} tf__st_pipeline;
 
 /* *found = 1 if dir has a modules.json, else 0. */
-tf_status tf_st_is_pipeline(const char *dir, int *found);
+tf_status tf__st_is_pipeline(const char *dir, int *found);
 
 /* Reads dir's modules and their files for an encoder of hidden_size whose
  * positions bound a sequence at max_positions tokens (0: no bound; a
  * longer max_seq_length is an error). Every inconsistency is an error naming the file (relative
  * to dir), the field and both values; every field has the type
  * sentence-transformers takes (json_file.h's rule), and a module's path
- * stays in dir as written (tf_path_leaves). On failure nothing stays
+ * stays in dir as written (tf__path_leaves). On failure nothing stays
  * allocated. */
-tf_status tf_st_pipeline_read(tf_st_pipeline *p, const char *dir, int32_t hidden_size,
-                              int32_t max_positions);
-void tf_st_pipeline_free(tf_st_pipeline *p);
+tf_status tf__st_pipeline_read(tf__st_pipeline *p, const char *dir, int32_t hidden_size,
+                               int32_t max_positions);
+void tf__st_pipeline_free(tf__st_pipeline *p);
 
 /* The index of the prompt named name, or -1. */
-int32_t tf_st_prompt_find(const tf_st_pipeline *p, const char *name);
+int32_t tf__st_prompt_find(const tf__st_pipeline *p, const char *name);
 
 #endif

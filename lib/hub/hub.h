@@ -31,7 +31,7 @@
 #define TF_HUB_DEFAULT_ENDPOINT "https://huggingface.co"
 
 /* One tf_hub_resolve call, the caller's options and the environment read. */
-typedef struct tf_hub_request {
+typedef struct tf__hub_request {
     const char *repo_id;  /* checked: "name" or "org/name" */
     const char *revision; /* checked; "main" when the caller gave none */
     char *cache;          /* the cache folder */
@@ -40,7 +40,7 @@ typedef struct tf_hub_request {
     char *token;          /* NULL: none */
     tf_hub_progress_fn progress;
     void *progress_user_data;
-} tf_hub_request;
+} tf__hub_request;
 
 /* ---- hub_names.c ----------------------------------------------------------- */
 
@@ -66,9 +66,9 @@ int tf__hub_etag_is_sha256(const char *etag);
 
 /* The request's cache, storage, endpoint and token from the options (NULL
  * fields: the environment), allocated into req (tf__hub_request_free). */
-tf_status tf__hub_request_init(tf_hub_request *req, const char *repo_id, const char *revision,
+tf_status tf__hub_request_init(tf__hub_request *req, const char *repo_id, const char *revision,
                                const char *cache_dir, const char *endpoint, const char *token);
-void tf__hub_request_free(tf_hub_request *req);
+void tf__hub_request_free(tf__hub_request *req);
 /* The environment variable that turns the network off (HF_HUB_OFFLINE or
  * TRANSFORMERS_OFFLINE set to 1, ON, YES or TRUE), or NULL. */
 const char *tf__hub_offline_variable(void);
@@ -79,35 +79,35 @@ tf_status tf__hub_quote(const char *s, int keep_slash, char **out);
 /* ---- hub_select.c ---------------------------------------------------------- */
 
 /* A list of names, each allocated. */
-typedef struct tf_hub_names {
+typedef struct tf__hub_names {
     char **items; /* [count] */
     size_t count, capacity;
-} tf_hub_names;
+} tf__hub_names;
 
-tf_status tf__hub_names_add(tf_hub_names *list, const char *name);
-int tf__hub_names_has(const tf_hub_names *list, const char *name);
-void tf__hub_names_free(tf_hub_names *list);
+tf_status tf__hub_names_add(tf__hub_names *list, const char *name);
+int tf__hub_names_has(const tf__hub_names *list, const char *name);
+void tf__hub_names_free(tf__hub_names *list);
 
 /* 1 when file, a repository's file, is one a model folder needs in one of
  * dirs (the top folder "" and the module folders): a name of the table in
  * hub_select.c. Shards are added by the index that names them. */
-int tf__hub_wanted(const char *file, const tf_hub_names *dirs);
+int tf__hub_wanted(const char *file, const tf__hub_names *dirs);
 /* The module folders modules.json (at path, label in messages) names, each
  * checked (tf__hub_check_repo_file) and without a trailing '/', added to
  * dirs once each ("" the top folder); those of modules with files (all but
  * Normalize: they hold a config.json) also to configured, when not NULL. */
-tf_status tf__hub_module_dirs(const char *path, const char *label, tf_hub_names *dirs,
-                              tf_hub_names *configured);
+tf_status tf__hub_module_dirs(const char *path, const char *label, tf__hub_names *dirs,
+                              tf__hub_names *configured);
 /* The shards model.safetensors.index.json (at path, in the repository
  * folder dir, label in messages) names: weight_map's values, each dir/value
  * checked, added to shards once each. */
 tf_status tf__hub_index_shards(const char *path, const char *dir, const char *label,
-                               tf_hub_names *shards);
+                               tf__hub_names *shards);
 
 /* 1 when dir/name (name alone for the top folder, dir "") is there: a
  * file of the repository's list, or of the cached snapshot; where is the
  * list or the snapshot's request and commit. */
-typedef int (*tf_hub_has_fn)(const char *file, const void *where);
+typedef int (*tf__hub_has_fn)(const char *file, const void *where);
 /* TF_OK when folder dir ("" the top folder, else a module's) of a
  * repository holds weights libtfenc reads (model.safetensors or its
  * index), or none and not required. A folder with PyTorch's pickle instead
@@ -115,25 +115,25 @@ typedef int (*tf_hub_has_fn)(const char *file, const void *where);
  * but no model.safetensors: " and how to convert it (weights_files.h, the
  * words the folder's loader says it in); a required folder with neither
  * TF_ERR_NOT_FOUND. */
-tf_status tf__hub_check_weights(const tf_hub_request *req, const char *commit, const char *dir,
-                                int required, tf_hub_has_fn has, const void *where);
+tf_status tf__hub_check_weights(const tf__hub_request *req, const char *commit, const char *dir,
+                                int required, tf__hub_has_fn has, const void *where);
 
 /* ---- hub_cache.c ----------------------------------------------------------- */
 
 /* The commit refs/<revision> of the storage folder holds into commit[41];
  * TF_ERR_NOT_FOUND when there is none, TF_ERR_FORMAT when it is not a
  * commit. */
-tf_status tf__hub_read_ref(const tf_hub_request *req, char *commit);
+tf_status tf__hub_read_ref(const tf__hub_request *req, char *commit);
 /* refs/<revision> := commit, replaced whole, unless it holds it already or
  * revision is the commit. */
-tf_status tf__hub_write_ref(const tf_hub_request *req, const char *commit);
+tf_status tf__hub_write_ref(const tf__hub_request *req, const char *commit);
 /* "<storage>/snapshots/<commit>" and "/<file>" when file is not NULL,
  * allocated into *out; TF_ERR_INVALID_ARGUMENT when longer than
  * TF_HUB_PATH_MAX. */
-tf_status tf__hub_snapshot_path(const tf_hub_request *req, const char *commit, const char *file,
+tf_status tf__hub_snapshot_path(const tf__hub_request *req, const char *commit, const char *file,
                                 char **out);
 /* "<storage>/blobs/<etag>" (suffix appended: "", ".incomplete"), as above. */
-tf_status tf__hub_blob_path(const tf_hub_request *req, const char *etag, const char *suffix,
+tf_status tf__hub_blob_path(const tf__hub_request *req, const char *etag, const char *suffix,
                             char **out);
 /* 1 when path leads (through its links) to a regular file. */
 int tf__hub_is_file(const char *path);
@@ -141,18 +141,18 @@ int tf__hub_is_file(const char *path);
 tf_status tf__hub_make_parents(const char *path);
 /* snapshots/<commit>/<file> := a relative symbolic link to blobs/<etag>,
  * unless it already leads to a file. */
-tf_status tf__hub_link(const tf_hub_request *req, const char *commit, const char *file,
+tf_status tf__hub_link(const tf__hub_request *req, const char *commit, const char *file,
                        const char *etag);
 /* TF_OK when the cached snapshot of commit is a folder a pipeline can load:
  * config.json, the weights (model.safetensors, or the index and its
  * shards) and every module folder modules.json names, in the top folder
  * and each module folder that has them; else TF_ERR_NOT_FOUND naming the
  * first file missing. */
-tf_status tf__hub_check_snapshot(const tf_hub_request *req, const char *commit);
+tf_status tf__hub_check_snapshot(const tf__hub_request *req, const char *commit);
 /* Takes huggingface_hub's lock of a blob, <cache>/.locks/<repo folder>/<etag>.lock
  * (flock, as Python's filelock), into *fd; waits while another process or
  * thread holds it, telling progress (waiting 1), which may cancel. */
-tf_status tf__hub_lock(const tf_hub_request *req, const char *etag, tf_hub_progress *progress,
+tf_status tf__hub_lock(const tf__hub_request *req, const char *etag, tf_hub_progress *progress,
                        int *fd);
 void tf__hub_unlock(int fd);
 
@@ -163,6 +163,6 @@ void tf__hub_unlock(int fd);
  * *fallback is 1 when the cache may answer instead (the Hub was not
  * reached, or answered the commit's request with an error other than "no
  * such revision"), 0 when its error stands. */
-tf_status tf__hub_fetch(const tf_hub_request *req, char *commit, int *fallback);
+tf_status tf__hub_fetch(const tf__hub_request *req, char *commit, int *fallback);
 
 #endif

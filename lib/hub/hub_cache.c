@@ -28,31 +28,33 @@
 
 /* ---- Paths ------------------------------------------------------------------- */
 
-/* *out, the path tf_format_alloc's status s made, refused
+/* *out, the path tf__format_alloc's status s made, refused
  * (TF_ERR_INVALID_ARGUMENT, *out freed) above TF_HUB_PATH_MAX. */
 static tf_status bounded(tf_status s, char **out)
 {
     if (s == TF_OK && strlen(*out) > TF_HUB_PATH_MAX) {
-        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: a path of %zu bytes, more than the %d a path "
-                    "may have (a shorter cache folder?)", *out, strlen(*out), TF_HUB_PATH_MAX);
-        tf_free(*out);
+        s = tf__fail(TF_ERR_INVALID_ARGUMENT,
+                     "%s: a path of %zu bytes, more than the %d a path "
+                     "may have (a shorter cache folder?)",
+                     *out, strlen(*out), TF_HUB_PATH_MAX);
+        tf__free(*out);
         *out = NULL;
     }
     return s;
 }
 
-tf_status tf__hub_snapshot_path(const tf_hub_request *req, const char *commit, const char *file,
+tf_status tf__hub_snapshot_path(const tf__hub_request *req, const char *commit, const char *file,
                                 char **out)
 {
-    return bounded(tf_format_alloc(out, "%s/snapshots/%s%s%s", req->storage, commit,
-                                   file ? "/" : "", file ? file : ""),
+    return bounded(tf__format_alloc(out, "%s/snapshots/%s%s%s", req->storage, commit,
+                                    file ? "/" : "", file ? file : ""),
                    out);
 }
 
-tf_status tf__hub_blob_path(const tf_hub_request *req, const char *etag, const char *suffix,
+tf_status tf__hub_blob_path(const tf__hub_request *req, const char *etag, const char *suffix,
                             char **out)
 {
-    return bounded(tf_format_alloc(out, "%s/blobs/%s%s", req->storage, etag, suffix), out);
+    return bounded(tf__format_alloc(out, "%s/blobs/%s%s", req->storage, etag, suffix), out);
 }
 
 int tf__hub_is_file(const char *path)
@@ -70,48 +72,50 @@ static int is_dir(const char *path)
 tf_status tf__hub_make_parents(const char *path)
 {
     char *dir;
-    tf_status s = tf_format_alloc(&dir, "%s", path);
+    tf_status s = tf__format_alloc(&dir, "%s", path);
     for (char *slash = dir ? strchr(dir + 1, '/') : NULL; s == TF_OK && slash;
          slash = strchr(slash + 1, '/')) {
         *slash = '\0';
         if (mkdir(dir, 0777) != 0 && (errno != EEXIST || !is_dir(dir)))
-            s = tf_fail(TF_ERR_IO, "%s: cannot create the folder: %s", dir,
-                        errno == EEXIST ? "a file is there" : strerror(errno));
+            s = tf__fail(TF_ERR_IO, "%s: cannot create the folder: %s", dir,
+                         errno == EEXIST ? "a file is there" : strerror(errno));
         *slash = '/';
     }
-    tf_free(dir);
+    tf__free(dir);
     return s;
 }
 
 /* ---- refs/ --------------------------------------------------------------------- */
 
-static tf_status ref_path(const tf_hub_request *req, char **out)
+static tf_status ref_path(const tf__hub_request *req, char **out)
 {
-    return bounded(tf_format_alloc(out, "%s/refs/%s", req->storage, req->revision), out);
+    return bounded(tf__format_alloc(out, "%s/refs/%s", req->storage, req->revision), out);
 }
 
-tf_status tf__hub_read_ref(const tf_hub_request *req, char *commit)
+tf_status tf__hub_read_ref(const tf__hub_request *req, char *commit)
 {
     char *path, *text = NULL;
     size_t len = 0;
     mode_t mode = 0;
     tf_status s = ref_path(req, &path);
     if (s == TF_OK)
-        s = tf_file_probe(path, &mode);
+        s = tf__file_probe(path, &mode);
     if (s == TF_OK && !mode)
-        s = tf_fail(TF_ERR_NOT_FOUND, "%s: no such file: the cache has no commit for %s at "
-                    "revision %s", path, req->repo_id, req->revision);
+        s = tf__fail(TF_ERR_NOT_FOUND,
+                     "%s: no such file: the cache has no commit for %s at "
+                     "revision %s",
+                     path, req->repo_id, req->revision);
     if (s == TF_OK)
-        s = tf_file_read_all(path, TF_HUB_REF_MAX, &text, &len);
+        s = tf__file_read_all(path, TF_HUB_REF_MAX, &text, &len);
     while (s == TF_OK && len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
         text[--len] = '\0';
     if (s == TF_OK && !tf__hub_is_commit(text))
-        s = tf_fail(TF_ERR_FORMAT, "%s: expected a commit (40 hex digits), got \"%.64s\"", path,
-                    text);
+        s = tf__fail(TF_ERR_FORMAT, "%s: expected a commit (40 hex digits), got \"%.64s\"", path,
+                     text);
     if (s == TF_OK)
         memcpy(commit, text, TF_HUB_COMMIT_LEN + 1);
-    tf_free(text);
-    tf_free(path);
+    tf__free(text);
+    tf__free(path);
     return s;
 }
 
@@ -123,49 +127,49 @@ static int ref_holds(const char *path, const char *commit)
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
     const ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-                          ? read(fd, text, sizeof text)
-                          : -1;
+        ? read(fd, text, sizeof text)
+        : -1;
     if (fd >= 0)
         close(fd);
     return (n == TF_HUB_COMMIT_LEN || (n == TF_HUB_COMMIT_LEN + 1 && text[n - 1] == '\n')) &&
-           memcmp(text, commit, TF_HUB_COMMIT_LEN) == 0;
+        memcmp(text, commit, TF_HUB_COMMIT_LEN) == 0;
 }
 
-tf_status tf__hub_write_ref(const tf_hub_request *req, const char *commit)
+tf_status tf__hub_write_ref(const tf__hub_request *req, const char *commit)
 {
     if (strcmp(req->revision, commit) == 0)
         return TF_OK;
     char *path;
-    tf_file_writer w;
+    tf__file_writer w;
     tf_status s = ref_path(req, &path);
     if (s == TF_OK && !ref_holds(path, commit) && (s = tf__hub_make_parents(path)) == TF_OK &&
-        (s = tf_file_create(&w, path)) == TF_OK) {
-        s = tf_file_write(&w, commit, TF_HUB_COMMIT_LEN);
+        (s = tf__file_create(&w, path)) == TF_OK) {
+        s = tf__file_write(&w, commit, TF_HUB_COMMIT_LEN);
         if (s == TF_OK)
-            s = tf_file_commit(&w);
+            s = tf__file_commit(&w);
         else
-            tf_file_discard(&w);
+            tf__file_discard(&w);
     }
-    tf_free(path);
+    tf__free(path);
     return s;
 }
 
 /* ---- snapshots/ ------------------------------------------------------------------- */
 
-tf_status tf__hub_link(const tf_hub_request *req, const char *commit, const char *file,
+tf_status tf__hub_link(const tf__hub_request *req, const char *commit, const char *file,
                        const char *etag)
 {
     char *pointer, *target = NULL;
     tf_status s = tf__hub_snapshot_path(req, commit, file, &pointer);
     if (s || tf__hub_is_file(pointer)) {
-        tf_free(pointer);
+        tf__free(pointer);
         return s;
     }
     size_t ups = 2; /* snapshots/<commit>/ */
     for (const char *c = file; *c; c++)
         ups += *c == '/';
     const size_t prefix = 3 * ups; /* "../" each */
-    s = tf_format_alloc(&target, "%*sblobs/%s", (int)prefix, "", etag);
+    s = tf__format_alloc(&target, "%*sblobs/%s", (int)prefix, "", etag);
     for (size_t i = 0; s == TF_OK && i < ups; i++)
         memcpy(target + 3 * i, "../", 3);
     if (s == TF_OK)
@@ -173,53 +177,55 @@ tf_status tf__hub_link(const tf_hub_request *req, const char *commit, const char
     struct stat st;
     if (s == TF_OK && lstat(pointer, &st) == 0) { /* a link to a blob that is gone, or else */
         if (!S_ISLNK(st.st_mode))
-            s = tf_fail(TF_ERR_IO, "%s: %s is in the way of the link to blobs/%s", pointer,
-                        tf_file_kind(st.st_mode), etag);
+            s = tf__fail(TF_ERR_IO, "%s: %s is in the way of the link to blobs/%s", pointer,
+                         tf__file_kind(st.st_mode), etag);
         else if (unlink(pointer) != 0 && errno != ENOENT)
-            s = tf_fail(TF_ERR_IO, "%s: cannot remove the broken link: %s", pointer,
-                        strerror(errno));
+            s = tf__fail(TF_ERR_IO, "%s: cannot remove the broken link: %s", pointer,
+                         strerror(errno));
     }
     if (s == TF_OK && symlink(target, pointer) != 0 &&
         !(errno == EEXIST && tf__hub_is_file(pointer))) /* another download made it */
-        s = tf_fail(TF_ERR_IO, "%s: cannot create the link to %s: %s", pointer, target,
-                    strerror(errno));
-    tf_free(target);
-    tf_free(pointer);
+        s = tf__fail(TF_ERR_IO, "%s: cannot create the link to %s: %s", pointer, target,
+                     strerror(errno));
+    tf__free(target);
+    tf__free(pointer);
     return s;
 }
 
 /* TF_ERR_NOT_FOUND unless file (of the snapshot snap) leads to a file. */
-static tf_status need_file(const tf_hub_request *req, const char *commit, const char *file)
+static tf_status need_file(const tf__hub_request *req, const char *commit, const char *file)
 {
     char *path;
     tf_status s = tf__hub_snapshot_path(req, commit, file, &path);
     if (s == TF_OK && !tf__hub_is_file(path))
-        s = tf_fail(TF_ERR_NOT_FOUND, "%s: not in the cached snapshot of %s (revision %s, "
-                    "commit %s)", path, req->repo_id, req->revision, commit);
-    tf_free(path);
+        s = tf__fail(TF_ERR_NOT_FOUND,
+                     "%s: not in the cached snapshot of %s (revision %s, "
+                     "commit %s)",
+                     path, req->repo_id, req->revision, commit);
+    tf__free(path);
     return s;
 }
 
-/* Where a snapshot is, for tf_hub_has_fn. */
+/* Where a snapshot is, for tf__hub_has_fn. */
 typedef struct snapshot_of {
-    const tf_hub_request *req;
+    const tf__hub_request *req;
     const char *commit;
 } snapshot_of;
 
-/* tf_hub_has_fn of a cached snapshot. */
+/* tf__hub_has_fn of a cached snapshot. */
 static int in_snapshot(const char *file, const void *where)
 {
     const snapshot_of *snap = where;
     char *path;
     const int found = tf__hub_snapshot_path(snap->req, snap->commit, file, &path) == TF_OK &&
-                      tf__hub_is_file(path);
-    tf_free(path);
+        tf__hub_is_file(path);
+    tf__free(path);
     return found;
 }
 
 /* The weights: model.safetensors, or the index and each shard it names;
  * PyTorch's pickle instead refused as the folder's loader refuses it. */
-static tf_status need_weights(const tf_hub_request *req, const char *commit)
+static tf_status need_weights(const tf__hub_request *req, const char *commit)
 {
     static const char index[] = "model.safetensors.index.json";
     const snapshot_of snap = {req, commit};
@@ -230,49 +236,51 @@ static tf_status need_weights(const tf_hub_request *req, const char *commit)
     if (s == TF_OK && !tf__hub_is_file(path))
         s = need_file(req, commit, "model.safetensors");
     else if (s == TF_OK) {
-        tf_hub_names shards = {0};
+        tf__hub_names shards = {0};
         s = tf__hub_index_shards(path, "", path, &shards);
         for (size_t i = 0; s == TF_OK && i < shards.count; i++)
             s = need_file(req, commit, shards.items[i]);
         tf__hub_names_free(&shards);
     }
-    tf_free(path);
+    tf__free(path);
     return s;
 }
 
-tf_status tf__hub_check_snapshot(const tf_hub_request *req, const char *commit)
+tf_status tf__hub_check_snapshot(const tf__hub_request *req, const char *commit)
 {
     char *snap, *modules = NULL;
     tf_status s = tf__hub_snapshot_path(req, commit, NULL, &snap);
     if (s == TF_OK && !is_dir(snap))
-        s = tf_fail(TF_ERR_NOT_FOUND, "%s: no such folder: the cache has no snapshot of %s at "
-                    "revision %s (commit %s)", snap, req->repo_id, req->revision, commit);
+        s = tf__fail(TF_ERR_NOT_FOUND,
+                     "%s: no such folder: the cache has no snapshot of %s at "
+                     "revision %s (commit %s)",
+                     snap, req->repo_id, req->revision, commit);
     if (s == TF_OK)
         s = need_file(req, commit, "config.json");
     if (s == TF_OK)
         s = need_weights(req, commit);
     if (s == TF_OK)
         s = tf__hub_snapshot_path(req, commit, "modules.json", &modules);
-    tf_hub_names dirs = {0}, configured = {0};
+    tf__hub_names dirs = {0}, configured = {0};
     if (s == TF_OK && tf__hub_is_file(modules))
         s = tf__hub_module_dirs(modules, modules, &dirs, &configured);
     for (size_t i = 0; s == TF_OK && i < configured.count; i++) {
         char *config;
-        if ((s = tf_format_alloc(&config, "%s/config.json", configured.items[i])) == TF_OK)
+        if ((s = tf__format_alloc(&config, "%s/config.json", configured.items[i])) == TF_OK)
             s = need_file(req, commit, config);
-        tf_free(config);
+        tf__free(config);
     }
     tf__hub_names_free(&dirs);
     tf__hub_names_free(&configured);
-    tf_free(modules);
-    tf_free(snap);
+    tf__free(modules);
+    tf__free(snap);
     return s;
 }
 
 /* ---- .locks/ ------------------------------------------------------------------------ */
 
 /* progress's callback (waiting 1): non-zero to stop waiting. */
-static int tell_waiting(const tf_hub_request *req, tf_hub_progress *progress)
+static int tell_waiting(const tf__hub_request *req, tf_hub_progress *progress)
 {
     if (!req->progress)
         return 0;
@@ -282,25 +290,27 @@ static int tell_waiting(const tf_hub_request *req, tf_hub_progress *progress)
     return stop;
 }
 
-tf_status tf__hub_lock(const tf_hub_request *req, const char *etag, tf_hub_progress *progress,
+tf_status tf__hub_lock(const tf__hub_request *req, const char *etag, tf_hub_progress *progress,
                        int *fd)
 {
     *fd = -1;
     const char *folder = strrchr(req->storage, '/') + 1;
     char *path;
-    tf_status s =
-        bounded(tf_format_alloc(&path, "%s/.locks/%s/%s.lock", req->cache, folder, etag), &path);
+    tf_status s = bounded(tf__format_alloc(&path, "%s/.locks/%s/%s.lock", req->cache, folder, etag),
+                          &path);
     if (s == TF_OK)
         s = tf__hub_make_parents(path);
     const int f = s == TF_OK ? open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644) : -1;
     if (s == TF_OK && f < 0)
-        s = tf_fail(TF_ERR_IO, "%s: cannot open the lock: %s", path, strerror(errno));
+        s = tf__fail(TF_ERR_IO, "%s: cannot open the lock: %s", path, strerror(errno));
     while (s == TF_OK && flock(f, LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR)
-            s = tf_fail(TF_ERR_IO, "%s: cannot lock: %s", path, strerror(errno));
+            s = tf__fail(TF_ERR_IO, "%s: cannot lock: %s", path, strerror(errno));
         else if (tell_waiting(req, progress))
-            s = tf_fail(TF_ERR_IO, "%s: cancelled by the progress callback while another "
-                        "download of %s held its lock", path, progress->file);
+            s = tf__fail(TF_ERR_IO,
+                         "%s: cancelled by the progress callback while another "
+                         "download of %s held its lock",
+                         path, progress->file);
         else
             nanosleep(&(struct timespec){0, TF_HUB_LOCK_POLL_NS}, NULL);
     }
@@ -308,7 +318,7 @@ tf_status tf__hub_lock(const tf_hub_request *req, const char *etag, tf_hub_progr
         close(f);
     else
         *fd = f;
-    tf_free(path);
+    tf__free(path);
     return s;
 }
 

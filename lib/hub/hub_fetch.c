@@ -23,22 +23,22 @@ static const char index_name[] = "model.safetensors.index.json";
 /* ---- The commit and the file list --------------------------------------------------- */
 
 /* The answer's "sha" (the commit) and the siblings' "rfilename"s. */
-static tf_status read_info(const tf_hub_response *r, const char *url, char *commit,
-                           tf_hub_names *files)
+static tf_status read_info(const tf__hub_response *r, const char *url, char *commit,
+                           tf__hub_names *files)
 {
     cJSON *root = NULL;
-    tf_status s = tf_json_parse(r->body ? r->body : "", r->body_len, TF_HUB_INFO_MAX_DEPTH, url,
-                                &root);
+    tf_status s = tf__json_parse(r->body ? r->body : "", r->body_len, TF_HUB_INFO_MAX_DEPTH, url,
+                                 &root);
     const cJSON *sha = root ? cJSON_GetObjectItemCaseSensitive(root, "sha") : NULL;
     const cJSON *siblings = root ? cJSON_GetObjectItemCaseSensitive(root, "siblings") : NULL;
     if (s == TF_OK && !(cJSON_IsString(sha) && tf__hub_is_commit(sha->valuestring)))
-        s = tf_json_wrong(sha, "sha", "a commit (40 hex digits)", url);
+        s = tf__json_wrong(sha, "sha", "a commit (40 hex digits)", url);
     if (s == TF_OK && !cJSON_IsArray(siblings))
-        s = tf_json_wrong(siblings, "siblings", "an array", url);
+        s = tf__json_wrong(siblings, "siblings", "an array", url);
     for (const cJSON *f = s == TF_OK ? siblings->child : NULL; s == TF_OK && f; f = f->next) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "rfilename");
         s = cJSON_IsString(name) ? tf__hub_names_add(files, name->valuestring)
-                                 : tf_json_wrong(name, "siblings[].rfilename", "a string", url);
+                                 : tf__json_wrong(name, "siblings[].rfilename", "a string", url);
     }
     if (s == TF_OK)
         memcpy(commit, sha->valuestring, TF_HUB_COMMIT_LEN + 1);
@@ -46,20 +46,20 @@ static tf_status read_info(const tf_hub_response *r, const char *url, char *comm
     return s;
 }
 
-static tf_status repo_info(tf_hub_http *http, char *commit, tf_hub_names *files, int *fallback)
+static tf_status repo_info(tf__hub_http *http, char *commit, tf__hub_names *files, int *fallback)
 {
-    const tf_hub_request *req = http->req;
+    const tf__hub_request *req = http->req;
     char *revision, *url = NULL, *what = NULL;
-    tf_hub_response r = {0};
+    tf__hub_response r = {0};
     tf_status s = tf__hub_quote(req->revision, 0, &revision);
     if (s == TF_OK)
-        s = tf_format_alloc(&url, "%s/api/models/%s/revision/%s", req->endpoint, req->repo_id,
-                            revision);
+        s = tf__format_alloc(&url, "%s/api/models/%s/revision/%s", req->endpoint, req->repo_id,
+                             revision);
     if (s == TF_OK)
-        s = tf_format_alloc(&what, "the file list of %s at revision %s", req->repo_id,
-                            req->revision);
+        s = tf__format_alloc(&what, "the file list of %s at revision %s", req->repo_id,
+                             req->revision);
     int broke;
-    const tf_hub_call call = {.url = url, .follow = 1};
+    const tf__hub_call call = {.url = url, .follow = 1};
     if (s == TF_OK && (s = tf__hub_perform(http, &call, &r, &broke)) != TF_OK)
         *fallback = s == TF_ERR_IO; /* the Hub not reached */
     else if (s == TF_OK && r.status != 200) {
@@ -68,75 +68,82 @@ static tf_status repo_info(tf_hub_http *http, char *commit, tf_hub_names *files,
     } else if (s == TF_OK)
         s = read_info(&r, url, commit, files);
     tf__hub_response_free(&r);
-    tf_free(what);
-    tf_free(url);
-    tf_free(revision);
+    tf__free(what);
+    tf__free(url);
+    tf__free(revision);
     return s;
 }
 
 /* ---- One file's metadata ------------------------------------------------------------- */
 
 /* A size header's value, a non-negative integer. */
-static tf_status read_size(const char *value, const char *header, const char *what,
-                           int64_t *size)
+static tf_status read_size(const char *value, const char *header, const char *what, int64_t *size)
 {
     char *end = NULL;
     errno = 0;
-    const long long v = value && value[0] >= '0' && value[0] <= '9' ? strtoll(value, &end, 10)
-                                                                   : -1;
+    const long long v = value && value[0] >= '0' && value[0] <= '9' ? strtoll(value, &end, 10) : -1;
     if (v < 0 || errno || *end)
-        return value ? tf_fail(TF_ERR_FORMAT, "%s: %s \"%s\" is not a size in bytes", what,
-                               header, value)
-                     : tf_fail(TF_ERR_FORMAT, "%s: the answer has no %s header, so the size "
-                               "cannot be checked", what, header);
+        return value
+            ? tf__fail(TF_ERR_FORMAT, "%s: %s \"%s\" is not a size in bytes", what, header, value)
+            : tf__fail(TF_ERR_FORMAT,
+                       "%s: the answer has no %s header, so the size "
+                       "cannot be checked",
+                       what, header);
     *size = v;
     return TF_OK;
 }
 
 /* The answer to HEAD of file's resolve URL, as get_hf_file_metadata reads
  * it, into *blob (url allocated). */
-static tf_status read_metadata(const tf_hub_response *r, const char *url, const char *commit,
-                               const char *what, tf_hub_blob *blob)
+static tf_status read_metadata(const tf__hub_response *r, const char *url, const char *commit,
+                               const char *what, tf__hub_blob *blob)
 {
     const int redirect = r->status >= 300 && r->status <= 399;
     if (!r->repo_commit)
-        return tf_fail(TF_ERR_FORMAT, "%s: the answer from %s has no X-Repo-Commit header: not "
-                       "the Hub (a proxy or firewall in the way?)", what, url);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: the answer from %s has no X-Repo-Commit header: not "
+                        "the Hub (a proxy or firewall in the way?)",
+                        what, url);
     if (strcmp(r->repo_commit, commit) != 0)
-        return tf_fail(TF_ERR_FORMAT, "%s: X-Repo-Commit %.64s, but the file list was of commit "
-                       "%s", what, r->repo_commit, commit);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: X-Repo-Commit %.64s, but the file list was of commit "
+                        "%s",
+                        what, r->repo_commit, commit);
     const char *etag = r->linked_etag ? r->linked_etag : r->etag;
     if (!etag)
-        return tf_fail(TF_ERR_FORMAT, "%s: the answer from %s has neither X-Linked-Etag nor ETag",
-                       what, url);
+        return tf__fail(TF_ERR_FORMAT, "%s: the answer from %s has neither X-Linked-Etag nor ETag",
+                        what, url);
     tf_status s = tf__hub_etag(etag, r->linked_etag ? "X-Linked-Etag" : "ETag", blob->etag);
     if (s)
-        return tf_fail(s, "%s: %s", what, tf_last_error());
+        return tf__fail(s, "%s: %s", what, tf_last_error());
     if (s == TF_OK)
         s = r->linked_size || redirect
-                ? read_size(r->linked_size, "X-Linked-Size", what, &blob->size)
-                : read_size(r->content_length, "Content-Length", what, &blob->size);
-    if (s == TF_OK && redirect && !(r->location && (strncmp(r->location, "http://", 7) == 0 ||
-                                                    strncmp(r->location, "https://", 8) == 0)))
-        s = tf_fail(TF_ERR_FORMAT, "%s: a redirect (HTTP %ld) without an http:// or https:// "
-                    "Location", what, r->status);
+            ? read_size(r->linked_size, "X-Linked-Size", what, &blob->size)
+            : read_size(r->content_length, "Content-Length", what, &blob->size);
+    if (s == TF_OK && redirect &&
+        !(r->location &&
+          (strncmp(r->location, "http://", 7) == 0 || strncmp(r->location, "https://", 8) == 0)))
+        s = tf__fail(TF_ERR_FORMAT,
+                     "%s: a redirect (HTTP %ld) without an http:// or https:// "
+                     "Location",
+                     what, r->status);
     if (s == TF_OK)
-        s = tf_format_alloc(&blob->url, "%s", redirect ? r->location : url);
+        s = tf__format_alloc(&blob->url, "%s", redirect ? r->location : url);
     return s;
 }
 
-static tf_status head_file(tf_hub_http *http, const char *commit, const char *file,
-                           tf_hub_blob *blob)
+static tf_status head_file(tf__hub_http *http, const char *commit, const char *file,
+                           tf__hub_blob *blob)
 {
-    const tf_hub_request *req = http->req;
+    const tf__hub_request *req = http->req;
     char *quoted, *url = NULL, *what = NULL;
-    tf_hub_response r = {0};
+    tf__hub_response r = {0};
     tf_status s = tf__hub_quote(file, 1, &quoted);
     if (s == TF_OK)
-        s = tf_format_alloc(&url, "%s/%s/resolve/%s/%s", req->endpoint, req->repo_id, commit,
-                            quoted);
+        s = tf__format_alloc(&url, "%s/%s/resolve/%s/%s", req->endpoint, req->repo_id, commit,
+                             quoted);
     if (s == TF_OK)
-        s = tf_format_alloc(&what, "%s: %s at commit %s", req->repo_id, file, commit);
+        s = tf__format_alloc(&what, "%s: %s at commit %s", req->repo_id, file, commit);
     if (s == TF_OK)
         s = tf__hub_head(http, url, &r);
     if (s == TF_OK && !(r.status >= 200 && r.status <= 399))
@@ -144,16 +151,16 @@ static tf_status head_file(tf_hub_http *http, const char *commit, const char *fi
     if (s == TF_OK)
         s = read_metadata(&r, url, commit, what, blob);
     tf__hub_response_free(&r);
-    tf_free(what);
-    tf_free(url);
-    tf_free(quoted);
+    tf__free(what);
+    tf__free(url);
+    tf__free(quoted);
     return s;
 }
 
 /* ---- A batch of files ---------------------------------------------------------------- */
 
 typedef struct plan {
-    tf_hub_blob *blobs; /* [count]: the files whose blobs the cache lacks */
+    tf__hub_blob *blobs; /* [count]: the files whose blobs the cache lacks */
     size_t count;
     int64_t total_bytes;
 } plan;
@@ -161,23 +168,23 @@ typedef struct plan {
 static void plan_free(plan *p)
 {
     for (size_t i = 0; i < p->count; i++)
-        tf_free(p->blobs[i].url);
-    tf_free(p->blobs);
+        tf__free(p->blobs[i].url);
+    tf__free(p->blobs);
     *p = (plan){0};
 }
 
 /* Each of files the snapshot lacks: linked now when its blob is cached,
  * else added to the plan. */
-static tf_status make_plan(tf_hub_http *http, const char *commit, const tf_hub_names *files,
+static tf_status make_plan(tf__hub_http *http, const char *commit, const tf__hub_names *files,
                            plan *p)
 {
-    const tf_hub_request *req = http->req;
+    const tf__hub_request *req = http->req;
     tf_status s = TF_OK;
-    if (files->count && !(p->blobs = tf_calloc(files->count, sizeof *p->blobs)))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu files", files->count);
+    if (files->count && !(p->blobs = tf__calloc(files->count, sizeof *p->blobs)))
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu files", files->count);
     for (size_t i = 0; s == TF_OK && i < files->count; i++) {
         char *pointer, *blob_path = NULL;
-        tf_hub_blob blob = {.file = files->items[i]};
+        tf__hub_blob blob = {.file = files->items[i]};
         s = tf__hub_snapshot_path(req, commit, blob.file, &pointer);
         const int cached = s == TF_OK && tf__hub_is_file(pointer);
         if (s == TF_OK && !cached)
@@ -186,21 +193,21 @@ static tf_status make_plan(tf_hub_http *http, const char *commit, const tf_hub_n
             s = tf__hub_blob_path(req, blob.etag, "", &blob_path);
         if (s == TF_OK && !cached && tf__hub_is_file(blob_path)) {
             s = tf__hub_link(req, commit, blob.file, blob.etag);
-            tf_free(blob.url);
+            tf__free(blob.url);
         } else if (s == TF_OK && !cached) {
             p->blobs[p->count++] = blob;
             p->total_bytes += blob.size;
         } else {
-            tf_free(blob.url);
+            tf__free(blob.url);
         }
-        tf_free(blob_path);
-        tf_free(pointer);
+        tf__free(blob_path);
+        tf__free(pointer);
     }
     return s;
 }
 
 /* Brings files (each checked) into the snapshot of commit. */
-static tf_status get_files(tf_hub_http *http, const char *commit, const tf_hub_names *files)
+static tf_status get_files(tf__hub_http *http, const char *commit, const tf__hub_names *files)
 {
     tf_status s = TF_OK;
     for (size_t i = 0; s == TF_OK && i < files->count; i++)
@@ -223,12 +230,12 @@ static tf_status get_files(tf_hub_http *http, const char *commit, const tf_hub_n
 }
 
 /* get_files of the one file name, when the repository has it. */
-static tf_status get_file(tf_hub_http *http, const char *commit, const tf_hub_names *repo,
+static tf_status get_file(tf__hub_http *http, const char *commit, const tf__hub_names *repo,
                           const char *name)
 {
     if (!tf__hub_names_has(repo, name))
         return TF_OK;
-    tf_hub_names one = {.items = (char **)&name, .count = 1, .capacity = 1};
+    tf__hub_names one = {.items = (char **)&name, .count = 1, .capacity = 1};
     return get_files(http, commit, &one);
 }
 
@@ -241,10 +248,10 @@ static int is_index(const char *file)
 
 /* The shards each index of wanted names (the indexes fetched first), added
  * to wanted; each must be a file of the repository. */
-static tf_status add_shards(tf_hub_http *http, const char *commit, const tf_hub_names *repo,
-                            tf_hub_names *wanted)
+static tf_status add_shards(tf__hub_http *http, const char *commit, const tf__hub_names *repo,
+                            tf__hub_names *wanted)
 {
-    tf_hub_names indexes = {0};
+    tf__hub_names indexes = {0};
     tf_status s = TF_OK;
     for (size_t i = 0; s == TF_OK && i < wanted->count; i++)
         if (is_index(wanted->items[i]))
@@ -255,21 +262,23 @@ static tf_status add_shards(tf_hub_http *http, const char *commit, const tf_hub_
         const char *file = indexes.items[i], *slash = strrchr(file, '/');
         char *dir = NULL, *index = NULL;
         const size_t before = wanted->count;
-        if ((s = tf_format_alloc(&dir, "%.*s", slash ? (int)(slash - file) : 0, file)) == TF_OK &&
+        if ((s = tf__format_alloc(&dir, "%.*s", slash ? (int)(slash - file) : 0, file)) == TF_OK &&
             (s = tf__hub_snapshot_path(http->req, commit, file, &index)) == TF_OK)
             s = tf__hub_index_shards(index, dir, file, wanted);
         for (size_t k = before; s == TF_OK && k < wanted->count; k++)
             if (!tf__hub_names_has(repo, wanted->items[k]))
-                s = tf_fail(TF_ERR_FORMAT, "%s: names the shard %s, which the repository does "
-                            "not have", file, wanted->items[k]);
-        tf_free(index);
-        tf_free(dir);
+                s = tf__fail(TF_ERR_FORMAT,
+                             "%s: names the shard %s, which the repository does "
+                             "not have",
+                             file, wanted->items[k]);
+        tf__free(index);
+        tf__free(dir);
     }
     tf__hub_names_free(&indexes);
     return s;
 }
 
-/* tf_hub_has_fn of the repository's file list. */
+/* tf__hub_has_fn of the repository's file list. */
 static int listed(const char *file, const void *repo)
 {
     return tf__hub_names_has(repo, file);
@@ -279,9 +288,9 @@ static int listed(const char *file, const void *repo)
  * libtfenc reads: modules.json first (it names the module folders), then,
  * once no module folder holds PyTorch's pickle instead, the safetensors
  * indexes (they name the shards), then the rest. */
-static tf_status get_folder(tf_hub_http *http, const char *commit, const tf_hub_names *repo)
+static tf_status get_folder(tf__hub_http *http, const char *commit, const tf__hub_names *repo)
 {
-    tf_hub_names dirs = {0}, wanted = {0};
+    tf__hub_names dirs = {0}, wanted = {0};
     char *modules = NULL;
     tf_status s = tf__hub_check_weights(http->req, commit, "", 1, listed, repo);
     if (s == TF_OK)
@@ -300,17 +309,17 @@ static tf_status get_folder(tf_hub_http *http, const char *commit, const tf_hub_
         s = add_shards(http, commit, repo, &wanted);
     if (s == TF_OK)
         s = get_files(http, commit, &wanted);
-    tf_free(modules);
+    tf__free(modules);
     tf__hub_names_free(&wanted);
     tf__hub_names_free(&dirs);
     return s;
 }
 
-tf_status tf__hub_fetch(const tf_hub_request *req, char *commit, int *fallback)
+tf_status tf__hub_fetch(const tf__hub_request *req, char *commit, int *fallback)
 {
     *fallback = 0;
-    tf_hub_http http;
-    tf_hub_names repo = {0};
+    tf__hub_http http;
+    tf__hub_names repo = {0};
     tf_status s = tf__hub_http_open(&http, req);
     if (s == TF_OK)
         s = repo_info(&http, commit, &repo, fallback);

@@ -44,15 +44,17 @@ static tf_status timeout_env(const char *name, long *out)
     char *end;
     const double seconds = strtod(v, &end);
     if (end == v || *end || !(seconds > 0 && seconds <= TF_HUB_MAX_TIMEOUT_S))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s \"%s\": expected a number of seconds above "
-                       "0 and at most %d", name, v, TF_HUB_MAX_TIMEOUT_S);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s \"%s\": expected a number of seconds above "
+                        "0 and at most %d",
+                        name, v, TF_HUB_MAX_TIMEOUT_S);
     *out = (long)seconds + ((double)(long)seconds < seconds);
     return TF_OK;
 }
 
-tf_status tf__hub_http_open(tf_hub_http *http, const tf_hub_request *req)
+tf_status tf__hub_http_open(tf__hub_http *http, const tf__hub_request *req)
 {
-    *http = (tf_hub_http){.req = req};
+    *http = (tf__hub_http){.req = req};
     tf_status s = timeout_env("HF_HUB_ETAG_TIMEOUT", &http->connect_timeout_s);
     if (s == TF_OK)
         s = timeout_env("HF_HUB_DOWNLOAD_TIMEOUT", &http->stall_timeout_s);
@@ -60,27 +62,27 @@ tf_status tf__hub_http_open(tf_hub_http *http, const tf_hub_request *req)
         return s;
     pthread_once(&curl_once, curl_init);
     if (curl_init_code != CURLE_OK)
-        return tf_fail(TF_ERR_IO, "libcurl cannot start: %s", curl_easy_strerror(curl_init_code));
+        return tf__fail(TF_ERR_IO, "libcurl cannot start: %s", curl_easy_strerror(curl_init_code));
     if (!(http->curl = curl_easy_init()))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "libcurl cannot start a transfer (curl_easy_init)");
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "libcurl cannot start a transfer (curl_easy_init)");
     return TF_OK;
 }
 
-void tf__hub_http_close(tf_hub_http *http)
+void tf__hub_http_close(tf__hub_http *http)
 {
     if (http->curl)
         curl_easy_cleanup(http->curl);
     http->curl = NULL;
 }
 
-void tf__hub_response_free(tf_hub_response *r)
+void tf__hub_response_free(tf__hub_response *r)
 {
-    char **fields[] = {&r->repo_commit, &r->etag, &r->linked_etag, &r->linked_size,
-                       &r->content_length, &r->content_range, &r->location, &r->error_code,
-                       &r->error_message, &r->body};
+    char **fields[] = {&r->repo_commit,    &r->etag,          &r->linked_etag, &r->linked_size,
+                       &r->content_length, &r->content_range, &r->location,    &r->error_code,
+                       &r->error_message,  &r->body};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        tf_free(*fields[i]);
-    *r = (tf_hub_response){0};
+        tf__free(*fields[i]);
+    *r = (tf__hub_response){0};
 }
 
 /* ---- URLs ------------------------------------------------------------------------ */
@@ -104,28 +106,28 @@ int tf__hub_same_host(const char *a, const char *b)
 /* ---- One transfer ---------------------------------------------------------------- */
 
 typedef struct transfer {
-    tf_hub_response *r;
-    const tf_hub_call *call;
+    tf__hub_response *r;
+    const tf__hub_call *call;
     tf_status failed; /* the sink's (or the body's size) failure, its message set */
     int body_started; /* a byte of a 2xx body arrived */
 } transfer;
 
 /* The header name's field of r, or NULL when it is not one read. */
-static char **header_field(tf_hub_response *r, const char *name, size_t len)
+static char **header_field(tf__hub_response *r, const char *name, size_t len)
 {
     static const struct {
         const char *name;
         size_t offset;
     } fields[] = {
-        {"X-Repo-Commit", offsetof(tf_hub_response, repo_commit)},
-        {"ETag", offsetof(tf_hub_response, etag)},
-        {"X-Linked-Etag", offsetof(tf_hub_response, linked_etag)},
-        {"X-Linked-Size", offsetof(tf_hub_response, linked_size)},
-        {"Content-Length", offsetof(tf_hub_response, content_length)},
-        {"Content-Range", offsetof(tf_hub_response, content_range)},
-        {"Location", offsetof(tf_hub_response, location)},
-        {"X-Error-Code", offsetof(tf_hub_response, error_code)},
-        {"X-Error-Message", offsetof(tf_hub_response, error_message)},
+        {"X-Repo-Commit", offsetof(tf__hub_response, repo_commit)},
+        {"ETag", offsetof(tf__hub_response, etag)},
+        {"X-Linked-Etag", offsetof(tf__hub_response, linked_etag)},
+        {"X-Linked-Size", offsetof(tf__hub_response, linked_size)},
+        {"Content-Length", offsetof(tf__hub_response, content_length)},
+        {"Content-Range", offsetof(tf__hub_response, content_range)},
+        {"Location", offsetof(tf__hub_response, location)},
+        {"X-Error-Code", offsetof(tf__hub_response, error_code)},
+        {"X-Error-Message", offsetof(tf__hub_response, error_message)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (strlen(fields[i].name) == len && strncasecmp(fields[i].name, name, len) == 0)
@@ -135,7 +137,7 @@ static char **header_field(tf_hub_response *r, const char *name, size_t len)
 
 /* A status line starts a new answer (after a redirect followed): the
  * headers kept are the last answer's. */
-static void start_answer(tf_hub_response *r, const char *line)
+static void start_answer(tf__hub_response *r, const char *line)
 {
     tf__hub_response_free(r);
     const char *space = strchr(line, ' ');
@@ -150,7 +152,7 @@ static size_t on_header(char *line, size_t size, size_t count, void *user)
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
     char *text;
-    if (tf_format_alloc(&text, "%.*s", (int)len, line))
+    if (tf__format_alloc(&text, "%.*s", (int)len, line))
         return 0;
     const char *colon = strchr(text, ':');
     char **field = NULL;
@@ -160,28 +162,28 @@ static size_t on_header(char *line, size_t size, size_t count, void *user)
         const char *value = colon + 1;
         while (*value == ' ' || *value == '\t')
             value++;
-        tf_free(*field);
-        if (tf_format_alloc(field, "%s", value))
+        tf__free(*field);
+        if (tf__format_alloc(field, "%s", value))
             *field = NULL;
     }
-    tf_free(text);
+    tf__free(text);
     return n;
 }
 
 /* Appends data [n] to r->body, up to max bytes (more is an error when
  * keep_start is 0, else dropped). */
-static tf_status keep_body(tf_hub_response *r, const char *data, size_t n, size_t max,
+static tf_status keep_body(tf__hub_response *r, const char *data, size_t n, size_t max,
                            int keep_start, const char *url)
 {
     if (r->body_len + n > max) {
         if (!keep_start)
-            return tf_fail(TF_ERR_FORMAT, "%s: the answer is larger than %zu bytes", url, max);
+            return tf__fail(TF_ERR_FORMAT, "%s: the answer is larger than %zu bytes", url, max);
         n = max - r->body_len;
     }
-    char *body = tf_realloc(r->body, r->body_len + n + 1);
+    char *body = tf__realloc(r->body, r->body_len + n + 1);
     if (!body)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the answer", url,
-                       r->body_len + n + 1);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for the answer", url,
+                        r->body_len + n + 1);
     memcpy(body + r->body_len, data, n);
     r->body_len += n;
     body[r->body_len] = '\0';
@@ -209,29 +211,29 @@ static size_t on_body(char *data, size_t size, size_t count, void *user)
 static int broke_off(CURLcode code)
 {
     return code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR ||
-           code == CURLE_OPERATION_TIMEDOUT || code == CURLE_GOT_NOTHING;
+        code == CURLE_OPERATION_TIMEDOUT || code == CURLE_GOT_NOTHING;
 }
 
 /* The request's headers: the token to the endpoint's host only, and no
  * compression (sizes are the files'). */
-static tf_status request_headers(const tf_hub_http *http, const char *url,
+static tf_status request_headers(const tf__hub_http *http, const char *url,
                                  struct curl_slist **list)
 {
     *list = curl_slist_append(NULL, "Accept-Encoding: identity");
     char *auth = NULL;
-    tf_status s = *list ? TF_OK : tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a header");
+    tf_status s = *list ? TF_OK : tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a header");
     if (s == TF_OK && http->req->token && tf__hub_same_host(url, http->req->endpoint))
-        s = tf_format_alloc(&auth, "Authorization: Bearer %s", http->req->token);
+        s = tf__format_alloc(&auth, "Authorization: Bearer %s", http->req->token);
     struct curl_slist *more = auth ? curl_slist_append(*list, auth) : *list;
     if (s == TF_OK && !more)
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a header");
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a header");
     else if (more)
         *list = more;
-    tf_free(auth);
+    tf__free(auth);
     return s;
 }
 
-static void set_options(const tf_hub_http *http, const tf_hub_call *call, transfer *t,
+static void set_options(const tf__hub_http *http, const tf__hub_call *call, transfer *t,
                         struct curl_slist *headers, char *errors, const char *range)
 {
     CURL *c = http->curl;
@@ -264,7 +266,7 @@ static void set_options(const tf_hub_http *http, const tf_hub_call *call, transf
         curl_easy_setopt(c, CURLOPT_RANGE, range);
 }
 
-tf_status tf__hub_perform(tf_hub_http *http, const tf_hub_call *call, tf_hub_response *r,
+tf_status tf__hub_perform(tf__hub_http *http, const tf__hub_call *call, tf__hub_response *r,
                           int *broke)
 {
     *broke = 0;
@@ -284,8 +286,8 @@ tf_status tf__hub_perform(tf_hub_http *http, const tf_hub_call *call, tf_hub_res
             s = t.failed; /* its message is set */
         else if (code != CURLE_OK) {
             *broke = broke_off(code) && (status == 0 || (status >= 200 && status < 300));
-            s = tf_fail(TF_ERR_IO, "%s: %s", call->url,
-                        errors[0] ? errors : curl_easy_strerror(code));
+            s = tf__fail(TF_ERR_IO, "%s: %s", call->url,
+                         errors[0] ? errors : curl_easy_strerror(code));
         }
     }
     curl_slist_free_all(headers);
@@ -300,30 +302,30 @@ static int is_relative(const char *location)
     return !strstr(location, "://") && strncmp(location, "//", 2) != 0;
 }
 
-tf_status tf__hub_head(tf_hub_http *http, const char *url, tf_hub_response *r)
+tf_status tf__hub_head(tf__hub_http *http, const char *url, tf__hub_response *r)
 {
     char *current;
-    tf_status s = tf_format_alloc(&current, "%s", url);
+    tf_status s = tf__format_alloc(&current, "%s", url);
     for (int hops = 0; s == TF_OK; hops++) {
         int broke;
-        const tf_hub_call call = {.url = current, .head = 1};
+        const tf__hub_call call = {.url = current, .head = 1};
         s = tf__hub_perform(http, &call, r, &broke);
         if (s || r->status < 300 || r->status > 399 || !r->location || !is_relative(r->location))
             break;
         if (hops == TF_HUB_MAX_REDIRECTS) {
-            s = tf_fail(TF_ERR_IO, "%s: more than %d redirects", url, TF_HUB_MAX_REDIRECTS);
+            s = tf__fail(TF_ERR_IO, "%s: more than %d redirects", url, TF_HUB_MAX_REDIRECTS);
             break;
         }
         size_t host_len;
         const char *host = netloc(current, &host_len);
         const char *path = r->location;
         char *next;
-        s = tf_format_alloc(&next, "%.*s%s%.*s", (int)(host + host_len - current), current,
-                            path[0] == '/' ? "" : "/", (int)strcspn(path, "?#"), path);
-        tf_free(current);
+        s = tf__format_alloc(&next, "%.*s%s%.*s", (int)(host + host_len - current), current,
+                             path[0] == '/' ? "" : "/", (int)strcspn(path, "?#"), path);
+        tf__free(current);
         current = next;
     }
-    tf_free(current);
+    tf__free(current);
     return s;
 }
 
@@ -331,7 +333,7 @@ tf_status tf__hub_head(tf_hub_http *http, const char *url, tf_hub_response *r)
 
 /* What the Hub says of an error: X-Error-Message, else the body's JSON
  * "error", else "". */
-static void server_says(const tf_hub_response *r, char *out, size_t size)
+static void server_says(const tf__hub_response *r, char *out, size_t size)
 {
     out[0] = '\0';
     if (r->error_message) {
@@ -345,7 +347,7 @@ static void server_says(const tf_hub_response *r, char *out, size_t size)
     cJSON_Delete(json);
 }
 
-tf_status tf__hub_http_error(const tf_hub_http *http, const tf_hub_response *r, const char *url,
+tf_status tf__hub_http_error(const tf__hub_http *http, const tf__hub_response *r, const char *url,
                              const char *what)
 {
     const char *code = r->error_code ? r->error_code : "";
@@ -374,6 +376,6 @@ tf_status tf__hub_http_error(const tf_hub_http *http, const tf_hub_response *r, 
         status = TF_ERR_IO, why = "Forbidden: the token may not read it";
     else
         status = TF_ERR_IO, why = "an unexpected answer";
-    return tf_fail(status, "%s: HTTP %ld%s%s from %s: %s%s%.300s", what, r->status,
-                   code[0] ? " " : "", code, url, why, says[0] ? "; the Hub says: " : "", says);
+    return tf__fail(status, "%s: HTTP %ld%s%s from %s: %s%s%.300s", what, r->status,
+                    code[0] ? " " : "", code, url, why, says[0] ? "; the Hub says: " : "", says);
 }

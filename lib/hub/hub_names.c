@@ -64,7 +64,7 @@ static const char *id_part_problem(const char *part, size_t len)
 tf_status tf__hub_check_repo_id(const char *repo_id)
 {
     if (!repo_id)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "repo_id: NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "repo_id: NULL");
     const char *slash = strchr(repo_id, '/');
     const char *problem = NULL;
     if (slash && strchr(slash + 1, '/'))
@@ -80,10 +80,10 @@ tf_status tf__hub_check_repo_id(const char *repo_id)
     if (!problem && n >= 4 && strcmp(repo_id + n - 4, ".git") == 0)
         problem = "\".git\" at its end";
     if (problem)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "repo_id \"%s\": expected \"name\" or \"org/name\" of letters, digits, "
-                       "'-', '_' and '.' (as huggingface_hub's validate_repo_id), got %s",
-                       repo_id, problem);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "repo_id \"%s\": expected \"name\" or \"org/name\" of letters, digits, "
+                        "'-', '_' and '.' (as huggingface_hub's validate_repo_id), got %s",
+                        repo_id, problem);
     return TF_OK;
 }
 
@@ -119,9 +119,9 @@ tf_status tf__hub_check_revision(const char *revision)
     if (!problem && strlen(revision) > TF_HUB_NAME_MAX)
         problem = "it is longer than 255 bytes";
     if (problem)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "options.revision \"%s\": not a branch, tag or commit: %s", revision,
-                       problem);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "options.revision \"%s\": not a branch, tag or commit: %s", revision,
+                        problem);
     return TF_OK;
 }
 
@@ -129,9 +129,9 @@ tf_status tf__hub_check_repo_file(const char *name, const char *what)
 {
     const char *problem = path_problem(name);
     if (problem)
-        return tf_fail(TF_ERR_FORMAT,
-                       "%s: the name \"%s\" is not a path inside the repository's folder: %s",
-                       what, name, problem);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: the name \"%s\" is not a path inside the repository's folder: %s",
+                        what, name, problem);
     return TF_OK;
 }
 
@@ -165,9 +165,10 @@ tf_status tf__hub_etag(const char *value, const char *header, char *out)
     for (size_t i = 0; ok && i < n; i++)
         ok = is_id_char(v[i]);
     if (!ok)
-        return tf_fail(TF_ERR_FORMAT,
-                       "%s %s: not a name a blob can have (1 to 128 letters, digits, '-', '_' "
-                       "or '.', not starting with '.', in quotes or not)", header, value);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s %s: not a name a blob can have (1 to 128 letters, digits, '-', '_' "
+                        "or '.', not starting with '.', in quotes or not)",
+                        header, value);
     memcpy(out, v, n);
     out[n] = '\0';
     return TF_OK;
@@ -177,9 +178,9 @@ tf_status tf__hub_quote(const char *s, int keep_slash, char **out)
 {
     static const char hex[] = "0123456789ABCDEF";
     const size_t n = strlen(s);
-    char *q = tf_malloc(3 * n + 1); /* [3n + 1]: every byte may become %XX */
+    char *q = tf__malloc(3 * n + 1); /* [3n + 1]: every byte may become %XX */
     if (!(*out = q))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes for a URL", 3 * n + 1);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes for a URL", 3 * n + 1);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         if (is_ascii_alnum((char)*c) || strchr("_.-~", *c) || (keep_slash && *c == '/')) {
             *q++ = (char)*c;
@@ -218,12 +219,12 @@ const char *tf__hub_offline_variable(void)
 static tf_status expand_home(const char *path, const char *from, char **out)
 {
     if (path[0] != '~' || (path[1] != '/' && path[1] != '\0'))
-        return tf_format_alloc(out, "%s", path);
+        return tf__format_alloc(out, "%s", path);
     const char *home = env("HOME");
     if (!home)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s \"%s\": starts with ~ and HOME is not set",
-                       from, path);
-    return tf_format_alloc(out, "%s%s", home, path + 1);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s \"%s\": starts with ~ and HOME is not set",
+                        from, path);
+    return tf__format_alloc(out, "%s%s", home, path + 1);
 }
 
 /* HF_HOME as constants.py has it: $HF_HOME, $XDG_CACHE_HOME/huggingface,
@@ -235,14 +236,15 @@ static tf_status hf_home(char **out, const char **from)
         return *from = "HF_HOME", expand_home(v, "HF_HOME", out);
     if ((v = env("XDG_CACHE_HOME"))) {
         *from = "XDG_CACHE_HOME";
-        return tf_format_alloc(out, "%s/huggingface", v);
+        return tf__format_alloc(out, "%s/huggingface", v);
     }
     *from = "HOME";
     if (!(v = env("HOME")))
-        return *out = NULL, tf_fail(TF_ERR_INVALID_ARGUMENT,
-                                    "no Hub cache folder: options.cache_dir, HF_HUB_CACHE, "
-                                    "HF_HOME, XDG_CACHE_HOME and HOME are all unset");
-    return tf_format_alloc(out, "%s/.cache/huggingface", v);
+        return *out = NULL,
+               tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "no Hub cache folder: options.cache_dir, HF_HUB_CACHE, "
+                        "HF_HOME, XDG_CACHE_HOME and HOME are all unset");
+    return tf__format_alloc(out, "%s/.cache/huggingface", v);
 }
 
 static tf_status cache_dir(const char *option, char **out)
@@ -258,14 +260,16 @@ static tf_status cache_dir(const char *option, char **out)
         char *home;
         s = hf_home(&home, &from);
         if (s == TF_OK)
-            s = tf_format_alloc(out, "%s/hub", home);
-        tf_free(home);
+            s = tf__format_alloc(out, "%s/hub", home);
+        tf__free(home);
     }
     if (s == TF_OK && strlen(*out) > TF_HUB_PATH_MAX)
-        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the cache folder's path is %zu bytes, more "
-                    "than the %d a path may have", from, strlen(*out), TF_HUB_PATH_MAX);
+        s = tf__fail(TF_ERR_INVALID_ARGUMENT,
+                     "%s: the cache folder's path is %zu bytes, more "
+                     "than the %d a path may have",
+                     from, strlen(*out), TF_HUB_PATH_MAX);
     if (s) {
-        tf_free(*out);
+        tf__free(*out);
         *out = NULL;
     }
     return s;
@@ -284,10 +288,11 @@ static tf_status endpoint_url(const char *option, char **out)
     for (size_t i = 0; ok && i < n; i++)
         ok = !is_control((unsigned char)v[i]) && v[i] != ' ';
     if (!ok || n > 1024)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "%s \"%s\": expected an http:// or https:// URL of at most 1024 bytes "
-                       "without spaces or control characters", from, v);
-    return tf_format_alloc(out, "%.*s", (int)n, v);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s \"%s\": expected an http:// or https:// URL of at most 1024 bytes "
+                        "without spaces or control characters",
+                        from, v);
+    return tf__format_alloc(out, "%.*s", (int)n, v);
 }
 
 /* The token in text (surrounding spaces and newlines stripped), allocated
@@ -303,10 +308,11 @@ static tf_status clean_token(const char *text, const char *from, char **out)
         n--;
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)text[i] <= 0x20 || (unsigned char)text[i] >= 0x7f)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                           "%s: the token has a control character, space or non-ASCII byte at "
-                           "byte %zu (0x%02x)", from, i, (unsigned char)text[i]);
-    return n ? tf_format_alloc(out, "%.*s", (int)n, text) : TF_OK;
+            return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                            "%s: the token has a control character, space or non-ASCII byte at "
+                            "byte %zu (0x%02x)",
+                            from, i, (unsigned char)text[i]);
+    return n ? tf__format_alloc(out, "%.*s", (int)n, text) : TF_OK;
 }
 
 /* The token file (HF_TOKEN_PATH, else $HF_HOME/token), or none when absent. */
@@ -317,18 +323,18 @@ static tf_status token_file(char **out)
     const char *from = "HF_TOKEN_PATH", *v = env("HF_TOKEN_PATH");
     tf_status s = v ? expand_home(v, from, &path) : hf_home(&home, &from);
     if (s == TF_OK && !v)
-        s = tf_format_alloc(&path, "%s/token", home);
+        s = tf__format_alloc(&path, "%s/token", home);
     mode_t mode = 0;
     if (s == TF_OK)
-        s = tf_file_probe(path, &mode);
+        s = tf__file_probe(path, &mode);
     size_t len;
     if (s == TF_OK && mode)
-        s = tf_file_read_all(path, TF_HUB_TOKEN_FILE_MAX, &text, &len);
+        s = tf__file_read_all(path, TF_HUB_TOKEN_FILE_MAX, &text, &len);
     if (s == TF_OK && text)
         s = clean_token(text, path, out);
-    tf_free(text);
-    tf_free(path);
-    tf_free(home);
+    tf__free(text);
+    tf__free(path);
+    tf__free(home);
     return s;
 }
 
@@ -346,17 +352,17 @@ static tf_status token(const char *option, char **out)
     return token_file(out);
 }
 
-tf_status tf__hub_request_init(tf_hub_request *req, const char *repo_id, const char *revision,
+tf_status tf__hub_request_init(tf__hub_request *req, const char *repo_id, const char *revision,
                                const char *cache_dir_option, const char *endpoint,
                                const char *token_option)
 {
-    *req = (tf_hub_request){.repo_id = repo_id, .revision = revision};
+    *req = (tf__hub_request){.repo_id = repo_id, .revision = revision};
     tf_status s = cache_dir(cache_dir_option, &req->cache);
     if (s == TF_OK) {
         const char *slash = strchr(repo_id, '/');
-        s = slash ? tf_format_alloc(&req->storage, "%s/models--%.*s--%s", req->cache,
-                                    (int)(slash - repo_id), repo_id, slash + 1)
-                  : tf_format_alloc(&req->storage, "%s/models--%s", req->cache, repo_id);
+        s = slash ? tf__format_alloc(&req->storage, "%s/models--%.*s--%s", req->cache,
+                                     (int)(slash - repo_id), repo_id, slash + 1)
+                  : tf__format_alloc(&req->storage, "%s/models--%s", req->cache, repo_id);
     }
     if (s == TF_OK)
         s = endpoint_url(endpoint, &req->endpoint);
@@ -367,11 +373,11 @@ tf_status tf__hub_request_init(tf_hub_request *req, const char *repo_id, const c
     return s;
 }
 
-void tf__hub_request_free(tf_hub_request *req)
+void tf__hub_request_free(tf__hub_request *req)
 {
-    tf_free(req->cache);
-    tf_free(req->storage);
-    tf_free(req->endpoint);
-    tf_free(req->token);
+    tf__free(req->cache);
+    tf__free(req->storage);
+    tf__free(req->endpoint);
+    tf__free(req->token);
     req->cache = req->storage = req->endpoint = req->token = NULL;
 }

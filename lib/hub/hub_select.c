@@ -44,24 +44,23 @@ static const char *const folder_files[] = {
 
 /* ---- Lists of names ---------------------------------------------------------- */
 
-tf_status tf__hub_names_add(tf_hub_names *list, const char *name)
+tf_status tf__hub_names_add(tf__hub_names *list, const char *name)
 {
     if (list->count == list->capacity) {
         const size_t capacity = list->capacity ? 2 * list->capacity : 16;
-        char **items = tf_realloc(list->items, capacity * sizeof *items);
+        char **items = tf__realloc(list->items, capacity * sizeof *items);
         if (!items)
-            return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a list of %zu names",
-                           capacity);
+            return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a list of %zu names", capacity);
         list->items = items;
         list->capacity = capacity;
     }
-    tf_status s = tf_format_alloc(&list->items[list->count], "%s", name);
+    tf_status s = tf__format_alloc(&list->items[list->count], "%s", name);
     if (s == TF_OK)
         list->count++;
     return s;
 }
 
-int tf__hub_names_has(const tf_hub_names *list, const char *name)
+int tf__hub_names_has(const tf__hub_names *list, const char *name)
 {
     for (size_t i = 0; i < list->count; i++)
         if (strcmp(list->items[i], name) == 0)
@@ -69,17 +68,17 @@ int tf__hub_names_has(const tf_hub_names *list, const char *name)
     return 0;
 }
 
-void tf__hub_names_free(tf_hub_names *list)
+void tf__hub_names_free(tf__hub_names *list)
 {
     for (size_t i = 0; i < list->count; i++)
-        tf_free(list->items[i]);
-    tf_free(list->items);
-    *list = (tf_hub_names){0};
+        tf__free(list->items[i]);
+    tf__free(list->items);
+    *list = (tf__hub_names){0};
 }
 
 /* ---- The selection ------------------------------------------------------------- */
 
-int tf__hub_wanted(const char *file, const tf_hub_names *dirs)
+int tf__hub_wanted(const char *file, const tf__hub_names *dirs)
 {
     const char *slash = strrchr(file, '/');
     const char *base = slash ? slash + 1 : file;
@@ -102,11 +101,11 @@ static int is_normalize(const cJSON *module)
     return n >= suffix && strcmp(name + n - suffix, ".Normalize") == 0;
 }
 
-tf_status tf__hub_module_dirs(const char *path, const char *label, tf_hub_names *dirs,
-                              tf_hub_names *configured)
+tf_status tf__hub_module_dirs(const char *path, const char *label, tf__hub_names *dirs,
+                              tf__hub_names *configured)
 {
     cJSON *root;
-    tf_status s = tf_json_read_file(path, label, 1, &root);
+    tf_status s = tf__json_read_file(path, label, 1, &root);
     int i = 0;
     for (const cJSON *module = root ? root->child : NULL; s == TF_OK && module;
          module = module->next, i++) {
@@ -114,12 +113,12 @@ tf_status tf__hub_module_dirs(const char *path, const char *label, tf_hub_names 
         snprintf(where, sizeof where, "%s[%d]", label, i);
         const char *dir = NULL;
         if (!cJSON_IsObject(module))
-            s = tf_json_wrong(module, "a module", "an object", label);
+            s = tf__json_wrong(module, "a module", "an object", label);
         else
-            s = tf_json_read_string(module, "path", TF_JSON_REQUIRED, where, &dir);
+            s = tf__json_read_string(module, "path", TF_JSON_REQUIRED, where, &dir);
         char *trimmed = NULL;
         if (s == TF_OK)
-            s = tf_format_alloc(&trimmed, "%s", dir);
+            s = tf__format_alloc(&trimmed, "%s", dir);
         for (size_t n = trimmed ? strlen(trimmed) : 0; n > 0 && trimmed[n - 1] == '/'; n--)
             trimmed[n - 1] = '\0';
         if (s == TF_OK && trimmed[0])
@@ -128,34 +127,34 @@ tf_status tf__hub_module_dirs(const char *path, const char *label, tf_hub_names 
             s = tf__hub_names_add(dirs, trimmed);
         if (s == TF_OK && configured && trimmed[0] && !is_normalize(module))
             s = tf__hub_names_add(configured, trimmed);
-        tf_free(trimmed);
+        tf__free(trimmed);
     }
     cJSON_Delete(root);
     return s;
 }
 
 tf_status tf__hub_index_shards(const char *path, const char *dir, const char *label,
-                               tf_hub_names *shards)
+                               tf__hub_names *shards)
 {
     cJSON *root;
-    tf_status s = tf_json_read_file(path, label, 0, &root);
+    tf_status s = tf__json_read_file(path, label, 0, &root);
     const cJSON *map = root ? cJSON_GetObjectItemCaseSensitive(root, "weight_map") : NULL;
     if (s == TF_OK && !cJSON_IsObject(map))
-        s = map ? tf_json_wrong(map, "weight_map", "an object", label)
-                : tf_fail(TF_ERR_FORMAT, "%s: weight_map is missing (it must be an object)",
-                          label);
+        s = map
+            ? tf__json_wrong(map, "weight_map", "an object", label)
+            : tf__fail(TF_ERR_FORMAT, "%s: weight_map is missing (it must be an object)", label);
     for (const cJSON *entry = s == TF_OK ? map->child : NULL; s == TF_OK && entry;
          entry = entry->next) {
         char *shard = NULL;
         if (!cJSON_IsString(entry))
-            s = tf_json_wrong(entry, entry->string, "a file name", label);
+            s = tf__json_wrong(entry, entry->string, "a file name", label);
         else
-            s = tf_format_alloc(&shard, "%s%s%s", dir, dir[0] ? "/" : "", entry->valuestring);
+            s = tf__format_alloc(&shard, "%s%s%s", dir, dir[0] ? "/" : "", entry->valuestring);
         if (s == TF_OK)
             s = tf__hub_check_repo_file(shard, label);
         if (s == TF_OK && !tf__hub_names_has(shards, shard))
             s = tf__hub_names_add(shards, shard);
-        tf_free(shard);
+        tf__free(shard);
     }
     cJSON_Delete(root);
     return s;
@@ -164,18 +163,18 @@ tf_status tf__hub_index_shards(const char *path, const char *dir, const char *la
 /* ---- The weights ----------------------------------------------------------------- */
 
 /* 1 when has() finds dir/name. */
-static int has_in(const char *dir, const char *name, tf_hub_has_fn has, const void *where,
+static int has_in(const char *dir, const char *name, tf__hub_has_fn has, const void *where,
                   tf_status *s)
 {
     char *file;
-    *s = tf_format_alloc(&file, "%s%s%s", dir, dir[0] ? "/" : "", name);
+    *s = tf__format_alloc(&file, "%s%s%s", dir, dir[0] ? "/" : "", name);
     const int found = *s == TF_OK && has(file, where);
-    tf_free(file);
+    tf__free(file);
     return found;
 }
 
-tf_status tf__hub_check_weights(const tf_hub_request *req, const char *commit, const char *dir,
-                                int required, tf_hub_has_fn has, const void *where)
+tf_status tf__hub_check_weights(const tf__hub_request *req, const char *commit, const char *dir,
+                                int required, tf__hub_has_fn has, const void *where)
 {
     static const char *const readable[] = {TF_WEIGHTS_FILE, "model.safetensors.index.json"};
     static const char *const pickles[] = {TF_TORCH_WEIGHTS_FILE, TF_TORCH_SHARDS_FILE};
@@ -188,12 +187,14 @@ tf_status tf__hub_check_weights(const tf_hub_request *req, const char *commit, c
         if (has_in(dir, pickles[i], has, where, &s))
             pickle = pickles[i];
     if (s == TF_OK && pickle)
-        s = tf_fail(TF_ERR_UNSUPPORTED, "%s%s%s at revision %s (commit %s): %s but no "
-                    TF_WEIGHTS_FILE ": " TF_TORCH_WEIGHTS_HINT, req->repo_id, dir[0] ? "/" : "",
-                    dir, req->revision, commit, pickle);
+        s = tf__fail(TF_ERR_UNSUPPORTED,
+                     "%s%s%s at revision %s (commit %s): %s but no " TF_WEIGHTS_FILE
+                     ": " TF_TORCH_WEIGHTS_HINT,
+                     req->repo_id, dir[0] ? "/" : "", dir, req->revision, commit, pickle);
     else if (s == TF_OK && required)
-        s = tf_fail(TF_ERR_NOT_FOUND, "%s at revision %s (commit %s): no " TF_WEIGHTS_FILE
-                    " (nor model.safetensors.index.json): not a model folder libtfenc reads",
-                    req->repo_id, req->revision, commit);
+        s = tf__fail(TF_ERR_NOT_FOUND,
+                     "%s at revision %s (commit %s): no " TF_WEIGHTS_FILE
+                     " (nor model.safetensors.index.json): not a model folder libtfenc reads",
+                     req->repo_id, req->revision, commit);
     return s;
 }

@@ -3,12 +3,14 @@
  * Compiled once per kernel build (kernels.h), as plain C the compiler
  * vectorises to the build's width (8 doubles a vector with AVX-512); the
  * AVX2 and AVX-512 builds fuse multiply-adds, so their last bits may differ
- * from the baseline's (a process runs one build: tf_kernel_build_chosen). */
+ * from the baseline's (a process runs one build: tf__kernel_build_chosen). */
 #include <math.h>
 
 #include "kernels.h"
 
-enum { LANES = 32 }; /* independent partial sums: four AVX-512 vectors of doubles, so the
+enum {
+    LANES = 32
+}; /* independent partial sums: four AVX-512 vectors of doubles, so the
                         adds of one row do not wait on each other */
 
 /* sum of x (D) in double */
@@ -61,15 +63,15 @@ static void layernorm_row(float *out, const float *x, const float *w, const floa
     }
 }
 
-void TF_KERNEL(tf_layernorm_rows)(float *out, const float *x, const float *w, const float *b, size_t rows,
-                       size_t D, float eps)
+void TF_KERNEL(tf__layernorm_rows)(float *out, const float *x, const float *w, const float *b,
+                                   size_t rows, size_t D, float eps)
 {
     for (size_t r = 0; r < rows; r++)
         layernorm_row(out + r * D, x + r * D, w, b, D, eps);
 }
 
-void TF_KERNEL(tf_add_layernorm_rows)(float *x, const float *delta, const float *w, const float *b,
-                           size_t rows, size_t D, float eps)
+void TF_KERNEL(tf__add_layernorm_rows)(float *x, const float *delta, const float *w, const float *b,
+                                       size_t rows, size_t D, float eps)
 {
     for (size_t r = 0; r < rows; r++) {
         float *row = x + r * D; /* (D) */

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-void tf_alibi_slopes(float *slopes, size_t H)
+void tf__alibi_slopes(float *slopes, size_t H)
 {
     size_t P = 1; /* the largest power of two <= H */
     while (P * 2 <= H)

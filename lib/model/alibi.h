@@ -9,6 +9,6 @@
 /* slopes (H) = m_0 .. m_{H-1}: 2^(-8 (h + 1) / H) when H is a power of
  * two; otherwise those of the largest power of two P below H, then every
  * other slope of 2P's (the odd-numbered ones) for the remaining heads. */
-void tf_alibi_slopes(float *slopes, size_t H);
+void tf__alibi_slopes(float *slopes, size_t H);
 
 #endif

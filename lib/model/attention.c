@@ -13,7 +13,7 @@
  * tokens can see: all, those up to the last query when causal, those
  * within half_window of some query in a local layer. */
 static void key_range(size_t *k0, size_t *k1, size_t q0, size_t nq, size_t len,
-                      const tf_attn_mask *m)
+                      const tf__attn_mask *m)
 {
     *k0 = 0;
     *k1 = m->causal ? q0 + nq : len;
@@ -29,23 +29,22 @@ static void key_range(size_t *k0, size_t *k1, size_t q0, size_t nq, size_t len,
  * position bias (before the mask, as MPNetSelfAttention adds it), the
  * additive mask, ALiBi's -m_h |q - k|, -inf past a causal query or outside
  * the window. */
-static void apply_masks(float *s, size_t q0, size_t nq, size_t k0, size_t nk, int32_t b,
-                        size_t h, size_t T, const tf_attn_mask *m)
+static void apply_masks(float *s, size_t q0, size_t nq, size_t k0, size_t nk, int32_t b, size_t h,
+                        size_t T, const tf__attn_mask *m)
 {
     const float slope = m->alibi_slopes ? m->alibi_slopes[h] : 0.0f;
     /* head h's bias for j - i = 0, (2 relative_len - 1) values around it */
-    const float *relative = m->relative_bias ? m->relative_bias +
-                                                   h * (2 * m->relative_len - 1) +
-                                                   (m->relative_len - 1)
-                                             : NULL;
+    const float *relative = m->relative_bias
+        ? m->relative_bias + h * (2 * m->relative_len - 1) + (m->relative_len - 1)
+        : NULL;
     for (size_t i = 0; i < nq; i++) {
         float *row = s + i * nk; /* (nk) keys k0 .. */
         const size_t q = q0 + i;
         if (relative) /* keys k0 .. k0+nk-1: j - i from k0 - q */
-            tf_add(row, relative + k0 - q, nk);
+            tf__add(row, relative + k0 - q, nk);
         if (m->additive) {
             const float *add = m->additive + (m->additive_batched ? (size_t)b * T * T : 0) + q * T;
-            tf_add(row, add + k0, nk);
+            tf__add(row, add + k0, nk);
         }
         if (m->alibi_slopes)
             for (size_t j = 0; j < nk; j++) {
@@ -81,7 +80,7 @@ static void store_rows(float *out, const float *s, size_t nq, size_t k0, size_t 
  * between the steps. */
 static void attend_block(float *ctx, float *weights, float *scores, float *s, const float *qkv,
                          size_t len, int32_t b, size_t T, size_t h, size_t D, size_t H,
-                         const tf_attn_mask *m, size_t q0, size_t nq)
+                         const tf__attn_mask *m, size_t q0, size_t nq)
 {
     const size_t dk = D / H, ld = 3 * D;
     const float scale = (float)(1.0 / sqrt((double)dk));
@@ -97,7 +96,7 @@ static void attend_block(float *ctx, float *weights, float *scores, float *s, co
     apply_masks(s, q0, nq, k0, nk, b, h, T, m);
     if (scores)
         store_rows(scores + q0 * T, s, nq, k0, nk, T, -INFINITY);
-    tf_softmax_rows(s, nq, nk);
+    tf__softmax_rows(s, nq, nk);
     if (weights)
         store_rows(weights + q0 * T, s, nq, k0, nk, T, 0.0f);
     /* ctx[q0 .. q0+nq, h*d_k ..] (nq, d_k) = s (nq, nk) . V[k0 : k1] (nk, d_k) */
@@ -106,20 +105,20 @@ static void attend_block(float *ctx, float *weights, float *scores, float *s, co
 }
 
 /* Query rows per block for a sequence of len tokens in this layer. */
-static size_t block_rows(size_t len, size_t H, const tf_attn_mask *m)
+static size_t block_rows(size_t len, size_t H, const tf__attn_mask *m)
 {
-    const size_t rows = tf_attention_block_rows(len, H);
+    const size_t rows = tf__attention_block_rows(len, H);
     return m->half_window && rows > TF_LOCAL_BLOCK_ROWS ? TF_LOCAL_BLOCK_ROWS : rows;
 }
 
 typedef struct attention_job {
     float *ctx, *weights_out, *scores_out, *scratch;
     const float *qkv;
-    const tf_batch *batch;
-    const tf_attn_mask *mask;
+    const tf__batch *batch;
+    const tf__attn_mask *mask;
     size_t D, H;
-    size_t blocks;     /* query blocks of the sequence that has the most */
-    size_t slot;       /* floats of scratch per thread */
+    size_t blocks; /* query blocks of the sequence that has the most */
+    size_t slot;   /* floats of scratch per thread */
 } attention_job;
 
 /* Task t = (sequence b, head h, query block k), k fastest; blocks past a
@@ -141,9 +140,9 @@ static void attention_task(void *ctx, size_t t, int thread)
                  len - q0 < rows ? len - q0 : rows);
 }
 
-void tf_attention_split(const tf_schedule *s, float *ctx, float *weights_out, float *scores_out,
-                        float *scratch, const float *qkv, const tf_batch *batch,
-                        const tf_attn_mask *mask, size_t D, size_t H)
+void tf__attention_split(const tf__schedule *s, float *ctx, float *weights_out, float *scores_out,
+                         float *scratch, const float *qkv, const tf__batch *batch,
+                         const tf__attn_mask *mask, size_t D, size_t H)
 {
     const size_t T = (size_t)batch->T, L = (size_t)batch->max_len;
     const size_t per_call = (size_t)batch->B * H * T * T; /* (B, H, T, T) */
@@ -159,15 +158,24 @@ void tf_attention_split(const tf_schedule *s, float *ctx, float *weights_out, fl
         const size_t n = (len + rows - 1) / rows;
         blocks = n > blocks ? n : blocks;
     }
-    attention_job job = {ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H, blocks,
-                         tf_attention_block_floats(L)};
-    tf_schedule_run(s, attention_task, &job, (size_t)batch->B * H * job.blocks);
+    attention_job job = {ctx,
+                         weights_out,
+                         scores_out,
+                         scratch,
+                         qkv,
+                         batch,
+                         mask,
+                         D,
+                         H,
+                         blocks,
+                         tf__attention_block_floats(L)};
+    tf__schedule_run(s, attention_task, &job, (size_t)batch->B * H * job.blocks);
 }
 
-void tf_attention(float *ctx, float *weights_out, float *scores_out, float *scratch,
-                  const float *qkv, const tf_batch *batch, const tf_attn_mask *mask, size_t D,
-                  size_t H)
+void tf__attention(float *ctx, float *weights_out, float *scores_out, float *scratch,
+                   const float *qkv, const tf__batch *batch, const tf__attn_mask *mask, size_t D,
+                   size_t H)
 {
-    const tf_schedule alone = {.threads = 1, .width = 1};
-    tf_attention_split(&alone, ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H);
+    const tf__schedule alone = {.threads = 1, .width = 1};
+    tf__attention_split(&alone, ctx, weights_out, scores_out, scratch, qkv, batch, mask, D, H);
 }

@@ -7,17 +7,17 @@
 
 #include "error.h"
 
-tf_status tf_check_token_count(int32_t B, int32_t T)
+tf_status tf__check_token_count(int32_t B, int32_t T)
 {
     const size_t tokens = (size_t)B * (size_t)T; /* < 2^62 */
     if (tokens > INT_MAX)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "batch %d x seq_len %d = %zu tokens exceeds the limit of %d", (int)B,
-                       (int)T, tokens, INT_MAX);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "batch %d x seq_len %d = %zu tokens exceeds the limit of %d", (int)B,
+                        (int)T, tokens, INT_MAX);
     return TF_OK;
 }
 
-int32_t tf_args_length(const tf_forward_args *a, int32_t b)
+int32_t tf__args_length(const tf_forward_args *a, int32_t b)
 {
     if (a->lengths)
         return a->lengths[b];
@@ -31,17 +31,17 @@ int32_t tf_args_length(const tf_forward_args *a, int32_t b)
     return a->seq_len;
 }
 
-void tf_batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a)
+void tf__batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a)
 {
     size_t row = 0;
     for (int32_t b = 0; b < a->batch; b++) {
-        lengths[b] = tf_args_length(a, b);
+        lengths[b] = tf__args_length(a, b);
         row_start[b] = row;
         row += (size_t)lengths[b];
     }
 }
 
-void tf_scatter_rows(float *dst, const float *src, const tf_batch *batch, size_t W)
+void tf__scatter_rows(float *dst, const float *src, const tf__batch *batch, size_t W)
 {
     const size_t T = (size_t)batch->T;
     for (int32_t b = 0; b < batch->B; b++) {

@@ -9,25 +9,25 @@
 
 #include "tfenc.h"
 
-typedef struct tf_batch {
+typedef struct tf__batch {
     int32_t B, T;
-    int32_t max_len;          /* longest sequence */
-    size_t N;                 /* real tokens in all, sum of lengths */
-    const int32_t *lengths;   /* [B] */
-    const size_t *row_start;  /* [B] */
-} tf_batch;
+    int32_t max_len;         /* longest sequence */
+    size_t N;                /* real tokens in all, sum of lengths */
+    const int32_t *lengths;  /* [B] */
+    const size_t *row_start; /* [B] */
+} tf__batch;
 
 /* Checks that a batch of B x T tokens fits the int-sized row counts the
  * BLAS takes (B, T >= 1 already checked). */
-tf_status tf_check_token_count(int32_t B, int32_t T);
+tf_status tf__check_token_count(int32_t B, int32_t T);
 
 /* Real tokens of sequence b as the (validated) arguments describe it. */
-int32_t tf_args_length(const tf_forward_args *a, int32_t b);
+int32_t tf__args_length(const tf_forward_args *a, int32_t b);
 
 /* Fills lengths [B] and row_start [B] from the arguments. */
-void tf_batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a);
+void tf__batch_fill(int32_t *lengths, size_t *row_start, const tf_forward_args *a);
 
 /* dst [B, T, W] = src (N, W) at the real positions, 0 at padded ones. */
-void tf_scatter_rows(float *dst, const float *src, const tf_batch *batch, size_t W);
+void tf__scatter_rows(float *dst, const float *src, const tf__batch *batch, size_t W);
 
 #endif

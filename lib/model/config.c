@@ -32,10 +32,10 @@ static const tf_config defaults = {
 
 void tf_config_init_sized(tf_config *cfg, size_t struct_size)
 {
-    tf_abi_init(cfg, struct_size, &defaults, sizeof defaults);
+    tf__abi_init(cfg, struct_size, &defaults, sizeof defaults);
 }
 
-void (tf_config_init)(tf_config *cfg)
+void(tf_config_init)(tf_config *cfg)
 {
     tf_config_init_sized(cfg, TF_CONFIG_SIZE_0_1);
 }
@@ -43,8 +43,8 @@ void (tf_config_init)(tf_config *cfg)
 static tf_status check_range(const char *field, int32_t value, int32_t lo, int32_t hi)
 {
     if (value < lo || value > hi)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.%s: expected %d..%d, got %d", field,
-                       (int)lo, (int)hi, (int)value);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "config.%s: expected %d..%d, got %d", field,
+                        (int)lo, (int)hi, (int)value);
     return TF_OK;
 }
 
@@ -53,8 +53,10 @@ static tf_status check_range(const char *field, int32_t value, int32_t lo, int32
 static tf_status check_float(const char *field, float value, float lo, int or_equal)
 {
     if (value != 0.0f && !(isfinite(value) && (value > lo || (or_equal && value == lo))))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.%s: expected 0 or a finite value %s %g, "
-                       "got %g", field, or_equal ? ">=" : ">", (double)lo, (double)value);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.%s: expected 0 or a finite value %s %g, "
+                        "got %g",
+                        field, or_equal ? ">=" : ">", (double)lo, (double)value);
     return TF_OK;
 }
 
@@ -63,7 +65,7 @@ static tf_status check_float(const char *field, float value, float lo, int or_eq
 static tf_status check_needs(const char *field, double value, int present, const char *needs)
 {
     if (value != 0.0 && !present)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.%s: %g needs %s", field, value, needs);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "config.%s: %g needs %s", field, value, needs);
     return TF_OK;
 }
 
@@ -73,22 +75,22 @@ static tf_status validate_relative(const tf_config *c)
 {
     tf_status s;
     if ((s = check_range("relative_buckets", c->relative_buckets, 0, TF_RELATIVE_MAX_BUCKETS)) ||
-        (s = check_range("relative_max_distance", c->relative_max_distance, 0,
-                         TF_MAX_POSITIONS)))
+        (s = check_range("relative_max_distance", c->relative_max_distance, 0, TF_MAX_POSITIONS)))
         return s;
     if (c->relative_buckets != 0 && (c->relative_buckets < 4 || c->relative_buckets % 2 != 0))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.relative_buckets: expected 0 or an even number in 4..%d (half "
-                       "the buckets for each direction, exact and logarithmic ones in each), "
-                       "got %d", TF_RELATIVE_MAX_BUCKETS, (int)c->relative_buckets);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.relative_buckets: expected 0 or an even number in 4..%d (half "
+                        "the buckets for each direction, exact and logarithmic ones in each), "
+                        "got %d",
+                        TF_RELATIVE_MAX_BUCKETS, (int)c->relative_buckets);
     if ((s = check_needs("relative_max_distance", c->relative_max_distance,
                          c->relative_buckets != 0, "relative_buckets")))
         return s;
-    if (c->relative_max_distance != 0 && c->relative_max_distance <= tf_relative_exact_of(c))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.relative_max_distance: expected 0 or more than relative_buckets "
-                       "/ 4 = %d (the distances with a bucket each), got %d",
-                       (int)tf_relative_exact_of(c), (int)c->relative_max_distance);
+    if (c->relative_max_distance != 0 && c->relative_max_distance <= tf__relative_exact_of(c))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.relative_max_distance: expected 0 or more than relative_buckets "
+                        "/ 4 = %d (the distances with a bucket each), got %d",
+                        (int)tf__relative_exact_of(c), (int)c->relative_max_distance);
     return TF_OK;
 }
 
@@ -118,26 +120,28 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_range("add_norm1b", c->add_norm1b, 0, 1)))
         return s;
     if (c->rotary_dim % 2 != 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.rotary_dim: expected an even number (dimensions rotate in pairs), "
-                       "got %d", (int)c->rotary_dim);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.rotary_dim: expected an even number (dimensions rotate in pairs), "
+                        "got %d",
+                        (int)c->rotary_dim);
     if (rotary && c->rotary_dim == 0 && d_k % 2 != 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.rotary_dim: 0 rotates all d_k = %d dimensions, which is odd; set "
-                       "an even rotary_dim", (int)d_k);
-    if (rotary && c->rotary_ntk_factor != 0.0f && tf_rotary_dim_of(c) <= 2)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.rotary_ntk_factor: %g needs a rotary_dim > 2 (it is %d): NTK "
-                       "scaling raises theta to the power r / (r - 2)",
-                       (double)c->rotary_ntk_factor, (int)tf_rotary_dim_of(c));
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.rotary_dim: 0 rotates all d_k = %d dimensions, which is odd; set "
+                        "an even rotary_dim",
+                        (int)d_k);
+    if (rotary && c->rotary_ntk_factor != 0.0f && tf__rotary_dim_of(c) <= 2)
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.rotary_ntk_factor: %g needs a rotary_dim > 2 (it is %d): NTK "
+                        "scaling raises theta to the power r / (r - 2)",
+                        (double)c->rotary_ntk_factor, (int)tf__rotary_dim_of(c));
     if (c->attn_window % 2 != 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.attn_window: expected an even number (W/2 keys each side), got %d",
-                       (int)c->attn_window);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.attn_window: expected an even number (W/2 keys each side), got %d",
+                        (int)c->attn_window);
     if ((s = validate_relative(c)))
         return s;
-    if ((s = check_needs("skip_first_norm1", c->skip_first_norm1,
-                         c->norm_placement == TF_NORM_PRE, "norm_placement \"pre\" (it is \"post\")")) ||
+    if ((s = check_needs("skip_first_norm1", c->skip_first_norm1, c->norm_placement == TF_NORM_PRE,
+                         "norm_placement \"pre\" (it is \"post\")")) ||
         (s = check_needs("add_norm1b", c->add_norm1b, c->norm_placement == TF_NORM_POST,
                          "norm_placement \"post\" (it is \"pre\")")) ||
         (s = check_needs("rotary_dim", c->rotary_dim, rotary, no_rotary)) ||
@@ -148,18 +152,17 @@ static tf_status validate_0_4(const tf_config *c)
         (s = check_needs("rotary_linear_factor", c->rotary_linear_factor, rotary, no_rotary)) ||
         (s = check_needs("rotary_ntk_positions", c->rotary_ntk_positions,
                          c->rotary_ntk_factor != 0.0f, "a rotary_ntk_factor")) ||
-        (s = check_needs("global_every", c->global_every, c->attn_window != 0,
-                         "an attn_window")))
+        (s = check_needs("global_every", c->global_every, c->attn_window != 0, "an attn_window")))
         return s;
     return TF_OK;
 }
 
-tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
+tf_status tf__config_validate(const tf_config *cfg, tf_config *out)
 {
     if (!cfg)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "config is NULL");
     tf_config c = defaults;
-    tf_status s = tf_abi_read(&c, sizeof c, cfg, TF_CONFIG_SIZE_0_1, "config");
+    tf_status s = tf__abi_read(&c, sizeof c, cfg, TF_CONFIG_SIZE_0_1, "config");
     if (s)
         return s;
     cfg = &c;
@@ -179,22 +182,23 @@ tf_status tf_config_validate(const tf_config *cfg, tf_config *out)
         (s = check_range("pooler", cfg->pooler, 0, 1)))
         return s;
     if (cfg->d_model % cfg->n_heads != 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.n_heads: d_model %d is not divisible by n_heads %d", (int)cfg->d_model,
-                       (int)cfg->n_heads);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.n_heads: d_model %d is not divisible by n_heads %d",
+                        (int)cfg->d_model, (int)cfg->n_heads);
     if (cfg->position == TF_POSITION_LEARNED && cfg->max_positions == 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.max_positions: learned positions need a table size > 0, got 0");
-    if (cfg->position_offset != 0 && (cfg->position != TF_POSITION_LEARNED ||
-                                      cfg->position_offset < 0 ||
-                                      cfg->position_offset >= cfg->max_positions))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "config.position_offset: expected 0, or with "
-                       "learned positions 1..%d (max_positions - 1), got %d",
-                       (int)cfg->max_positions - 1, (int)cfg->position_offset);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.max_positions: learned positions need a table size > 0, got 0");
+    if (cfg->position_offset != 0 &&
+        (cfg->position != TF_POSITION_LEARNED || cfg->position_offset < 0 ||
+         cfg->position_offset >= cfg->max_positions))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.position_offset: expected 0, or with "
+                        "learned positions 1..%d (max_positions - 1), got %d",
+                        (int)cfg->max_positions - 1, (int)cfg->position_offset);
     if (!(cfg->layer_norm_eps > 0.0f) || !isfinite(cfg->layer_norm_eps))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "config.layer_norm_eps: expected a finite value > 0, got %g",
-                       (double)cfg->layer_norm_eps);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "config.layer_norm_eps: expected a finite value > 0, got %g",
+                        (double)cfg->layer_norm_eps);
     if ((s = validate_0_4(cfg)))
         return s;
     *out = *cfg;

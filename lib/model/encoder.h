@@ -10,8 +10,8 @@
 #include "workspace.h"
 
 struct tf_encoder {
-    tf_config cfg;      /* validated */
-    tf_weights weights; /* owned */
+    tf_config cfg;       /* validated */
+    tf__weights weights; /* owned */
     /* The scratch of forward calls that bring no workspace: the one such
      * call that claims it (spare_busy) uses it, grown to the largest seen,
      * and it is kept until the handle is destroyed (a fresh scratch per
@@ -25,6 +25,6 @@ struct tf_encoder {
 
 /* A handle for a validated config with its weight block allocated but not
  * yet filled. */
-tf_status tf_encoder_new(const tf_config *cfg, tf_encoder **out);
+tf_status tf__encoder_new(const tf_config *cfg, tf_encoder **out);
 
 #endif

@@ -5,13 +5,13 @@
 #include "kernels.h"
 #include "linear.h"
 
-void tf_ffn_in(const tf_schedule *s, float *hidden, const float *x, const tf_layer_weights *lw,
-               size_t rows, const tf_ffn_shape *f)
+void tf__ffn_in(const tf__schedule *s, float *hidden, const float *x, const tf__layer_weights *lw,
+                size_t rows, const tf__ffn_shape *f)
 {
     /* (rows, F) = act(x . W_up^T + b_up), the activation inside each block;
      * gated: (rows, 2F) = x . [W_up | W_gate]^T + [b_up | b_gate] */
-    tf_linear_split(s, hidden, x, lw->up_w, lw->up_b, rows, tf_ffn_hidden_width(f), f->D,
-                    f->gated ? TF_LINEAR_NO_ACTIVATION : f->activation);
+    tf__linear_split(s, hidden, x, lw->up_w, lw->up_b, rows, tf__ffn_hidden_width(f), f->D,
+                     f->gated ? TF_LINEAR_NO_ACTIVATION : f->activation);
 }
 
 typedef struct gate_job {
@@ -25,23 +25,23 @@ static void gate_task(void *ctx, size_t first, size_t count)
     const gate_job *j = ctx;
     for (size_t r = first; r < first + count; r++) {
         float *up = j->hidden + r * 2 * j->F, *gate = up + j->F; /* (F) each */
-        tf_activation_apply(gate, j->F, j->activation);
-        tf_mul(up, gate, j->F);
+        tf__activation_apply(gate, j->F, j->activation);
+        tf__mul(up, gate, j->F);
     }
 }
 
-void tf_ffn_gate(const tf_schedule *s, float *hidden, size_t rows, const tf_ffn_shape *f)
+void tf__ffn_gate(const tf__schedule *s, float *hidden, size_t rows, const tf__ffn_shape *f)
 {
     if (!f->gated)
         return;
     gate_job job = {hidden, f->F, f->activation};
-    tf_schedule_rows(s, gate_task, &job, rows, 2 * f->F);
+    tf__schedule_rows(s, gate_task, &job, rows, 2 * f->F);
 }
 
-void tf_ffn_out(const tf_schedule *s, float *y, const float *hidden, const tf_layer_weights *lw,
-                size_t rows, const tf_ffn_shape *f)
+void tf__ffn_out(const tf__schedule *s, float *y, const float *hidden, const tf__layer_weights *lw,
+                 size_t rows, const tf__ffn_shape *f)
 {
     /* (rows, D) = hidden[:, :F] (row stride F or 2F) . W_down^T + b_down */
-    tf_linear_split_strided(s, y, hidden, tf_ffn_hidden_width(f), lw->down_w, lw->down_b, rows,
-                            f->D, f->F, TF_LINEAR_NO_ACTIVATION);
+    tf__linear_split_strided(s, y, hidden, tf__ffn_hidden_width(f), lw->down_w, lw->down_b, rows,
+                             f->D, f->F, TF_LINEAR_NO_ACTIVATION);
 }

@@ -17,23 +17,23 @@
 #include "relative_bias.h"
 #include "rotary.h"
 
-void tf_layer_prepare(tf_run *run)
+void tf__layer_prepare(tf__run *run)
 {
     const tf_config *cfg = run->cfg;
-    tf_scratch *s = &run->s;
+    tf__scratch *s = &run->s;
     const int32_t L = run->batch.max_len;
     if (cfg->position == TF_POSITION_ROTARY) {
-        const size_t r = tf_rotary_dim(cfg);
+        const size_t r = tf__rotary_dim(cfg);
         for (int local = 0; local < (cfg->attn_window ? 2 : 1); local++)
-            tf_rotary_table(s->rotary + (size_t)local * (size_t)L * r, cfg,
-                            tf_rotary_theta(cfg, local, L), L);
+            tf__rotary_table(s->rotary + (size_t)local * (size_t)L * r, cfg,
+                             tf__rotary_theta(cfg, local, L), L);
     }
     if (cfg->position == TF_POSITION_ALIBI) {
-        tf_alibi_slopes(s->alibi, (size_t)cfg->n_heads);
+        tf__alibi_slopes(s->alibi, (size_t)cfg->n_heads);
         run->mask.alibi_slopes = s->alibi;
     }
     if (cfg->relative_buckets && L > 0) {
-        tf_relative_bias_table(s->relative, run->w->relative_bias, cfg, (size_t)L);
+        tf__relative_bias_table(s->relative, run->w->relative_bias, cfg, (size_t)L);
         run->mask.relative_bias = s->relative;
         run->mask.relative_len = (size_t)L;
     }
@@ -42,49 +42,49 @@ void tf_layer_prepare(tf_run *run)
 /* ---- The steps ------------------------------------------------------------ */
 
 /* s.qkv (N, 3D) = in (N, D) . [W_q | W_k | W_v]^T + b: Q | K | V. */
-static void project_qkv(tf_run *run, int32_t l, const float *in)
+static void project_qkv(tf__run *run, int32_t l, const float *in)
 {
-    const tf_layer_weights *lw = &run->w->layers[l];
+    const tf__layer_weights *lw = &run->w->layers[l];
     const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
-    tf_linear_split(&run->sched, run->s.qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
-                    TF_LINEAR_NO_ACTIVATION);
+    tf__linear_split(&run->sched, run->s.qkv, in, lw->qkv_w, lw->qkv_b, N, 3 * D, D,
+                     TF_LINEAR_NO_ACTIVATION);
 }
 
 /* Q and K in s.qkv (N, 3D) each LayerNorm'ed over its D features. */
-static void normalize_qk(tf_run *run, int32_t l)
+static void normalize_qk(tf__run *run, int32_t l)
 {
-    tf_qk_norm_apply(&run->sched, run->s.qkv, &run->w->layers[l], run->batch.N,
-                     (size_t)run->cfg->d_model, run->cfg->layer_norm_eps);
+    tf__qk_norm_apply(&run->sched, run->s.qkv, &run->w->layers[l], run->batch.N,
+                      (size_t)run->cfg->d_model, run->cfg->layer_norm_eps);
 }
 
 /* Rotates Q and K in s.qkv (N, 3D) with the table of layer l's kind. */
-static void rotate_qk(tf_run *run, int32_t l)
+static void rotate_qk(tf__run *run, int32_t l)
 {
     const tf_config *cfg = run->cfg;
-    const size_t table = (size_t)run->batch.max_len * tf_rotary_dim(cfg); /* floats */
-    const float *angles = run->s.rotary + (tf_layer_is_local(cfg, l) ? table : 0);
-    tf_rotary_apply(&run->sched, run->s.qkv, angles, &run->batch, cfg);
+    const size_t table = (size_t)run->batch.max_len * tf__rotary_dim(cfg); /* floats */
+    const float *angles = run->s.rotary + (tf__layer_is_local(cfg, l) ? table : 0);
+    tf__rotary_apply(&run->sched, run->s.qkv, angles, &run->batch, cfg);
 }
 
 /* s.ctx (N, D) = each head's softmax(Q K^T / sqrt(d_k) + masks) V from
  * s.qkv; weights and scores (B, H, T, T) receive the softmax weights and
  * the scores, or are NULL. */
-static void attend(tf_run *run, int32_t l, float *weights, float *scores)
+static void attend(tf__run *run, int32_t l, float *weights, float *scores)
 {
     const tf_config *cfg = run->cfg;
-    tf_attn_mask mask = run->mask;
-    mask.half_window = tf_layer_is_local(cfg, l) ? (size_t)cfg->attn_window / 2 : 0;
-    tf_attention_split(&run->sched, run->s.ctx, weights, scores, run->s.scores, run->s.qkv,
-                       &run->batch, &mask, (size_t)cfg->d_model, (size_t)cfg->n_heads);
+    tf__attn_mask mask = run->mask;
+    mask.half_window = tf__layer_is_local(cfg, l) ? (size_t)cfg->attn_window / 2 : 0;
+    tf__attention_split(&run->sched, run->s.ctx, weights, scores, run->s.scores, run->s.qkv,
+                        &run->batch, &mask, (size_t)cfg->d_model, (size_t)cfg->n_heads);
 }
 
 /* s.tmp (N, D) = s.ctx (N, D) . W_out^T + b_out. */
-static void project_out(tf_run *run, int32_t l)
+static void project_out(tf__run *run, int32_t l)
 {
-    const tf_layer_weights *lw = &run->w->layers[l];
+    const tf__layer_weights *lw = &run->w->layers[l];
     const size_t N = run->batch.N, D = (size_t)run->cfg->d_model;
-    tf_linear_split(&run->sched, run->s.tmp, run->s.ctx, lw->out_w, lw->out_b, N, D, D,
-                    TF_LINEAR_NO_ACTIVATION);
+    tf__linear_split(&run->sched, run->s.tmp, run->s.ctx, lw->out_w, lw->out_b, N, D, D,
+                     TF_LINEAR_NO_ACTIVATION);
 }
 
 /* A row-wise step: out (N, D) from x (N, D) and delta (N, D) (either may
@@ -103,39 +103,47 @@ static void rows_task(void *ctx, size_t first, size_t count)
     const size_t at = first * j->D;
     switch (j->op) {
     case ADD_NORM: /* out = LN(out + delta) */
-        tf_add_layernorm_rows(j->out + at, j->delta + at, j->norm_w, j->norm_b, count, j->D,
-                              j->eps);
+        tf__add_layernorm_rows(j->out + at, j->delta + at, j->norm_w, j->norm_b, count, j->D,
+                               j->eps);
         break;
     case ADD: /* out += delta */
-        tf_add(j->out + at, j->delta + at, count * j->D);
+        tf__add(j->out + at, j->delta + at, count * j->D);
         break;
     case NORM: /* out = LN(x) */
-        tf_layernorm_rows(j->out + at, j->x + at, j->norm_w, j->norm_b, count, j->D, j->eps);
+        tf__layernorm_rows(j->out + at, j->x + at, j->norm_w, j->norm_b, count, j->D, j->eps);
         break;
     }
 }
 
-static void run_rows(tf_run *run, const rows_job *job)
+static void run_rows(tf__run *run, const rows_job *job)
 {
-    tf_schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D);
+    tf__schedule_rows(&run->sched, rows_task, (void *)job, run->batch.N, job->D);
 }
 
 /* out (N, D) = LN(out + delta) for post-norm, out + delta for pre-norm. */
-static void residual(tf_run *run, float *out, const float *delta, const float *norm_w,
+static void residual(tf__run *run, float *out, const float *delta, const float *norm_w,
                      const float *norm_b)
 {
     const tf_config *cfg = run->cfg;
-    const rows_job job = {.out = out, .delta = delta, .norm_w = norm_w, .norm_b = norm_b,
-                          .D = (size_t)cfg->d_model, .eps = cfg->layer_norm_eps,
+    const rows_job job = {.out = out,
+                          .delta = delta,
+                          .norm_w = norm_w,
+                          .norm_b = norm_b,
+                          .D = (size_t)cfg->d_model,
+                          .eps = cfg->layer_norm_eps,
                           .op = cfg->norm_placement == TF_NORM_POST ? ADD_NORM : ADD};
     run_rows(run, &job);
 }
 
 /* out (N, D) = LN(s.x), the pre-norm input of a sub-layer. */
-static void pre_norm(tf_run *run, float *out, const float *norm_w, const float *norm_b)
+static void pre_norm(tf__run *run, float *out, const float *norm_w, const float *norm_b)
 {
-    const rows_job job = {.out = out, .x = run->s.x, .norm_w = norm_w, .norm_b = norm_b,
-                          .D = (size_t)run->cfg->d_model, .eps = run->cfg->layer_norm_eps,
+    const rows_job job = {.out = out,
+                          .x = run->s.x,
+                          .norm_w = norm_w,
+                          .norm_b = norm_b,
+                          .D = (size_t)run->cfg->d_model,
+                          .eps = run->cfg->layer_norm_eps,
                           .op = NORM};
     run_rows(run, &job);
 }
@@ -144,86 +152,86 @@ static void pre_norm(tf_run *run, float *out, const float *norm_w, const float *
 
 /* s.tmp (N, D) = MHA(in), in (N, D); attn_weights (B, H, T, T) receives the
  * softmax weights, or is NULL. */
-static void attention_block(tf_run *run, int32_t l, const float *in, float *attn_weights)
+static void attention_block(tf__run *run, int32_t l, const float *in, float *attn_weights)
 {
     const tf_config *cfg = run->cfg;
-    tf_scratch *s = &run->s;
+    tf__scratch *s = &run->s;
     float *scores;
-    tf_observed_attention(run, &scores, &attn_weights);
+    tf__observed_attention(run, &scores, &attn_weights);
     project_qkv(run, l, in);
-    tf_observe(run, TF_STEP_QKV, l, s->qkv);
+    tf__observe(run, TF_STEP_QKV, l, s->qkv);
     if (cfg->qk_norm) {
         normalize_qk(run, l);
-        tf_observe(run, TF_STEP_QK_NORM, l, s->qkv);
+        tf__observe(run, TF_STEP_QK_NORM, l, s->qkv);
     }
     if (cfg->position == TF_POSITION_ROTARY) {
         rotate_qk(run, l);
-        tf_observe(run, TF_STEP_ROTARY, l, s->qkv);
+        tf__observe(run, TF_STEP_ROTARY, l, s->qkv);
     }
-    tf_observe(run, TF_STEP_POSITION_BIASES, l, NULL);
+    tf__observe(run, TF_STEP_POSITION_BIASES, l, NULL);
     attend(run, l, attn_weights, scores);
-    tf_observe(run, TF_STEP_ATTN_SCORES, l, scores);
-    tf_observe(run, TF_STEP_ATTN_WEIGHTS, l, attn_weights);
-    tf_observe(run, TF_STEP_ATTN_CONTEXT, l, s->ctx);
+    tf__observe(run, TF_STEP_ATTN_SCORES, l, scores);
+    tf__observe(run, TF_STEP_ATTN_WEIGHTS, l, attn_weights);
+    tf__observe(run, TF_STEP_ATTN_CONTEXT, l, s->ctx);
     project_out(run, l);
-    tf_observe(run, TF_STEP_ATTN_OUT, l, s->tmp);
+    tf__observe(run, TF_STEP_ATTN_OUT, l, s->tmp);
 }
 
 /* out (N, D) = FFN(in), in (N, D), through the hidden layer `chunk` rows at
- * a time (tf_observed_ffn_hidden: all N while tracing, so each observation
+ * a time (tf__observed_ffn_hidden: all N while tracing, so each observation
  * sees the whole layer; an empty batch passes once, with no rows). */
-static void ffn_block(tf_run *run, int32_t l, float *out, const float *in)
+static void ffn_block(tf__run *run, int32_t l, float *out, const float *in)
 {
     const tf_config *cfg = run->cfg;
-    const tf_layer_weights *lw = &run->w->layers[l];
-    const tf_ffn_shape shape = {(size_t)cfg->d_model, (size_t)cfg->d_ff, cfg->activation,
-                                cfg->ffn_gated};
+    const tf__layer_weights *lw = &run->w->layers[l];
+    const tf__ffn_shape shape = {(size_t)cfg->d_model, (size_t)cfg->d_ff, cfg->activation,
+                                 cfg->ffn_gated};
     const size_t N = run->batch.N, D = shape.D;
     size_t chunk;
-    float *hidden = tf_observed_ffn_hidden(run, &chunk); /* (chunk, tf_ffn_hidden_width) */
+    float *hidden = tf__observed_ffn_hidden(run, &chunk); /* (chunk, tf__ffn_hidden_width) */
     size_t r0 = 0;
     do {
         const size_t rows = N - r0 < chunk ? N - r0 : chunk;
-        tf_ffn_in(&run->sched, hidden, in + r0 * D, lw, rows, &shape);
-        tf_observe(run, TF_STEP_FFN_IN, l, hidden);
-        tf_ffn_gate(&run->sched, hidden, rows, &shape);
-        tf_observe(run, TF_STEP_FFN_GATE, l, hidden);
-        tf_ffn_out(&run->sched, out + r0 * D, hidden, lw, rows, &shape);
+        tf__ffn_in(&run->sched, hidden, in + r0 * D, lw, rows, &shape);
+        tf__observe(run, TF_STEP_FFN_IN, l, hidden);
+        tf__ffn_gate(&run->sched, hidden, rows, &shape);
+        tf__observe(run, TF_STEP_FFN_GATE, l, hidden);
+        tf__ffn_out(&run->sched, out + r0 * D, hidden, lw, rows, &shape);
         r0 += rows;
     } while (r0 < N);
-    tf_observe(run, TF_STEP_FFN_OUT, l, out);
+    tf__observe(run, TF_STEP_FFN_OUT, l, out);
 }
 
-void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights)
+void tf__layer_forward(tf__run *run, int32_t l, float *attn_weights)
 {
-    const tf_layer_weights *lw = &run->w->layers[l];
-    tf_scratch *s = &run->s;
+    const tf__layer_weights *lw = &run->w->layers[l];
+    tf__scratch *s = &run->s;
     const int pre = run->cfg->norm_placement == TF_NORM_PRE;
 
     const float *attn_in = s->x;
     if (pre && lw->norm1_w) { /* none in layer 0 with skip_first_norm1 */
         pre_norm(run, s->tmp, lw->norm1_w, lw->norm1_b);
-        tf_observe(run, TF_STEP_NORM1, l, s->tmp);
+        tf__observe(run, TF_STEP_NORM1, l, s->tmp);
         attn_in = s->tmp;
     }
     attention_block(run, l, attn_in, attn_weights); /* s->tmp = MHA(attn_in) */
     if (lw->norm1b_w) { /* add_norm1b: s->tmp = LN1(MHA(x) + x), then x = LN1b(x + s->tmp) */
         residual(run, s->tmp, s->x, lw->norm1_w, lw->norm1_b);
-        tf_observe(run, TF_STEP_ADD_NORM1, l, s->tmp);
+        tf__observe(run, TF_STEP_ADD_NORM1, l, s->tmp);
         residual(run, s->x, s->tmp, lw->norm1b_w, lw->norm1b_b);
-        tf_observe(run, TF_STEP_ADD_NORM1B, l, s->x);
+        tf__observe(run, TF_STEP_ADD_NORM1B, l, s->x);
     } else {
         residual(run, s->x, s->tmp, lw->norm1_w, lw->norm1_b);
-        tf_observe(run, TF_STEP_ADD_NORM1, l, s->x);
+        tf__observe(run, TF_STEP_ADD_NORM1, l, s->x);
     }
 
     const float *ffn_in = s->x;
     if (pre) {
         pre_norm(run, s->ctx, lw->norm2_w, lw->norm2_b);
-        tf_observe(run, TF_STEP_NORM2, l, s->ctx);
+        tf__observe(run, TF_STEP_NORM2, l, s->ctx);
         ffn_in = s->ctx;
     }
     ffn_block(run, l, s->tmp, ffn_in); /* s->tmp = FFN(ffn_in) */
     residual(run, s->x, s->tmp, lw->norm2_w, lw->norm2_b);
-    tf_observe(run, TF_STEP_ADD_NORM2, l, s->x);
+    tf__observe(run, TF_STEP_ADD_NORM2, l, s->x);
 }

@@ -7,10 +7,10 @@
 /* What every layer of a call shares, computed once: the rotary tables, the
  * ALiBi slopes and the relative bias of each head per distance (into
  * run->s, the slopes and the biases also into run->mask). */
-void tf_layer_prepare(tf_run *run);
+void tf__layer_prepare(tf__run *run);
 
 /* run->s.x (N, D) = layer l applied to run->s.x. attn_weights (B, H, T, T)
  * receives the softmax weights, or is NULL. */
-void tf_layer_forward(tf_run *run, int32_t l, float *attn_weights);
+void tf__layer_forward(tf__run *run, int32_t l, float *attn_weights);
 
 #endif

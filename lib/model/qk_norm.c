@@ -5,7 +5,7 @@
 
 typedef struct qk_norm_job {
     float *qkv; /* (N, 3D) */
-    const tf_layer_weights *lw;
+    const tf__layer_weights *lw;
     size_t D;
     float eps;
 } qk_norm_job;
@@ -16,14 +16,14 @@ static void qk_norm_task(void *ctx, size_t first, size_t count)
     const size_t D = j->D;
     for (size_t r = first; r < first + count; r++) {
         float *q = j->qkv + r * 3 * D, *k = q + D; /* (D) each */
-        tf_layernorm_rows(q, q, j->lw->q_norm_w, j->lw->q_norm_b, 1, D, j->eps);
-        tf_layernorm_rows(k, k, j->lw->k_norm_w, j->lw->k_norm_b, 1, D, j->eps);
+        tf__layernorm_rows(q, q, j->lw->q_norm_w, j->lw->q_norm_b, 1, D, j->eps);
+        tf__layernorm_rows(k, k, j->lw->k_norm_w, j->lw->k_norm_b, 1, D, j->eps);
     }
 }
 
-void tf_qk_norm_apply(const tf_schedule *s, float *qkv, const tf_layer_weights *lw, size_t N,
-                      size_t D, float eps)
+void tf__qk_norm_apply(const tf__schedule *s, float *qkv, const tf__layer_weights *lw, size_t N,
+                       size_t D, float eps)
 {
     qk_norm_job job = {.qkv = qkv, .lw = lw, .D = D, .eps = eps};
-    tf_schedule_rows(s, qk_norm_task, &job, N, 2 * D);
+    tf__schedule_rows(s, qk_norm_task, &job, N, 2 * D);
 }

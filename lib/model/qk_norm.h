@@ -15,7 +15,7 @@
 /* In qkv (N, 3D) = Q | K | V: Q (columns 0 .. D) = LN_q(Q) and K (D .. 2D)
  * = LN_k(K), row by row, with lw's q_norm and k_norm; V unchanged. Rows
  * split over s's threads. */
-void tf_qk_norm_apply(const tf_schedule *s, float *qkv, const tf_layer_weights *lw, size_t N,
-                      size_t D, float eps);
+void tf__qk_norm_apply(const tf__schedule *s, float *qkv, const tf__layer_weights *lw, size_t N,
+                       size_t D, float eps);
 
 #endif

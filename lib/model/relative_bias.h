@@ -19,11 +19,11 @@
  * in each half, distance n = |j - i| below E = R/4 its own bucket, larger
  * ones E + floor(ln(n / E) / ln(M / E) * (R/2 - E)), at most R/2 - 1, in
  * float32 as upstream computes it. */
-int32_t tf_relative_bucket(int64_t relative, const tf_config *cfg);
+int32_t tf__relative_bucket(int64_t relative, const tf_config *cfg);
 
 /* table (H, 2 max_len - 1): table[h, d + max_len - 1] = weight[bucket(d), h]
  * for d = j - i in -(max_len - 1) .. max_len - 1; weight (R, H). */
-void tf_relative_bias_table(float *table, const float *weight, const tf_config *cfg,
-                            size_t max_len);
+void tf__relative_bias_table(float *table, const float *weight, const tf_config *cfg,
+                             size_t max_len);
 
 #endif

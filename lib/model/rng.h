@@ -6,11 +6,11 @@
 #include <math.h>
 #include <stdint.h>
 
-typedef struct tf_rng {
+typedef struct tf__rng {
     uint64_t state;
-} tf_rng;
+} tf__rng;
 
-static inline uint64_t tf_rng_next(tf_rng *r)
+static inline uint64_t tf__rng_next(tf__rng *r)
 {
     uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -19,16 +19,16 @@ static inline uint64_t tf_rng_next(tf_rng *r)
 }
 
 /* Uniform in [0, 1) with 53 random bits. */
-static inline double tf_rng_uniform(tf_rng *r)
+static inline double tf__rng_uniform(tf__rng *r)
 {
-    return (double)(tf_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(tf__rng_next(r) >> 11) * 0x1.0p-53;
 }
 
 /* Standard normal (Box-Muller; one value per call). */
-static inline double tf_rng_normal(tf_rng *r)
+static inline double tf__rng_normal(tf__rng *r)
 {
-    double u1 = 1.0 - tf_rng_uniform(r); /* (0, 1]: log is finite */
-    double u2 = tf_rng_uniform(r);
+    double u1 = 1.0 - tf__rng_uniform(r); /* (0, 1]: log is finite */
+    double u2 = tf__rng_uniform(r);
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 

@@ -5,17 +5,17 @@
 
 #include "config.h"
 
-size_t tf_rotary_dim(const tf_config *cfg)
+size_t tf__rotary_dim(const tf_config *cfg)
 {
-    return (size_t)tf_rotary_dim_of(cfg);
+    return (size_t)tf__rotary_dim_of(cfg);
 }
 
-double tf_rotary_theta(const tf_config *cfg, int local, int32_t max_len)
+double tf__rotary_theta(const tf_config *cfg, int local, int32_t max_len)
 {
     double theta = cfg->rotary_base ? (double)cfg->rotary_base : TF_ROTARY_DEFAULT_THETA;
     if (local && cfg->rotary_base_local)
         theta = (double)cfg->rotary_base_local;
-    const double a = (double)cfg->rotary_ntk_factor, r = (double)tf_rotary_dim(cfg);
+    const double a = (double)cfg->rotary_ntk_factor, r = (double)tf__rotary_dim(cfg);
     const int32_t trained = cfg->rotary_ntk_positions;
     if (a == 0.0 || (trained > 0 && max_len <= trained))
         return theta;
@@ -27,9 +27,9 @@ double tf_rotary_theta(const tf_config *cfg, int local, int32_t max_len)
     return theta * pow(stretch, r / (r - 2.0));
 }
 
-void tf_rotary_table(float *table, const tf_config *cfg, double theta, int32_t max_len)
+void tf__rotary_table(float *table, const tf_config *cfg, double theta, int32_t max_len)
 {
-    const size_t r = tf_rotary_dim(cfg), half = r / 2;
+    const size_t r = tf__rotary_dim(cfg), half = r / 2;
     /* GTE's NTKScalingRotaryEmbedding divides every frequency by a^(2/r) */
     const double f = cfg->rotary_linear_factor ? (double)cfg->rotary_linear_factor : 1.0;
     for (int32_t t = 0; t < max_len; t++) {
@@ -58,9 +58,9 @@ static void rotate_head(float *x, const float *row, size_t r, int interleaved)
 }
 
 typedef struct rotary_job {
-    float *qkv;            /* (N, 3D) */
-    const float *table;    /* (max_len, r) */
-    const tf_batch *batch;
+    float *qkv;         /* (N, 3D) */
+    const float *table; /* (max_len, r) */
+    const tf__batch *batch;
     size_t D, H, r;
     int interleaved;
 } rotary_job;
@@ -68,7 +68,7 @@ typedef struct rotary_job {
 /* The sequence that packed row `row` (< N) belongs to: the last b with
  * row_start[b] <= row (an empty sequence starts where the next one does,
  * so the last of equal starts is the one with tokens). */
-static int32_t sequence_of(const tf_batch *bt, size_t row)
+static int32_t sequence_of(const tf__batch *bt, size_t row)
 {
     int32_t lo = 0, hi = bt->B - 1;
     while (lo < hi) {
@@ -90,7 +90,7 @@ static void rotary_task(void *ctx, size_t first, size_t count)
         while (row >= j->batch->row_start[b] + (size_t)j->batch->lengths[b])
             b++;
         const size_t t = row - j->batch->row_start[b];
-        const float *angles = j->table + t * j->r; /* (r) */
+        const float *angles = j->table + t * j->r;   /* (r) */
         float *q = j->qkv + row * 3 * D, *k = q + D; /* (D) each */
         for (size_t h = 0; h < j->H; h++) {
             rotate_head(q + h * dk, angles, j->r, j->interleaved);
@@ -99,10 +99,15 @@ static void rotary_task(void *ctx, size_t first, size_t count)
     }
 }
 
-void tf_rotary_apply(const tf_schedule *s, float *qkv, const float *table,
-                     const tf_batch *batch, const tf_config *cfg)
+void tf__rotary_apply(const tf__schedule *s, float *qkv, const float *table, const tf__batch *batch,
+                      const tf_config *cfg)
 {
-    rotary_job job = {qkv, table, batch, (size_t)cfg->d_model, (size_t)cfg->n_heads,
-                      tf_rotary_dim(cfg), cfg->rotary_interleaved};
-    tf_schedule_rows(s, rotary_task, &job, batch->N, 2 * job.D);
+    rotary_job job = {qkv,
+                      table,
+                      batch,
+                      (size_t)cfg->d_model,
+                      (size_t)cfg->n_heads,
+                      tf__rotary_dim(cfg),
+                      cfg->rotary_interleaved};
+    tf__schedule_rows(s, rotary_task, &job, batch->N, 2 * job.D);
 }

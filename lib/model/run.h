@@ -10,15 +10,15 @@
 #include "weights.h"
 #include "workspace.h"
 
-typedef struct tf_run {
+typedef struct tf__run {
     const tf_config *cfg;
-    const tf_weights *w;
+    const tf__weights *w;
     const tf_forward_args *args;
-    tf_batch batch;
-    tf_scratch s;
-    tf_attn_mask mask;
-    tf_tracer tracer;
-    tf_schedule sched; /* the call's threads (tf_schedule_begin) */
-} tf_run;
+    tf__batch batch;
+    tf__scratch s;
+    tf__attn_mask mask;
+    tf__tracer tracer;
+    tf__schedule sched; /* the call's threads (tf__schedule_begin) */
+} tf__run;
 
 #endif

@@ -15,9 +15,9 @@
  * GTE's, NomicBERT's rotary tables and JinaBERT's ALiBi tensor are rebuilt
  * for a longer input): their max_positions is the trained length, which a
  * pipeline's token limit defaults to. */
-int32_t tf_longest_sequence(const tf_config *cfg);
+int32_t tf__longest_sequence(const tf_config *cfg);
 
-tf_status tf_forward_validate(const tf_encoder *enc, const tf_forward_args *caller,
-                              tf_forward_args *args, size_t *n_tokens, int32_t *max_len);
+tf_status tf__forward_validate(const tf_encoder *enc, const tf_forward_args *caller,
+                               tf_forward_args *args, size_t *n_tokens, int32_t *max_len);
 
 #endif

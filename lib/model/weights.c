@@ -19,7 +19,7 @@
 /* Collects tensors in block order; `slots[i]` is the view to point at
  * tensor i once the block exists (or NULL). */
 typedef struct table_builder {
-    tf_tensor *tensors;
+    tf__tensor *tensors;
     const float ***slots;
     size_t n, cap;
     size_t n_floats;
@@ -27,19 +27,20 @@ typedef struct table_builder {
 } table_builder;
 
 static void add_tensor(table_builder *b, const float **slot, const char *name, int32_t rank,
-                       int64_t d0, int64_t d1, tf_init_kind init, double bound)
+                       int64_t d0, int64_t d1, tf__init_kind init, double bound)
 {
-    tf_tensor *t = &b->tensors[b->n];
+    tf__tensor *t = &b->tensors[b->n];
     if (snprintf(t->name, sizeof t->name, "%s", name) >= (int)sizeof t->name)
-        b->overflow = 1; /* unreachable: the longest name, "layers.1023.attn.q_norm.weight", has 30 bytes */
+        b->overflow =
+            1; /* unreachable: the longest name, "layers.1023.attn.q_norm.weight", has 30 bytes */
     t->rank = rank;
     t->dims[0] = d0;
     t->dims[1] = rank == 2 ? d1 : 0;
     t->init = init;
     t->init_bound = bound;
     t->offset = b->n_floats;
-    if (!tf_mul_size((size_t)d0, rank == 2 ? (size_t)d1 : 1, &t->count) ||
-        !tf_add_size(b->n_floats, t->count, &b->n_floats))
+    if (!tf__mul_size((size_t)d0, rank == 2 ? (size_t)d1 : 1, &t->count) ||
+        !tf__add_size(b->n_floats, t->count, &b->n_floats))
         b->overflow = 1;
     b->slots[b->n++] = slot;
 }
@@ -62,8 +63,8 @@ static void transpose_projection(table_builder *b, size_t first, size_t n)
 
 /* A LayerNorm over `width` features: its weight (ones) and, with biases
  * (cfg.bias or cfg.norm_bias), its bias (zeros). */
-static void add_norm_of(table_builder *b, const tf_config *cfg, const char *prefix,
-                        int32_t width, const float **w_slot, const float **b_slot)
+static void add_norm_of(table_builder *b, const tf_config *cfg, const char *prefix, int32_t width,
+                        const float **w_slot, const float **b_slot)
 {
     char name[TF_TENSOR_NAME_MAX + 8];
     snprintf(name, sizeof name, "%s.weight", prefix);
@@ -99,7 +100,7 @@ static void add_linear(table_builder *b, const tf_config *cfg, const char *prefi
 /* The feed-forward block's D -> F projection: up (F, D), and for a gated
  * block gate (F, D) beside it, one (D, F) or (D, 2F) transposed matrix;
  * then their biases, (F) or (2F). */
-static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf_layer_weights *lw)
+static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf__layer_weights *lw)
 {
     static const char *const parts[2] = {"up", "gate"};
     const int n = cfg->ffn_gated ? 2 : 1;
@@ -108,8 +109,8 @@ static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf_lay
     const size_t first = b->n;
     for (int i = 0; i < n; i++) {
         snprintf(name, sizeof name, "layers.%d.ffn.%s.weight", (int)l, parts[i]);
-        add_tensor(b, i == 0 ? &lw->up_w : NULL, name, 2, cfg->d_ff, cfg->d_model,
-                   TF_INIT_UNIFORM, bound);
+        add_tensor(b, i == 0 ? &lw->up_w : NULL, name, 2, cfg->d_ff, cfg->d_model, TF_INIT_UNIFORM,
+                   bound);
     }
     transpose_projection(b, first, (size_t)n);
     for (int i = 0; cfg->bias && i < n; i++) {
@@ -118,7 +119,7 @@ static void add_ffn_in(table_builder *b, const tf_config *cfg, int32_t l, tf_lay
     }
 }
 
-static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_layer_weights *lw)
+static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf__layer_weights *lw)
 {
     const int32_t D = cfg->d_model, F = cfg->d_ff;
     const double bound = 1.0 / sqrt((double)D);
@@ -163,10 +164,10 @@ static void add_layer(table_builder *b, const tf_config *cfg, int32_t l, tf_laye
     add_norm(b, cfg, prefix, &lw->norm2_w, &lw->norm2_b);
 }
 
-/* The embeddings, E wide (tf_embed_width), and their projection to D. */
-static void add_embeddings(table_builder *b, const tf_config *cfg, tf_weights *w)
+/* The embeddings, E wide (tf__embed_width), and their projection to D. */
+static void add_embeddings(table_builder *b, const tf_config *cfg, tf__weights *w)
 {
-    const int32_t E = tf_embed_width(cfg);
+    const int32_t E = tf__embed_width(cfg);
     if (cfg->vocab_size > 0)
         add_tensor(b, &w->token, "embed.token.weight", 2, cfg->vocab_size, E, TF_INIT_NORMAL, 0);
     if (cfg->position == TF_POSITION_LEARNED)
@@ -177,11 +178,11 @@ static void add_embeddings(table_builder *b, const tf_config *cfg, tf_weights *w
                    TF_INIT_NORMAL, 0);
     if (cfg->embedding_norm)
         add_norm_of(b, cfg, "embed.norm", E, &w->embed_norm_w, &w->embed_norm_b);
-    if (tf_embed_projects(cfg))
+    if (tf__embed_projects(cfg))
         add_linear(b, cfg, "embed.project", cfg->d_model, E, &w->embed_proj_w, &w->embed_proj_b);
 }
 
-static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
+static void build_table(table_builder *b, const tf_config *cfg, tf__weights *w)
 {
     const int32_t D = cfg->d_model;
     add_embeddings(b, cfg, w);
@@ -196,101 +197,107 @@ static void build_table(table_builder *b, const tf_config *cfg, tf_weights *w)
         add_linear(b, cfg, "pooler", D, D, &w->pooler_w, &w->pooler_b);
 }
 
-void tf_weights_init_random(tf_weights *w, uint64_t seed)
+void tf__weights_init_random(tf__weights *w, uint64_t seed)
 {
-    tf_rng rng = {seed};
+    tf__rng rng = {seed};
     for (size_t i = 0; i < w->n_tensors; i++) {
-        const tf_tensor *t = &w->tensors[i];
+        const tf__tensor *t = &w->tensors[i];
         for (size_t j = 0; j < t->count; j++) {
-            float *p = w->block + tf_tensor_at(t, j);
+            float *p = w->block + tf__tensor_at(t, j);
             switch (t->init) {
             case TF_INIT_UNIFORM:
-                *p = (float)(t->init_bound * (2.0 * tf_rng_uniform(&rng) - 1.0));
+                *p = (float)(t->init_bound * (2.0 * tf__rng_uniform(&rng) - 1.0));
                 break;
-            case TF_INIT_NORMAL: *p = (float)tf_rng_normal(&rng); break;
-            case TF_INIT_ONES: *p = 1.0f; break;
-            case TF_INIT_ZEROS: *p = 0.0f; break;
+            case TF_INIT_NORMAL:
+                *p = (float)tf__rng_normal(&rng);
+                break;
+            case TF_INIT_ONES:
+                *p = 1.0f;
+                break;
+            case TF_INIT_ZEROS:
+                *p = 0.0f;
+                break;
             }
         }
     }
 }
 
-tf_status tf_weights_layout(tf_weights *w, const tf_config *cfg)
+tf_status tf__weights_layout(tf__weights *w, const tf_config *cfg)
 {
     memset(w, 0, sizeof *w);
     /* Upper bound on the tensor count: 12 outside the layers, 24 per layer. */
     table_builder b = {.cap = 12 + 24 * (size_t)cfg->n_layers};
-    b.tensors = tf_calloc(b.cap, sizeof *b.tensors);
-    b.slots = tf_calloc(b.cap, sizeof *b.slots);
-    w->layers = tf_calloc((size_t)cfg->n_layers, sizeof *w->layers);
+    b.tensors = tf__calloc(b.cap, sizeof *b.tensors);
+    b.slots = tf__calloc(b.cap, sizeof *b.slots);
+    w->layers = tf__calloc((size_t)cfg->n_layers, sizeof *w->layers);
     size_t bytes;
     if (!b.tensors || !b.slots || !w->layers) {
-        tf_free(b.tensors);
-        tf_free(b.slots);
-        tf_free(w->layers);
+        tf__free(b.tensors);
+        tf__free(b.slots);
+        tf__free(w->layers);
         memset(w, 0, sizeof *w);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate the tensor table");
     }
     build_table(&b, cfg, w);
     w->tensors = b.tensors;
     w->slots = b.slots;
     w->n_tensors = b.n;
     w->n_floats = b.n_floats;
-    if (b.overflow || !tf_mul_size(b.n_floats, sizeof(float), &bytes)) {
-        tf_weights_destroy(w);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
+    if (b.overflow || !tf__mul_size(b.n_floats, sizeof(float), &bytes)) {
+        tf__weights_destroy(w);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "weights: the parameter count overflows size_t");
     }
     return TF_OK;
 }
 
-tf_status tf_weights_allocate(tf_weights *w)
+tf_status tf__weights_allocate(tf__weights *w)
 {
     /* aligned_alloc wants a multiple of the alignment (no overflow: the
      * layout checked n_floats * 4, and SIZE_MAX is far above it) */
     size_t bytes = w->n_floats * sizeof(float) + TF_BLOCK_ALIGN - 1;
     bytes -= bytes % TF_BLOCK_ALIGN;
-    w->block = tf_aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
+    w->block = tf__aligned_alloc(TF_BLOCK_ALIGN, bytes ? bytes : TF_BLOCK_ALIGN);
     if (!w->block)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
-                       w->n_floats, bytes);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "weights: cannot allocate %zu floats (%zu bytes)",
+                        w->n_floats, bytes);
     for (size_t i = 0; i < w->n_tensors; i++)
         if (w->slots[i])
             *w->slots[i] = w->block + w->tensors[i].offset;
-    tf_free(w->slots);
+    tf__free(w->slots);
     w->slots = NULL;
     return TF_OK;
 }
 
-void tf_weights_destroy(tf_weights *w)
+void tf__weights_destroy(tf__weights *w)
 {
-    tf_free(w->block);
-    tf_free(w->tensors);
-    tf_free(w->layers);
-    tf_free(w->slots);
+    tf__free(w->block);
+    tf__free(w->tensors);
+    tf__free(w->layers);
+    tf__free(w->slots);
     memset(w, 0, sizeof *w);
 }
 
-void tf_weights_put(tf_weights *w, const tf_tensor *t, size_t first, const float *src, size_t n)
+void tf__weights_put(tf__weights *w, const tf__tensor *t, size_t first, const float *src, size_t n)
 {
     if (!t->transposed_ld) {
         memcpy(w->block + t->offset + first, src, n * sizeof *src);
         return;
     }
     for (size_t i = 0; i < n; i++)
-        w->block[tf_tensor_at(t, first + i)] = src[i];
+        w->block[tf__tensor_at(t, first + i)] = src[i];
 }
 
-void tf_weights_get(const tf_weights *w, const tf_tensor *t, size_t first, float *dst, size_t n)
+void tf__weights_get(const tf__weights *w, const tf__tensor *t, size_t first, float *dst, size_t n)
 {
     if (!t->transposed_ld) {
         memcpy(dst, w->block + t->offset + first, n * sizeof *dst);
         return;
     }
     for (size_t i = 0; i < n; i++)
-        dst[i] = w->block[tf_tensor_at(t, first + i)];
+        dst[i] = w->block[tf__tensor_at(t, first + i)];
 }
 
-const tf_tensor *tf_weights_find(const tf_weights *w, const char *name)
+const tf__tensor *tf__weights_find(const tf__weights *w, const char *name)
 {
     for (size_t i = 0; i < w->n_tensors; i++)
         if (strcmp(w->tensors[i].name, name) == 0)
@@ -312,33 +319,33 @@ const char *tf_encoder_tensor_name(const tf_encoder *enc, size_t index)
     return enc->weights.tensors[index].name;
 }
 
-static tf_status lookup(const tf_encoder *enc, const char *name, const tf_tensor **out)
+static tf_status lookup(const tf_encoder *enc, const char *name, const tf__tensor **out)
 {
     if (!enc)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "encoder is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "encoder is NULL");
     if (!name)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "tensor name is NULL");
-    *out = tf_weights_find(&enc->weights, name);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "tensor name is NULL");
+    *out = tf__weights_find(&enc->weights, name);
     if (!*out)
-        return tf_fail(TF_ERR_NOT_FOUND, "%s: no tensor of that name in this model", name);
+        return tf__fail(TF_ERR_NOT_FOUND, "%s: no tensor of that name in this model", name);
     return TF_OK;
 }
 
 /* The caller's (rank, dims) must be exactly the tensor's shape. */
-static tf_status check_shape(const tf_tensor *t, int32_t rank, const int64_t *dims)
+static tf_status check_shape(const tf__tensor *t, int32_t rank, const int64_t *dims)
 {
     if (rank < 0 || rank > TF_MAX_RANK || (rank > 0 && !dims))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                       "%s: rank %d with %s dims is not a shape (rank 0..%d, dims non-NULL)",
-                       t->name, (int)rank, dims ? "non-NULL" : "NULL", TF_MAX_RANK);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s: rank %d with %s dims is not a shape (rank 0..%d, dims non-NULL)",
+                        t->name, (int)rank, dims ? "non-NULL" : "NULL", TF_MAX_RANK);
     int same = rank == t->rank;
     for (int32_t i = 0; same && i < rank; i++)
         same = dims[i] == t->dims[i];
     if (!same) {
         char want[64], got[256];
-        tf_format_shape(want, sizeof want, t->rank, t->dims);
-        tf_format_shape(got, sizeof got, rank, dims);
-        return tf_fail(TF_ERR_SHAPE, "%s: expected %s, got %s", t->name, want, got);
+        tf__format_shape(want, sizeof want, t->rank, t->dims);
+        tf__format_shape(got, sizeof got, rank, dims);
+        return tf__fail(TF_ERR_SHAPE, "%s: expected %s, got %s", t->name, want, got);
     }
     return TF_OK;
 }
@@ -346,12 +353,12 @@ static tf_status check_shape(const tf_tensor *t, int32_t rank, const int64_t *di
 tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name, int32_t *rank,
                                   int64_t *dims)
 {
-    const tf_tensor *t;
+    const tf__tensor *t;
     tf_status s = lookup(enc, name, &t);
     if (s)
         return s;
     if (!rank || !dims)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: rank or dims is NULL", name);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: rank or dims is NULL", name);
     *rank = t->rank;
     for (int i = 0; i < TF_MAX_RANK; i++)
         dims[i] = i < t->rank ? t->dims[i] : 0;
@@ -362,31 +369,31 @@ tf_status tf_encoder_tensor_shape(const tf_encoder *enc, const char *name, int32
  * buffer (`role`: "source", "destination") is there. */
 static tf_status lookup_for_copy(const tf_encoder *enc, const char *name, int32_t rank,
                                  const int64_t *dims, const float *buffer, const char *role,
-                                 const tf_tensor **t)
+                                 const tf__tensor **t)
 {
     tf_status s = lookup(enc, name, t);
     if (s || (s = check_shape(*t, rank, dims)))
         return s;
     if (!buffer)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", name, role);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", name, role);
     return TF_OK;
 }
 
 tf_status tf_encoder_get_tensor(const tf_encoder *enc, const char *name, float *dst, int32_t rank,
                                 const int64_t *dims)
 {
-    const tf_tensor *t;
+    const tf__tensor *t;
     tf_status s = lookup_for_copy(enc, name, rank, dims, dst, "destination", &t);
     if (s)
         return s;
-    tf_weights_get(&enc->weights, t, 0, dst, t->count);
+    tf__weights_get(&enc->weights, t, 0, dst, t->count);
     return TF_OK;
 }
 
 tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *src, int32_t rank,
                                 const int64_t *dims)
 {
-    const tf_tensor *t;
+    const tf__tensor *t;
     tf_status s = lookup_for_copy(enc, name, rank, dims, src, "source", &t);
     if (s)
         return s;
@@ -394,14 +401,14 @@ tf_status tf_encoder_set_tensor(tf_encoder *enc, const char *name, const float *
     for (size_t i = 0; i < t->count; i++) {
         if (!isfinite(src[i])) {
             if (t->rank == 2)
-                return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                               "%s: element [%zu, %zu] is %g; weights must be finite", name,
-                               i / cols, i % cols, (double)src[i]);
-            return tf_fail(TF_ERR_INVALID_ARGUMENT,
-                           "%s: element [%zu] is %g; weights must be finite", name, i,
-                           (double)src[i]);
+                return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                                "%s: element [%zu, %zu] is %g; weights must be finite", name,
+                                i / cols, i % cols, (double)src[i]);
+            return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                            "%s: element [%zu] is %g; weights must be finite", name, i,
+                            (double)src[i]);
         }
     }
-    tf_weights_put(&enc->weights, t, 0, src, t->count);
+    tf__weights_put(&enc->weights, t, 0, src, t->count);
     return TF_OK;
 }

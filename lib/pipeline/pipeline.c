@@ -26,7 +26,7 @@ static const tf_pipeline_options options_defaults = {
 
 void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_size)
 {
-    tf_abi_init(opts, struct_size, &options_defaults, sizeof options_defaults);
+    tf__abi_init(opts, struct_size, &options_defaults, sizeof options_defaults);
 }
 
 /* ---- The tokenizer ------------------------------------------------------------ */
@@ -37,16 +37,17 @@ void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_siz
  * max_seq_length may pass, as upstream computes them for any length). One
  * that a file gives must leave room for a token beside [CLS] and [SEP]. */
 static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
-                             const tf_folder_config *tc)
+                             const tf__folder_config *tc)
 {
     /* RoBERTa's first position_offset rows are not for tokens (514 - 2 = 512) */
     const int32_t positions = p->cfg.max_positions - p->cfg.position_offset;
-    const int32_t bound = tf_longest_sequence(&p->cfg); /* 0: none */
-    if (o->max_seq_length != 0 && (o->max_seq_length < TF_PIPELINE_MIN_LENGTH ||
-                                   (bound > 0 && o->max_seq_length > bound)))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "options.max_seq_length: expected 0 (the "
-                       "folder's) or %d..%d (the model's positions), got %d",
-                       TF_PIPELINE_MIN_LENGTH, (int)bound, (int)o->max_seq_length);
+    const int32_t bound = tf__longest_sequence(&p->cfg); /* 0: none */
+    if (o->max_seq_length != 0 &&
+        (o->max_seq_length < TF_PIPELINE_MIN_LENGTH || (bound > 0 && o->max_seq_length > bound)))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "options.max_seq_length: expected 0 (the "
+                        "folder's) or %d..%d (the model's positions), got %d",
+                        TF_PIPELINE_MIN_LENGTH, (int)bound, (int)o->max_seq_length);
     int32_t limit = positions > 0 ? positions : TF_PIPELINE_DEFAULT_MAX_LENGTH;
     const char *from = "config.json: max_position_embeddings less the position offset";
     if (tc->model_max_length > 0 && tc->model_max_length < limit)
@@ -56,9 +57,10 @@ static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
     if (o->max_seq_length > 0)
         limit = o->max_seq_length;
     if (limit < TF_PIPELINE_MIN_LENGTH)
-        return tf_fail(TF_ERR_FORMAT, "%s %d leaves no room for a token beside the special "
-                       "tokens (the pipeline needs %d or more)", from, (int)limit,
-                       TF_PIPELINE_MIN_LENGTH);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s %d leaves no room for a token beside the special "
+                        "tokens (the pipeline needs %d or more)",
+                        from, (int)limit, TF_PIPELINE_MIN_LENGTH);
     p->max_len = limit;
     return TF_OK;
 }
@@ -66,16 +68,16 @@ static tf_status token_limit(tf_pipeline *p, const tf_pipeline_options *o,
 /* The folder's tokenizer twice: p->tok, cutting at the pipeline's limit,
  * and p->probe, never cutting. */
 static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
-                                        const tf_pipeline_options *o, const tf_folder_config *tc)
+                                        const tf_pipeline_options *o, const tf__folder_config *tc)
 {
     char *path = NULL;
     int json = 0;
     tf_status s = token_limit(p, o, tc);
     if (s == TF_OK)
-        s = tf_tokenizer_folder_file(dir, &path, &json);
+        s = tf__tokenizer_folder_file(dir, &path, &json);
     p->wordpiece_subwords = 1; /* vocab.txt: "##" */
     if (s == TF_OK && json && p->kind == TF_PIPELINE_TOKEN_CLASSIFIER)
-        s = tf_model_folder_subword_prefix(path, &p->wordpiece_subwords);
+        s = tf__model_folder_subword_prefix(path, &p->wordpiece_subwords);
     tf_tokenizer_options to; /* vocab.txt: tokenizer_config.json's casing; tokenizer.json its own */
     tf_tokenizer_options_init(&to);
     const int32_t lowercase = tc->lowercase != 0; /* not said: BertTokenizer's true */
@@ -84,25 +86,27 @@ static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
     to.split_cjk = tc->split_cjk != 0;
     to.max_length = p->max_len;
     if (s == TF_OK)
-        s = tf_tokenizer_load_with_config(path, &to, tc, &p->tok);
+        s = tf__tokenizer_load_with_config(path, &to, tc, &p->tok);
     to.max_length = INT32_MAX; /* the probe: never cut, for counts and cuts */
     if (s == TF_OK)
-        s = tf_tokenizer_load_with_config(path, &to, tc, &p->probe);
-    tf_free(path);
+        s = tf__tokenizer_load_with_config(path, &to, tc, &p->probe);
+    tf__free(path);
     if (s == TF_OK && tf_tokenizer_vocab_size(p->tok) > p->cfg.vocab_size)
-        s = tf_fail(TF_ERR_SHAPE, "%s: %d tokens, but the model's word_embeddings has %d rows "
-                    "(config.json vocab_size)", json ? "tokenizer.json" : "vocab.txt",
-                    (int)tf_tokenizer_vocab_size(p->tok), (int)p->cfg.vocab_size);
+        s = tf__fail(TF_ERR_SHAPE,
+                     "%s: %d tokens, but the model's word_embeddings has %d rows "
+                     "(config.json vocab_size)",
+                     json ? "tokenizer.json" : "vocab.txt", (int)tf_tokenizer_vocab_size(p->tok),
+                     (int)p->cfg.vocab_size);
     return s;
 }
 
 static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
-    tf_folder_config tc;
-    tf_status s = tf_folder_config_read(dir, &tc);
+    tf__folder_config tc;
+    tf_status s = tf__folder_config_read(dir, &tc);
     if (s == TF_OK)
         s = load_folder_tokenizers(p, dir, o, &tc);
-    tf_folder_config_clear(&tc);
+    tf__folder_config_clear(&tc);
     return s;
 }
 
@@ -112,8 +116,8 @@ static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipel
  * head's (p->head), or a token head's classifier. */
 static tf_status read_head(tf_pipeline *p, const char *dir)
 {
-    tf_head_weights w;
-    tf_status s = tf_model_folder_head(dir, p->head, p->arch.n_labels, p->cfg.d_model, &w);
+    tf__head_weights w;
+    tf_status s = tf__model_folder_head(dir, p->head, p->arch.n_labels, p->cfg.d_model, &w);
     if (s)
         return s;
     p->dense_w = w.dense_w;
@@ -132,7 +136,7 @@ static tf_status read_head(tf_pipeline *p, const char *dir)
 static tf_status read_score_activation(tf_pipeline *p, const char *dir)
 {
     int32_t named;
-    tf_status s = tf_model_folder_ce_activation(dir, &named, &p->score_activation);
+    tf_status s = tf__model_folder_ce_activation(dir, &named, &p->score_activation);
     if (s == TF_OK && !named)
         p->score_activation = p->arch.n_labels == 1 ? TF_HEAD_SIGMOID : TF_HEAD_LOGITS;
     return s;
@@ -142,22 +146,24 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
 {
     /* a family's own head module (GTE's, NomicBERT's), or ModernBERT's token
        head (its prediction head before the classifier on every token) */
-    const tf_hf_seq_head *family_head = &p->arch.family->seq_head;
+    const tf__hf_seq_head *family_head = &p->arch.family->seq_head;
     if (!family_head->out || (p->arch.token_cls && family_head->norm))
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: a *For%sClassification of format "
-                       "%s is not supported (its encoder loads with tf_encoder_load)",
-                       p->arch.token_cls ? "Token" : "Sequence", p->arch.family->format);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: a *For%sClassification of format "
+                        "%s is not supported (its encoder loads with tf_encoder_load)",
+                        p->arch.token_cls ? "Token" : "Sequence", p->arch.family->format);
     if (p->arch.token_cls) {
         p->kind = TF_PIPELINE_TOKEN_CLASSIFIER;
         return read_head(p, dir);
     }
     p->head = &p->arch.head;
     if (!p->head->dense && !p->cfg.pooler)
-        return tf_fail(TF_ERR_FORMAT, "model.safetensors: a *ForSequenceClassification of "
-                       "model_type \"bert\" (config.json architectures) needs the pooler "
-                       "(bert.pooler.dense.weight)");
+        return tf__fail(TF_ERR_FORMAT,
+                        "model.safetensors: a *ForSequenceClassification of "
+                        "model_type \"bert\" (config.json architectures) needs the pooler "
+                        "(bert.pooler.dense.weight)");
     p->kind = p->arch.cross_encoder || p->arch.n_labels == 1 ? TF_PIPELINE_CROSS_ENCODER
-                                                              : TF_PIPELINE_CLASSIFIER;
+                                                             : TF_PIPELINE_CLASSIFIER;
     tf_status s = read_head(p, dir);
     return s == TF_OK ? read_score_activation(p, dir) : s;
 }
@@ -166,17 +172,17 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
 
 static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
-    tf_status s = tf_model_folder_arch(dir, &p->arch);
+    tf_status s = tf__model_folder_arch(dir, &p->arch);
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
     int modules = 0;
     const int head = p->arch.seq_cls || p->arch.token_cls;
     if (s == TF_OK && !head)
-        s = tf_st_is_pipeline(dir, &modules);
+        s = tf__st_is_pipeline(dir, &modules);
     if (s == TF_OK && head) {
         s = load_head(p, dir);
     } else if (s == TF_OK && modules) {
-        s = tf_st_pipeline_read(&p->st, dir, p->cfg.d_model, tf_longest_sequence(&p->cfg));
+        s = tf__st_pipeline_read(&p->st, dir, p->cfg.d_model, tf__longest_sequence(&p->cfg));
     } else if (s == TF_OK) { /* sentence-transformers' default for a plain model */
         p->st.pooling_modes = 1u << TF_POOLING_MEAN;
         p->st.pooled_dim = p->cfg.d_model;
@@ -194,22 +200,22 @@ static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_o
 tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts, tf_pipeline **out)
 {
     if (!out)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
     if (!dir)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "dir is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "dir is NULL");
     tf_pipeline_options o = options_defaults;
-    tf_status s = opts ? tf_abi_read(&o, sizeof o, opts, TF_PIPELINE_OPTIONS_SIZE_0_3, "options")
+    tf_status s = opts ? tf__abi_read(&o, sizeof o, opts, TF_PIPELINE_OPTIONS_SIZE_0_3, "options")
                        : TF_OK;
     if (s == TF_OK && o.truncation_error != 0 && o.truncation_error != 1)
-        s = tf_fail(TF_ERR_INVALID_ARGUMENT, "options.truncation_error: expected 0 or 1, got %d",
-                    (int)o.truncation_error);
+        s = tf__fail(TF_ERR_INVALID_ARGUMENT, "options.truncation_error: expected 0 or 1, got %d",
+                     (int)o.truncation_error);
     if (s)
         return s;
-    tf_pipeline *p = tf_calloc(1, sizeof *p);
+    tf_pipeline *p = tf__calloc(1, sizeof *p);
     if (!p)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the pipeline");
-    p->st = (tf_st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the pipeline");
+    p->st = (tf__st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
     p->truncation_error = o.truncation_error;
     tf_config_init(&p->cfg);
     if ((s = load_parts(p, dir, &o))) {
@@ -227,15 +233,15 @@ void tf_pipeline_destroy(tf_pipeline *p)
     tf_encoder_destroy(p->enc);
     tf_tokenizer_destroy(p->tok);
     tf_tokenizer_destroy(p->probe);
-    tf_st_pipeline_free(&p->st);
-    tf_hf_arch_free(&p->arch);
-    tf_free(p->dense_w);
-    tf_free(p->dense_b);
-    tf_free(p->norm_w);
-    tf_free(p->norm_b);
-    tf_free(p->cls_w);
-    tf_free(p->cls_b);
-    tf_free(p);
+    tf__st_pipeline_free(&p->st);
+    tf__hf_arch_free(&p->arch);
+    tf__free(p->dense_w);
+    tf__free(p->dense_b);
+    tf__free(p->norm_w);
+    tf__free(p->norm_b);
+    tf__free(p->cls_w);
+    tf__free(p->cls_b);
+    tf__free(p);
 }
 
 /* ---- What it is -------------------------------------------------------------------- */
@@ -277,7 +283,7 @@ const char *tf_pipeline_prompt_name(const tf_pipeline *p, size_t index)
 
 const char *tf_pipeline_prompt(const tf_pipeline *p, const char *name)
 {
-    const int32_t i = p && name ? tf_st_prompt_find(&p->st, name) : -1;
+    const int32_t i = p && name ? tf__st_prompt_find(&p->st, name) : -1;
     return i >= 0 ? p->st.prompts[i].text : NULL;
 }
 

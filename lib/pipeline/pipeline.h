@@ -16,52 +16,52 @@ struct tf_pipeline {
     tf_pipeline_kind kind;
     tf_encoder *enc;
     tf_config cfg;
-    tf_tokenizer *tok;        /* cuts each input to max_len tokens */
-    tf_tokenizer *probe;      /* uncut: an input longer than max_len there was cut */
+    tf_tokenizer *tok;   /* cuts each input to max_len tokens */
+    tf_tokenizer *probe; /* uncut: an input longer than max_len there was cut */
     int32_t max_len;
-    int32_t truncation_error; /* tf_pipeline_options' */
-    int32_t dim;              /* embedding: the vectors' width; heads: labels */
-    tf_st_pipeline st;        /* embedding: pooling, Dense and Normalize, prompts */
-    tf_hf_arch arch;          /* heads: labels, problem_type */
-    const tf_hf_seq_head *head; /* sequence heads: arch.head (hf_family.h) */
-    float *dense_w, *dense_b; /* heads with a dense layer: (D, D), (D) or NULL */
-    float *norm_w, *norm_b;   /* heads with a LayerNorm after it: (D), (D) or NULL */
-    float *cls_w;             /* heads: the logits' Linear, (labels, D) */
-    float *cls_b;             /* heads: its bias (labels) */
-    tf_head_activation score_activation; /* sequence heads: tf_pipeline_score's, as
+    int32_t truncation_error;             /* tf_pipeline_options' */
+    int32_t dim;                          /* embedding: the vectors' width; heads: labels */
+    tf__st_pipeline st;                   /* embedding: pooling, Dense and Normalize, prompts */
+    tf__hf_arch arch;                     /* heads: labels, problem_type */
+    const tf__hf_seq_head *head;          /* sequence heads: arch.head (hf_family.h) */
+    float *dense_w, *dense_b;             /* heads with a dense layer: (D, D), (D) or NULL */
+    float *norm_w, *norm_b;               /* heads with a LayerNorm after it: (D), (D) or NULL */
+    float *cls_w;                         /* heads: the logits' Linear, (labels, D) */
+    float *cls_b;                         /* heads: its bias (labels) */
+    tf__head_activation score_activation; /* sequence heads: tf_pipeline_score's, as
                                             CrossEncoder's activation_fn */
-    int32_t wordpiece_subwords; /* token heads: a subword is a token longer than its
+    int32_t wordpiece_subwords;           /* token heads: a subword is a token longer than its
                                    span (WordPiece's "##"), else one not after a space */
 };
 
 /* One batch of inputs first..first+B tokenised and run through the encoder. */
-typedef struct tf_pipeline_batch {
+typedef struct tf__pipeline_batch {
     tf_encoding *enc;
     int32_t B, T;
-    float *hidden;            /* [B, T, D] the encoder's output */
-    float *pooled;            /* [B, D] sequence heads only: what the logits' Linear reads
+    float *hidden;    /* [B, T, D] the encoder's output */
+    float *pooled;    /* [B, D] sequence heads only: what the logits' Linear reads
                                  (BERT's pooler output, or norm(act(dense(pool(hidden))))) */
-    size_t truncated;         /* inputs of the batch that were cut */
-} tf_pipeline_batch;
+    size_t truncated; /* inputs of the batch that were cut */
+} tf__pipeline_batch;
 
 /* Tokenises texts[0..n) (with pairs, or NULL), counts or refuses (per
  * p->truncation_error) the inputs cut, and runs the encoder; first is the
  * index of texts[0] among the call's inputs, for messages. On failure
  * nothing stays allocated. */
-tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
-                                const char *const *pairs, size_t n, size_t first,
-                                int32_t n_threads, tf_pipeline_batch *b);
-void tf_pipeline_batch_free(tf_pipeline_batch *b);
+tf_status tf__pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
+                                 const char *const *pairs, size_t n, size_t first,
+                                 int32_t n_threads, tf__pipeline_batch *b);
+void tf__pipeline_batch_free(tf__pipeline_batch *b);
 
 /* A head's call (score, classify, logits): batches of inputs, the logits
  * of the pooled vectors, then activation(p) on them; call names it in
  * messages. need_pairs: args.pairs is required. */
-tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
-                               const char *call,
-                               tf_head_activation (*activation)(const tf_pipeline *));
+tf_status tf__pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
+                                const char *call,
+                                tf__head_activation (*activation)(const tf_pipeline *));
 
 /* TF_ERR_INVALID_ARGUMENT "<call>: the pipeline is a <kind>; use
  * tf_pipeline_<the call its kind has>", for a call p's kind does not have. */
-tf_status tf_pipeline_wrong_kind(const tf_pipeline *p, const char *call);
+tf_status tf__pipeline_wrong_kind(const tf_pipeline *p, const char *call);
 
 #endif

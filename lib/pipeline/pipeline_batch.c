@@ -14,18 +14,18 @@
  * caller's args.texts and args.pairs. Other messages stay as they are. */
 static tf_status renumber(tf_status s, size_t first)
 {
-    const char *m = tf_last_error(); /* tf_fail formats before it replaces it */
+    const char *m = tf_last_error(); /* tf__fail formats before it replaces it */
     if ((strncmp(m, "text ", 5) != 0 && strncmp(m, "pair ", 5) != 0) || m[5] < '0' || m[5] > '9')
         return s;
     char *end;
     const unsigned long long i = strtoull(m + 5, &end, 10);
-    return tf_fail(s, "%.4s %zu%s", m, first + (size_t)i, end);
+    return tf__fail(s, "%.4s %zu%s", m, first + (size_t)i, end);
 }
 
 /* Counts the rows cut: a row of exactly max_len tokens was when the probe
  * gives it more. Refuses them when p->truncation_error. */
-static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
-                           const char *const *pairs, size_t first, tf_pipeline_batch *b)
+static tf_status count_cut(const tf_pipeline *p, const char *const *texts, const char *const *pairs,
+                           size_t first, tf__pipeline_batch *b)
 {
     for (int32_t r = 0; r < b->B; r++) {
         if (tf_encoding_lengths(b->enc)[r] < p->max_len)
@@ -39,9 +39,10 @@ static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
         const int cut = tf_encoding_lengths(longer)[0] > p->max_len;
         tf_encoding_destroy(longer);
         if (cut && p->truncation_error)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "input %zu has more than %d tokens "
-                           "(max_seq_length), and options.truncation_error is 1",
-                           first + (size_t)r, (int)p->max_len);
+            return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                            "input %zu has more than %d tokens "
+                            "(max_seq_length), and options.truncation_error is 1",
+                            first + (size_t)r, (int)p->max_len);
         b->truncated += (size_t)cut;
     }
     return TF_OK;
@@ -49,29 +50,34 @@ static tf_status count_cut(const tf_pipeline *p, const char *const *texts,
 
 /* b->pooled (B, D) = norm(act(dense(pool(hidden)))): the head's input where
  * it is not BERT's pooler; scratch (B, D). */
-static void head_transform(const tf_pipeline *p, tf_pipeline_batch *b, float *scratch)
+static void head_transform(const tf_pipeline *p, tf__pipeline_batch *b, float *scratch)
 {
-    const tf_head_transform h = {.pooling = p->head->pooling, .dense_w = p->dense_w,
-                                 .dense_b = p->dense_b, .act = p->head->dense_act,
-                                 .norm_w = p->norm_w, .norm_b = p->norm_b,
-                                 .norm_eps = p->cfg.layer_norm_eps};
-    tf_head_transform_forward(b->pooled, scratch, b->hidden, tf_encoding_lengths(b->enc),
-                              (size_t)b->B, (size_t)b->T, (size_t)p->cfg.d_model, &h);
+    const tf__head_transform h = {.pooling = p->head->pooling,
+                                  .dense_w = p->dense_w,
+                                  .dense_b = p->dense_b,
+                                  .act = p->head->dense_act,
+                                  .norm_w = p->norm_w,
+                                  .norm_b = p->norm_b,
+                                  .norm_eps = p->cfg.layer_norm_eps};
+    tf__head_transform_forward(b->pooled, scratch, b->hidden, tf_encoding_lengths(b->enc),
+                               (size_t)b->B, (size_t)b->T, (size_t)p->cfg.d_model, &h);
 }
 
-static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_batch *b)
+static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf__pipeline_batch *b)
 {
     const size_t D = (size_t)p->cfg.d_model;
     const int head = p->kind == TF_PIPELINE_CROSS_ENCODER || p->kind == TF_PIPELINE_CLASSIFIER;
     const int dense = head && p->head->dense;
-    b->hidden = tf_malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
+    b->hidden = tf__malloc((size_t)b->B * (size_t)b->T * D * sizeof *b->hidden); /* [B, T, D] */
     if (head)
-        b->pooled = tf_malloc((size_t)b->B * D * sizeof *b->pooled); /* [B, D] */
-    float *scratch = dense ? tf_malloc((size_t)b->B * D * sizeof *scratch) : NULL; /* [B, D] */
+        b->pooled = tf__malloc((size_t)b->B * D * sizeof *b->pooled);               /* [B, D] */
+    float *scratch = dense ? tf__malloc((size_t)b->B * D * sizeof *scratch) : NULL; /* [B, D] */
     tf_status s = TF_OK;
     if (!b->hidden || (head && !b->pooled) || (dense && !scratch))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the hidden states of %d x %d "
-                    "tokens", (int)b->B, (int)b->T);
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY,
+                     "cannot allocate the hidden states of %d x %d "
+                     "tokens",
+                     (int)b->B, (int)b->T);
     tf_forward_args a;
     tf_forward_args_init(&a);
     a.batch = b->B, a.seq_len = b->T, a.input_ids = tf_encoding_ids(b->enc);
@@ -82,15 +88,15 @@ static tf_status forward(const tf_pipeline *p, int32_t n_threads, tf_pipeline_ba
     a.n_threads = n_threads;
     if (s == TF_OK && (s = tf_encoder_forward(p->enc, &a)) == TF_OK && dense)
         head_transform(p, b, scratch);
-    tf_free(scratch);
+    tf__free(scratch);
     return s;
 }
 
-tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
-                                const char *const *pairs, size_t n, size_t first,
-                                int32_t n_threads, tf_pipeline_batch *b)
+tf_status tf__pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
+                                 const char *const *pairs, size_t n, size_t first,
+                                 int32_t n_threads, tf__pipeline_batch *b)
 {
-    *b = (tf_pipeline_batch){0};
+    *b = (tf__pipeline_batch){0};
     tf_status s = tf_tokenizer_encode_batch(p->tok, n, texts, NULL, pairs, NULL, &b->enc);
     if (s)
         return renumber(s, first);
@@ -98,14 +104,14 @@ tf_status tf_pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
     if ((s = count_cut(p, texts, pairs, first, b)) == TF_OK)
         s = forward(p, n_threads, b);
     if (s)
-        tf_pipeline_batch_free(b);
+        tf__pipeline_batch_free(b);
     return s;
 }
 
-void tf_pipeline_batch_free(tf_pipeline_batch *b)
+void tf__pipeline_batch_free(tf__pipeline_batch *b)
 {
     tf_encoding_destroy(b->enc);
-    tf_free(b->hidden);
-    tf_free(b->pooled);
-    *b = (tf_pipeline_batch){0};
+    tf__free(b->hidden);
+    tf__free(b->pooled);
+    *b = (tf__pipeline_batch){0};
 }

@@ -28,7 +28,7 @@ static const tf_pipeline_args args_defaults = {
 
 void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_size)
 {
-    tf_abi_init(args, struct_size, &args_defaults, sizeof args_defaults);
+    tf__abi_init(args, struct_size, &args_defaults, sizeof args_defaults);
 }
 
 /* The caller's args into *a, checked for what every call needs. */
@@ -36,25 +36,28 @@ static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_p
                            int need_pairs)
 {
     if (!p || !in)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "args" : "pipeline");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "args" : "pipeline");
     *a = args_defaults;
-    tf_status s = tf_abi_read(a, sizeof *a, in, TF_PIPELINE_ARGS_SIZE_0_3, "args");
+    tf_status s = tf__abi_read(a, sizeof *a, in, TF_PIPELINE_ARGS_SIZE_0_3, "args");
     if (s)
         return s;
     if (a->n < 1 || !a->texts || !a->out)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s", a->n < 1 ? "n: expected >= 1, got 0"
-                       : !a->texts ? "texts is NULL" : "out is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "args.%s",
+                        a->n < 1        ? "n: expected >= 1, got 0"
+                            : !a->texts ? "texts is NULL"
+                                        : "out is NULL");
     if (need_pairs && !a->pairs)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.pairs is NULL: scoring takes (text, pair) "
-                       "inputs");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.pairs is NULL: scoring takes (text, pair) "
+                        "inputs");
     for (size_t i = 0; i < a->n; i++)
         if (!a->texts[i] || (a->pairs && !a->pairs[i]))
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s[%zu] is NULL",
-                           a->texts[i] ? "pairs" : "texts", i);
+            return tf__fail(TF_ERR_INVALID_ARGUMENT, "args.%s[%zu] is NULL",
+                            a->texts[i] ? "pairs" : "texts", i);
     if (a->batch_size < 0 || a->n_threads < 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.%s: expected >= 0, got %d",
-                       a->batch_size < 0 ? "batch_size" : "n_threads",
-                       (int)(a->batch_size < 0 ? a->batch_size : a->n_threads));
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "args.%s: expected >= 0, got %d",
+                        a->batch_size < 0 ? "batch_size" : "n_threads",
+                        (int)(a->batch_size < 0 ? a->batch_size : a->n_threads));
     if (a->batch_size == 0)
         a->batch_size = TF_PIPELINE_BATCH;
     return TF_OK;
@@ -62,18 +65,19 @@ static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_p
 
 /* out holds n x width floats: the caller's out_len says so, or the caller
  * predates out_len (its struct_size ends before it). */
-static tf_status check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a,
-                               size_t width)
+static tf_status check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a, size_t width)
 {
     if (in->struct_size < offsetof(tf_pipeline_args, out_len) + sizeof a->out_len)
         return TF_OK;
     size_t need;
-    if (!tf_mul_size(a->n, width, &need))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.n %zu times the width %zu overflows",
-                       a->n, width);
+    if (!tf__mul_size(a->n, width, &need))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "args.n %zu times the width %zu overflows", a->n,
+                        width);
     if (a->out_len < need)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.out_len: out holds %zu floats, but %zu "
-                       "inputs of %zu values need %zu", a->out_len, a->n, width, need);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.out_len: out holds %zu floats, but %zu "
+                        "inputs of %zu values need %zu",
+                        a->out_len, a->n, width, need);
     return TF_OK;
 }
 
@@ -81,9 +85,9 @@ static tf_status check_out_len(const tf_pipeline_args *in, const tf_pipeline_arg
 static tf_status alloc_results(size_t n, size_t width, float **tmp)
 {
     size_t bytes;
-    if (!tf_mul_size(n, width, &bytes) || !tf_mul_size(bytes, sizeof(float), &bytes) ||
-        !(*tmp = tf_malloc(bytes)))
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the results of %zu inputs", n);
+    if (!tf__mul_size(n, width, &bytes) || !tf__mul_size(bytes, sizeof(float), &bytes) ||
+        !(*tmp = tf__malloc(bytes)))
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the results of %zu inputs", n);
     return TF_OK;
 }
 
@@ -100,13 +104,14 @@ static tf_status resolve_prompt(const tf_pipeline *p, const char *name, const ch
         name = p->st.prompts[p->st.default_prompt].name;
     if (!name || !name[0])
         return TF_OK;
-    const int32_t i = tf_st_prompt_find(&p->st, name);
+    const int32_t i = tf__st_prompt_find(&p->st, name);
     if (i < 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.prompt_name \"%s\": the folder's prompts "
-                       "(config_sentence_transformers.json) are %s%s%s", name,
-                       p->st.n_prompts ? p->st.prompts[0].name : "none",
-                       p->st.n_prompts > 1 ? ", " : "",
-                       p->st.n_prompts > 1 ? p->st.prompts[1].name : "");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.prompt_name \"%s\": the folder's prompts "
+                        "(config_sentence_transformers.json) are %s%s%s",
+                        name, p->st.n_prompts ? p->st.prompts[0].name : "none",
+                        p->st.n_prompts > 1 ? ", " : "",
+                        p->st.n_prompts > 1 ? p->st.prompts[1].name : "");
     *text = p->st.prompts[i].text;
     if (p->st.include_prompt || !*text)
         return TF_OK;
@@ -120,15 +125,14 @@ static tf_status resolve_prompt(const tf_pipeline *p, const char *name, const ch
 }
 
 /* texts[i] with the prompt before it, [n] strings in one block. */
-static tf_status prefix_texts(const char *prompt, const char *const *texts, size_t n,
-                              char ***out)
+static tf_status prefix_texts(const char *prompt, const char *const *texts, size_t n, char ***out)
 {
     size_t bytes = n * sizeof(char *);
     for (size_t i = 0; i < n; i++)
         bytes += strlen(prompt) + strlen(texts[i]) + 1;
-    char **block = tf_malloc(bytes);
+    char **block = tf__malloc(bytes);
     if (!block)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompted texts", n);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu prompted texts", n);
     char *at = (char *)(block + n);
     for (size_t i = 0; i < n; i++) {
         block[i] = at;
@@ -139,7 +143,7 @@ static tf_status prefix_texts(const char *prompt, const char *const *texts, size
 }
 
 /* The widest vector between the Pooling module and the end. */
-static size_t widest_vector(const tf_st_pipeline *st)
+static size_t widest_vector(const tf__st_pipeline *st)
 {
     size_t w = (size_t)st->pooled_dim;
     for (size_t i = 0; i < st->n_steps; i++)
@@ -157,11 +161,11 @@ typedef struct embed_scratch {
 
 static void scratch_free(embed_scratch *e)
 {
-    tf_free(e->texts);
-    tf_free(e->first);
-    tf_free(e->x);
-    tf_free(e->y);
-    tf_free(e->results);
+    tf__free(e->texts);
+    tf__free(e->first);
+    tf__free(e->x);
+    tf__free(e->y);
+    tf__free(e->results);
 }
 
 static tf_status scratch_alloc(embed_scratch *e, const tf_pipeline *p, const tf_pipeline_args *a,
@@ -173,11 +177,11 @@ static tf_status scratch_alloc(embed_scratch *e, const tf_pipeline *p, const tf_
     tf_status s = prefix_texts(prompt, a->texts, a->n, &e->texts);
     if (s == TF_OK)
         s = alloc_results(a->n, (size_t)p->dim, &e->results);
-    e->first = s ? NULL : tf_malloc(bs * sizeof *e->first);
-    e->x = e->first ? tf_malloc(bs * widest * sizeof *e->x) : NULL;
-    e->y = e->x ? tf_malloc(bs * widest * sizeof *e->y) : NULL;
+    e->first = s ? NULL : tf__malloc(bs * sizeof *e->first);
+    e->x = e->first ? tf__malloc(bs * widest * sizeof *e->x) : NULL;
+    e->y = e->x ? tf__malloc(bs * widest * sizeof *e->y) : NULL;
     if (s == TF_OK && !e->y)
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the vectors of %zu inputs", bs);
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the vectors of %zu inputs", bs);
     if (s)
         scratch_free(e);
     return s;
@@ -186,37 +190,37 @@ static tf_status scratch_alloc(embed_scratch *e, const tf_pipeline *p, const tf_
 /* The batch's vectors into out (B, dim): the pooling modes side by side
  * (Pooling.py's order), then each Dense and, unless normalize is 0, each
  * Normalize; normalize 1 ends with one more. */
-static void embed_modules(const tf_pipeline *p, const tf_pipeline_batch *b, int32_t skip,
+static void embed_modules(const tf_pipeline *p, const tf__pipeline_batch *b, int32_t skip,
                           int32_t normalize, embed_scratch *e, float *out)
 {
     const size_t B = (size_t)b->B, D = (size_t)p->cfg.d_model;
     size_t width = (size_t)p->st.pooled_dim, at = 0;
     for (size_t r = 0; r < B; r++)
         e->first[r] = skip;
-    static const int order[] = {TF_POOLING_CLS, TF_POOLING_MAX, TF_POOLING_MEAN,
-                                TF_POOLING_MEAN_SQRT_LEN, TF_POOLING_WEIGHTED_MEAN,
-                                TF_POOLING_LAST_TOKEN}; /* Pooling.py's */
+    static const int order[] = {TF_POOLING_CLS,           TF_POOLING_MAX,
+                                TF_POOLING_MEAN,          TF_POOLING_MEAN_SQRT_LEN,
+                                TF_POOLING_WEIGHTED_MEAN, TF_POOLING_LAST_TOKEN}; /* Pooling.py's */
     for (size_t k = 0; k < sizeof order / sizeof *order; k++)
         if (p->st.pooling_modes & (1u << order[k])) { /* x (B, width): column block `at` */
             const int mode = order[k];
-            tf_pool_mode(e->x + at, width, b->hidden, tf_encoding_lengths(b->enc), e->first, B,
-                         (size_t)b->T, D, mode);
+            tf__pool_mode(e->x + at, width, b->hidden, tf_encoding_lengths(b->enc), e->first, B,
+                          (size_t)b->T, D, mode);
             at += D;
         }
     float *x = e->x, *y = e->y;
     for (size_t i = 0; i < p->st.n_steps; i++) {
-        const tf_st_step *step = &p->st.steps[i];
+        const tf__st_step *step = &p->st.steps[i];
         if (step->normalize && normalize != 0) {
-            tf_l2_normalize_rows(x, B, width);
+            tf__l2_normalize_rows(x, B, width);
         } else if (!step->normalize) {
-            tf_dense_forward(y, x, step->w, step->b, B, (size_t)step->out, width, step->act);
+            tf__dense_forward(y, x, step->w, step->b, B, (size_t)step->out, width, step->act);
             width = (size_t)step->out;
             float *t = x;
             x = y, y = t;
         }
     }
     if (normalize == 1)
-        tf_l2_normalize_rows(x, B, width);
+        tf__l2_normalize_rows(x, B, width);
     memcpy(out, x, B * width * sizeof *out);
 }
 
@@ -238,7 +242,7 @@ static void cut_dimensions(float *out, const float *results, size_t n, size_t di
     for (size_t r = 0; r < n; r++)
         memcpy(out + r * dims, results + r * dim, dims * sizeof *out);
     if (unit)
-        tf_l2_normalize_rows(out, n, dims);
+        tf__l2_normalize_rows(out, n, dims);
 }
 
 /* The call's vectors results [n, dim] into out [n, dims]: the plain cut
@@ -248,7 +252,7 @@ static void matryoshka(float *out, float *results, const tf_pipeline *p, const t
 {
     const size_t dim = (size_t)p->dim, dims = a->dimensions ? (size_t)a->dimensions : dim;
     if (a->dimensions_layer_norm)
-        tf_layer_norm_vectors(results, a->n, dim, TF_MATRYOSHKA_LAYER_NORM_EPS);
+        tf__layer_norm_vectors(results, a->n, dim, TF_MATRYOSHKA_LAYER_NORM_EPS);
     cut_dimensions(out, results, a->n, dim, dims,
                    a->dimensions_layer_norm || (dims < dim && normalises(p, a->normalize)));
 }
@@ -263,27 +267,32 @@ static const char *const kind_calls[] = {
 _Static_assert(sizeof kind_calls / sizeof *kind_calls == TF_PIPELINE_KIND_COUNT,
                "a call for every tf_pipeline_kind");
 
-tf_status tf_pipeline_wrong_kind(const tf_pipeline *p, const char *call)
+tf_status tf__pipeline_wrong_kind(const tf_pipeline *p, const char *call)
 {
     const char *kind = tf_pipeline_kind_name(p->kind);
-    return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a%s %s; use tf_pipeline_%s", call,
-                   kind[0] == 'e' ? "n" : "", kind, kind_calls[p->kind]);
+    return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a%s %s; use tf_pipeline_%s", call,
+                    kind[0] == 'e' ? "n" : "", kind, kind_calls[p->kind]);
 }
 
 static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *a)
 {
     if (p->kind != TF_PIPELINE_EMBEDDING)
-        return tf_pipeline_wrong_kind(p, "tf_pipeline_embed");
+        return tf__pipeline_wrong_kind(p, "tf_pipeline_embed");
     if (a->normalize < -1 || a->normalize > 1)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.normalize: expected -1 (as the folder), 0 "
-                       "or 1, got %d", (int)a->normalize);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.normalize: expected -1 (as the folder), 0 "
+                        "or 1, got %d",
+                        (int)a->normalize);
     if (a->dimensions < 0 || a->dimensions > p->dim)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.dimensions %d: the model's vectors have "
-                       "%d dimensions (0 keeps them all)", (int)a->dimensions, (int)p->dim);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.dimensions %d: the model's vectors have "
+                        "%d dimensions (0 keeps them all)",
+                        (int)a->dimensions, (int)p->dim);
     if (a->dimensions_layer_norm < 0 || a->dimensions_layer_norm > 1)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "args.dimensions_layer_norm: expected 0 (the "
-                       "plain cut) or 1 (nomic's layer norm before it), got %d",
-                       (int)a->dimensions_layer_norm);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.dimensions_layer_norm: expected 0 (the "
+                        "plain cut) or 1 (nomic's layer norm before it), got %d",
+                        (int)a->dimensions_layer_norm);
     return TF_OK;
 }
 
@@ -305,13 +314,13 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
     size_t truncated = 0;
     for (size_t i = 0; s == TF_OK && i < a.n; i += (size_t)a.batch_size) {
         const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
-        tf_pipeline_batch b;
-        s = tf_pipeline_batch_run(p, (const char *const *)e.texts + i, a.pairs ? a.pairs + i : NULL,
-                                  n, i, a.n_threads, &b);
+        tf__pipeline_batch b;
+        s = tf__pipeline_batch_run(p, (const char *const *)e.texts + i,
+                                   a.pairs ? a.pairs + i : NULL, n, i, a.n_threads, &b);
         if (s == TF_OK) {
             embed_modules(p, &b, skip, a.normalize, &e, e.results + i * (size_t)p->dim);
             truncated += b.truncated;
-            tf_pipeline_batch_free(&b);
+            tf__pipeline_batch_free(&b);
         }
     }
     if (s == TF_OK) {
@@ -325,14 +334,14 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
 
 /* ---- Heads ----------------------------------------------------------------------------- */
 
-tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
-                               const char *call,
-                               tf_head_activation (*activation)(const tf_pipeline *))
+tf_status tf__pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
+                                const char *call,
+                                tf__head_activation (*activation)(const tf_pipeline *))
 {
     tf_pipeline_args a;
     tf_status s = read_args(&a, p, args, need_pairs);
     if (s == TF_OK && p->kind != TF_PIPELINE_CROSS_ENCODER && p->kind != TF_PIPELINE_CLASSIFIER)
-        s = tf_pipeline_wrong_kind(p, call);
+        s = tf__pipeline_wrong_kind(p, call);
     if (s == TF_OK)
         s = check_out_len(args, &a, (size_t)p->dim);
     float *results = NULL; /* [n, labels] */
@@ -342,15 +351,15 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
     size_t truncated = 0;
     for (size_t i = 0; s == TF_OK && i < a.n; i += (size_t)a.batch_size) {
         const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
-        tf_pipeline_batch b;
-        s = tf_pipeline_batch_run(p, a.texts + i, a.pairs ? a.pairs + i : NULL, n, i,
-                                  a.n_threads, &b);
+        tf__pipeline_batch b;
+        s = tf__pipeline_batch_run(p, a.texts + i, a.pairs ? a.pairs + i : NULL, n, i, a.n_threads,
+                                   &b);
         if (s == TF_OK) {
             float *logits = results + i * labels; /* (n, labels) */
-            tf_head_logits(logits, b.pooled, p->cls_w, p->cls_b, n, labels, D);
-            tf_head_activate(logits, n, labels, activation(p));
+            tf__head_logits(logits, b.pooled, p->cls_w, p->cls_b, n, labels, D);
+            tf__head_activate(logits, n, labels, activation(p));
             truncated += b.truncated;
-            tf_pipeline_batch_free(&b);
+            tf__pipeline_batch_free(&b);
         }
     }
     if (s == TF_OK) {
@@ -358,34 +367,38 @@ tf_status tf_pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *arg
         if (a.truncated)
             *a.truncated = truncated;
     }
-    tf_free(results);
+    tf__free(results);
     return s;
 }
 
 /* CrossEncoder's activation_fn, as the folder's config.json chooses it (pipeline.c). */
-static tf_head_activation score_activation(const tf_pipeline *p)
+static tf__head_activation score_activation(const tf_pipeline *p)
 {
     return p->score_activation;
 }
 
 /* The text-classification pipeline's function_to_apply by problem_type. */
-static tf_head_activation classify_activation(const tf_pipeline *p)
+static tf__head_activation classify_activation(const tf_pipeline *p)
 {
     switch (p->arch.problem) {
-    case TF_PROBLEM_SINGLE_LABEL: return TF_HEAD_SOFTMAX;
-    case TF_PROBLEM_MULTI_LABEL: return TF_HEAD_SIGMOID;
-    case TF_PROBLEM_REGRESSION: return TF_HEAD_LOGITS;
-    case TF_PROBLEM_UNSET: break;
+    case TF_PROBLEM_SINGLE_LABEL:
+        return TF_HEAD_SOFTMAX;
+    case TF_PROBLEM_MULTI_LABEL:
+        return TF_HEAD_SIGMOID;
+    case TF_PROBLEM_REGRESSION:
+        return TF_HEAD_LOGITS;
+    case TF_PROBLEM_UNSET:
+        break;
     }
     return p->dim == 1 ? TF_HEAD_SIGMOID : TF_HEAD_SOFTMAX;
 }
 
 tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args)
 {
-    return tf_pipeline_run_head(p, args, 1, "tf_pipeline_score", score_activation);
+    return tf__pipeline_run_head(p, args, 1, "tf_pipeline_score", score_activation);
 }
 
 tf_status tf_pipeline_classify(const tf_pipeline *p, const tf_pipeline_args *args)
 {
-    return tf_pipeline_run_head(p, args, 0, "tf_pipeline_classify", classify_activation);
+    return tf__pipeline_run_head(p, args, 0, "tf_pipeline_classify", classify_activation);
 }

@@ -25,9 +25,10 @@ static tf_status prompt_text(const tf_pipeline *p, const char *prompt_name, cons
     if (!name || !name[0])
         return TF_OK;
     if (!(*text = tf_pipeline_prompt(p, name)))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "prompt_name \"%s\": the folder has no such "
-                       "prompt (config_sentence_transformers.json has %zu)", name,
-                       tf_pipeline_prompt_count(p));
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "prompt_name \"%s\": the folder has no such "
+                        "prompt (config_sentence_transformers.json has %zu)",
+                        name, tf_pipeline_prompt_count(p));
     return TF_OK;
 }
 
@@ -35,23 +36,26 @@ tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text, const
                                    const char *prompt_name, int32_t *tokens)
 {
     if (!p || !text || !tokens)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL",
-                       !p ? "pipeline" : !text ? "text" : "tokens");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        !p          ? "pipeline"
+                            : !text ? "text"
+                                    : "tokens");
     const char *prompt;
     tf_status s = prompt_text(p, prompt_name, &prompt);
     if (s)
         return s;
     const size_t prompt_len = strlen(prompt), text_len = strlen(text);
-    char *joined = tf_malloc(prompt_len + text_len + 1); /* the prompt, then the text */
+    char *joined = tf__malloc(prompt_len + text_len + 1); /* the prompt, then the text */
     if (!joined)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a text of %zu bytes",
-                       prompt_len + text_len);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a text of %zu bytes",
+                        prompt_len + text_len);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the text's NUL comes next */
     memcpy(joined, prompt, prompt_len);
     memcpy(joined + prompt_len, text, text_len + 1);
     tf_encoding *e;
-    s = tf_tokenizer_encode(p->probe, joined, prompt_len + text_len, pair,
-                            pair ? strlen(pair) : 0, &e);
-    tf_free(joined);
+    s = tf_tokenizer_encode(p->probe, joined, prompt_len + text_len, pair, pair ? strlen(pair) : 0,
+                            &e);
+    tf__free(joined);
     if (s == TF_OK) {
         *tokens = tf_encoding_lengths(e)[0];
         tf_encoding_destroy(e);
@@ -59,7 +63,7 @@ tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text, const
     return s;
 }
 
-static tf_head_activation no_activation(const tf_pipeline *p)
+static tf__head_activation no_activation(const tf_pipeline *p)
 {
     (void)p;
     return TF_HEAD_LOGITS;
@@ -67,5 +71,5 @@ static tf_head_activation no_activation(const tf_pipeline *p)
 
 tf_status tf_pipeline_logits(const tf_pipeline *p, const tf_pipeline_args *args)
 {
-    return tf_pipeline_run_head(p, args, 0, "tf_pipeline_logits", no_activation);
+    return tf__pipeline_run_head(p, args, 0, "tf_pipeline_logits", no_activation);
 }

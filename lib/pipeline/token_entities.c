@@ -15,14 +15,14 @@
 
 /* One token (gather_pre_entities' pre_entity) or one entity. */
 typedef struct entity {
-    int32_t label;        /* id2label index of its best score */
+    int32_t label; /* id2label index of its best score */
     float score;
-    int64_t start, end;   /* bytes of the text */
-    int32_t index;        /* the token's index in the encoding; -1 for groups */
-    int32_t is_subword;   /* tokens only */
-    int32_t skip;         /* bytes of labels[label] before its entity_group ("B-") */
-    const float *scores;  /* tokens: their softmax (labels), while aggregating */
-    char *word;           /* owned (or NULL: moved): the token, or the decoder's text of
+    int64_t start, end;  /* bytes of the text */
+    int32_t index;       /* the token's index in the encoding; -1 for groups */
+    int32_t is_subword;  /* tokens only */
+    int32_t skip;        /* bytes of labels[label] before its entity_group ("B-") */
+    const float *scores; /* tokens: their softmax (labels), while aggregating */
+    char *word;          /* owned (or NULL: moved): the token, or the decoder's text of
                              what it groups */
 } entity;
 
@@ -39,13 +39,13 @@ _Static_assert(sizeof aggregation_names / sizeof *aggregation_names == TF_AGGREG
 const char *tf_aggregation_name(int32_t aggregation)
 {
     return aggregation >= TF_AGGREGATION_NONE && aggregation <= TF_AGGREGATION_MAX
-               ? aggregation_names[aggregation]
-               : NULL;
+        ? aggregation_names[aggregation]
+        : NULL;
 }
 
 static char *copy_text(const char *s, size_t n)
 {
-    char *out = tf_malloc(n + 1);
+    char *out = tf__malloc(n + 1);
     if (out) {
         memcpy(out, s, n);
         out[n] = '\0';
@@ -54,12 +54,12 @@ static char *copy_text(const char *s, size_t n)
 }
 
 /* gather_pre_entities' is_subword for token t of the text. */
-static int32_t is_subword(const tf_pipeline *p, const char *text, const char *token,
-                          int64_t start, int64_t end)
+static int32_t is_subword(const tf_pipeline *p, const char *text, const char *token, int64_t start,
+                          int64_t end)
 {
     if (p->wordpiece_subwords) /* len(word) != len(word_ref), in characters */
-        return tf_utf8_count(token, strlen(token)) !=
-               tf_utf8_count(text + start, (size_t)(end - start));
+        return tf__utf8_count(token, strlen(token)) !=
+            tf__utf8_count(text + start, (size_t)(end - start));
     return start > 0 && text[start - 1] != ' ' && text[start] != ' ';
 }
 
@@ -93,7 +93,7 @@ static int32_t argmax(const float *row, int32_t n)
 /* The tokens of the batch's one row, special ones (an empty span) left out,
  * into out[*n]: scores (len, labels) their softmax; each its token (the
  * unknown one: its text span) as word. */
-static tf_status gather(const tf_pipeline *p, const tf_pipeline_batch *b, const char *text,
+static tf_status gather(const tf_pipeline *p, const tf__pipeline_batch *b, const char *text,
                         const float *scores, entity *out, size_t *n)
 {
     const int32_t len = tf_encoding_lengths(b->enc)[0], labels = p->dim;
@@ -114,13 +114,17 @@ static tf_status gather(const tf_pipeline *p, const tf_pipeline_batch *b, const 
         const float *row = scores + (size_t)t * (size_t)labels; /* (labels) */
         const int32_t best = argmax(row, labels);
         entity *e = &out[*n];
-        *e = (entity){.label = best, .score = row[best], .start = start, .end = end, .index = t,
+        *e = (entity){.label = best,
+                      .score = row[best],
+                      .start = start,
+                      .end = end,
+                      .index = t,
                       .is_subword = known && is_subword(p, text, token, start, end),
                       .scores = row};
         e->word = known ? copy_text(token, strlen(token))
                         : copy_text(text + start, (size_t)(end - start));
         if (!e->word)
-            return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the word of token %d", (int)t);
+            return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the word of token %d", (int)t);
         (*n)++;
     }
     return TF_OK;
@@ -130,25 +134,25 @@ static tf_status gather(const tf_pipeline *p, const tf_pipeline_batch *b, const 
  * the others' freed; in the caller's words on failure. */
 static tf_status join_words(const tf_pipeline *p, entity *e, size_t n)
 {
-    const char **words = tf_malloc(n * sizeof *words); /* [n] */
+    const char **words = tf__malloc(n * sizeof *words); /* [n] */
     if (!words)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu words", n);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu words", n);
     for (size_t i = 0; i < n; i++)
         words[i] = e[i].word;
     size_t len = 0;
     tf_status s = tf_tokenizer_decode_tokens(p->tok, words, n, NULL, 0, &len);
-    char *joined = s ? NULL : tf_malloc(len + 1);
+    char *joined = s ? NULL : tf__malloc(len + 1);
     if (s == TF_OK && !joined)
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a word of %zu bytes", len);
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate a word of %zu bytes", len);
     if (s == TF_OK)
         s = tf_tokenizer_decode_tokens(p->tok, words, n, joined, len + 1, &len);
-    tf_free(words);
+    tf__free(words);
     if (s) {
-        tf_free(joined);
+        tf__free(joined);
         return s;
     }
     for (size_t i = 0; i < n; i++) {
-        tf_free(e[i].word);
+        tf__free(e[i].word);
         e[i].word = NULL;
     }
     e[0].word = joined;
@@ -265,7 +269,7 @@ static size_t drop_outside(const tf_pipeline *p, entity *e, size_t n)
             e[kept++] = e[i];
             continue;
         }
-        tf_free(e[i].word);
+        tf__free(e[i].word);
     }
     return kept;
 }
@@ -274,59 +278,59 @@ static tf_status check_call(const tf_pipeline *p, const char *text, int32_t aggr
                             tf_entities **out)
 {
     if (!out)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
     if (!p || !text)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "text" : "pipeline");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "text" : "pipeline");
     if (p->kind != TF_PIPELINE_TOKEN_CLASSIFIER)
-        return tf_pipeline_wrong_kind(p, "tf_pipeline_entities");
+        return tf__pipeline_wrong_kind(p, "tf_pipeline_entities");
     if (!tf_aggregation_name(aggregation))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "aggregation: expected 0 (none) to %d (%s), got %d",
-                       TF_AGGREGATION_MAX, tf_aggregation_name(TF_AGGREGATION_MAX),
-                       (int)aggregation);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "aggregation: expected 0 (none) to %d (%s), got %d", TF_AGGREGATION_MAX,
+                        tf_aggregation_name(TF_AGGREGATION_MAX), (int)aggregation);
     return TF_OK;
 }
 
 /* The entities of the batch's row by aggregation, into r (r->n of them
  * owning their words, also on failure). */
-static tf_status entities_of(const tf_pipeline *p, const tf_pipeline_batch *b, const char *text,
+static tf_status entities_of(const tf_pipeline *p, const tf__pipeline_batch *b, const char *text,
                              int32_t aggregation, tf_entities *r)
 {
     const size_t len = (size_t)tf_encoding_lengths(b->enc)[0], labels = (size_t)p->dim;
     const size_t D = (size_t)p->cfg.d_model;
-    float *scores = tf_malloc((len ? len : 1) * labels * sizeof *scores); /* (len, labels) */
-    r->items = tf_malloc((len ? len : 1) * sizeof *r->items);
+    float *scores = tf__malloc((len ? len : 1) * labels * sizeof *scores); /* (len, labels) */
+    r->items = tf__malloc((len ? len : 1) * sizeof *r->items);
     if (!scores || !r->items) {
-        tf_free(scores);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the scores of %zu tokens", len);
+        tf__free(scores);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the scores of %zu tokens", len);
     }
-    tf_head_logits(scores, b->hidden, p->cls_w, p->cls_b, len, labels, D); /* row 0 of [1, T, D] */
-    tf_head_activate(scores, len, labels, TF_HEAD_SOFTMAX);
+    tf__head_logits(scores, b->hidden, p->cls_w, p->cls_b, len, labels, D); /* row 0 of [1, T, D] */
+    tf__head_activate(scores, len, labels, TF_HEAD_SOFTMAX);
     tf_status s = gather(p, b, text, scores, r->items, &r->n);
     if (s == TF_OK && aggregation >= TF_AGGREGATION_FIRST)
         s = aggregate_words(p, r->items, &r->n, aggregation);
     if (s == TF_OK && aggregation != TF_AGGREGATION_NONE)
         s = group(p, r->items, &r->n);
-    tf_free(scores);
+    tf__free(scores);
     if (s == TF_OK)
         r->n = drop_outside(p, r->items, r->n);
     return s;
 }
 
 tf_status tf_pipeline_entities(const tf_pipeline *p, const char *text, int32_t aggregation,
-                             tf_entities **out)
+                               tf_entities **out)
 {
     tf_status s = check_call(p, text, aggregation, out);
     if (s)
         return s;
-    tf_entities *r = tf_calloc(1, sizeof *r);
+    tf_entities *r = tf__calloc(1, sizeof *r);
     if (!r)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the entities");
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the entities");
     r->p = p;
-    tf_pipeline_batch b;
-    if ((s = tf_pipeline_batch_run(p, &text, NULL, 1, 0, 0, &b)) == TF_OK) {
+    tf__pipeline_batch b;
+    if ((s = tf__pipeline_batch_run(p, &text, NULL, 1, 0, 0, &b)) == TF_OK) {
         s = entities_of(p, &b, text, aggregation, r);
-        tf_pipeline_batch_free(&b);
+        tf__pipeline_batch_free(&b);
     }
     if (s) {
         tf_entities_destroy(r);
@@ -341,9 +345,9 @@ void tf_entities_destroy(tf_entities *e)
     if (!e)
         return;
     for (size_t i = 0; e->items && i < e->n; i++)
-        tf_free(e->items[i].word);
-    tf_free(e->items);
-    tf_free(e);
+        tf__free(e->items[i].word);
+    tf__free(e->items);
+    tf__free(e);
 }
 
 size_t tf_entities_count(const tf_entities *e)

@@ -5,14 +5,14 @@
 #define TF_BLAS_H
 
 /* Its thread count (1 where it was never set and says so). */
-int tf_blas_threads(void);
-void tf_blas_set_threads(int n);
+int tf__blas_threads(void);
+void tf__blas_set_threads(int n);
 
 /* "OpenBLAS" or "BLIS". */
-const char *tf_blas_name(void);
+const char *tf__blas_name(void);
 /* Its own description of its build and version (static). */
-const char *tf_blas_build(void);
+const char *tf__blas_build(void);
 /* The CPU kernels it runs: OpenBLAS's core name, BLIS's configuration. */
-const char *tf_blas_kernels(void);
+const char *tf__blas_kernels(void);
 
 #endif

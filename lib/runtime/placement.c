@@ -9,17 +9,17 @@
 static cpu_set_t allowed; /* the workers' cores, as noted */
 static int noted;
 
-int tf_cpu_now(void)
+int tf__cpu_now(void)
 {
     return sched_getcpu();
 }
 
-void tf_cpu_note_cores(void)
+void tf__cpu_note_cores(void)
 {
     noted = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
 }
 
-void tf_cpu_keep_off(const pthread_t *workers, int n, int cpu)
+void tf__cpu_keep_off(const pthread_t *workers, int n, int cpu)
 {
     if (!noted)
         return;
@@ -31,16 +31,16 @@ void tf_cpu_keep_off(const pthread_t *workers, int n, int cpu)
         pthread_setaffinity_np(workers[i], sizeof *set, set);
 }
 #else
-int tf_cpu_now(void)
+int tf__cpu_now(void)
 {
     return -1;
 }
 
-void tf_cpu_note_cores(void)
+void tf__cpu_note_cores(void)
 {
 }
 
-void tf_cpu_keep_off(const pthread_t *workers, int n, int cpu)
+void tf__cpu_keep_off(const pthread_t *workers, int n, int cpu)
 {
     (void)workers, (void)n, (void)cpu;
 }

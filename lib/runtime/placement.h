@@ -14,17 +14,17 @@
 
 /* The core the calling thread runs on, or -1 where the system does not
  * say. */
-int tf_cpu_now(void);
+int tf__cpu_now(void);
 
 /* Remembers the cores the calling thread may run on as the workers' cores
  * (the pool calls it once, as it starts them). */
-void tf_cpu_note_cores(void);
+void tf__cpu_note_cores(void);
 
 /* Lets each of the n threads in workers[] run on the noted cores except
  * `cpu` (the caller's own); on all of them when cpu is -1 or no other
  * remains. Never changes the calling thread's own set. Costs n system
  * calls; allocates nothing. Where the system has no such call it does
  * nothing. */
-void tf_cpu_keep_off(const pthread_t *workers, int n, int cpu);
+void tf__cpu_keep_off(const pthread_t *workers, int n, int cpu);
 
 #endif

@@ -10,10 +10,10 @@
 
 static struct {
     pthread_mutex_t lock;
-    pthread_cond_t freed;  /* BLAS slots were given back */
-    int in_blas;           /* library threads inside BLAS-using work */
-    int calls;             /* forward calls running */
-    int saved;             /* the BLAS's thread count before the first of them; 0: left alone */
+    pthread_cond_t freed; /* BLAS slots were given back */
+    int in_blas;          /* library threads inside BLAS-using work */
+    int calls;            /* forward calls running */
+    int saved;            /* the BLAS's thread count before the first of them; 0: left alone */
 } gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed = PTHREAD_COND_INITIALIZER};
 
 /* gate.calls, for each step to read without the lock. */
@@ -26,12 +26,12 @@ static atomic_int calls_running;
 static void hold_blas(void)
 {
     atomic_store(&calls_running, ++gate.calls);
-    if (gate.calls > 1 || tf_pool_forked())
+    if (gate.calls > 1 || tf__pool_forked())
         return;
-    const int n = tf_blas_threads();
+    const int n = tf__blas_threads();
     gate.saved = n > 1 ? n : 0;
     if (gate.saved)
-        tf_blas_set_threads(1);
+        tf__blas_set_threads(1);
 }
 
 /* Under gate.lock: the last call puts the count back, unless the host set
@@ -41,29 +41,38 @@ static void unhold_blas(void)
     atomic_store(&calls_running, --gate.calls);
     if (gate.calls > 0 || !gate.saved)
         return;
-    if (tf_blas_threads() == 1)
-        tf_blas_set_threads(gate.saved);
+    if (tf__blas_threads() == 1)
+        tf__blas_set_threads(gate.saved);
     gate.saved = 0;
 }
 
 /* fork() while another thread holds gate.lock would leave it held in the
  * child: it is taken around fork. The calls running then do not run in the
  * child. */
-static void lock_gate(void) { pthread_mutex_lock(&gate.lock); }
-static void unlock_gate(void) { pthread_mutex_unlock(&gate.lock); }
+static void lock_gate(void)
+{
+    pthread_mutex_lock(&gate.lock);
+}
+static void unlock_gate(void)
+{
+    pthread_mutex_unlock(&gate.lock);
+}
 static void reset_gate(void)
 {
     gate.in_blas = gate.calls = gate.saved = 0;
     atomic_store(&calls_running, 0);
     pthread_mutex_unlock(&gate.lock);
 }
-static void register_fork_handlers(void) { pthread_atfork(lock_gate, unlock_gate, reset_gate); }
+static void register_fork_handlers(void)
+{
+    pthread_atfork(lock_gate, unlock_gate, reset_gate);
+}
 
-void tf_schedule_begin(tf_schedule *s, int32_t n_threads)
+void tf__schedule_begin(tf__schedule *s, int32_t n_threads)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, register_fork_handlers);
-    s->width = tf_pool_width();
+    s->width = tf__pool_width();
     const int wanted = n_threads <= 0 || n_threads > s->width ? s->width : (int)n_threads;
     pthread_mutex_lock(&gate.lock);
     while (gate.in_blas >= TF_BLAS_MAX_THREADS)
@@ -73,7 +82,7 @@ void tf_schedule_begin(tf_schedule *s, int32_t n_threads)
     gate.in_blas += asked;
     hold_blas();
     pthread_mutex_unlock(&gate.lock);
-    s->threads = tf_pool_claim(asked);
+    s->threads = tf__pool_claim(asked);
     if (s->threads < asked) { /* slots the pool could not fill */
         pthread_mutex_lock(&gate.lock);
         gate.in_blas -= asked - s->threads;
@@ -82,9 +91,9 @@ void tf_schedule_begin(tf_schedule *s, int32_t n_threads)
     }
 }
 
-void tf_schedule_end(tf_schedule *s)
+void tf__schedule_end(tf__schedule *s)
 {
-    tf_pool_release(s->threads);
+    tf__pool_release(s->threads);
     pthread_mutex_lock(&gate.lock);
     gate.in_blas -= s->threads;
     unhold_blas();
@@ -92,16 +101,16 @@ void tf_schedule_end(tf_schedule *s)
     pthread_mutex_unlock(&gate.lock);
 }
 
-void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks)
+void tf__schedule_run(const tf__schedule *s, tf__task_fn fn, void *ctx, size_t n_tasks)
 {
     /* While other calls run, their callers' threads occupy cores too: the
      * step stays on this caller's thread, so that the threads on the cores
      * are no more than the callers' (the pool's come back when they end). */
-    tf_pool_run(atomic_load(&calls_running) > 1 ? 1 : s->threads, fn, ctx, n_tasks);
+    tf__pool_run(atomic_load(&calls_running) > 1 ? 1 : s->threads, fn, ctx, n_tasks);
 }
 
 typedef struct rows_job {
-    tf_rows_fn fn;
+    tf__rows_fn fn;
     void *ctx;
     size_t n, parts;
 } rows_job;
@@ -110,21 +119,24 @@ static void rows_task(void *ctx, size_t part, int thread)
 {
     const rows_job *j = ctx;
     size_t first, count;
-    tf_split_range(j->n, j->parts, 1, part, &first, &count);
+    tf__split_range(j->n, j->parts, 1, part, &first, &count);
     if (count)
         j->fn(j->ctx, first, count);
 }
 
-void tf_schedule_rows(const tf_schedule *s, tf_rows_fn fn, void *ctx, size_t n,
-                      size_t row_values)
+void tf__schedule_rows(const tf__schedule *s, tf__rows_fn fn, void *ctx, size_t n,
+                       size_t row_values)
 {
     const size_t most = n * row_values / TF_ROW_TASK_MIN_VALUES; /* parts of at least that */
-    rows_job job = {fn, ctx, n, most < 1 ? 1 : most < (size_t)s->threads ? most : (size_t)s->threads};
-    tf_schedule_run(s, rows_task, &job, job.parts);
+    rows_job job = {fn, ctx, n,
+                    most < 1                        ? 1
+                        : most < (size_t)s->threads ? most
+                                                    : (size_t)s->threads};
+    tf__schedule_run(s, rows_task, &job, job.parts);
 }
 
-void tf_split_range(size_t n, size_t parts, size_t align, size_t part, size_t *first,
-                    size_t *count)
+void tf__split_range(size_t n, size_t parts, size_t align, size_t part, size_t *first,
+                     size_t *count)
 {
     const size_t units = (n + align - 1) / align; /* whole aligned units */
     const size_t begin = units * part / parts * align, end = units * (part + 1) / parts * align;

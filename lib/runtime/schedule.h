@@ -2,7 +2,7 @@
  *
  * Every step of a layer is a set of independent tasks, and the tasks are
  * the same for any thread count: a projection is column blocks, each its
- * own cblas_sgemm, as many as the machine's tf_pool_width() (not the call's
+ * own cblas_sgemm, as many as the machine's tf__pool_width() (not the call's
  * thread count); attention is one task per
  * (sequence, head, block of query rows); row-wise loops are blocks of rows.
  * OpenBLAS's result for an output element depends on the shape of the call
@@ -26,24 +26,24 @@
  * build, some held by its own threads); past it, it prints and crashes. */
 #define TF_BLAS_MAX_THREADS 32
 
-typedef struct tf_schedule {
+typedef struct tf__schedule {
     int threads; /* this call's threads, the caller's included */
-    int width;   /* tf_pool_width(): how many parts a step is split into */
-} tf_schedule;
+    int width;   /* tf__pool_width(): how many parts a step is split into */
+} tf__schedule;
 
 /* Starts a forward call's work on at most n_threads threads (0: width):
  * waits while TF_BLAS_MAX_THREADS library threads are inside the BLAS,
  * holds the BLAS at one thread, claims the pool. Allocates only when it
  * starts the pool. */
-void tf_schedule_begin(tf_schedule *s, int32_t n_threads);
+void tf__schedule_begin(tf__schedule *s, int32_t n_threads);
 /* Ends it: gives back the pool, the BLAS slots and (for the last call
  * running) the BLAS's thread count. */
-void tf_schedule_end(tf_schedule *s);
+void tf__schedule_end(tf__schedule *s);
 
 /* fn(ctx, t, thread) for every task t of n_tasks, on s->threads threads,
  * or on the caller's alone while other forward calls run; thread indexes
  * per-thread scratch (0 .. s->width - 1). */
-void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_tasks);
+void tf__schedule_run(const tf__schedule *s, tf__task_fn fn, void *ctx, size_t n_tasks);
 
 /* Values a row-wise task gets at least: below this, handing a part to
  * another thread (about a microsecond while it spins, TF_POOL_SPIN_NS)
@@ -54,14 +54,14 @@ void tf_schedule_run(const tf_schedule *s, tf_task_fn fn, void *ctx, size_t n_ta
  * into one part per thread (fewer where a part would get under
  * TF_ROW_TASK_MIN_VALUES values). Only for row-wise loops, whose values do
  * not depend on the cut. */
-typedef void (*tf_rows_fn)(void *ctx, size_t first, size_t count);
-void tf_schedule_rows(const tf_schedule *s, tf_rows_fn fn, void *ctx, size_t n,
-                      size_t row_values);
+typedef void (*tf__rows_fn)(void *ctx, size_t first, size_t count);
+void tf__schedule_rows(const tf__schedule *s, tf__rows_fn fn, void *ctx, size_t n,
+                       size_t row_values);
 
 /* Part `part` of n items cut into `parts` nearly equal ranges whose
  * starts are multiples of `align` (the last takes the rest): [*first,
  * *first + *count). */
-void tf_split_range(size_t n, size_t parts, size_t align, size_t part, size_t *first,
-                    size_t *count);
+void tf__split_range(size_t n, size_t parts, size_t align, size_t part, size_t *first,
+                     size_t *count);
 
 #endif

@@ -17,30 +17,32 @@ static struct {
     pthread_cond_t wake;   /* a new job (or stop) for the workers */
     pthread_cond_t done;   /* the last worker finished its part of a job */
     int started;
-    atomic_int stopped;         /* the workers are to leave (written under lock) */
-    int workers;                /* threads 1 .. workers exist */
-    int paused_for_fork;        /* fork's prepare stopped the workers */
-    atomic_ulong generation;    /* jobs handed out so far (written under lock) */
-    unsigned long first;        /* generation when the workers started */
-    int open;                   /* the current job still takes workers */
-    atomic_int joined;          /* workers that took part, not yet done (written
+    atomic_int stopped;      /* the workers are to leave (written under lock) */
+    int workers;             /* threads 1 .. workers exist */
+    int paused_for_fork;     /* fork's prepare stopped the workers */
+    atomic_ulong generation; /* jobs handed out so far (written under lock) */
+    unsigned long first;     /* generation when the workers started */
+    int open;                /* the current job still takes workers */
+    atomic_int joined;       /* workers that took part, not yet done (written
                                    under lock) */
-    int seats;                  /* workers it may still take */
-    tf_task_fn fn;              /* the current job */
+    int seats;               /* workers it may still take */
+    tf__task_fn fn;          /* the current job */
     void *ctx;
     size_t n_tasks;
-    int threads;                /* threads 0 .. threads - 1 take part */
-    atomic_size_t next;         /* the next task to hand out */
+    int threads;        /* threads 0 .. threads - 1 take part */
+    atomic_size_t next; /* the next task to hand out */
     pthread_t ids[TF_POOL_MAX_THREADS];
-    int kept_off;               /* the core the workers are kept off (-1: none) */
-} pool = {.owner = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER,
-          .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    int kept_off; /* the core the workers are kept off (-1: none) */
+} pool = {.owner = PTHREAD_MUTEX_INITIALIZER,
+          .lock = PTHREAD_MUTEX_INITIALIZER,
+          .wake = PTHREAD_COND_INITIALIZER,
+          .done = PTHREAD_COND_INITIALIZER};
 
 /* The process whose pool runs (0: none runs): a child forked while a call
  * held the pool has no workers and never starts any. */
 static atomic_long started_by;
 
-int tf_pool_width(void)
+int tf__pool_width(void)
 {
     static atomic_int width;
     int w = atomic_load(&width);
@@ -87,8 +89,8 @@ static int spin_until(int (*done)(const void *), const void *arg)
 static int job_after(const void *seen)
 {
     return atomic_load_explicit(&pool.generation, memory_order_acquire) !=
-               *(const unsigned long *)seen ||
-           atomic_load_explicit(&pool.stopped, memory_order_relaxed);
+        *(const unsigned long *)seen ||
+        atomic_load_explicit(&pool.stopped, memory_order_relaxed);
 }
 
 static int workers_done(const void *unused)
@@ -186,8 +188,8 @@ static void start_workers(void)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pool.first = pool.generation;
     pool.kept_off = -1; /* the workers start with the starting thread's cores */
-    tf_cpu_note_cores();
-    for (int i = 1; i < tf_pool_width(); i++) {
+    tf__cpu_note_cores();
+    for (int i = 1; i < tf__pool_width(); i++) {
         if (pthread_create(&pool.ids[i], NULL, worker_main, NULL))
             break;
         pool.workers = i;
@@ -197,15 +199,15 @@ static void start_workers(void)
     atomic_store(&started_by, (long)getpid());
 }
 
-int tf_pool_forked(void)
+int tf__pool_forked(void)
 {
     const long by = atomic_load(&started_by);
     return by != 0 && by != (long)getpid();
 }
 
-int tf_pool_claim(int wanted)
+int tf__pool_claim(int wanted)
 {
-    if (wanted <= 1 || tf_pool_forked())
+    if (wanted <= 1 || tf__pool_forked())
         return 1;
     if (pthread_mutex_trylock(&pool.owner))
         return 1; /* another call has it */
@@ -220,13 +222,13 @@ int tf_pool_claim(int wanted)
     return got;
 }
 
-void tf_pool_release(int claimed)
+void tf__pool_release(int claimed)
 {
     if (claimed > 1)
         pthread_mutex_unlock(&pool.owner);
 }
 
-void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
+void tf__pool_run(int threads, tf__task_fn fn, void *ctx, size_t n_tasks)
 {
     if ((size_t)threads > n_tasks)
         threads = (int)n_tasks;
@@ -235,9 +237,9 @@ void tf_pool_run(int threads, tf_task_fn fn, void *ctx, size_t n_tasks)
             fn(ctx, t, 0);
         return;
     }
-    const int cpu = tf_cpu_now();
+    const int cpu = tf__cpu_now();
     if (cpu != pool.kept_off) { /* only the holder of pool.owner writes it */
-        tf_cpu_keep_off(pool.ids + 1, pool.workers, cpu);
+        tf__cpu_keep_off(pool.ids + 1, pool.workers, cpu);
         pool.kept_off = cpu;
     }
     pthread_mutex_lock(&pool.lock);

@@ -6,7 +6,7 @@
 #include "alloc.h"
 #include "error.h"
 
-size_t tf_template_added(const tf_template *t)
+size_t tf__template_added(const tf__template *t)
 {
     size_t n = 0;
     for (size_t k = 0; k < t->n; k++)
@@ -14,17 +14,17 @@ size_t tf_template_added(const tf_template *t)
     return n;
 }
 
-int tf_template_apply(tf_token_vec *out, const tf_template *t, const tf_token_vec *a,
-                      const tf_token_vec *b)
+int tf__template_apply(tf__token_vec *out, const tf__template *t, const tf__token_vec *a,
+                       const tf__token_vec *b)
 {
     for (size_t k = 0; k < t->n; k++) {
-        const tf_template_item *it = &t->items[k];
-        const tf_token_vec *seq = it->sequence == 0 ? a : b;
+        const tf__template_item *it = &t->items[k];
+        const tf__token_vec *seq = it->sequence == 0 ? a : b;
         const size_t n = it->sequence < 0 ? it->n_ids : seq->n;
         for (size_t i = 0; i < n; i++) {
-            const int ok = it->sequence < 0 ? tf_token_push(out, it->ids[i], 0, 0)
-                                            : tf_token_push(out, seq->v[i].id, seq->v[i].begin,
-                                                            seq->v[i].end);
+            const int ok = it->sequence < 0
+                ? tf__token_push(out, it->ids[i], 0, 0)
+                : tf__token_push(out, seq->v[i].id, seq->v[i].begin, seq->v[i].end);
             if (!ok)
                 return 0;
             out->v[out->n - 1].type_id = it->type_id;
@@ -33,11 +33,11 @@ int tf_template_apply(tf_token_vec *out, const tf_template *t, const tf_token_ve
     return 1;
 }
 
-void tf_template_destroy(tf_template *t)
+void tf__template_destroy(tf__template *t)
 {
     for (size_t k = 0; k < t->n; k++)
-        tf_free(t->items[k].ids);
-    tf_free(t->items);
+        tf__free(t->items[k].ids);
+    tf__free(t->items);
     t->items = NULL, t->n = 0, t->window_types = 0;
 }
 
@@ -59,18 +59,20 @@ static void longest_first(size_t *ka, size_t *kb, size_t room)
     *kb = *kb < (swap ? n1 : n2) ? *kb : (swap ? n1 : n2);
 }
 
-tf_status tf_truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
-                             const tf_truncation *t, const char *what, size_t *ka, size_t *kb)
+tf_status tf__truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
+                              const tf__truncation *t, const char *what, size_t *ka, size_t *kb)
 {
     *ka = na, *kb = nb;
     if (t->max_length <= 0 || na + nb + added <= (size_t)t->max_length)
         return TF_OK;
     if ((size_t)t->max_length < added)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: max_length %d leaves no room beside the "
-                       "%zu special tokens", what, (int)t->max_length, added);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s: max_length %d leaves no room beside the "
+                        "%zu special tokens",
+                        what, (int)t->max_length, added);
     const size_t room = (size_t)t->max_length - added, remove = na + nb - room;
     if (!has_pair && t->strategy == TF_TRUNCATE_ONLY_SECOND)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncation only_second needs a pair", what);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: truncation only_second needs a pair", what);
     if (!has_pair && t->strategy != TF_TRUNCATE_ONLY_FIRST) {
         *ka = room;
         return TF_OK;
@@ -87,9 +89,10 @@ tf_status tf_truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
     case TF_TRUNCATE_ONLY_SECOND: {
         size_t *k = t->strategy == TF_TRUNCATE_ONLY_FIRST ? ka : kb;
         if (*k <= remove)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: truncating only the %s text cannot "
-                           "make it fit %d tokens", what,
-                           k == ka ? "first" : "second", (int)t->max_length);
+            return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                            "%s: truncating only the %s text cannot "
+                            "make it fit %d tokens",
+                            what, k == ka ? "first" : "second", (int)t->max_length);
         *k -= remove;
         break;
     }
@@ -97,9 +100,9 @@ tf_status tf_truncation_keep(size_t na, size_t nb, int has_pair, size_t added,
     return TF_OK;
 }
 
-tf_windows tf_windows_of(size_t n, size_t keep, size_t stride, int left)
+tf__windows tf__windows_of(size_t n, size_t keep, size_t stride, int left)
 {
-    tf_windows w = {n, keep < n ? keep : n, 1, left, 1};
+    tf__windows w = {n, keep < n ? keep : n, 1, left, 1};
     if (keep < n && keep > stride) {
         w.step = keep - stride;
         w.count = 1 + (n - keep + w.step - 1) / w.step;
@@ -107,7 +110,7 @@ tf_windows tf_windows_of(size_t n, size_t keep, size_t stride, int left)
     return w;
 }
 
-void tf_window(const tf_windows *w, size_t k, size_t *begin, size_t *end)
+void tf__window(const tf__windows *w, size_t k, size_t *begin, size_t *end)
 {
     if (w->left) {
         *end = w->n - k * w->step;
@@ -118,17 +121,17 @@ void tf_window(const tf_windows *w, size_t k, size_t *begin, size_t *end)
     }
 }
 
-int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int32_t *ids,
-                    size_t n_ids)
+int tf__template_add(tf__template *t, int32_t sequence, int32_t type_id, const int32_t *ids,
+                     size_t n_ids)
 {
-    tf_template_item *items = tf_realloc(t->items, (t->n + 1) * sizeof *items);
+    tf__template_item *items = tf__realloc(t->items, (t->n + 1) * sizeof *items);
     if (!items)
         return 0;
     t->items = items;
-    tf_template_item *it = &t->items[t->n];
-    *it = (tf_template_item){sequence, type_id, NULL, 0};
+    tf__template_item *it = &t->items[t->n];
+    *it = (tf__template_item){sequence, type_id, NULL, 0};
     if (sequence < 0) {
-        it->ids = tf_malloc(n_ids * sizeof *it->ids);
+        it->ids = tf__malloc(n_ids * sizeof *it->ids);
         if (!it->ids)
             return 0;
         memcpy(it->ids, ids, n_ids * sizeof *ids);
@@ -138,7 +141,7 @@ int tf_template_add(tf_template *t, int32_t sequence, int32_t type_id, const int
     return 1;
 }
 
-const char *tf_template_fault(const tf_template *t, int pair)
+const char *tf__template_fault(const tf__template *t, int pair)
 {
     int uses[2] = {0, 0}; /* $A, $B */
     for (size_t k = 0; k < t->n; k++)
@@ -149,13 +152,13 @@ const char *tf_template_fault(const tf_template *t, int pair)
     return uses[0] && !uses[1] ? NULL : "a single template must use $A and not $B";
 }
 
-int tf_template_cls_sep(tf_template *single, tf_template *pair, int32_t cls, int32_t sep,
-                        int roberta)
+int tf__template_cls_sep(tf__template *single, tf__template *pair, int32_t cls, int32_t sep,
+                         int roberta)
 {
     const int32_t b_type = roberta ? 0 : 1;
-    return tf_template_add(single, -1, 0, &cls, 1) && tf_template_add(single, 0, 0, NULL, 0) &&
-           tf_template_add(single, -1, 0, &sep, 1) && tf_template_add(pair, -1, 0, &cls, 1) &&
-           tf_template_add(pair, 0, 0, NULL, 0) && tf_template_add(pair, -1, 0, &sep, 1) &&
-           (!roberta || tf_template_add(pair, -1, 0, &sep, 1)) &&
-           tf_template_add(pair, 1, b_type, NULL, 0) && tf_template_add(pair, -1, b_type, &sep, 1);
+    return tf__template_add(single, -1, 0, &cls, 1) && tf__template_add(single, 0, 0, NULL, 0) &&
+        tf__template_add(single, -1, 0, &sep, 1) && tf__template_add(pair, -1, 0, &cls, 1) &&
+        tf__template_add(pair, 0, 0, NULL, 0) && tf__template_add(pair, -1, 0, &sep, 1) &&
+        (!roberta || tf__template_add(pair, -1, 0, &sep, 1)) &&
+        tf__template_add(pair, 1, b_type, NULL, 0) && tf__template_add(pair, -1, b_type, &sep, 1);
 }

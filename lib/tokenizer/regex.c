@@ -1,4 +1,4 @@
-/* regex.c — PCRE2 behind tf_regex; its memory comes from tf_malloc, so the
+/* regex.c — PCRE2 behind tf__regex; its memory comes from tf__malloc, so the
  * allocation-failure test reaches it too. The bound on a text's work is
  * regex.h's: searches run in windows of the text, each with PCRE2's hard
  * partial matching, which reports an attempt that reaches the window's end
@@ -27,11 +27,11 @@
 _Static_assert(((uint64_t)TF_REGEX_FIRST_WINDOW << (TF_REGEX_WINDOWS - 1)) > TF_TEXT_MAX_BYTES,
                "the last window holds any text");
 
-/* tf_regex_next's searches: their work passed the text's bound (beyond
+/* tf__regex_next's searches: their work passed the text's bound (beyond
  * PCRE2's error codes, which are small negative numbers). */
 #define TF_REGEX_OVER_BOUND (-1000000)
 
-struct tf_regex {
+struct tf__regex {
     char what[512];                           /* the component and field, for messages */
     char shown[4 * TF_REGEX_SHOWN_BYTES + 4]; /* the pattern, for messages */
     pcre2_code *code;
@@ -44,7 +44,7 @@ struct tf_regex {
     pcre2_match_context *match[TF_REGEX_WINDOWS];
 };
 
-struct tf_regex_scratch {
+struct tf__regex_scratch {
     pcre2_match_data *data;
     uint64_t work_left;  /* of the text being searched, in regex.h's bytes */
     uint64_t spare_left; /* of TF_REGEX_WORK_SPARE, for every text this scratch searches */
@@ -55,13 +55,13 @@ struct tf_regex_scratch {
 static void *regex_malloc(size_t n, void *user)
 {
     (void)user;
-    return tf_malloc(n);
+    return tf__malloc(n);
 }
 
 static void regex_free(void *p, void *user)
 {
     (void)user;
-    tf_free(p);
+    tf__free(p);
 }
 
 /* ---- Oniguruma's escapes as PCRE2 patterns ------------------------------------- */
@@ -96,14 +96,14 @@ static const char *escape_outside_class(char c, int later)
 }
 
 /* pattern[0..len) with \w, \W and \R as Oniguruma has them (and \G never
- * holding when later), into *out (tf_malloc'd, *out_len bytes); *has_g
+ * holding when later), into *out (tf__malloc'd, *out_len bytes); *has_g
  * says whether it has \G. 0 when out of memory. Inside a class \w becomes
  * the properties; \W there is left to PCRE2 (no class can say "none of
  * them" beside other members). */
 static int translate(const char *pattern, size_t len, int later, char **out, size_t *out_len,
                      int *has_g)
 {
-    char *t = tf_malloc(len * TF_ESCAPE_MAX + 1); /* each byte at most that */
+    char *t = tf__malloc(len * TF_ESCAPE_MAX + 1); /* each byte at most that */
     if (!t)
         return 0;
     size_t n = 0;
@@ -112,12 +112,12 @@ static int translate(const char *pattern, size_t len, int later, char **out, siz
     for (size_t i = 0; i < len; i++) {
         const char c = pattern[i];
         const char next = i + 1 < len ? pattern[i + 1] : '\0';
-        const char *with = c != '\\'  ? NULL
-                           : in_class ? (next == 'w' ? TF_ONIG_WORD : NULL)
-                                      : escape_outside_class(next, later);
+        const char *with = c != '\\' ? NULL
+            : in_class               ? (next == 'w' ? TF_ONIG_WORD : NULL)
+                                     : escape_outside_class(next, later);
         *has_g |= c == '\\' && !in_class && next == 'G';
         if (with) {
-            memcpy(t + n, with, strlen(with));
+            memcpy(t + n, with, strlen(with)); /* NOLINT(bugprone-not-null-terminated-result) */
             n += strlen(with);
             i++;
             continue;
@@ -157,11 +157,11 @@ static void show_pattern(char *shown, const char *pattern, size_t len)
 
 /* re->code (and re->later, for a pattern with \G) from pattern[0..len);
  * on failure PCRE2's error code into *error and the offset into *at. */
-static int compile_codes(tf_regex *re, const char *pattern, size_t len, int literal,
+static int compile_codes(tf__regex *re, const char *pattern, size_t len, int literal,
                          pcre2_compile_context *cc, int *error, PCRE2_SIZE *at)
 {
     const uint32_t options = PCRE2_UTF | PCRE2_NO_UTF_CHECK |
-                             (literal ? PCRE2_LITERAL : PCRE2_UCP); /* UCP: Unicode's \d \s */
+        (literal ? PCRE2_LITERAL : PCRE2_UCP); /* UCP: Unicode's \d \s */
     if (literal) {
         re->code = pcre2_compile((PCRE2_SPTR)pattern, len, options, error, at, cc);
         return re->code != NULL;
@@ -175,7 +175,7 @@ static int compile_codes(tf_regex *re, const char *pattern, size_t len, int lite
             return 0;
         }
         pcre2_code *code = pcre2_compile((PCRE2_SPTR)translated, n, options, error, at, cc);
-        tf_free(translated);
+        tf__free(translated);
         *(later ? &re->later : &re->code) = code;
         if (!code || !has_g)
             return code != NULL;
@@ -190,7 +190,7 @@ static uint64_t steps_bound(int k)
 }
 
 /* re->match; 0 when out of memory. */
-static int create_match_contexts(tf_regex *re)
+static int create_match_contexts(tf__regex *re)
 {
     for (int k = 0; k < TF_REGEX_WINDOWS; k++) {
         pcre2_match_context *m = pcre2_match_context_create(re->general);
@@ -205,11 +205,11 @@ static int create_match_contexts(tf_regex *re)
     return 1;
 }
 
-tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int literal,
-                           const char *what)
+tf_status tf__regex_compile(tf__regex **out, const char *pattern, size_t len, int literal,
+                            const char *what)
 {
     *out = NULL;
-    tf_regex *re = tf_calloc(1, sizeof *re);
+    tf__regex *re = tf__calloc(1, sizeof *re);
     pcre2_compile_context *cc = NULL;
     if (re)
         re->general = pcre2_general_context_create(regex_malloc, regex_free, NULL);
@@ -217,8 +217,8 @@ tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int 
         cc = pcre2_compile_context_create(re->general);
     if (!re || !re->general || !cc || !create_match_contexts(re)) {
         pcre2_compile_context_free(cc);
-        tf_regex_free(re);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the regex", what);
+        tf__regex_free(re);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the regex", what);
     }
     snprintf(re->what, sizeof re->what, "%s", what);
     show_pattern(re->shown, pattern, len);
@@ -231,17 +231,17 @@ tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int 
     if (!compiled) {
         PCRE2_UCHAR message[120];
         pcre2_get_error_message(error, message, sizeof message);
-        tf_regex_free(re);
+        tf__regex_free(re);
         const int memory = error == PCRE2_ERROR_NOMEMORY || error == PCRE2_ERROR_HEAP_FAILED;
-        return tf_fail(memory ? TF_ERR_OUT_OF_MEMORY : TF_ERR_FORMAT,
-                       "%s: the regex does not compile at offset %zu: %s", what, (size_t)at,
-                       (const char *)message);
+        return tf__fail(memory ? TF_ERR_OUT_OF_MEMORY : TF_ERR_FORMAT,
+                        "%s: the regex does not compile at offset %zu: %s", what, (size_t)at,
+                        (const char *)message);
     }
     *out = re;
     return TF_OK;
 }
 
-void tf_regex_free(tf_regex *re)
+void tf__regex_free(tf__regex *re)
 {
     if (!re)
         return;
@@ -250,39 +250,39 @@ void tf_regex_free(tf_regex *re)
     for (int k = 0; k < TF_REGEX_WINDOWS; k++)
         pcre2_match_context_free(re->match[k]);
     pcre2_general_context_free(re->general);
-    tf_free(re);
+    tf__free(re);
 }
 
-const char *tf_regex_what(const tf_regex *re)
+const char *tf__regex_what(const tf__regex *re)
 {
     return re->what;
 }
 
-const char *tf_regex_shown(const tf_regex *re)
+const char *tf__regex_shown(const tf__regex *re)
 {
     return re->shown;
 }
 
-tf_regex_scratch *tf_regex_scratch_create(const tf_regex *re)
+tf__regex_scratch *tf__regex_scratch_create(const tf__regex *re)
 {
-    tf_regex_scratch *s = tf_malloc(sizeof *s);
+    tf__regex_scratch *s = tf__malloc(sizeof *s);
     if (s)
-        *s = (tf_regex_scratch){
+        *s = (tf__regex_scratch){
             .data = pcre2_match_data_create_from_pattern(re->code, re->general),
             .spare_left = TF_REGEX_WORK_SPARE};
     if (s && !s->data) {
-        tf_free(s);
+        tf__free(s);
         return NULL;
     }
     return s;
 }
 
-void tf_regex_scratch_free(tf_regex_scratch *s)
+void tf__regex_scratch_free(tf__regex_scratch *s)
 {
     if (!s)
         return;
     pcre2_match_data_free(s->data);
-    tf_free(s);
+    tf__free(s);
 }
 
 /* ---- Searching in windows ------------------------------------------------------- */
@@ -295,7 +295,7 @@ static uint64_t work_bound(size_t len)
 
 /* Takes `bytes` of the text's work, beyond its bound from the spare: 0
  * when that passes both. */
-static int charge(tf_regex_scratch *x, uint64_t bytes)
+static int charge(tf__regex_scratch *x, uint64_t bytes)
 {
     if (bytes > x->work_left) {
         if (bytes - x->work_left > x->spare_left)
@@ -320,12 +320,12 @@ static size_t window_end(const char *s, size_t len, size_t start, int k)
 {
     const size_t bytes = (size_t)TF_REGEX_FIRST_WINDOW << k;
     return len - start > bytes && k + 1 < TF_REGEX_WINDOWS ? char_start(s, len, start + bytes)
-                                                            : len;
+                                                           : len;
 }
 
 /* pcre2_match on s[0..end) from start (anchored or not), the end of window
  * k: hard partial unless it is the text's end, with window k's steps. */
-static int match_window(const tf_regex *re, tf_regex_scratch *x, const char *s, size_t len,
+static int match_window(const tf__regex *re, tf__regex_scratch *x, const char *s, size_t len,
                         size_t start, size_t end, int k, uint32_t anchored)
 {
     const pcre2_code *code = start != x->search_start && re->later ? re->later : re->code;
@@ -343,7 +343,7 @@ static uint64_t attempts_work(size_t from, size_t at, size_t end)
 /* The attempt at `at` alone (anchored), in windows 1, 2, ... while it
  * reaches its window's end or its steps: PCRE2's result, or
  * TF_REGEX_OVER_BOUND; x->window the last window. */
-static int attempt(const tf_regex *re, tf_regex_scratch *x, const char *s, size_t len, size_t at)
+static int attempt(const tf__regex *re, tf__regex_scratch *x, const char *s, size_t len, size_t at)
 {
     for (x->window = 1;; x->window++) {
         const size_t end = window_end(s, len, at, x->window);
@@ -357,7 +357,7 @@ static int attempt(const tf_regex *re, tf_regex_scratch *x, const char *s, size_
 
 /* search() for a plain string: in the whole text at once, each attempt
  * costing the string's bytes and one. */
-static int search_literal(const tf_regex *re, tf_regex_scratch *x, const char *s, size_t len,
+static int search_literal(const tf__regex *re, tf__regex_scratch *x, const char *s, size_t len,
                           size_t from, size_t *at)
 {
     const int rc = match_window(re, x, s, len, from, len, TF_REGEX_WINDOWS - 1, 0);
@@ -369,8 +369,8 @@ static int search_literal(const tf_regex *re, tf_regex_scratch *x, const char *s
 /* The leftmost attempt at or after `from` that does not fail: PCRE2's
  * result (a match, its start attempt at *at) or PCRE2_ERROR_NOMATCH, or a
  * failure at *at: PCRE2's error or TF_REGEX_OVER_BOUND. */
-static int search(const tf_regex *re, tf_regex_scratch *x, const char *s, size_t len,
-                  size_t from, size_t *at)
+static int search(const tf__regex *re, tf__regex_scratch *x, const char *s, size_t len, size_t from,
+                  size_t *at)
 {
     if (re->literal)
         return search_literal(re, x, s, len, from, at);
@@ -395,35 +395,35 @@ static int search(const tf_regex *re, tf_regex_scratch *x, const char *s, size_t
 }
 
 /* A failed search at byte `at` of s[0..len) as -status. */
-static int search_failure(const tf_regex *re, const tf_regex_scratch *x, int rc, size_t len,
+static int search_failure(const tf__regex *re, const tf__regex_scratch *x, int rc, size_t len,
                           size_t at, const char *what)
 {
     if (rc == TF_REGEX_OVER_BOUND)
-        return -(int)tf_fail(TF_ERR_UNSUPPORTED,
-                             "%s: %s: the regex would look at more than %llu bytes for a text "
-                             "of %zu bytes (%u per byte, and %u, and what is left of %u for "
-                             "all of the input's texts), at byte %zu; pattern \"%s\"",
-                             what, re->what, (unsigned long long)work_bound(len), len,
-                             TF_REGEX_WORK_PER_BYTE, TF_REGEX_WORK_PER_BYTE, TF_REGEX_WORK_SPARE,
-                             at, re->shown);
+        return -(int)tf__fail(TF_ERR_UNSUPPORTED,
+                              "%s: %s: the regex would look at more than %llu bytes for a text "
+                              "of %zu bytes (%u per byte, and %u, and what is left of %u for "
+                              "all of the input's texts), at byte %zu; pattern \"%s\"",
+                              what, re->what, (unsigned long long)work_bound(len), len,
+                              TF_REGEX_WORK_PER_BYTE, TF_REGEX_WORK_PER_BYTE, TF_REGEX_WORK_SPARE,
+                              at, re->shown);
     PCRE2_UCHAR message[120];
     pcre2_get_error_message(rc, message, sizeof message);
     if (rc == PCRE2_ERROR_MATCHLIMIT)
-        return -(int)tf_fail(TF_ERR_UNSUPPORTED,
-                             "%s: %s: the regex failed at byte %zu: %s: more than %llu "
-                             "backtracking steps (%u per byte of a window of %zu bytes, and %u); "
-                             "pattern \"%s\"",
-                             what, re->what, at, (const char *)message,
-                             (unsigned long long)steps_bound(x->window), TF_REGEX_STEPS_PER_BYTE,
-                             (size_t)TF_REGEX_FIRST_WINDOW << x->window, TF_REGEX_STEPS_MIN,
-                             re->shown);
-    return -(int)tf_fail(rc == PCRE2_ERROR_NOMEMORY ? TF_ERR_OUT_OF_MEMORY : TF_ERR_UNSUPPORTED,
-                         "%s: %s: the regex failed at byte %zu: %s; pattern \"%s\"", what,
-                         re->what, at, (const char *)message, re->shown);
+        return -(int)tf__fail(TF_ERR_UNSUPPORTED,
+                              "%s: %s: the regex failed at byte %zu: %s: more than %llu "
+                              "backtracking steps (%u per byte of a window of %zu bytes, and %u); "
+                              "pattern \"%s\"",
+                              what, re->what, at, (const char *)message,
+                              (unsigned long long)steps_bound(x->window), TF_REGEX_STEPS_PER_BYTE,
+                              (size_t)TF_REGEX_FIRST_WINDOW << x->window, TF_REGEX_STEPS_MIN,
+                              re->shown);
+    return -(int)tf__fail(rc == PCRE2_ERROR_NOMEMORY ? TF_ERR_OUT_OF_MEMORY : TF_ERR_UNSUPPORTED,
+                          "%s: %s: the regex failed at byte %zu: %s; pattern \"%s\"", what,
+                          re->what, at, (const char *)message, re->shown);
 }
 
-int tf_regex_next(const tf_regex *re, tf_regex_scratch *scratch, const char *s, size_t len,
-                  size_t from, size_t *begin, size_t *end, const char *what)
+int tf__regex_next(const tf__regex *re, tf__regex_scratch *scratch, const char *s, size_t len,
+                   size_t from, size_t *begin, size_t *end, const char *what)
 {
     if (from == 0)
         scratch->work_left = work_bound(len);

@@ -39,25 +39,25 @@
  * 18 code points), a Replace of one byte by up to 16 characters fits. */
 #define TF_GROWTH_PER_BYTE 16
 
-typedef struct tf_regex tf_regex; /* immutable once compiled: shared by threads */
+typedef struct tf__regex tf__regex; /* immutable once compiled: shared by threads */
 
 /* Compiles pattern[0..len); a pattern PCRE2 refuses is TF_ERR_FORMAT naming
  * `what` (the component and field), the offset and PCRE2's reason. With
  * literal, the pattern is a plain string. */
-tf_status tf_regex_compile(tf_regex **out, const char *pattern, size_t len, int literal,
-                           const char *what);
-void tf_regex_free(tf_regex *re);
+tf_status tf__regex_compile(tf__regex **out, const char *pattern, size_t len, int literal,
+                            const char *what);
+void tf__regex_free(tf__regex *re);
 
 /* The component and field the regex came from, and its pattern as messages
  * quote it (control characters as \xNN, cut after 64 bytes with "..."). */
-const char *tf_regex_what(const tf_regex *re);
-const char *tf_regex_shown(const tf_regex *re);
+const char *tf__regex_what(const tf__regex *re);
+const char *tf__regex_shown(const tf__regex *re);
 
 /* One call's scratch for matching: PCRE2's match data, and the work left
  * to the text being searched. */
-typedef struct tf_regex_scratch tf_regex_scratch;
-tf_regex_scratch *tf_regex_scratch_create(const tf_regex *re);
-void tf_regex_scratch_free(tf_regex_scratch *s);
+typedef struct tf__regex_scratch tf__regex_scratch;
+tf__regex_scratch *tf__regex_scratch_create(const tf__regex *re);
+void tf__regex_scratch_free(tf__regex_scratch *s);
 
 /* The first match in s[0..len) at or after byte `from` (an empty match is
  * skipped): 1 and its bytes [*begin, *end), 0 for none, or a failure as
@@ -66,7 +66,7 @@ void tf_regex_scratch_free(tf_regex_scratch *s);
  * attempt its steps or PCRE2's depth limit. A text is searched by calls
  * from `from` 0 on, each from where the last match ended; the call from 0
  * gives it its bound of work. */
-int tf_regex_next(const tf_regex *re, tf_regex_scratch *scratch, const char *s, size_t len,
-                  size_t from, size_t *begin, size_t *end, const char *what);
+int tf__regex_next(const tf__regex *re, tf__regex_scratch *scratch, const char *s, size_t len,
+                   size_t from, size_t *begin, size_t *end, const char *what);
 
 #endif

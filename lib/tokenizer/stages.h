@@ -16,33 +16,33 @@
 #include "tfenc.h"
 
 /* The part of a row every kind has (the first member of each kind's row). */
-typedef struct tf_stage_type {
+typedef struct tf__stage_type {
     const char *name;  /* tokenizer.json's "type" */
     size_t state_size; /* bytes of the stage's own state (its file's struct); 0: none */
     /* Reads the state (state_size bytes, zeroed) from the fields of the
      * stage's object; the state is left for destroy on failure too. NULL
      * when the type has no fields. */
-    tf_status (*read)(void *state, const tf_fields *f);
+    tf_status (*read)(void *state, const tf__fields *f);
     /* Frees what the state holds (not the state itself); NULL when it
      * holds nothing to free. */
     void (*destroy)(void *state);
-} tf_stage_type;
+} tf__stage_type;
 
 /* A stage: its row and its state ([type->state_size], NULL when 0). */
-typedef struct tf_stage {
-    const tf_stage_type *type;
+typedef struct tf__stage {
+    const tf__stage_type *type;
     void *state;
-} tf_stage;
+} tf__stage;
 
 /* The stages of one kind, in order. */
-typedef struct tf_stages {
-    tf_stage *v; /* [n] */
+typedef struct tf__stages {
+    tf__stage *v; /* [n] */
     size_t n;
-} tf_stages;
+} tf__stages;
 
 /* A stage of type appended to l, its state zeroed; NULL when out of memory
  * (l unchanged). */
-tf_stage *tf_stages_add(tf_stages *l, const tf_stage_type *type);
-void tf_stages_destroy(tf_stages *l);
+tf__stage *tf__stages_add(tf__stages *l, const tf__stage_type *type);
+void tf__stages_destroy(tf__stages *l);
 
 #endif

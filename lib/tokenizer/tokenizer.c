@@ -9,27 +9,27 @@
 
 /* ---- Loading ---------------------------------------------------------------------- */
 
-tf_status tf_tokenizer_set_model(tf_tokenizer *tok, const tf_tokenizer_model *model,
-                                 const char *what)
+tf_status tf__tokenizer_set_model(tf_tokenizer *tok, const tf__tokenizer_model *model,
+                                  const char *what)
 {
     tok->model = model;
-    tok->model_state = tf_calloc(1, model->state_size);
+    tok->model_state = tf__calloc(1, model->state_size);
     return tok->model_state ? TF_OK
-                            : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the model", what);
+                            : tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the model", what);
 }
 
-tf_status tf_tokenizer_normalize_chars(const tf_tokenizer *tok, tf_chars *c, const char *what)
+tf_status tf__tokenizer_normalize_chars(const tf_tokenizer *tok, tf__chars *c, const char *what)
 {
-    tf_chars next = {0};
+    tf__chars next = {0};
     tf_status s = TF_OK;
     for (size_t k = 0; k < tok->normalizers.n && s == TF_OK; k++) {
         next.n = 0;
-        s = tf_normalize(&next, c, &tok->normalizers.v[k], what);
-        const tf_chars t = *c;
+        s = tf__normalize(&next, c, &tok->normalizers.v[k], what);
+        const tf__chars t = *c;
         *c = next;
         next = t;
     }
-    tf_free(next.v);
+    tf__free(next.v);
     return s;
 }
 
@@ -37,17 +37,17 @@ void tf_tokenizer_destroy(tf_tokenizer *tok)
 {
     if (!tok)
         return;
-    tf_vocab_destroy(&tok->vocab);
+    tf__vocab_destroy(&tok->vocab);
     if (tok->model && tok->model->destroy && tok->model_state)
         tok->model->destroy(tok->model_state);
-    tf_free(tok->model_state);
-    tf_added_tokens_destroy(&tok->added);
-    tf_stages_destroy(&tok->normalizers);
-    tf_stages_destroy(&tok->pretokenizers);
-    tf_stages_destroy(&tok->decoders);
-    tf_template_destroy(&tok->single);
-    tf_template_destroy(&tok->pair);
-    tf_free(tok);
+    tf__free(tok->model_state);
+    tf__added_tokens_destroy(&tok->added);
+    tf__stages_destroy(&tok->normalizers);
+    tf__stages_destroy(&tok->pretokenizers);
+    tf__stages_destroy(&tok->decoders);
+    tf__template_destroy(&tok->single);
+    tf__template_destroy(&tok->pair);
+    tf__free(tok);
 }
 
 /* ---- Lookups ------------------------------------------------------------------------- */
@@ -71,16 +71,16 @@ const char *tf_tokenizer_id_to_token(const tf_tokenizer *tok, int32_t id)
 {
     if (!tok)
         return NULL;
-    const tf_added_token *t = tf_added_find_id(&tok->added, id);
+    const tf__added_token *t = tf__added_find_id(&tok->added, id);
     if (t)
         return t->content;
-    return id >= 0 && id < tok->vocab.size ? tf_vocab_token(&tok->vocab, id) : NULL;
+    return id >= 0 && id < tok->vocab.size ? tf__vocab_token(&tok->vocab, id) : NULL;
 }
 
 int32_t tf_tokenizer_token_to_id(const tf_tokenizer *tok, const char *token)
 {
     if (!tok || !token)
         return -1;
-    const tf_added_token *t = tf_added_find(&tok->added, token, strlen(token));
-    return t ? t->id : tf_vocab_find(&tok->vocab, token, strlen(token));
+    const tf__added_token *t = tf__added_find(&tok->added, token, strlen(token));
+    return t ? t->id : tf__vocab_find(&tok->vocab, token, strlen(token));
 }

@@ -11,36 +11,36 @@
  * text: the later pre-tokenizers and the tokenizer model take one of those
  * pieces at a time (each pre-tokenizer splits every piece on its own). */
 typedef struct work {
-    tf_chars raw;          /* the text's characters */
-    tf_chars normal, spare; /* the normalizers' output, and the input of the next */
-    tf_chars split;        /* the first pre-tokenizer's pieces */
-    tf_chars cur, next;    /* one of those pieces through the later pre-tokenizers */
-    tf_text_parts parts;   /* the text split by the added tokens */
-    tf_text_parts nparts;  /* a part split by the normalised added tokens */
+    tf__chars raw;           /* the text's characters */
+    tf__chars normal, spare; /* the normalizers' output, and the input of the next */
+    tf__chars split;         /* the first pre-tokenizer's pieces */
+    tf__chars cur, next;     /* one of those pieces through the later pre-tokenizers */
+    tf__text_parts parts;    /* the text split by the added tokens */
+    tf__text_parts nparts;   /* a part split by the normalised added tokens */
 } work;
 
-static void swap_chars(tf_chars *a, tf_chars *b)
+static void swap_chars(tf__chars *a, tf__chars *b)
 {
-    const tf_chars t = *a;
+    const tf__chars t = *a;
     *a = *b;
     *b = t;
 }
 
 /* c[0..n) as a stage's input, without a copy (stages only read it). */
-static tf_chars chars_view(const tf_char *c, size_t n)
+static tf__chars chars_view(const tf__char *c, size_t n)
 {
-    return (tf_chars){(tf_char *)c, n, n};
+    return (tf__chars){(tf__char *)c, n, n};
 }
 
 /* The tokens of one piece by the tokenizer model. */
-static tf_status encode_piece(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+static tf_status encode_piece(tf__token_vec *out, const tf_tokenizer *tok, const tf__char *c,
                               size_t n, const char *what)
 {
     return tok->model->encode(out, tok->model_state, &tok->vocab, c, n, what);
 }
 
 /* The end of the piece of c[0..n) that starts at i. */
-static size_t piece_end(const tf_char *c, size_t n, size_t i)
+static size_t piece_end(const tf__char *c, size_t n, size_t i)
 {
     size_t j = i + 1;
     while (j < n && !c[j].word_start)
@@ -50,15 +50,15 @@ static size_t piece_end(const tf_char *c, size_t n, size_t i)
 
 /* Runs pre-tokenizers from..pretokenizers.n - 1 on the piece c[0..n) and
  * the tokenizer model on each piece they make of it. */
-static tf_status later_pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+static tf_status later_pieces(tf__token_vec *out, const tf_tokenizer *tok, const tf__char *c,
                               size_t n, size_t from, work *w, const char *what)
 {
     if (from == tok->pretokenizers.n)
         return encode_piece(out, tok, c, n, what);
-    tf_chars in = chars_view(c, n);
+    tf__chars in = chars_view(c, n);
     for (size_t k = from; k < tok->pretokenizers.n && in.n; k++) {
         w->next.n = 0;
-        const tf_status s = tf_pre_tokenize(&w->next, &in, &tok->pretokenizers.v[k], what);
+        const tf_status s = tf__pre_tokenize(&w->next, &in, &tok->pretokenizers.v[k], what);
         if (s)
             return s;
         swap_chars(&w->cur, &w->next);
@@ -76,14 +76,14 @@ static tf_status later_pieces(tf_token_vec *out, const tf_tokenizer *tok, const 
 
 /* Pre-tokenizes normalised characters c[0..n) (the first starts a piece)
  * and runs the tokenizer model on each piece. */
-static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c, size_t n,
+static tf_status pieces(tf__token_vec *out, const tf_tokenizer *tok, const tf__char *c, size_t n,
                         work *w, const char *what)
 {
     if (tok->pretokenizers.n == 0)
         return encode_piece(out, tok, c, n, what);
-    const tf_chars in = chars_view(c, n);
+    const tf__chars in = chars_view(c, n);
     w->split.n = 0;
-    tf_status s = tf_pre_tokenize(&w->split, &in, &tok->pretokenizers.v[0], what);
+    tf_status s = tf__pre_tokenize(&w->split, &in, &tok->pretokenizers.v[0], what);
     for (size_t i = 0; s == TF_OK && i < w->split.n;) {
         const size_t j = piece_end(w->split.v, w->split.n, i);
         s = later_pieces(out, tok, w->split.v + i, j - i, 1, w, what);
@@ -93,7 +93,7 @@ static tf_status pieces(tf_token_vec *out, const tf_tokenizer *tok, const tf_cha
 }
 
 /* The token of added token k over characters c[0..n). */
-static int push_added(tf_token_vec *out, const tf_tokenizer *tok, int32_t k, const tf_char *c,
+static int push_added(tf__token_vec *out, const tf_tokenizer *tok, int32_t k, const tf__char *c,
                       size_t n)
 {
     int64_t begin = c[0].begin, end = c[n - 1].end;
@@ -101,55 +101,55 @@ static int push_added(tf_token_vec *out, const tf_tokenizer *tok, int32_t k, con
         begin = c[i].begin < begin ? c[i].begin : begin;
         end = c[i].end > end ? c[i].end : end;
     }
-    return tf_token_push(out, tok->added.v[k].id, begin, end);
+    return tf__token_push(out, tok->added.v[k].id, begin, end);
 }
 
 /* c[0..n) through the normalizers into w->normal; 0 (and nothing
  * written) when there are none, and c is the normalised text. */
-static tf_status normalize(int *normalized, const tf_tokenizer *tok, const tf_char *c, size_t n,
+static tf_status normalize(int *normalized, const tf_tokenizer *tok, const tf__char *c, size_t n,
                            work *w, const char *what)
 {
-    const tf_chars text = chars_view(c, n);
-    const tf_chars *in = &text;
+    const tf__chars text = chars_view(c, n);
+    const tf__chars *in = &text;
     *normalized = tok->normalizers.n > 0;
     tf_status s = TF_OK;
     for (size_t k = 0; k < tok->normalizers.n && s == TF_OK; k++) {
-        tf_chars *dst = in == &w->normal ? &w->spare : &w->normal;
+        tf__chars *dst = in == &w->normal ? &w->spare : &w->normal;
         dst->n = 0;
-        s = tf_normalize(dst, in, &tok->normalizers.v[k], what);
+        s = tf__normalize(dst, in, &tok->normalizers.v[k], what);
         in = dst;
     }
     if (in == &w->spare)
         swap_chars(&w->normal, &w->spare);
-    tf_free(w->spare.v); /* the text's length, and no longer needed */
-    w->spare = (tf_chars){0};
+    tf__free(w->spare.v); /* the text's length, and no longer needed */
+    w->spare = (tf__chars){0};
     return s;
 }
 
 /* Normalises a part of the text, finds the normalised added tokens in it
  * and tokenizes the rest. The text's last part (`last`) frees the text's
  * characters once it has normalised them: nothing reads them after. */
-static tf_status whole_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
+static tf_status whole_part(tf__token_vec *out, const tf_tokenizer *tok, const tf__char *c,
                             size_t n, int last, work *w, const char *what)
 {
     int normalized;
     tf_status s = normalize(&normalized, tok, c, n, w, what);
     if (normalized && last) {
-        tf_free(w->raw.v);
-        w->raw = (tf_chars){0};
+        tf__free(w->raw.v);
+        w->raw = (tf__chars){0};
     }
-    const tf_chars normal = normalized ? w->normal : chars_view(c, n);
+    const tf__chars normal = normalized ? w->normal : chars_view(c, n);
     w->nparts.n = 0;
     if (s == TF_OK && tok->has_normalized_added &&
-        !tf_added_split(&w->nparts, &tok->added, 1, normal.v, normal.n))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
+        !tf__added_split(&w->nparts, &tok->added, 1, normal.v, normal.n))
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     for (size_t p = 0; s == TF_OK && p < (tok->has_normalized_added ? w->nparts.n : 1); p++) {
-        const tf_text_part part = tok->has_normalized_added ? w->nparts.v[p]
-                                                            : (tf_text_part){0, normal.n, -1};
+        const tf__text_part part = tok->has_normalized_added ? w->nparts.v[p]
+                                                             : (tf__text_part){0, normal.n, -1};
         if (part.token >= 0)
             s = push_added(out, tok, part.token, normal.v + part.begin, part.end - part.begin)
-                    ? TF_OK
-                    : tf_tokens_no_memory(what);
+                ? TF_OK
+                : tf__tokens_no_memory(what);
         else if (part.end > part.begin) /* (an empty text has no characters at all) */
             s = pieces(out, tok, normal.v + part.begin, part.end - part.begin, w, what);
     }
@@ -173,23 +173,23 @@ static tf_status whole_part(tf_token_vec *out, const tf_tokenizer *tok, const tf
 static int cuts_at_whitespace(const tf_tokenizer *tok)
 {
     for (size_t k = 0; k < tok->normalizers.n; k++)
-        if (!tf_normalizer_per_char(&tok->normalizers.v[k]))
+        if (!tf__normalizer_per_char(&tok->normalizers.v[k]))
             return 0;
     return !tok->has_normalized_added && tok->pretokenizers.n > 0 &&
-           tf_pretokenizer_whitespace_cuts(&tok->pretokenizers.v[0]);
+        tf__pretokenizer_whitespace_cuts(&tok->pretokenizers.v[0]);
 }
 
 /* Tokenizes a part of the text: in cuts of TF_CUT_CHARS or more, each
  * ending after a whitespace character, where it may be cut; else whole. */
-static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_char *c,
-                           size_t n, int last, work *w, const char *what)
+static tf_status text_part(tf__token_vec *out, const tf_tokenizer *tok, const tf__char *c, size_t n,
+                           int last, work *w, const char *what)
 {
     if (!cuts_at_whitespace(tok))
         return whole_part(out, tok, c, n, last, w, what);
     tf_status s = TF_OK;
     for (size_t i = 0; i < n && s == TF_OK;) {
         size_t j = n - i > TF_CUT_CHARS ? i + TF_CUT_CHARS : n;
-        while (j < n && !tf_is_whitespace(c[j - 1].cp))
+        while (j < n && !tf__is_whitespace(c[j - 1].cp))
             j++;
         s = whole_part(out, tok, c + i, j - i, 0, w, what);
         i = j;
@@ -197,27 +197,27 @@ static tf_status text_part(tf_token_vec *out, const tf_tokenizer *tok, const tf_
     return s;
 }
 
-tf_status tf_tokenize(tf_token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
-                      const char *what)
+tf_status tf__tokenize(tf__token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
+                       const char *what)
 {
     if (len > TF_TEXT_MAX_BYTES)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: expected at most %zu bytes, got %zu", what,
-                       TF_TEXT_MAX_BYTES, len);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: expected at most %zu bytes, got %zu", what,
+                        TF_TEXT_MAX_BYTES, len);
     work w = {0};
-    tf_status s = tf_chars_decode(&w.raw, text, len, 0, what);
-    if (s == TF_OK && !tf_added_split(&w.parts, &tok->added, 0, w.raw.v, w.raw.n))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
+    tf_status s = tf__chars_decode(&w.raw, text, len, 0, what);
+    if (s == TF_OK && !tf__added_split(&w.parts, &tok->added, 0, w.raw.v, w.raw.n))
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate", what);
     for (size_t p = 0; s == TF_OK && p < w.parts.n; p++) {
-        const tf_text_part part = w.parts.v[p];
-        const tf_char *c = w.raw.v + part.begin;
+        const tf__text_part part = w.parts.v[p];
+        const tf__char *c = w.raw.v + part.begin;
         if (part.token >= 0)
             s = push_added(out, tok, part.token, c, part.end - part.begin)
-                    ? TF_OK
-                    : tf_tokens_no_memory(what);
+                ? TF_OK
+                : tf__tokens_no_memory(what);
         else
             s = text_part(out, tok, c, part.end - part.begin, p + 1 == w.parts.n, &w, what);
     }
-    tf_free(w.raw.v), tf_free(w.normal.v), tf_free(w.split.v);
-    tf_free(w.cur.v), tf_free(w.next.v), tf_free(w.parts.v), tf_free(w.nparts.v);
+    tf__free(w.raw.v), tf__free(w.normal.v), tf__free(w.split.v);
+    tf__free(w.cur.v), tf__free(w.next.v), tf__free(w.parts.v), tf__free(w.nparts.v);
     return s;
 }

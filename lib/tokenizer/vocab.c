@@ -17,27 +17,27 @@ static uint64_t hash(const char *s, size_t len) /* FNV-1a */
     return h;
 }
 
-int32_t tf_vocab_find(const tf_vocab *v, const char *token, size_t len)
+int32_t tf__vocab_find(const tf__vocab *v, const char *token, size_t len)
 {
     const size_t mask = v->n_slots - 1;
     for (size_t i = hash(token, len) & mask;; i = (i + 1) & mask) {
         const int32_t id = v->slots[i];
         if (id < 0)
             return -1;
-        if (v->length[id] == len && memcmp(tf_vocab_token(v, id), token, len) == 0)
+        if (v->length[id] == len && memcmp(tf__vocab_token(v, id), token, len) == 0)
             return id;
     }
 }
 
 /* Adds id, whose token hashes to h, to the index; a token seen before now
  * points at id. */
-static void index_token(tf_vocab *v, int32_t id, uint64_t h)
+static void index_token(tf__vocab *v, int32_t id, uint64_t h)
 {
-    const char *t = tf_vocab_token(v, id);
+    const char *t = tf__vocab_token(v, id);
     const size_t len = v->length[id], mask = v->n_slots - 1;
     size_t i = h & mask;
     for (; v->slots[i] >= 0; i = (i + 1) & mask)
-        if (v->length[v->slots[i]] == len && memcmp(tf_vocab_token(v, v->slots[i]), t, len) == 0)
+        if (v->length[v->slots[i]] == len && memcmp(tf__vocab_token(v, v->slots[i]), t, len) == 0)
             break;
     v->slots[i] = id;
 }
@@ -46,7 +46,7 @@ static void index_token(tf_vocab *v, int32_t id, uint64_t h)
  * last id. The slots are random reads of a table larger than the caches,
  * so the slot of the token AHEAD ids on is fetched while this one is
  * placed: the reads overlap instead of waiting one after another. */
-static void index_tokens(tf_vocab *v)
+static void index_tokens(tf__vocab *v)
 {
     enum { AHEAD = 16 };
     uint64_t ring[AHEAD]; /* [AHEAD] the hashes of the next AHEAD tokens, token k's at k % AHEAD */
@@ -56,7 +56,7 @@ static void index_tokens(tf_vocab *v)
             index_token(v, id, ring[id % AHEAD]);
         const int32_t next = id + AHEAD;
         if (next < v->size) {
-            ring[next % AHEAD] = hash(tf_vocab_token(v, next), v->length[next]);
+            ring[next % AHEAD] = hash(tf__vocab_token(v, next), v->length[next]);
 #if defined(__GNUC__)
             __builtin_prefetch(&v->slots[ring[next % AHEAD] & mask]);
 #endif
@@ -67,7 +67,7 @@ static void index_tokens(tf_vocab *v)
 /* ---- The trie ------------------------------------------------------------ */
 
 /* Children of node, through the direct tables where there are. */
-int32_t tf_vocab_child(const tf_vocab *v, int32_t node, unsigned char byte)
+int32_t tf__vocab_child(const tf__vocab *v, int32_t node, unsigned char byte)
 {
     if (node == 0)
         return v->root_child[byte];
@@ -105,7 +105,7 @@ typedef struct edge_list {
 
 /* Nodes for every token, walking them in byte order: each shares a prefix
  * with the one before, so a stack of the current path is all it takes. */
-static void insert_sorted(tf_vocab *v, const sort_entry *tokens, edge_list *edges, int32_t *path)
+static void insert_sorted(tf__vocab *v, const sort_entry *tokens, edge_list *edges, int32_t *path)
 {
     v->n_nodes = 1;
     v->node_id[0] = -1;
@@ -132,9 +132,9 @@ static void insert_sorted(tf_vocab *v, const sort_entry *tokens, edge_list *edge
 
 /* first_edge / edge_byte / edge_child from the edge list (counting sort by
  * parent, keeping byte order), then the root's and "##"'s direct tables. */
-static int index_edges(tf_vocab *v, const edge_list *edges)
+static int index_edges(tf__vocab *v, const edge_list *edges)
 {
-    uint32_t *cursor = tf_malloc(v->n_nodes * sizeof *cursor);
+    uint32_t *cursor = tf__malloc(v->n_nodes * sizeof *cursor);
     if (!cursor)
         return 0;
     for (size_t e = 0; e < edges->n; e++)
@@ -148,14 +148,14 @@ static int index_edges(tf_vocab *v, const edge_list *edges)
         v->edge_byte[at] = edges->byte[e];
         v->edge_child[at] = edges->kid[e];
     }
-    tf_free(cursor);
+    tf__free(cursor);
     v->continuation = -1; /* no direct tables until they are filled */
     for (int c = 0; c < 256; c++)
         v->root_child[c] = v->continuation_child[c] = -1;
     for (uint32_t e = v->first_edge[0]; e < v->first_edge[1]; e++)
         v->root_child[v->edge_byte[e]] = v->edge_child[e];
-    const int32_t hash1 = tf_vocab_child(v, 0, '#');
-    const int32_t hash2 = hash1 < 0 ? -1 : tf_vocab_child(v, hash1, '#');
+    const int32_t hash1 = tf__vocab_child(v, 0, '#');
+    const int32_t hash2 = hash1 < 0 ? -1 : tf__vocab_child(v, hash1, '#');
     for (uint32_t e = hash2 < 0 ? 0 : v->first_edge[hash2];
          hash2 >= 0 && e < v->first_edge[hash2 + 1]; e++)
         v->continuation_child[v->edge_byte[e]] = v->edge_child[e];
@@ -163,40 +163,41 @@ static int index_edges(tf_vocab *v, const edge_list *edges)
     return 1;
 }
 
-static int build_trie(tf_vocab *v)
+static int build_trie(tf__vocab *v)
 {
     size_t bytes = 1; /* an upper bound on nodes */
     for (int32_t id = 0; id < v->size; id++)
         bytes += v->length[id];
-    sort_entry *tokens = tf_malloc((size_t)v->size * sizeof *tokens);
-    edge_list edges = {tf_malloc(bytes * sizeof(int32_t)), tf_malloc(bytes * sizeof(int32_t)),
-                       tf_malloc(bytes), 0};
-    int32_t *path = tf_malloc((v->max_length + 1) * sizeof *path);
-    v->node_id = tf_malloc(bytes * sizeof *v->node_id);
-    v->first_edge = tf_calloc(bytes + 1, sizeof *v->first_edge);
-    v->edge_byte = tf_malloc(bytes);
-    v->edge_child = tf_malloc(bytes * sizeof *v->edge_child);
+    sort_entry *tokens = tf__malloc((size_t)v->size * sizeof *tokens);
+    edge_list edges = {tf__malloc(bytes * sizeof(int32_t)), tf__malloc(bytes * sizeof(int32_t)),
+                       tf__malloc(bytes), 0};
+    int32_t *path = tf__malloc((v->max_length + 1) * sizeof *path);
+    v->node_id = tf__malloc(bytes * sizeof *v->node_id);
+    v->first_edge = tf__calloc(bytes + 1, sizeof *v->first_edge);
+    v->edge_byte = tf__malloc(bytes);
+    v->edge_child = tf__malloc(bytes * sizeof *v->edge_child);
     int ok = tokens && edges.parent && edges.kid && edges.byte && path && v->node_id &&
-             v->first_edge && v->edge_byte && v->edge_child;
+        v->first_edge && v->edge_byte && v->edge_child;
     if (ok) {
         for (int32_t id = 0; id < v->size; id++)
-            tokens[id] = (sort_entry){(const unsigned char *)tf_vocab_token(v, id),
-                                      v->length[id], id};
+            tokens[id] = (sort_entry){(const unsigned char *)tf__vocab_token(v, id), v->length[id],
+                                      id};
         qsort(tokens, (size_t)v->size, sizeof *tokens, compare_entries);
         insert_sorted(v, tokens, &edges, path);
         ok = index_edges(v, &edges);
     }
-    tf_free(tokens), tf_free(edges.parent), tf_free(edges.kid), tf_free(edges.byte), tf_free(path);
+    tf__free(tokens), tf__free(edges.parent), tf__free(edges.kid), tf__free(edges.byte),
+        tf__free(path);
     return ok;
 }
 
-int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char *s, size_t len,
-                                size_t *match)
+int32_t tf__vocab_longest_prefix(const tf__vocab *v, int continuation, const char *s, size_t len,
+                                 size_t *match)
 {
     int32_t node = continuation ? v->continuation : 0, best = -1;
     const unsigned char *p = (const unsigned char *)s;
     for (size_t k = 0; node >= 0 && k < len; k++) {
-        node = tf_vocab_child(v, node, p[k]);
+        node = tf__vocab_child(v, node, p[k]);
         if (node >= 0 && v->node_id[node] >= 0) {
             best = v->node_id[node];
             *match = k + 1;
@@ -206,32 +207,32 @@ int32_t tf_vocab_longest_prefix(const tf_vocab *v, int continuation, const char 
 }
 
 /* The index arrays for `count` tokens; 0 when out of memory. */
-static int alloc_index(tf_vocab *v, size_t count)
+static int alloc_index(tf__vocab *v, size_t count)
 {
     v->n_slots = 2;
     while (v->n_slots < 2 * count)
         v->n_slots *= 2;
-    v->offset = tf_malloc(count * sizeof *v->offset);
-    v->length = tf_malloc(count * sizeof *v->length);
-    v->slots = tf_malloc(v->n_slots * sizeof *v->slots);
+    v->offset = tf__malloc(count * sizeof *v->offset);
+    v->length = tf__malloc(count * sizeof *v->length);
+    v->slots = tf__malloc(v->n_slots * sizeof *v->slots);
     if (!v->offset || !v->length || !v->slots)
         return 0;
     memset(v->slots, 0xff, v->n_slots * sizeof *v->slots); /* all -1 */
     return 1;
 }
 
-tf_status tf_vocab_begin(tf_vocab *v, char *text, size_t count, const char *what)
+tf_status tf__vocab_begin(tf__vocab *v, char *text, size_t count, const char *what)
 {
     memset(v, 0, sizeof *v);
     v->text = text;
     if (!alloc_index(v, count ? count : 1)) {
-        tf_vocab_destroy(v);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", what, count);
+        tf__vocab_destroy(v);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot index %zu tokens", what, count);
     }
     return TF_OK;
 }
 
-void tf_vocab_add(tf_vocab *v, size_t start, size_t end)
+void tf__vocab_add(tf__vocab *v, size_t start, size_t end)
 {
     v->offset[v->size] = start;
     v->length[v->size] = (uint32_t)(end - start); /* < 256 MiB */
@@ -239,47 +240,47 @@ void tf_vocab_add(tf_vocab *v, size_t start, size_t end)
     v->size++;
 }
 
-tf_status tf_vocab_finish(tf_vocab *v, const char *what)
+tf_status tf__vocab_finish(tf__vocab *v, const char *what)
 {
     index_tokens(v);
     if (!build_trie(v)) {
-        tf_vocab_destroy(v);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", what);
+        tf__vocab_destroy(v);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot build the token trie", what);
     }
     return TF_OK;
 }
 
-tf_status tf_vocab_from_tokens(tf_vocab *v, char *text, size_t count, const char *what)
+tf_status tf__vocab_from_tokens(tf__vocab *v, char *text, size_t count, const char *what)
 {
-    tf_status s = tf_vocab_begin(v, text, count, what);
+    tf_status s = tf__vocab_begin(v, text, count, what);
     if (s)
         return s;
     for (size_t k = 0, start = 0; k < count; k++) {
         const size_t end = start + strlen(text + start);
-        tf_vocab_add(v, start, end);
+        tf__vocab_add(v, start, end);
         start = end + 1;
     }
-    return tf_vocab_finish(v, what);
+    return tf__vocab_finish(v, what);
 }
 
-void tf_vocab_byte_tokens(const tf_vocab *v, int32_t byte_id[256])
+void tf__vocab_byte_tokens(const tf__vocab *v, int32_t byte_id[256])
 {
     for (int byte = 0; byte < 256; byte++) {
         char name[8];
         snprintf(name, sizeof name, "<0x%02X>", byte);
-        byte_id[byte] = tf_vocab_find(v, name, strlen(name));
+        byte_id[byte] = tf__vocab_find(v, name, strlen(name));
     }
 }
 
-void tf_vocab_destroy(tf_vocab *v)
+void tf__vocab_destroy(tf__vocab *v)
 {
-    tf_free(v->text);
-    tf_free(v->offset);
-    tf_free(v->length);
-    tf_free(v->slots);
-    tf_free(v->node_id);
-    tf_free(v->first_edge);
-    tf_free(v->edge_byte);
-    tf_free(v->edge_child);
+    tf__free(v->text);
+    tf__free(v->offset);
+    tf__free(v->length);
+    tf__free(v->slots);
+    tf__free(v->node_id);
+    tf__free(v->first_edge);
+    tf__free(v->edge_byte);
+    tf__free(v->edge_child);
     memset(v, 0, sizeof *v);
 }

@@ -117,12 +117,12 @@ fn tensors_and_save_round_trip() {
     assert_eq!(a.last_hidden_state, b.last_hidden_state);
 }
 
-/// tests/modern's fixtures (rotary, ALiBi, gated feed-forward blocks,
+/// tests/encoder_pieces's fixtures (rotary, ALiBi, gated feed-forward blocks,
 /// bias-free layers, local attention, relative position bias) against their
 /// float64 references.
 #[test]
 fn modern_pieces_match_their_references() {
-    let root = golden_dir().parent().unwrap().join("modern");
+    let root = golden_dir().parent().unwrap().join("encoder_pieces");
     let cases = std::fs::read_to_string(root.join("cases.txt")).unwrap();
     for case in cases.split_whitespace() {
         let err = vectors_error(&root.join(case), &LoadOptions::default());

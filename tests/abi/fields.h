@@ -1,7 +1,9 @@
 /* fields.h — every field of the growing structs as 0.1.0 published them,
  * as X(struct, field): compiled once against tests/abi/0.1.0/tfenc.h
  * (layout_0_1_0.c) and once against today's header (test_abi_new.c), so
- * the test sees that each field is still where 0.1.0 put it. */
+ * the test sees that each field is still where 0.1.0 put it. The list is laid
+ * out by hand, outside clang-format. */
+/* clang-format off */
 #define TF_ABI_FIELDS_0_1_0(X) \
     X(tf_config, struct_size) X(tf_config, d_model) X(tf_config, n_heads) X(tf_config, d_ff) \
     X(tf_config, n_layers) X(tf_config, vocab_size) X(tf_config, max_positions) \
@@ -41,3 +43,4 @@ typedef struct abi_field {
 /* layout_0_1_0.c: the fields as compiled against the 0.1.0 header. */
 extern const abi_field abi_fields_0_1_0[];
 extern const size_t abi_n_fields_0_1_0;
+/* clang-format on */

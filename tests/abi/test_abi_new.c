@@ -13,7 +13,11 @@
 #include "tfenc.h"
 
 /* A struct as a newer header would declare it: one field more. */
-#define NEWER(type) struct { type s; int64_t future; }
+#define NEWER(type)     \
+    struct {            \
+        type s;         \
+        int64_t future; \
+    }
 
 static const char *data_dir;
 
@@ -23,11 +27,10 @@ START_TEST(test_0_1_0_fields_stay_where_they_were)
     ck_assert_uint_eq(abi_n_fields_0_1_0, sizeof now / sizeof *now);
     for (size_t i = 0; i < abi_n_fields_0_1_0; i++) {
         ck_assert_str_eq(now[i].name, abi_fields_0_1_0[i].name);
-        ck_assert_msg(now[i].offset == abi_fields_0_1_0[i].offset &&
-                          now[i].size == abi_fields_0_1_0[i].size,
-                      "%s: at %zu (%zu bytes) in 0.1.0, at %zu (%zu bytes) now", now[i].name,
-                      abi_fields_0_1_0[i].offset, abi_fields_0_1_0[i].size, now[i].offset,
-                      now[i].size);
+        ck_assert_msg(
+            now[i].offset == abi_fields_0_1_0[i].offset && now[i].size == abi_fields_0_1_0[i].size,
+            "%s: at %zu (%zu bytes) in 0.1.0, at %zu (%zu bytes) now", now[i].name,
+            abi_fields_0_1_0[i].offset, abi_fields_0_1_0[i].size, now[i].offset, now[i].size);
     }
 }
 END_TEST
@@ -145,8 +148,8 @@ START_TEST(test_previous_header_callers)
     o.truncation = TF_TRUNCATION_LONGEST_FIRST, o.max_length = 6;
     const char *texts[1] = {"a text much longer than six tokens, cut once"};
     tf_encoding *e = NULL;
-    ck_assert_msg(tf_tokenizer_encode_batch_with(tok, 1, texts, NULL, NULL, NULL, &o, &e) ==
-                      TF_OK, "%s", tf_last_error());
+    ck_assert_msg(tf_tokenizer_encode_batch_with(tok, 1, texts, NULL, NULL, NULL, &o, &e) == TF_OK,
+                  "%s", tf_last_error());
     ck_assert_int_eq(tf_encoding_batch(e), 1); /* no overflowing rows */
     ck_assert_int_eq(tf_encoding_lengths(e)[0], 6);
     tf_encoding_destroy(e);

@@ -15,7 +15,11 @@
 #define CANARY_BYTES 64
 
 /* A struct of the old header with canary bytes after it. */
-#define BOXED(type) struct { type s; unsigned char canary[CANARY_BYTES]; }
+#define BOXED(type)                         \
+    struct {                                \
+        type s;                             \
+        unsigned char canary[CANARY_BYTES]; \
+    }
 
 static const char *data_dir;
 

@@ -11,17 +11,32 @@ int blas_threads_get(void)
     return n < 1 ? 1 : (int)n;
 }
 
-void blas_threads_set(int threads) { bli_thread_set_num_threads(threads); }
+void blas_threads_set(int threads)
+{
+    bli_thread_set_num_threads(threads);
+}
 
-const char *blas_name(void) { return "BLIS"; }
+const char *blas_name(void)
+{
+    return "BLIS";
+}
 
 #else
 #include <cblas.h>
 
-int blas_threads_get(void) { return openblas_get_num_threads(); }
+int blas_threads_get(void)
+{
+    return openblas_get_num_threads();
+}
 
-void blas_threads_set(int threads) { openblas_set_num_threads(threads); }
+void blas_threads_set(int threads)
+{
+    openblas_set_num_threads(threads);
+}
 
-const char *blas_name(void) { return "OpenBLAS"; }
+const char *blas_name(void)
+{
+    return "OpenBLAS";
+}
 
 #endif

@@ -8,13 +8,13 @@
 #include "tfenc.h"
 
 /* `call` returns `status` and tf_last_error() contains `text`. */
-#define expect_failure(call, status, text)                                                       \
-    do {                                                                                         \
-        const tf_status got_ = (call);                                                           \
-        ck_assert_msg(got_ == (status), "%s: expected %s, got %s (%s)", #call,                   \
-                      tf_status_name(status), tf_status_name(got_), tf_last_error());            \
+#define expect_failure(call, status, text)                                                        \
+    do {                                                                                          \
+        const tf_status got_ = (call);                                                            \
+        ck_assert_msg(got_ == (status), "%s: expected %s, got %s (%s)", #call,                    \
+                      tf_status_name(status), tf_status_name(got_), tf_last_error());             \
         ck_assert_msg(strstr(tf_last_error(), (text)) != NULL, "%s: message \"%s\" lacks \"%s\"", \
-                      #call, tf_last_error(), (text));                                           \
+                      #call, tf_last_error(), (text));                                            \
     } while (0)
 
 #endif

@@ -59,10 +59,13 @@ static void layernorm(double *y, const double *x, const double *w, const double 
 static double activation(double x, int act)
 {
     switch (act) {
-    case TF_ACTIVATION_GELU: return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+    case TF_ACTIVATION_GELU:
+        return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
     case TF_ACTIVATION_GELU_TANH:
-        return 0.5 * x * (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
-    default: return x > 0 ? x : 0.0;
+        return 0.5 * x *
+            (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+    default:
+        return x > 0 ? x : 0.0;
     }
 }
 
@@ -131,8 +134,7 @@ static void mha(double *y, double *attn_h, const double *x, const tf_encoder *en
 }
 
 /* y (n, D) = FFN(x) */
-static void ffn(double *y, const double *x, const tf_encoder *enc, int l, const tf_config *c,
-                int n)
+static void ffn(double *y, const double *x, const tf_encoder *enc, int l, const tf_config *c, int n)
 {
     const int D = c->d_model, F = c->d_ff;
     double *w1 = layer_tensor(enc, l, "ffn.up.weight"), *b1 = layer_tensor(enc, l, "ffn.up.bias");
@@ -203,8 +205,10 @@ int ref_forward(const tf_encoder *enc, const tf_forward_args *a, double *out, do
         if (hidden)
             memcpy(hidden + (size_t)b * T * D, h, sizeof(double) * n * D);
         for (int l = 0; l < L; l++) {
-            double *n1w = layer_tensor(enc, l, "norm1.weight"), *n1b = layer_tensor(enc, l, "norm1.bias");
-            double *n2w = layer_tensor(enc, l, "norm2.weight"), *n2b = layer_tensor(enc, l, "norm2.bias");
+            double *n1w = layer_tensor(enc, l, "norm1.weight"),
+                   *n1b = layer_tensor(enc, l, "norm1.bias");
+            double *n2w = layer_tensor(enc, l, "norm2.weight"),
+                   *n2b = layer_tensor(enc, l, "norm2.bias");
             double *attn_h = attn ? attn + (size_t)l * BHTT + (size_t)b * H * T * T : NULL;
             const int pre = c.norm_placement == TF_NORM_PRE;
             if (pre)
@@ -222,7 +226,8 @@ int ref_forward(const tf_encoder *enc, const tf_forward_args *a, double *out, do
             if (!pre)
                 layernorm(h, h, n2w, n2b, n, D, c.layer_norm_eps);
             if (hidden)
-                memcpy(hidden + (size_t)(l + 1) * BTD + (size_t)b * T * D, h, sizeof(double) * n * D);
+                memcpy(hidden + (size_t)(l + 1) * BTD + (size_t)b * T * D, h,
+                       sizeof(double) * n * D);
             free(n1w), free(n1b), free(n2w), free(n2b);
         }
         if (c.final_norm) {

@@ -18,7 +18,7 @@ float32 weights stored by references that follow the upstream source
               output_layer_norm(ffn + sa)); DistilBertConfig's keys dim,
               hidden_dim, n_layers, n_heads, activation.
   modernbert  transformers/models/modernbert/modeling_modernbert.py through the
-              float64 reference of tests/modern/gen_modern.py (encoder: each
+              float64 reference of tests/encoder_pieces/gen_encoder_pieces.py (encoder: each
               piece named there), on ModernBertEmbeddings' tok_embeddings rows;
               saved under the Hub's names as a ModernBertForMaskedLM ("model.",
               its head.* and decoder.* ignored): Wqkv = q | k | v, Wi = the
@@ -27,7 +27,7 @@ float32 weights stored by references that follow the upstream source
               config.json with ModernBertConfig's keys (4 layers: 1 and 2 local
               with a window of 4, rotary bases 1000 global and 50 local).
   nomic_bert  nomic's modeling_hf_nomic_bert.py (nomic-ai/contrastors) through
-              gen_modern.py's float64 reference: NomicBertEmbeddings (word +
+              gen_encoder_pieces.py's float64 reference: NomicBertEmbeddings (word +
               token type 0), NomicBertModel.emb_ln, NomicBertBlock with
               prenorm false (norm1(x + attn), norm2(x + mlp)), NomicBertAttention
               (Wqkv = q | k | v, rotary on head_dim * rotary_emb_fraction
@@ -40,7 +40,7 @@ float32 weights stored by references that follow the upstream source
               rotary_scaling_factor null, mean pooling, its search_query: /
               search_document: prompts, tokenizer_json/bert_uncased linked; the
               texts' ids are that file's reference ids).
-  gte         Alibaba-NLP/new-impl modeling.py through gen_modern.py's float64
+  gte         Alibaba-NLP/new-impl modeling.py through gen_encoder_pieces.py's float64
               reference: NewEmbeddings (word embeddings, LayerNorm), NewLayer
               (attn_ln(x + o_proj(attn)), mlp_ln(x + mlp)), NewAttention
               (qkv_proj = q | k | v, apply_rotary_pos_emb with rotate_half),
@@ -50,7 +50,7 @@ float32 weights stored by references that follow the upstream source
               a^(2/d), written here, not through the library's parameters);
               gte_st: laid out as gte-base-en-v1.5 (CLS pooling,
               tokenizer_json/bert_uncased linked).
-  jina_bert   jinaai/jina-bert-implementation modeling_bert.py through gen_modern.py's
+  jina_bert   jinaai/jina-bert-implementation modeling_bert.py through gen_encoder_pieces.py's
               float64 reference: JinaBertEmbeddings (word + token type 0, LayerNorm,
               no positions), ALiBi (_get_alibi_head_slopes,
               JinaBertModel.rebuild_alibi_tensor: -m_h |i - j| added to the scores),
@@ -59,7 +59,7 @@ float32 weights stored by references that follow the upstream source
               jina-embeddings-v2-base-en (mean pooling, tokenizer_json/bert_uncased
               linked).
   jina_code   JinaBERT v2's code variant, jinaai/jina-bert-v2-qk-post-norm
-              modeling_bert.py through gen_modern.py's float64 reference:
+              modeling_bert.py through gen_encoder_pieces.py's float64 reference:
               JinaBertSelfAttention's layer_norm_q / layer_norm_k on query(x) and
               key(x) (all D features, before transpose_for_scores), BertSelfOutput
               (LayerNorm(x + dense(ctx))), JinaBertLayer.forward (h =
@@ -100,7 +100,7 @@ the ids and scores expected:
               create_position_ids_from_input_ids with padding_idx 1, no token
               types, LayerNorm), MPNetEncoder.compute_position_bias (one
               relative_attention_bias [32, H] for every layer, buckets of
-              relative_position_bucket through tests/modern/gen_modern.py's
+              relative_position_bucket through tests/encoder_pieces/gen_encoder_pieces.py's
               relative_bucket), MPNetSelfAttention (q k^T / sqrt(d_k) + bias,
               softmax, o), MPNetAttention (LayerNorm(o + x)), MPNetIntermediate,
               MPNetOutput, MPNetPooler. mpnet: an MPNetForMaskedLM under "mpnet."
@@ -145,8 +145,8 @@ from gen_pipelines import (MEAN_NORMALIZE, TEXTS, VOCAB, bert_forward, dump, dum
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "families")
-sys.path.insert(0, os.path.join(HERE, "..", "modern"))
-import gen_modern  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "encoder_pieces"))
+import gen_encoder_pieces  # noqa: E402
 
 torch.set_default_dtype(torch.float64)
 
@@ -265,7 +265,7 @@ MODERNBERT = dict(n_layers=4, position="rotary", embedding_norm=True, norm_first
 
 
 def modernbert_hub_names(W, prefix="model."):
-    """The library's tensors (gen_modern.tensor_names) under the Hub's names
+    """The library's tensors (gen_encoder_pieces.tensor_names) under the Hub's names
     (LayerNorm biases where W has them: norm_bias), after prefix ("": a
     ModernBertModel as sentence-transformers saves it)."""
     out = {prefix + "embeddings.tok_embeddings.weight": W["embed.token.weight"]}
@@ -289,17 +289,17 @@ def modernbert_hub_names(W, prefix="model."):
 
 
 def modernbert():
-    c = dict(gen_modern.DEFAULTS)
+    c = dict(gen_encoder_pieces.DEFAULTS)
     c.update(MODERNBERT)
     g = torch.Generator().manual_seed(14)
-    W = gen_modern.random_weights(c, g)
+    W = gen_encoder_pieces.random_weights(c, g)
     W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
     W64 = {k: v.double() for k, v in W.items()}
     hidden = []
     with torch.no_grad():
         for ids in SEQUENCES:
             x = W64["embed.token.weight"][torch.tensor(ids)][None]  # [1, T, D]
-            hidden.append(gen_modern.encoder(c, W64, x, [len(ids)])[0][0])
+            hidden.append(gen_encoder_pieces.encoder(c, W64, x, [len(ids)])[0][0])
     saved = modernbert_hub_names(W)
     saved["head.dense.weight"] = (torch.randn(D, D, generator=g) * 0.3).float()
     saved["decoder.bias"] = torch.zeros(V).float()
@@ -593,7 +593,7 @@ NOMIC_F = 256  # NomciBertGatedMLP rounds n_inner up to a multiple of 256
 
 
 def nomic_hub_names(W, L):
-    """The library's tensors (gen_modern.tensor_names) under NomicBertModel's
+    """The library's tensors (gen_encoder_pieces.tensor_names) under NomicBertModel's
     names: fc11 is the multiplied half (ffn.up), fc12 the activated one."""
     out = {"embeddings.word_embeddings.weight": W["embed.token.weight"],
            "embeddings.token_type_embeddings.weight": W["embed.token_type.weight"],
@@ -613,13 +613,13 @@ def nomic_hub_names(W, L):
 def make_nomic(seed, D, V, fraction, interleaved, theta, n_inner, P):
     """A NomicBertModel: (Hub-named weights, config.json, forward(ids) ->
     last_hidden_state [T, D] float64)."""
-    c = dict(gen_modern.DEFAULTS)
+    c = dict(gen_encoder_pieces.DEFAULTS)
     c.update(d_model=D, n_heads=H, d_ff=NOMIC_F, n_layers=L, position="rotary",
              embedding_norm=True, bias=False, norm_bias=True, activation="silu", ffn_gated=True,
              rotary_dim=int(D // H * fraction), rotary_interleaved=interleaved,
              rotary_base=theta, layer_norm_eps=1e-12)
     g = torch.Generator().manual_seed(seed)
-    W = gen_modern.random_weights(c, g)
+    W = gen_encoder_pieces.random_weights(c, g)
     W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
     W["embed.token_type.weight"] = (0.5 * torch.randn(2, D, generator=g)).float()
     W64 = {k: v.double() for k, v in W.items()}
@@ -644,7 +644,7 @@ def make_nomic(seed, D, V, fraction, interleaved, theta, n_inner, P):
     def forward(ids):
         x = W64["embed.token.weight"][torch.tensor(ids)] + W64["embed.token_type.weight"][0]
         with torch.no_grad():
-            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+            return gen_encoder_pieces.encoder(c, W64, x[None], [len(ids)])[0][0]
     return nomic_hub_names(W, L), cfg, forward
 
 
@@ -778,19 +778,19 @@ def modernbert_tokenizer_source():
 
 def make_modernbert(seed, D, V, norm_bias=False):
     """ModernBERT weights (the library's names, float32), float64 forward(ids)
-    -> last_hidden_state [T, D] (gen_modern.encoder, as modernbert() runs it)
+    -> last_hidden_state [T, D] (gen_encoder_pieces.encoder, as modernbert() runs it)
     and config.json's encoder keys, 4 layers as MODERNBERT's."""
-    c = dict(gen_modern.DEFAULTS)
+    c = dict(gen_encoder_pieces.DEFAULTS)
     c.update(MODERNBERT, d_model=D, d_ff=2 * D, norm_bias=norm_bias)
     g = torch.Generator().manual_seed(seed)
-    W = gen_modern.random_weights(c, g)
+    W = gen_encoder_pieces.random_weights(c, g)
     W["embed.token.weight"] = torch.randn(V, D, generator=g).float()
     W64 = {k: v.double() for k, v in W.items()}
 
     def forward(ids):
         x = W64["embed.token.weight"][torch.tensor(ids)][None]  # [1, T, D]
         with torch.no_grad():
-            return gen_modern.encoder(c, W64, x, [len(ids)])[0][0]
+            return gen_encoder_pieces.encoder(c, W64, x, [len(ids)])[0][0]
     cfg = {"model_type": "modernbert", "vocab_size": V, "hidden_size": D,
            "intermediate_size": 2 * D, "num_hidden_layers": 4, "num_attention_heads": H,
            "hidden_activation": "gelu", "norm_eps": 1e-5, "norm_bias": norm_bias,
@@ -961,12 +961,12 @@ def gte_hub_names(W, L):
 
 def make_gte(seed, D, V, theta, factor, P):
     """A NewModel: (Hub-named weights, config.json, forward(ids) float64)."""
-    c = dict(gen_modern.DEFAULTS)
+    c = dict(gen_encoder_pieces.DEFAULTS)
     c.update(d_model=D, n_heads=H, d_ff=F, n_layers=L, position="rotary", embedding_norm=True,
              ffn_gated=True, activation="gelu", layer_norm_eps=1e-12,
              inv_freq=gte_inv_freq(D // H, theta, factor))
     g = torch.Generator().manual_seed(seed)
-    W = gen_modern.random_weights(c, g)
+    W = gen_encoder_pieces.random_weights(c, g)
     for l in range(L):  # NewGatedMLP's up_gate_proj has no bias
         for n in ("up", "gate"):
             W[f"layers.{l}.ffn.{n}.bias"] = torch.zeros(F)
@@ -989,7 +989,7 @@ def make_gte(seed, D, V, theta, factor, P):
     def forward(ids):
         x = W64["embed.token.weight"][torch.tensor(ids)]
         with torch.no_grad():
-            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+            return gen_encoder_pieces.encoder(c, W64, x[None], [len(ids)])[0][0]
     return gte_hub_names(W, L), cfg, forward
 
 
@@ -1062,12 +1062,12 @@ JINA_CODE_REMOTE = "jinaai/jina-bert-v2-qk-post-norm--"
 def make_jina(seed, D, V, P, code=False):
     """A JinaBertModel (code: jina-bert-v2-qk-post-norm's): (Hub-named weights,
     config.json, forward(ids) float64)."""
-    c = dict(gen_modern.DEFAULTS)
+    c = dict(gen_encoder_pieces.DEFAULTS)
     c.update(d_model=D, n_heads=H, d_ff=F, n_layers=L, position="alibi", embedding_norm=True,
              ffn_gated=True, activation="gelu", layer_norm_eps=1e-12, qk_norm=code,
              add_norm1b=code)
     g = torch.Generator().manual_seed(seed)
-    W = gen_modern.random_weights(c, g)
+    W = gen_encoder_pieces.random_weights(c, g)
     for l in range(L):  # JinaBertGLUMLP's gated_layers has no bias
         for n in ("up", "gate"):
             W[f"layers.{l}.ffn.{n}.bias"] = torch.zeros(F)
@@ -1095,7 +1095,7 @@ def make_jina(seed, D, V, P, code=False):
     def forward(ids):
         x = W64["embed.token.weight"][torch.tensor(ids)] + W64["embed.token_type.weight"][0]
         with torch.no_grad():
-            return gen_modern.encoder(c, W64, x[None], [len(ids)])[0][0]
+            return gen_encoder_pieces.encoder(c, W64, x[None], [len(ids)])[0][0]
     return (jina_code_hub_names if code else jina_hub_names)(W, L), cfg, forward
 
 
@@ -1208,7 +1208,7 @@ def mpnet_forward(w, cfg, ids):
     x = layer_norm(x, W("embeddings.LayerNorm.weight"), W("embeddings.LayerNorm.bias"), eps)
     # compute_position_bias: relative_attention_bias[bucket(j - i)], (H, T, T)
     pos = torch.arange(T)
-    buckets = gen_modern.relative_bucket(pos[None, :] - pos[:, None],
+    buckets = gen_encoder_pieces.relative_bucket(pos[None, :] - pos[:, None],
                                          {"relative_buckets": MPNET_BUCKETS,
                                           "relative_max_distance": 128})
     position_bias = W("encoder.relative_attention_bias.weight")[buckets].permute(2, 0, 1)

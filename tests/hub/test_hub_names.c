@@ -20,8 +20,9 @@
 
 /* ---- Names ------------------------------------------------------------------------------- */
 
-static const char *const good_ids[] = {"foo", "foo/bar", "123", "Foo-BAR_foo.bar123",
-                                       "sentence-transformers/all-MiniLM-L6-v2", "a/b", "_x_/y"};
+static const char *const good_ids[] = {
+    "foo", "foo/bar", "123", "Foo-BAR_foo.bar123", "sentence-transformers/all-MiniLM-L6-v2",
+    "a/b", "_x_/y"};
 static const struct {
     const char *id, *problem;
 } bad_ids[] = {
@@ -50,7 +51,8 @@ START_TEST(test_bad_repo_ids)
 {
     ck_assert_int_eq(tf__hub_check_repo_id(bad_ids[_i].id), TF_ERR_INVALID_ARGUMENT);
     char want[512];
-    snprintf(want, sizeof want, "repo_id \"%s\": expected \"name\" or \"org/name\" of letters, "
+    snprintf(want, sizeof want,
+             "repo_id \"%s\": expected \"name\" or \"org/name\" of letters, "
              "digits, '-', '_' and '.' (as huggingface_hub's validate_repo_id), got %s",
              bad_ids[_i].id, bad_ids[_i].problem);
     ck_assert_str_eq(tf_last_error(), want);
@@ -111,8 +113,9 @@ START_TEST(test_repo_files)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         ck_assert_msg(tf__hub_check_repo_file(bad[i], "list") == TF_ERR_FORMAT, "%s", bad[i]);
     tf__hub_check_repo_file("../x", "modules.json[1]");
-    ck_assert_str_eq(tf_last_error(), "modules.json[1]: the name \"../x\" is not a path inside the "
-                                      "repository's folder: it has a \".\" or \"..\" part");
+    ck_assert_str_eq(tf_last_error(),
+                     "modules.json[1]: the name \"../x\" is not a path inside the "
+                     "repository's folder: it has a \".\" or \"..\" part");
     char part[300];
     memset(part, 'p', 256);
     part[256] = '\0';
@@ -133,17 +136,18 @@ START_TEST(test_etags)
     const char *bad[] = {"\"../../x\"", "\"a/b\"", "\"\"", "\".hidden\"", "W/\"\"", "\"a b\""};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         ck_assert_msg(tf__hub_etag(bad[i], "X-Linked-Etag", out) == TF_ERR_FORMAT, "%s", bad[i]);
-    ck_assert_str_eq(tf_last_error(), "X-Linked-Etag \"a b\": not a name a blob can have (1 to "
-                                      "128 letters, digits, '-', '_' or '.', not starting with "
-                                      "'.', in quotes or not)");
+    ck_assert_str_eq(tf_last_error(),
+                     "X-Linked-Etag \"a b\": not a name a blob can have (1 to "
+                     "128 letters, digits, '-', '_' or '.', not starting with "
+                     "'.', in quotes or not)");
     char longest[TF_HUB_ETAG_MAX + 2];
     memset(longest, 'e', TF_HUB_ETAG_MAX + 1);
     longest[TF_HUB_ETAG_MAX + 1] = '\0';
     ck_assert_int_eq(tf__hub_etag(longest, "ETag", out), TF_ERR_FORMAT);
     longest[TF_HUB_ETAG_MAX] = '\0';
     ck_assert_int_eq(tf__hub_etag(longest, "ETag", out), TF_OK);
-    ck_assert(tf__hub_etag_is_sha256(
-        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    ck_assert(
+        tf__hub_etag_is_sha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
     ck_assert(!tf__hub_etag_is_sha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4"));
     ck_assert(tf__hub_is_commit("e3b0c44298fc1c149afbf4c8996fb92427ae41e4"));
     ck_assert(!tf__hub_is_commit("E3B0C44298FC1C149AFBF4C8996FB92427AE41E4"));
@@ -168,7 +172,7 @@ END_TEST
 
 /* ---- Which files ------------------------------------------------------------------------ */
 
-static void add_all(tf_hub_names *list, const char *const *names, size_t n)
+static void add_all(tf__hub_names *list, const char *const *names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         ck_assert_int_eq(tf__hub_names_add(list, names[i]), TF_OK);
@@ -176,18 +180,32 @@ static void add_all(tf_hub_names *list, const char *const *names, size_t n)
 
 START_TEST(test_wanted)
 {
-    tf_hub_names dirs = {0};
+    tf__hub_names dirs = {0};
     const char *const d[] = {"", "1_Pooling", "2_Dense"};
     add_all(&dirs, d, 3);
-    const char *const yes[] = {"config.json", "model.safetensors", "tokenizer.json", "vocab.txt",
-                               "modules.json", "sentence_bert_config.json",
-                               "sentence_xlm-roberta_config.json", "spiece.model",
-                               "model.safetensors.index.json", "1_Pooling/config.json",
-                               "2_Dense/config.json", "2_Dense/model.safetensors"};
-    const char *const no[] = {"README.md", "pytorch_model.bin", "onnx/model.onnx",
-                              "3_Dense/config.json", "1_Pooling/README.md", "expected.json",
-                              "model-00001-of-00002.safetensors", "2_Dense/pytorch_model.bin",
-                              "openvino/config.json", ".gitattributes", "tf_model.h5"};
+    const char *const yes[] = {"config.json",
+                               "model.safetensors",
+                               "tokenizer.json",
+                               "vocab.txt",
+                               "modules.json",
+                               "sentence_bert_config.json",
+                               "sentence_xlm-roberta_config.json",
+                               "spiece.model",
+                               "model.safetensors.index.json",
+                               "1_Pooling/config.json",
+                               "2_Dense/config.json",
+                               "2_Dense/model.safetensors"};
+    const char *const no[] = {"README.md",
+                              "pytorch_model.bin",
+                              "onnx/model.onnx",
+                              "3_Dense/config.json",
+                              "1_Pooling/README.md",
+                              "expected.json",
+                              "model-00001-of-00002.safetensors",
+                              "2_Dense/pytorch_model.bin",
+                              "openvino/config.json",
+                              ".gitattributes",
+                              "tf_model.h5"};
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
         ck_assert_msg(tf__hub_wanted(yes[i], &dirs), "%s is needed", yes[i]);
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
@@ -236,7 +254,7 @@ START_TEST(test_module_dirs)
     write_file("evil.json", "[{\"path\": \"\"}, {\"path\": \"../../etc\"}]");
     write_file("nopath.json", "[{\"type\": \"x\"}]");
     char path[1024];
-    tf_hub_names dirs = {0}, configured = {0};
+    tf__hub_names dirs = {0}, configured = {0};
     snprintf(path, sizeof path, "%s/modules.json", tmp_dir);
     ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, &configured), TF_OK);
     ck_assert_uint_eq(dirs.count, 3);
@@ -248,9 +266,10 @@ START_TEST(test_module_dirs)
     tf__hub_names_free(&dirs);
     snprintf(path, sizeof path, "%s/evil.json", tmp_dir);
     ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL), TF_ERR_FORMAT);
-    ck_assert_str_eq(tf_last_error(), "modules.json[1]: the name \"../../etc\" is not a path "
-                                      "inside the repository's folder: it has a \".\" or \"..\" "
-                                      "part");
+    ck_assert_str_eq(tf_last_error(),
+                     "modules.json[1]: the name \"../../etc\" is not a path "
+                     "inside the repository's folder: it has a \".\" or \"..\" "
+                     "part");
     tf__hub_names_free(&dirs);
     snprintf(path, sizeof path, "%s/nopath.json", tmp_dir);
     ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL), TF_ERR_FORMAT);
@@ -264,12 +283,13 @@ END_TEST
 START_TEST(test_index_shards)
 {
     make_tmp_dir();
-    write_file("index.json", "{\"metadata\": {}, \"weight_map\": {\"a\": \"m-1.safetensors\", "
-                             "\"b\": \"m-2.safetensors\", \"c\": \"m-1.safetensors\"}}");
+    write_file("index.json",
+               "{\"metadata\": {}, \"weight_map\": {\"a\": \"m-1.safetensors\", "
+               "\"b\": \"m-2.safetensors\", \"c\": \"m-1.safetensors\"}}");
     write_file("evil.json", "{\"weight_map\": {\"a\": \"../../x.safetensors\"}}");
     write_file("nomap.json", "{\"metadata\": {}}");
     char path[1024];
-    tf_hub_names shards = {0};
+    tf__hub_names shards = {0};
     snprintf(path, sizeof path, "%s/index.json", tmp_dir);
     ck_assert_int_eq(tf__hub_index_shards(path, "sub", "sub/index.json", &shards), TF_OK);
     ck_assert_uint_eq(shards.count, 2);
@@ -290,8 +310,9 @@ END_TEST
 /* ---- The environment ---------------------------------------------------------------------- */
 
 static const char *const hub_variables[] = {
-    "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "HF_ENDPOINT",
-    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "HF_HUB_OFFLINE",
+    "HF_HUB_CACHE",           "HUGGINGFACE_HUB_CACHE", "HF_HOME",
+    "XDG_CACHE_HOME",         "HF_ENDPOINT",           "HF_TOKEN",
+    "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH",         "HF_HUB_OFFLINE",
     "TRANSFORMERS_OFFLINE"};
 
 static void clear_environment(void)
@@ -304,7 +325,7 @@ static void clear_environment(void)
 /* The request's cache folder with the environment as it is. */
 static void expect_cache(const char *option, const char *want)
 {
-    tf_hub_request req;
+    tf__hub_request req;
     ck_assert_int_eq(tf__hub_request_init(&req, "org/name", "main", option, NULL, NULL), TF_OK);
     ck_assert_str_eq(req.cache, want);
     tf__hub_request_free(&req);
@@ -328,18 +349,19 @@ START_TEST(test_cache_folder)
     expect_cache(NULL, "/legacy");
     clear_environment();
     unsetenv("HOME");
-    tf_hub_request req;
+    tf__hub_request req;
     ck_assert_int_eq(tf__hub_request_init(&req, "x", "main", NULL, NULL, NULL),
                      TF_ERR_INVALID_ARGUMENT);
-    ck_assert_str_eq(tf_last_error(), "no Hub cache folder: options.cache_dir, HF_HUB_CACHE, "
-                                      "HF_HOME, XDG_CACHE_HOME and HOME are all unset");
+    ck_assert_str_eq(tf_last_error(),
+                     "no Hub cache folder: options.cache_dir, HF_HUB_CACHE, "
+                     "HF_HOME, XDG_CACHE_HOME and HOME are all unset");
 }
 END_TEST
 
 START_TEST(test_storage_endpoint_token)
 {
     clear_environment();
-    tf_hub_request req;
+    tf__hub_request req;
     ck_assert_int_eq(tf__hub_request_init(&req, "org/name", "main", "/c", NULL, NULL), TF_OK);
     ck_assert_str_eq(req.storage, "/c/models--org--name");
     ck_assert_str_eq(req.endpoint, "https://huggingface.co");
@@ -363,13 +385,15 @@ START_TEST(test_storage_endpoint_token)
     setenv("HF_TOKEN", "hf_a\x01", 1);
     ck_assert_int_eq(tf__hub_request_init(&req, "name", "main", "/c", NULL, NULL),
                      TF_ERR_INVALID_ARGUMENT);
-    ck_assert_str_eq(tf_last_error(), "HF_TOKEN: the token has a control character, space or "
-                                      "non-ASCII byte at byte 4 (0x01)");
+    ck_assert_str_eq(tf_last_error(),
+                     "HF_TOKEN: the token has a control character, space or "
+                     "non-ASCII byte at byte 4 (0x01)");
     setenv("HF_ENDPOINT", "file:///etc", 1);
     ck_assert_int_eq(tf__hub_request_init(&req, "name", "main", "/c", NULL, NULL),
                      TF_ERR_INVALID_ARGUMENT);
-    ck_assert_ptr_nonnull(strstr(tf_last_error(), "HF_ENDPOINT \"file:///etc\": expected an "
-                                                  "http:// or https:// URL"));
+    ck_assert_ptr_nonnull(strstr(tf_last_error(),
+                                 "HF_ENDPOINT \"file:///etc\": expected an "
+                                 "http:// or https:// URL"));
 }
 END_TEST
 
@@ -378,7 +402,7 @@ START_TEST(test_token_file)
     clear_environment();
     make_tmp_dir();
     setenv("HF_HOME", tmp_dir, 1);
-    tf_hub_request req;
+    tf__hub_request req;
     ck_assert_int_eq(tf__hub_request_init(&req, "x", "main", "/c", NULL, NULL), TF_OK);
     ck_assert_ptr_null(req.token); /* no file: no token */
     tf__hub_request_free(&req);
@@ -421,7 +445,7 @@ END_TEST
 static const char commit_a[] = "0123456789abcdef0123456789abcdef01234567";
 
 /* A request on a cache in tmp_dir. */
-static void cache_request(tf_hub_request *req, const char *revision)
+static void cache_request(tf__hub_request *req, const char *revision)
 {
     clear_environment();
     char cache[512];
@@ -432,7 +456,7 @@ static void cache_request(tf_hub_request *req, const char *revision)
 START_TEST(test_links_and_refs)
 {
     make_tmp_dir();
-    tf_hub_request req;
+    tf__hub_request req;
     cache_request(&req, "refs/pr/1");
     write_file("cache/models--org--name/blobs/e1", "one");
     ck_assert_int_eq(tf__hub_link(&req, commit_a, "config.json", "e1"), TF_OK);
@@ -463,8 +487,9 @@ START_TEST(test_links_and_refs)
     ck_assert_int_eq(st.st_size, TF_HUB_COMMIT_LEN); /* no newline, as huggingface_hub writes */
     write_file("cache/models--org--name/refs/refs/pr/1", "not a commit");
     ck_assert_int_eq(tf__hub_read_ref(&req, commit), TF_ERR_FORMAT);
-    ck_assert_ptr_nonnull(strstr(tf_last_error(), "expected a commit (40 hex digits), got "
-                                                  "\"not a commit\""));
+    ck_assert_ptr_nonnull(strstr(tf_last_error(),
+                                 "expected a commit (40 hex digits), got "
+                                 "\"not a commit\""));
     tf__hub_request_free(&req);
     remove_tmp_dir();
 }
@@ -479,7 +504,7 @@ static int32_t cancel_when_waiting(const tf_hub_progress *p, void *user)
 START_TEST(test_lock_waits_and_can_be_cancelled)
 {
     make_tmp_dir();
-    tf_hub_request req;
+    tf__hub_request req;
     cache_request(&req, "main");
     int waited = 0;
     req.progress = cancel_when_waiting;
@@ -490,9 +515,10 @@ START_TEST(test_lock_waits_and_can_be_cancelled)
     ck_assert_int_eq(waited, 0);
     ck_assert_int_eq(tf__hub_lock(&req, "e1", &progress, &second), TF_ERR_IO);
     ck_assert_int_eq(waited, 1);
-    ck_assert_ptr_nonnull(strstr(tf_last_error(), "/.locks/models--org--name/e1.lock: cancelled "
-                                                  "by the progress callback while another "
-                                                  "download of model.safetensors held its lock"));
+    ck_assert_ptr_nonnull(strstr(tf_last_error(),
+                                 "/.locks/models--org--name/e1.lock: cancelled "
+                                 "by the progress callback while another "
+                                 "download of model.safetensors held its lock"));
     tf__hub_unlock(first);
     ck_assert_int_eq(tf__hub_lock(&req, "e1", &progress, &second), TF_OK);
     tf__hub_unlock(second);
@@ -509,7 +535,7 @@ static void lay_out_cache(void)
     write_file("cache/models--org--name/blobs/c", "{}");
     write_file("cache/models--org--name/blobs/m", "weights");
     write_file("cache/models--org--name/refs/main", commit_a);
-    tf_hub_request req;
+    tf__hub_request req;
     cache_request(&req, "main");
     ck_assert_int_eq(tf__hub_link(&req, commit_a, "config.json", "c"), TF_OK);
     ck_assert_int_eq(tf__hub_link(&req, commit_a, "model.safetensors", "m"), TF_OK);
@@ -535,7 +561,7 @@ START_TEST(test_resolve_from_the_cache)
     char dir[4096], want[1024];
     size_t len = 0;
     snprintf(want, sizeof want, "%s/cache/models--org--name/snapshots/%s", tmp_dir, commit_a);
-    tf_fail(TF_ERR_SHAPE, "before");
+    tf__fail(TF_ERR_SHAPE, "before");
     ck_assert_int_eq(resolve_offline(NULL, dir, sizeof dir, &len), TF_OK);
     ck_assert_str_eq(dir, want);
     ck_assert_uint_eq(len, strlen(want));
@@ -562,25 +588,29 @@ START_TEST(test_resolve_refuses_an_incomplete_snapshot)
     ck_assert_int_eq(unlink(path), 0); /* the weights' link now leads nowhere */
     ck_assert_int_eq(resolve_offline(NULL, dir, sizeof dir, NULL), TF_ERR_NOT_FOUND);
     char want[2048];
-    snprintf(want, sizeof want, "org/name at revision main: not in the cache, and "
+    snprintf(want, sizeof want,
+             "org/name at revision main: not in the cache, and "
              "options.local_files_only keeps the Hub out: %s/cache/models--org--name/snapshots/"
              "%s/model.safetensors: not in the cached snapshot of org/name (revision main, "
-             "commit %s)", tmp_dir, commit_a, commit_a);
+             "commit %s)",
+             tmp_dir, commit_a, commit_a);
     ck_assert_str_eq(tf_last_error(), want);
     write_file("cache/models--org--name/blobs/m", "weights");
     write_file("cache/models--org--name/blobs/j",
                "[{\"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},"
                " {\"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"}]");
-    tf_hub_request req;
+    tf__hub_request req;
     cache_request(&req, "main");
     ck_assert_int_eq(tf__hub_link(&req, commit_a, "modules.json", "j"), TF_OK);
     tf__hub_request_free(&req);
     ck_assert_int_eq(resolve_offline(NULL, dir, sizeof dir, NULL), TF_ERR_NOT_FOUND);
-    ck_assert_ptr_nonnull(strstr(tf_last_error(), "/1_Pooling/config.json: not in the cached "
-                                                  "snapshot"));
+    ck_assert_ptr_nonnull(strstr(tf_last_error(),
+                                 "/1_Pooling/config.json: not in the cached "
+                                 "snapshot"));
     ck_assert_int_eq(resolve_offline("v2", dir, sizeof dir, NULL), TF_ERR_NOT_FOUND);
-    ck_assert_ptr_nonnull(strstr(tf_last_error(), "refs/v2: no such file: the cache has no "
-                                                  "commit for org/name at revision v2"));
+    ck_assert_ptr_nonnull(strstr(tf_last_error(),
+                                 "refs/v2: no such file: the cache has no "
+                                 "commit for org/name at revision v2"));
     remove_tmp_dir();
 }
 END_TEST

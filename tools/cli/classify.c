@@ -155,8 +155,10 @@ static int classify_tokens(const classify_options *o)
 {
     const int32_t aggregation = aggregation_of(o->aggregation);
     if (aggregation < 0) {
-        cli_error("classify", "--aggregation: expected none, simple, first, average or max, "
-                  "got '%s'", o->aggregation);
+        cli_error("classify",
+                  "--aggregation: expected none, simple, first, average or max, "
+                  "got '%s'",
+                  o->aggregation);
         return CLI_USAGE;
     }
     tf_pipeline *p = pipeline_cli_load("classify", o->model, 0,

@@ -58,8 +58,9 @@ static void put_escaped(line_writer *w, const char *text, size_t len)
 
 /* start (unescaped: "" or "\r"), prefix and format's text escaped, then
  * end (unescaped: "\n" or ""), in one write. */
-static void write_text(const char *start, const char *prefix, const char *end,
-                       const char *format, va_list ap)
+__attribute__((format(printf, 4, 0))) static void write_text(const char *start, const char *prefix,
+                                                             const char *end, const char *format,
+                                                             va_list ap)
 {
     char small[LINE_BYTES];
     va_list again;

@@ -15,11 +15,11 @@
 void cli_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* prefix, then format's text, as cli_line writes them. */
-void cli_vline(const char *prefix, const char *format, va_list ap);
+__attribute__((format(printf, 2, 0))) void cli_vline(const char *prefix, const char *format,
+                                                     va_list ap);
 
 /* "tfenc COMMAND: " + the message + a newline, as cli_line writes it. */
-void cli_error(const char *command, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+void cli_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* A progress line: a carriage return, then format's text escaped as
  * cli_line's, no newline (the next one writes over it; pad a shorter one

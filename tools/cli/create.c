@@ -35,9 +35,9 @@ static void create_usage(FILE *out)
 static int set_switch(tf_config *c, const char *flag)
 {
     int32_t *field = !strcmp(flag, "--embedding-norm") ? &c->embedding_norm
-                     : !strcmp(flag, "--norm-first")   ? &c->norm_placement
-                     : !strcmp(flag, "--final-norm")   ? &c->final_norm
-                     : !strcmp(flag, "--pooler")       ? &c->pooler
+        : !strcmp(flag, "--norm-first")                ? &c->norm_placement
+        : !strcmp(flag, "--final-norm")                ? &c->final_norm
+        : !strcmp(flag, "--pooler")                    ? &c->pooler
                                                        : NULL;
     if (field)
         *field = 1; /* TF_NORM_PRE for --norm-first */

@@ -27,15 +27,15 @@
 enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
 
 typedef struct embed_options {
-    cli_model source;    /* --model and where it comes from */
-    const char *model;   /* the file or folder it names (a Hub id's folder, resolved) */
+    cli_model source;  /* --model and where it comes from */
+    const char *model; /* the file or folder it names (a Hub id's folder, resolved) */
     const char *vocab, *npy, *file, *prompt_name;
     int cased, normalize, json, pool_given;
     int32_t pooling, max_length; /* max_length 0: the default */
     int32_t dimensions;          /* 0: all */
     int dimensions_layer_norm;   /* --dimensions-layer-norm: nomic's Matryoshka recipe */
     tf_load_options load;
-    const char **texts;          /* [n_texts]: the TEXT arguments, then the lines of --file */
+    const char **texts; /* [n_texts]: the TEXT arguments, then the lines of --file */
     size_t n_texts, n_args;
     text_lines lines;
 } embed_options;
@@ -43,7 +43,7 @@ typedef struct embed_options {
 /* What embedding needs: the model, two tokenizers and the limit. */
 typedef struct embedder {
     const embed_options *o;
-    char *vocab;         /* the vocab.txt's path */
+    char *vocab; /* the vocab.txt's path */
     tf_encoder *enc;
     tf_config cfg;
     tf_tokenizer *tok;   /* cuts each text to `limit` tokens */
@@ -191,9 +191,8 @@ static int check_model(const embed_options *o)
         return CLI_FAILED;
     }
     const unsigned embedding = PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING);
-    return S_ISDIR(st.st_mode) && pipeline_cli_other_kind("embed", o->model, embedding)
-               ? CLI_FAILED
-               : 0;
+    return S_ISDIR(st.st_mode) && pipeline_cli_other_kind("embed", o->model, embedding) ? CLI_FAILED
+                                                                                        : 0;
 }
 
 /* The vocabulary: --vocab, or vocab.txt in the model's folder; NULL after
@@ -208,8 +207,10 @@ static char *vocab_path(const embed_options *o)
         return path;
     }
     if (stat(o->model, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        cli_error("embed", "no vocabulary: pass --vocab (--model %s is a file, not a folder "
-                  "with a vocab.txt)", o->model);
+        cli_error("embed",
+                  "no vocabulary: pass --vocab (--model %s is a file, not a folder "
+                  "with a vocab.txt)",
+                  o->model);
         return NULL;
     }
     const size_t size = strlen(o->model) + sizeof "/vocab.txt";
@@ -235,8 +236,10 @@ static int32_t token_limit(const embed_options *o, const tf_config *cfg)
         snprintf(got, sizeof got, "%d", (int)o->max_length);
         return cli_refuse("embed", "--max-length", expected, got);
     }
-    return o->max_length ? o->max_length
-         : bound ? bound : cfg->max_positions ? cfg->max_positions : DEFAULT_MAX_LENGTH;
+    return o->max_length     ? o->max_length
+        : bound              ? bound
+        : cfg->max_positions ? cfg->max_positions
+                             : DEFAULT_MAX_LENGTH;
 }
 
 static tf_status load_tokenizer(const embed_options *o, const char *vocab, int32_t max_length,
@@ -277,8 +280,10 @@ static int embedder_open(embedder *e, const embed_options *o)
         (s = load_tokenizer(o, e->vocab, e->limit + 1, &e->probe)))
         return fail(s);
     if (tf_tokenizer_vocab_size(e->tok) != e->cfg.vocab_size)
-        cli_error("embed", "warning: the vocabulary has %d tokens, the model's embedding table "
-                  "%d rows", (int)tf_tokenizer_vocab_size(e->tok), (int)e->cfg.vocab_size);
+        cli_error("embed",
+                  "warning: the vocabulary has %d tokens, the model's embedding table "
+                  "%d rows",
+                  (int)tf_tokenizer_vocab_size(e->tok), (int)e->cfg.vocab_size);
     return 0;
 }
 
@@ -303,8 +308,10 @@ static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t fi
         if (s)
             return s;
         if (tf_encoding_lengths(longer)[0] > e->limit)
-            text_error(e->o, first + (size_t)b, " has more than %d tokens: truncated to %d "
-                       "(--max-length)", (int)e->limit, (int)e->limit);
+            text_error(e->o, first + (size_t)b,
+                       " has more than %d tokens: truncated to %d "
+                       "(--max-length)",
+                       (int)e->limit, (int)e->limit);
         tf_encoding_destroy(longer);
     }
     return TF_OK;
@@ -327,8 +334,8 @@ static int blame_text(const embedder *e, size_t first, size_t n, tf_status batch
             return CLI_FAILED;
         }
     }
-    cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n,
-              tf_status_name(batch_status), batch_message);
+    cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(batch_status),
+              batch_message);
     return CLI_FAILED;
 }
 
@@ -407,7 +414,10 @@ static int embed_all(const embed_options *o)
 /* The flags a folder's pipeline decides: refused by name. */
 static int refuse_folder_flags(const embed_options *o)
 {
-    const char *flag = o->vocab ? "--vocab" : o->cased ? "--cased" : o->pool_given ? "--pool" : NULL;
+    const char *flag = o->vocab ? "--vocab"
+        : o->cased              ? "--cased"
+        : o->pool_given         ? "--pool"
+                                : NULL;
     if (!flag && !o->json)
         return 0;
     if (flag)

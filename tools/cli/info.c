@@ -22,11 +22,12 @@ static void info_usage(FILE *out)
 {
     fprintf(out, "usage: tfenc info [[load options] FILE_OR_DIR]\nload options:\n");
     cli_load_options_usage(out, "  ");
-    fprintf(out, "Without a file: what forward calls run on here (the BLAS, the kernels it\n"
-                 "chose, its thread setting, the build of libtfenc's own loops, the threads a\n"
-                 "call may use). With one: what a checkpoint holds (a .safetensors file, or a\n"
-                 "Hugging Face model directory) and how libtfenc maps it; the options supply\n"
-                 "what the file lacks.\n");
+    fprintf(out,
+            "Without a file: what forward calls run on here (the BLAS, the kernels it\n"
+            "chose, its thread setting, the build of libtfenc's own loops, the threads a\n"
+            "call may use). With one: what a checkpoint holds (a .safetensors file, or a\n"
+            "Hugging Face model directory) and how libtfenc maps it; the options supply\n"
+            "what the file lacks.\n");
 }
 
 static int take_info(cli_args *a, const char *arg, void *user)
@@ -100,7 +101,8 @@ static void print_modern_fields(const tf_config *c)
         printf("        local attention: window %d in every layer\n", (int)c->attn_window);
     if (c->relative_buckets)
         printf("        relative position bias: %d buckets, max distance %d, shared by every "
-               "layer\n", (int)c->relative_buckets, (int)config_relative_max_distance(c));
+               "layer\n",
+               (int)c->relative_buckets, (int)config_relative_max_distance(c));
     if (c->qk_norm || c->add_norm1b)
         printf("        LayerNorms on Q and K %s, the input added again after add_norm1 %s\n",
                c->qk_norm ? "yes" : "no", c->add_norm1b ? "yes (norm1b)" : "no");
@@ -110,7 +112,8 @@ static void print_config(const tf_config *c)
 {
     printf("config: d_model %d, n_heads %d (d_k %d), d_ff %d, n_layers %d\n", (int)c->d_model,
            (int)c->n_heads, (int)(c->d_model / c->n_heads), (int)c->d_ff, (int)c->n_layers);
-    printf("        vocab_size %d, positions %s", (int)c->vocab_size, tf_position_name(c->position));
+    printf("        vocab_size %d, positions %s", (int)c->vocab_size,
+           tf_position_name(c->position));
     if (c->max_positions)
         printf(" (max %d)", (int)c->max_positions);
     if (c->position_offset)
@@ -121,7 +124,8 @@ static void print_config(const tf_config *c)
            "layer_norm_eps %g\n",
            tf_norm_placement_name(c->norm_placement), c->final_norm ? "yes" : "no",
            tf_activation_name(c->activation), c->bias ? "yes" : "no", c->pooler ? "yes" : "no",
-           (double)c->layer_norm_eps);    print_modern_fields(c);
+           (double)c->layer_norm_eps);
+    print_modern_fields(c);
 }
 
 static void print_tensors(const tf_model_info *info)

@@ -50,10 +50,10 @@ void cli_model_usage(FILE *out, const char *indent)
 
 typedef struct progress_bar {
     const char *command;
-    int drawn;            /* a line is on stderr: end it with a newline */
-    int32_t file_index;   /* what the line shows */
+    int drawn;          /* a line is on stderr: end it with a newline */
+    int32_t file_index; /* what the line shows */
     int percent, waiting;
-    size_t width;         /* its length, to blank a longer one's rest */
+    size_t width; /* its length, to blank a longer one's rest */
 } progress_bar;
 
 /* tf_hub_progress_fn: redraws the line when the file, the percentage or
@@ -68,15 +68,20 @@ static int32_t draw_progress(const tf_hub_progress *p, void *user)
         bar->waiting == p->waiting)
         return 0;
     char text[512];
-    int n = snprintf(text, sizeof text, "tfenc %s: %s: %s (file %d of %d), %.1f of %.1f MB "
-                     "(%d%%)%s", bar->command, p->repo_id, p->file, (int)p->file_index + 1,
-                     (int)p->file_count, (double)p->bytes / MEGABYTE,
-                     (double)p->total_bytes / MEGABYTE, percent,
+    int n = snprintf(text, sizeof text,
+                     "tfenc %s: %s: %s (file %d of %d), %.1f of %.1f MB "
+                     "(%d%%)%s",
+                     bar->command, p->repo_id, p->file, (int)p->file_index + 1, (int)p->file_count,
+                     (double)p->bytes / MEGABYTE, (double)p->total_bytes / MEGABYTE, percent,
                      p->waiting ? ", waiting for another download of it" : "");
     const size_t width = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
     cli_progress("%s%*s", text, bar->width > width ? (int)(bar->width - width) : 0, "");
-    *bar = (progress_bar){.command = bar->command, .drawn = 1, .file_index = p->file_index,
-                          .percent = percent, .waiting = p->waiting, .width = width};
+    *bar = (progress_bar){.command = bar->command,
+                          .drawn = 1,
+                          .file_index = p->file_index,
+                          .percent = percent,
+                          .waiting = p->waiting,
+                          .width = width};
     return 0;
 }
 
@@ -88,7 +93,7 @@ static int nothing_at(const char *path)
 {
     struct stat st;
     return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) &&
-           lstat(path, &st) != 0; /* a link to nothing: the loader names it */
+        lstat(path, &st) != 0; /* a link to nothing: the loader names it */
 }
 
 /* The library's reason a repo_id is none: its message from "expected". */
@@ -116,8 +121,10 @@ const char *cli_model_path(const char *command, cli_model *m, int *status)
 {
     const int on_disk = !nothing_at(m->model);
     if (on_disk && m->revision) {
-        cli_error(command, "--revision %s: --model %s is on disk, which has no revisions (a "
-                  "Hub id's)", m->revision, m->model);
+        cli_error(command,
+                  "--revision %s: --model %s is on disk, which has no revisions (a "
+                  "Hub id's)",
+                  m->revision, m->model);
         *status = CLI_USAGE;
         return NULL;
     }

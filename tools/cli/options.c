@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 cli_args cli_args_start(const char *command, void (*usage)(FILE *out), int argc, char **argv)
 {
     return (cli_args){.command = command, .usage = usage, .argc = argc, .argv = argv, .next = 1};
@@ -150,9 +149,9 @@ int cli_number(cli_args *a, const char *flag, double min, double max, double *ou
 int cli_bool(cli_args *a, const char *flag, int32_t *out)
 {
     const char *text = cli_next(a);
-    if (!text || (strcmp(text, "true") && strcmp(text, "false")))
+    if (!text || (strcmp(text, "true") != 0 && strcmp(text, "false") != 0))
         return cli_refuse(a->command, flag, "true or false", text);
-    *out = !strcmp(text, "true");
+    *out = strcmp(text, "true") == 0;
     return 1;
 }
 
@@ -163,7 +162,10 @@ const char *cli_names(const char *(*name)(int32_t), const char *sep, const char 
     buf[0] = '\0';
     for (int32_t i = 0; name(i) && used < size; i++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s",
-                                 i == 0 ? "" : name(i + 1) ? sep : last, name(i));
+                                 i == 0            ? ""
+                                     : name(i + 1) ? sep
+                                                   : last,
+                                 name(i));
     return buf;
 }
 

@@ -27,8 +27,8 @@ typedef struct cli_args {
     const char *command;      /* "create": every message starts "tfenc create: " */
     void (*usage)(FILE *out); /* the subcommand's --help text */
     int argc;
-    char **argv;              /* argv[0] is the subcommand */
-    int next;                 /* index of the next argument */
+    char **argv; /* argv[0] is the subcommand */
+    int next;    /* index of the next argument */
 } cli_args;
 
 cli_args cli_args_start(const char *command, void (*usage)(FILE *out), int argc, char **argv);

@@ -46,8 +46,7 @@ const char *pipeline_cli_runs(int32_t kind)
 
 /* Whether p's kind is one of kinds; if not, says what the folder dir is
  * and which subcommand runs it. */
-static int kind_taken(const char *command, const char *dir, const tf_pipeline *p,
-                      unsigned kinds)
+static int kind_taken(const char *command, const char *dir, const tf_pipeline *p, unsigned kinds)
 {
     const int32_t kind = tf_pipeline_kind_of(p);
     if (kinds & PIPELINE_CLI_KIND(kind))

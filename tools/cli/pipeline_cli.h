@@ -55,7 +55,7 @@ typedef struct pipeline_cli_line {
     int token_flags;         /* classify: --tokens and --aggregation are taken */
     int tokens;              /* --tokens */
     const char *aggregation; /* --aggregation NAME, or NULL */
-    const char **args; /* [n_args] the ARGs, in order (malloc'ed) */
+    const char **args;       /* [n_args] the ARGs, in order (malloc'ed) */
     size_t n_args;
 } pipeline_cli_line;
 

@@ -8,7 +8,8 @@ int tfenc_serve(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    cli_error("serve", "this tfenc was built without the server (meson setup -Dserve=false); "
-                       "build with -Dserve=true, which needs libmicrohttpd");
+    cli_error("serve",
+              "this tfenc was built without the server (meson setup -Dserve=false); "
+              "build with -Dserve=true, which needs libmicrohttpd");
     return CLI_USAGE;
 }

@@ -49,10 +49,9 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"explain", tfenc_explain}, {"embed", tfenc_embed},   {"rerank", tfenc_rerank},
+    {"explain", tfenc_explain},   {"embed", tfenc_embed},       {"rerank", tfenc_rerank},
     {"classify", tfenc_classify}, {"tokenize", tfenc_tokenize}, {"serve", tfenc_serve},
-    {"create", tfenc_create}, {"info", tfenc_info},
-    {"version", version},
+    {"create", tfenc_create},     {"info", tfenc_info},         {"version", version},
 };
 
 /* Every write to stdout went through its buffer: a failed one (a full disk,
@@ -66,7 +65,9 @@ static int close_stdout(const char *who)
     if (fclose(stdout) == 0 && !failed)
         return 0;
     cli_line("%s: standard output: %s", who,
-             saved ? strerror(saved) : errno ? strerror(errno) : "a write failed");
+             saved       ? strerror(saved)
+                 : errno ? strerror(errno)
+                         : "a write failed");
     return -1;
 }
 

@@ -16,7 +16,7 @@ typedef struct tokenize_options {
     const char *tokenizer, *pair, *file;
     int json;
     int32_t max_length, stride; /* 0: the tokenizer's truncation; -1: no --stride */
-    const char **texts; /* [n_texts]: the TEXTs, then the file's lines */
+    const char **texts;         /* [n_texts]: the TEXTs, then the file's lines */
     size_t n_texts;
     text_lines lines;
 } tokenize_options;

@@ -120,8 +120,9 @@ static int same_shape(const recorded *ev, const npy_array *a)
 
 int dump_compare(const char *dir, const recording *rec, double tol)
 {
-    printf("comparing with %s (tolerance %.1e on the max abs error; rel = max abs / max |theirs|)\n",
-           dir, tol);
+    printf(
+        "comparing with %s (tolerance %.1e on the max abs error; rel = max abs / max |theirs|)\n",
+        dir, tol);
     printf("  %-28s %-18s %10s %10s\n", "tensor", "shape", "max abs", "rel");
     int compared = 0, first_bad = -1;
     for (size_t i = 0; i < rec->n; i++) {

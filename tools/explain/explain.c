@@ -24,11 +24,10 @@
 /* A small built-in vocabulary for when no vocab.txt is given: words are
  * looked up whole, case-insensitively; others become [UNK]. */
 static const char *const vocabulary[] = {
-    "[PAD]", "[UNK]", "[CLS]", "[SEP]", "i",      "love",      "nlp",    "the",
-    "a",     "an",    "model", "is",    "all",    "you",       "need",   "attention",
-    "transformer",    "encoder",        "reads",  "every",     "word",   "at",
-    "once",  "we",    "learn", "by",    "seeing", "numbers",   "hello",  "world",
-    "sentence",       "."};
+    "[PAD]",       "[UNK]",   "[CLS]",  "[SEP]",   "i",     "love",  "nlp",      "the",
+    "a",           "an",      "model",  "is",      "all",   "you",   "need",     "attention",
+    "transformer", "encoder", "reads",  "every",   "word",  "at",    "once",     "we",
+    "learn",       "by",      "seeing", "numbers", "hello", "world", "sentence", "."};
 enum { VOCAB = sizeof vocabulary / sizeof vocabulary[0], UNK = 1, CLS = 2, SEP = 3 };
 enum { MAX_TOKENS = 64, SHOWN_VALUES = 6, SHOWN_COLUMNS = 10 };
 #define MAX_TOL 1e9 /* the largest --tol */
@@ -46,8 +45,8 @@ typedef struct explain_options {
 typedef struct walkthrough {
     const explain_options *opt;
     tf_config cfg;
-    char *tokens[MAX_TOKENS];     /* [T]: each token as written or in the vocabulary */
-    char labels[MAX_TOKENS][16];  /* [T]: their first 15 bytes, for the tables */
+    char *tokens[MAX_TOKENS];    /* [T]: each token as written or in the vocabulary */
+    char labels[MAX_TOKENS][16]; /* [T]: their first 15 bytes, for the tables */
     int T;
     int step;
     int color, print;
@@ -133,8 +132,9 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
 {
     const int D = config_embed_width(&w->cfg), T = w->T; /* the embeddings' width */
     if (!strcmp(name, "embed.token")) {
-        heading(w, w->cfg.vocab_size ? "Token embedding: each token id picks one row of the table"
-                                     : "Token vectors: the model takes vectors, not ids");
+        heading(w,
+                w->cfg.vocab_size ? "Token embedding: each token id picks one row of the table"
+                                  : "Token vectors: the model takes vectors, not ids");
         if (w->cfg.vocab_size)
             printf("  table (vocab, d_model) = (%d, %d); %d tokens -> (%d, %d)\n",
                    (int)w->cfg.vocab_size, D, T, T, D);
@@ -150,9 +150,10 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
         else
             printf("  learned: rows %d..%d of a (%d, %d) table\n", (int)w->cfg.position_offset,
                    (int)w->cfg.position_offset + T - 1, (int)w->cfg.max_positions, D);
-        tensor_line(ev, w->cfg.position == TF_POSITION_SINUSOIDAL
-                            ? "computed for any length: it extrapolates"
-                            : "bounded by max_positions");
+        tensor_line(ev,
+                    w->cfg.position == TF_POSITION_SINUSOIDAL
+                        ? "computed for any length: it extrapolates"
+                        : "bounded by max_positions");
         char label[16];
         for (int t = 0; t < T; t++) {
             snprintf(label, sizeof label, "t=%d", t);
@@ -165,7 +166,8 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
     } else if (!strcmp(name, "embed.sum")) {
         heading(w, "Input x = the sum of the embeddings");
         printf("  (%d, %d) + (%d, %d) -> (%d, %d): added element-wise, not concatenated,\n"
-               "  so all must have the same shape\n", T, D, T, D, T, D);
+               "  so all must have the same shape\n",
+               T, D, T, D, T, D);
         tensor_line(ev, "");
         token_rows(w, ev->data, D);
     } else if (!strcmp(name, "embed.norm")) {
@@ -176,8 +178,8 @@ static void explain_embedding(walkthrough *w, const tf_trace_event *ev, const ch
         const int d_model = w->cfg.d_model;
         heading(w, "Embedding projection: from the embeddings' width to d_model");
         printf("  (%d, %d) . embed.project (%d, %d)^T + bias (%d) -> (%d, %d): the embeddings are\n"
-               "  %d wide, the layers %d (ELECTRA's embeddings_project)\n", T, D, d_model, D,
-               d_model, T, d_model, D, d_model);
+               "  %d wide, the layers %d (ELECTRA's embeddings_project)\n",
+               T, D, d_model, D, d_model, T, d_model, D, d_model);
         tensor_line(ev, "");
         token_rows(w, ev->data, d_model);
     }
@@ -202,9 +204,10 @@ static void explain_rotary(walkthrough *w, const tf_trace_event *ev)
         snprintf(position, sizeof position, "(t / %g)", (double)c->rotary_linear_factor);
     printf("  each pair of dimensions (%s) of position t turns by the angle %s theta^(-2i/%d),\n"
            "  i = 0 .. %d, theta %g%s%s;\n  %d of each head's %d dimensions rotate; nothing is "
-           "added to the embeddings\n", c->rotary_interleaved ? "2i, 2i+1" : "i, i + r/2",
-           position, r, r / 2 - 1, theta, local ? " (a local layer's)" : "",
-           c->rotary_ntk_factor ? " before NTK scaling" : "", r, dk);
+           "added to the embeddings\n",
+           c->rotary_interleaved ? "2i, 2i+1" : "i, i + r/2", position, r, r / 2 - 1, theta,
+           local ? " (a local layer's)" : "", c->rotary_ntk_factor ? " before NTK scaling" : "", r,
+           dk);
     tensor_line(ev, "queries after the rotation");
     printf("  Q of head %d, rotated:\n", w->opt->head);
     token_rows(w, head_rows(w, ev), dk);
@@ -224,8 +227,9 @@ static void explain_relative(walkthrough *w, const tf_trace_event *ev)
     printf("  score(i, j) += bias[bucket(j - i), h] from one (%d, %d) table every layer shares;\n"
            "  |j - i| < %d a bucket each, then logarithmic buckets up to %d, keys after the query\n"
            "  in the other half (MPNet's relative_position_bucket); computed per distance, never\n"
-           "  a (%d, %d) table\n", (int)c->relative_buckets, (int)c->n_heads,
-           (int)config_relative_exact(c), (int)config_relative_max_distance(c), w->T, w->T);
+           "  a (%d, %d) table\n",
+           (int)c->relative_buckets, (int)c->n_heads, (int)config_relative_exact(c),
+           (int)config_relative_max_distance(c), w->T, w->T);
     tensor_line(ev, "each head's bias for each j - i");
     printf("  head %d:\n", h);
     for (int d = -shown; d <= shown; d++)
@@ -238,7 +242,8 @@ static void explain_window(const walkthrough *w, int32_t layer)
     const tf_config *c = &w->cfg;
     if (config_layer_is_local(c, layer))
         printf("  layer %d is local: query i sees keys |i - j| <= %d only (-inf elsewhere),\n"
-               "  computed for those keys alone\n", (int)layer, (int)c->attn_window / 2);
+               "  computed for those keys alone\n",
+               (int)layer, (int)c->attn_window / 2);
 }
 
 static void explain_attention(walkthrough *w, const tf_trace_event *ev, const char *name)
@@ -261,7 +266,8 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
     } else if (!strcmp(name, "attn.q_norm")) {
         heading(w, "QK norm: a LayerNorm on Q and one on K");
         printf("  each token's whole Q row (%d values, all heads together) normalised and scaled\n"
-               "  by q_norm, K's by k_norm, before the heads meet; V unchanged\n", D);
+               "  by q_norm, K's by k_norm, before the heads meet; V unchanged\n",
+               D);
         tensor_line(ev, "queries after their LayerNorm");
         printf("  Q of head %d, normalised:\n", h);
         token_rows(w, head_rows(w, ev), dk);
@@ -274,16 +280,18 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
     } else if (!strcmp(name, "attn.alibi_slopes")) {
         heading(w, "ALiBi: a linear penalty on distance, per head");
         printf("  score(i, j) -= m_h |i - j|, computed on the fly (never a (%d, %d) table);\n"
-               "  no position is added to the embeddings\n", T, T);
+               "  no position is added to the embeddings\n",
+               T, T);
         tensor_line(ev, "each head's slope m_h:");
         value_row("m_h", ev->data, H);
     } else if (!strcmp(name, "attn.relative_bias")) {
         explain_relative(w, ev);
     } else if (!strcmp(name, "attn.scores")) {
         heading(w, "Scaled dot-product scores");
-        printf("  S = Q K^T / sqrt(d_k): (%d, %d) . (%d, %d) -> (%d, %d) per head; scale 1/sqrt(%d) "
-               "= %.4f\n  (without it the dot products grow with d_k and softmax saturates)\n",
-               T, dk, dk, T, T, T, dk, 1.0 / sqrt((double)dk));
+        printf(
+            "  S = Q K^T / sqrt(d_k): (%d, %d) . (%d, %d) -> (%d, %d) per head; scale 1/sqrt(%d) "
+            "= %.4f\n  (without it the dot products grow with d_k and softmax saturates)\n",
+            T, dk, dk, T, T, T, dk, 1.0 / sqrt((double)dk));
         explain_window(w, ev->layer);
         tensor_line(ev, "");
         printf("  scores of head %d (row = query, column = key):\n", h);
@@ -298,7 +306,8 @@ static void explain_attention(walkthrough *w, const tf_trace_event *ev, const ch
     } else if (!strcmp(name, "attn.context")) {
         heading(w, "Context: weights . V, heads concatenated");
         printf("  per head (%d, %d) . (%d, %d) -> (%d, %d); %d heads side by side -> (%d, %d x %d) "
-               "= (%d, %d)\n", T, T, T, dk, T, dk, H, T, H, dk, T, D);
+               "= (%d, %d)\n",
+               T, T, T, dk, T, dk, H, T, H, dk, T, D);
         tensor_line(ev, "concatenated along the feature dimension");
         token_rows(w, ev->data, D);
     } else if (!strcmp(name, "attn.out")) {
@@ -315,31 +324,35 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
     const int pre = w->cfg.norm_placement == TF_NORM_PRE;
     const char *act = tf_activation_name(w->cfg.activation);
     if (!strcmp(name, "norm1") || !strcmp(name, "norm2")) {
-        heading(w, name[4] == '1' ? "Pre-norm: LayerNorm(x) goes into the attention"
-                                  : "Pre-norm: LayerNorm(x) goes into the feed-forward network");
+        heading(w,
+                name[4] == '1' ? "Pre-norm: LayerNorm(x) goes into the attention"
+                               : "Pre-norm: LayerNorm(x) goes into the feed-forward network");
         tensor_line(ev, "each row: mean 0, standard deviation 1 (then scaled):");
         row_stats(w, ev->data, D);
     } else if (!strcmp(name, "add_norm1")) {
-        heading(w, pre ? "Residual: x + attention output" : "Add & Norm: LayerNorm(x + attention output)");
+        heading(w,
+                pre ? "Residual: x + attention output"
+                    : "Add & Norm: LayerNorm(x + attention output)");
         if (pre) {
             tensor_line(ev, "(pre-norm adds without normalising)");
             token_rows(w, ev->data, D);
         } else {
             printf("  (%d, %d) + (%d, %d) -> LayerNorm over the last dimension (%d values per "
-                   "token)\n", T, D, T, D, D);
+                   "token)\n",
+                   T, D, T, D, D);
             tensor_line(ev, "each row now has mean 0 and standard deviation 1:");
             row_stats(w, ev->data, D);
         }
     } else if (!strcmp(name, "add_norm1b")) {
         heading(w, "Add & Norm once more: LayerNorm(x + that), x the layer's input");
-        printf("  (%d, %d) + (%d, %d) -> LayerNorm (norm1b), the feed-forward network's input\n",
-               T, D, T, D);
+        printf("  (%d, %d) + (%d, %d) -> LayerNorm (norm1b), the feed-forward network's input\n", T,
+               D, T, D);
         tensor_line(ev, "");
         row_stats(w, ev->data, D);
     } else if (!strcmp(name, "ffn.up")) {
         heading(w, "Gated feed-forward network, per token: up and gate, act(gate) * up, down");
-        printf("  (%d, %d) . (%d, 2 x %d) -> up (%d, %d) and gate (%d, %d), one product\n", T, D,
-               D, F, T, F, T, F);
+        printf("  (%d, %d) . (%d, 2 x %d) -> up (%d, %d) and gate (%d, %d), one product\n", T, D, D,
+               F, T, F, T, F);
         tensor_line(ev, "up: the values that pass");
         token_rows(w, ev->data, F);
     } else if (!strcmp(name, "ffn.gate")) {
@@ -350,8 +363,8 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
             printf("  hidden = %s(gate) * up, element-wise\n", act);
         } else {
             heading(w, "Feed-forward network, per token: up, activation, down");
-            printf("  (%d, %d) . (%d, %d) -> (%d, %d), then %s element-wise\n", T, D, D, F, T,
-                   F, act);
+            printf("  (%d, %d) . (%d, %d) -> (%d, %d), then %s element-wise\n", T, D, D, F, T, F,
+                   act);
         }
         tensor_line(ev, "after the activation");
         token_rows(w, ev->data, F);
@@ -360,8 +373,8 @@ static void explain_block(walkthrough *w, const tf_trace_event *ev, const char *
         tensor_line(ev, "back to d_model");
         token_rows(w, ev->data, D);
     } else if (!strcmp(name, "add_norm2")) {
-        heading(w, pre ? "Residual again: the layer's output"
-                       : "Add & Norm again: the layer's output");
+        heading(
+            w, pre ? "Residual again: the layer's output" : "Add & Norm again: the layer's output");
         printf("  %s: (%d, %d), the same shape that went in, so layers stack\n",
                pre ? "x + FFN(LN(x))" : "LayerNorm(x + FFN(x))", T, D);
         tensor_line(ev, "");
@@ -442,8 +455,7 @@ static int add_token(walkthrough *w, int32_t *ids, int32_t id, const char *text,
 
 static int too_many_tokens(int n)
 {
-    cli_error("explain", "--text: the text has %d tokens; explain shows at most %d", n,
-              MAX_TOKENS);
+    cli_error("explain", "--text: the text has %d tokens; explain shows at most %d", n, MAX_TOKENS);
     return -1;
 }
 
@@ -470,8 +482,7 @@ static int builtin_tokens(walkthrough *w, int32_t *ids, const char *text)
 }
 
 /* WordPiece tokens of text: 0, or -1 after a message. */
-static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *tok,
-                            const char *text)
+static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *tok, const char *text)
 {
     tf_encoding *e;
     const tf_status s = tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e);
@@ -530,7 +541,8 @@ static int parse_valued(cli_args *a, explain_options *o, const char *flag)
         {"--compare", "a directory of .npy files", &o->compare},
         {"--html", "an output .html file", &o->html},
     };
-    const cli_int_flag sizes[] = { /* of the tutorial's model */
+    const cli_int_flag sizes[] = {
+        /* of the tutorial's model */
         {"--d-model", 1, TF_MAX_D_MODEL, &o->d_model},
         {"--heads", 1, TF_MAX_D_MODEL, &o->heads},
         {"--d-ff", 1, TF_MAX_D_FF, &o->d_ff},
@@ -577,8 +589,9 @@ static int parse_options(int argc, char **argv, explain_options *o)
     if (rc)
         return rc;
     if (o->model && o->sized) {
-        cli_error(a.command, "--d-model, --heads, --d-ff, --layers and --seed describe the "
-                             "tutorial's model; --model brings its own");
+        cli_error(a.command,
+                  "--d-model, --heads, --d-ff, --layers and --seed describe the "
+                  "tutorial's model; --model brings its own");
         return -1;
     }
     if (!o->text)
@@ -668,17 +681,24 @@ static int write_html(const walkthrough *w, const int32_t *ids)
     char err[600];
     worked_example example;
     const explain_page page = {
-        .rec = &w->rec, .cfg = &w->cfg, .model = o->model, .text = o->text,
-        .tokens = (const char *const *)w->tokens, .ids = ids, .T = w->T,
-        .layer = o->layer, .head = o->head, .example = &example,
+        .rec = &w->rec,
+        .cfg = &w->cfg,
+        .model = o->model,
+        .text = o->text,
+        .tokens = (const char *const *)w->tokens,
+        .ids = ids,
+        .T = w->T,
+        .layer = o->layer,
+        .head = o->head,
+        .example = &example,
     };
     if (worked_example_compute(&example, err, sizeof err) != 0 ||
         explain_html_write(o->html, &page, err, sizeof err) != 0) {
         cli_error("explain", "--html: %s", err);
         return CLI_FAILED;
     }
-    printf("wrote %s: the walkthrough of layer %d of %d, %d tokens, %zu traced tensors\n",
-           o->html, o->layer, (int)w->cfg.n_layers, w->T, w->rec.n);
+    printf("wrote %s: the walkthrough of layer %d of %d, %d tokens, %zu traced tensors\n", o->html,
+           o->layer, (int)w->cfg.n_layers, w->T, w->rec.n);
     return 0;
 }
 
@@ -693,15 +713,15 @@ static int actions(const walkthrough *w, const int32_t *ids)
         char name[64], err[512];
         snprintf(name, sizeof name, "layers.%d.attn.weights", o->layer);
         const recorded *weights = recording_find(&w->rec, name);
-        if (heatmap_write(o->heatmap, weights, (const char (*)[16])w->labels, o->layer, err,
+        if (heatmap_write(o->heatmap, weights, (const char(*)[16])w->labels, o->layer, err,
                           sizeof err) != 0) {
             cli_error("explain", "%s", err);
             return CLI_FAILED;
         }
         int width, height;
         heatmap_size(w->T, w->cfg.n_heads, &width, &height);
-        printf("wrote %s: %d heads of layer %d, %d x %d pixels\n", o->heatmap,
-               (int)w->cfg.n_heads, o->layer, width, height);
+        printf("wrote %s: %d heads of layer %d, %d x %d pixels\n", o->heatmap, (int)w->cfg.n_heads,
+               o->layer, width, height);
     }
     if (o->dump) {
         const char *model = o->model ? o->model : "the tutorial's";
@@ -712,7 +732,7 @@ static int actions(const walkthrough *w, const int32_t *ids)
         else
             cli_error("explain", "--dump %s: out of memory", o->dump);
         rc = !description ||
-             dump_write(o->dump, &w->rec, (const char *const *)w->tokens, w->T, description);
+            dump_write(o->dump, &w->rec, (const char *const *)w->tokens, w->T, description);
         free(description);
         if (rc)
             return CLI_FAILED;
@@ -730,8 +750,8 @@ static int check_layer_head(const explain_options *o, const tf_config *cfg)
     for (int i = 0; i < 2; i++) {
         if (values[i] < counts[i])
             continue;
-        snprintf(expected, sizeof expected, "an integer 0..%d (the model's %s)",
-                 (int)counts[i] - 1, i ? "heads" : "layers");
+        snprintf(expected, sizeof expected, "an integer 0..%d (the model's %s)", (int)counts[i] - 1,
+                 i ? "heads" : "layers");
         snprintf(got, sizeof got, "%d", (int)values[i]);
         return cli_refuse("explain", i ? "--head" : "--layer", expected, got);
     }
@@ -754,7 +774,8 @@ static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
     } else if (w->print) {
         heading(w, "Output of the encoder");
         printf("  (%d, %d): one %d-dimensional vector per token, each now mixing in the whole "
-               "sentence\n", w->T, (int)w->cfg.d_model, (int)w->cfg.d_model);
+               "sentence\n",
+               w->T, (int)w->cfg.d_model, (int)w->cfg.d_model);
         token_rows(w, out, w->cfg.d_model);
     } else {
         rc = actions(w, ids);

@@ -49,10 +49,12 @@ static const char style[] =
 
 static void page_head(html_page *p)
 {
-    page_printf(p, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                   "<title>libtfenc %s: a Transformer encoder, step by step</title>"
-                   "<style>%s</style></head>\n<body>\n", tf_version_string(), style);
+    page_printf(p,
+                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                "<title>libtfenc %s: a Transformer encoder, step by step</title>"
+                "<style>%s</style></head>\n<body>\n",
+                tf_version_string(), style);
 }
 
 static void model_summary(html_page *p, const explain_page *e)
@@ -68,10 +70,12 @@ static void model_summary(html_page *p, const explain_page *e)
         page_printf(p, "the tutorial's model (weights drawn from seed %llu)",
                     (unsigned long long)c->seed);
     }
-    page_printf(p, ": d_model %d, %d heads (d_k %d), d_ff %d, %d layer%s, %s, %s-norm, %s%s%s%s."
-                   "</p>\n", (int)c->d_model, (int)c->n_heads, (int)(c->d_model / c->n_heads),
-                (int)c->d_ff, (int)c->n_layers, c->n_layers > 1 ? "s" : "",
-                tf_activation_name(c->activation), tf_norm_placement_name(c->norm_placement),
+    page_printf(p,
+                ": d_model %d, %d heads (d_k %d), d_ff %d, %d layer%s, %s, %s-norm, %s%s%s%s."
+                "</p>\n",
+                (int)c->d_model, (int)c->n_heads, (int)(c->d_model / c->n_heads), (int)c->d_ff,
+                (int)c->n_layers, c->n_layers > 1 ? "s" : "", tf_activation_name(c->activation),
+                tf_norm_placement_name(c->norm_placement),
                 c->position == TF_POSITION_NONE ? "no" : tf_position_name(c->position),
                 " positions", c->final_norm ? ", a final LayerNorm" : "",
                 c->pooler ? ", a pooler" : "");
@@ -83,9 +87,11 @@ static void model_summary(html_page *p, const explain_page *e)
         page_escaped(p, e->tokens[t]);
         page_printf(p, "</code>=%d", (int)e->ids[t]);
     }
-    page_printf(p, ". Below, layer %d step by step; every box of the diagram is a tensor the "
-                   "library traced in this forward pass, with its exact shape: select it for "
-                   "its values.</p>\n", e->layer);
+    page_printf(p,
+                ". Below, layer %d step by step; every box of the diagram is a tensor the "
+                "library traced in this forward pass, with its exact shape: select it for "
+                "its values.</p>\n",
+                e->layer);
 }
 
 /* ---- The worked example -------------------------------------------------------- */
@@ -98,10 +104,11 @@ static void example_rows(html_page *p, const char *step, const char *key, const 
         page_printf(p, "<tr><th scope=\"row\">%s</th><td>%d</td>", i ? "" : step, i);
         for (int j = 0; j < cols; j++) {
             const double a = ours[i * cols + j], b = theirs[i * cols + j];
-            page_printf(p, "<td data-we=\"%s.%d.%d\">%.3f</td><td class=\"tutorial%s\" "
-                           "data-we-tutorial=\"%s.%d.%d\">%.3f</td>", key, i, j, a,
-                        lround(a * 1000) != lround(b * 1000) ? " differs" : "",
-                        key, i, j, b);
+            page_printf(p,
+                        "<td data-we=\"%s.%d.%d\">%.3f</td><td class=\"tutorial%s\" "
+                        "data-we-tutorial=\"%s.%d.%d\">%.3f</td>",
+                        key, i, j, a, lround(a * 1000) != lround(b * 1000) ? " differs" : "", key,
+                        i, j, b);
         }
         for (int j = cols; j < WE_T; j++)
             page_printf(p, "<td></td><td></td>");
@@ -112,11 +119,12 @@ static void example_rows(html_page *p, const char *step, const char *key, const 
 static void worked_example_table(html_page *p, const worked_example *w)
 {
     const worked_example *t = &worked_example_tutorial;
-    page_printf(p, "<section id=\"worked-example\"><h2>The worked example (tutorial, section "
-                   "3.3)</h2>\n<p>3 tokens, one head, d_k = 2, computed by libtfenc (d_model 2, "
-                   "W_Q = W_K = I, b_K = 0.2, so the layer's Q and K are the tutorial's) beside "
-                   "the tutorial's own numbers.</p>\n<div class=\"scroll\">"
-                   "<table class=\"worked\" id=\"worked-table\"><tr><th>step</th><th>row</th>");
+    page_printf(p,
+                "<section id=\"worked-example\"><h2>The worked example (tutorial, section "
+                "3.3)</h2>\n<p>3 tokens, one head, d_k = 2, computed by libtfenc (d_model 2, "
+                "W_Q = W_K = I, b_K = 0.2, so the layer's Q and K are the tutorial's) beside "
+                "the tutorial's own numbers.</p>\n<div class=\"scroll\">"
+                "<table class=\"worked\" id=\"worked-table\"><tr><th>step</th><th>row</th>");
     for (int j = 0; j < WE_T; j++)
         page_printf(p, "<th>libtfenc [%d]</th><th>tutorial [%d]</th>", j, j);
     page_printf(p, "</tr>\n");
@@ -127,11 +135,12 @@ static void worked_example_table(html_page *p, const worked_example *w)
     example_rows(p, "e^x", "exp", &w->exp[0][0], &t->exp[0][0], WE_T, WE_T);
     example_rows(p, "row sum", "sum", w->sum, t->sum, WE_T, 1);
     example_rows(p, "weights", "weights", &w->weights[0][0], &t->weights[0][0], WE_T, WE_T);
-    page_printf(p, "</table></div>\n<p class=\"note\">On rounding: the tutorial rounds every "
-                   "step to 3 decimals and computes the next from the rounded value, so its "
-                   "last digit can differ by 1 from the library's (highlighted), which carries "
-                   "float precision throughout. The library also subtracts each row's maximum "
-                   "before e^x, which changes no ratio.</p>\n</section>\n");
+    page_printf(p,
+                "</table></div>\n<p class=\"note\">On rounding: the tutorial rounds every "
+                "step to 3 decimals and computes the next from the rounded value, so its "
+                "last digit can differ by 1 from the library's (highlighted), which carries "
+                "float precision throughout. The library also subtracts each row's maximum "
+                "before e^x, which changes no ratio.</p>\n</section>\n");
 }
 
 /* ---- The page ------------------------------------------------------------------ */
@@ -139,8 +148,10 @@ static void worked_example_table(html_page *p, const worked_example *w)
 static void page_body(html_page *p, const explain_page *e)
 {
     model_summary(p, e);
-    page_printf(p, "<section id=\"walkthrough\"><h2>The data flow, layer %d</h2>\n"
-                   "<div class=\"flow\"><div id=\"diagram-box\">", e->layer);
+    page_printf(p,
+                "<section id=\"walkthrough\"><h2>The data flow, layer %d</h2>\n"
+                "<div class=\"flow\"><div id=\"diagram-box\">",
+                e->layer);
     html_diagram(p, e);
     page_printf(p, "</div><div id=\"values\">\n");
     html_values(p, e);
@@ -150,9 +161,10 @@ static void page_body(html_page *p, const explain_page *e)
     html_layer_norms(p, e);
     html_ffn_histogram(p, e);
     worked_example_table(p, e->example);
-    page_printf(p, "<footer class=\"note\">Made by <code>tfenc explain --html</code> from "
-                   "the library's trace of one forward call; one file, nothing fetched."
-                   "</footer>\n</body></html>\n");
+    page_printf(p,
+                "<footer class=\"note\">Made by <code>tfenc explain --html</code> from "
+                "the library's trace of one forward call; one file, nothing fetched."
+                "</footer>\n</body></html>\n");
 }
 
 int explain_html_write(const char *path, const explain_page *e, char *err, size_t err_size)

@@ -17,14 +17,14 @@
 
 /* What the page is drawn from: one forward call of one sentence. */
 typedef struct explain_page {
-    const recording *rec;         /* every trace event of the call */
-    const tf_config *cfg;         /* the model's configuration */
-    const char *model;            /* its path, or NULL: the tutorial's model */
-    const char *text;             /* the sentence as given */
-    const char *const *tokens;    /* [T]: each token, whole */
-    const int32_t *ids;           /* [T]: its id */
+    const recording *rec;      /* every trace event of the call */
+    const tf_config *cfg;      /* the model's configuration */
+    const char *model;         /* its path, or NULL: the tutorial's model */
+    const char *text;          /* the sentence as given */
+    const char *const *tokens; /* [T]: each token, whole */
+    const int32_t *ids;        /* [T]: its id */
     int T;
-    int layer, head;              /* the layer drawn step by step; the head whose values show */
+    int layer, head; /* the layer drawn step by step; the head whose values show */
     const worked_example *example;
 } explain_page;
 

@@ -56,8 +56,8 @@ static void describe_embedding(const explain_page *e, const char *name, step *s)
     } else if (!strcmp(name, "embed.sum")) {
         snprintf(s->title, sizeof s->title, "x = the embeddings' sum");
         snprintf(s->op, sizeof s->op, "added element-wise, not concatenated");
-        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) + (%d, %d) \u2192 (%d, %d)", T, D, T,
-                 D, T, D);
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) + (%d, %d) \u2192 (%d, %d)", T, D, T, D,
+                 T, D);
     } else { /* embed.norm */
         snprintf(s->title, sizeof s->title, "Embedding LayerNorm");
         snprintf(s->op, sizeof s->op, "LayerNorm of each row: mean 0, std 1, then scaled");
@@ -101,13 +101,13 @@ static void describe_attention(const explain_page *e, const char *name, step *s)
         snprintf(s->title, sizeof s->title, "Context, heads concatenated");
         snprintf(s->op, sizeof s->op, "\u00b7 V per head: (%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)",
                  T, T, T, dk, T, dk);
-        snprintf(s->algebra, sizeof s->algebra, "concat: %d \u00d7 (%d, %d) \u2192 (%d, %d)", H,
-                 T, dk, T, D);
+        snprintf(s->algebra, sizeof s->algebra, "concat: %d \u00d7 (%d, %d) \u2192 (%d, %d)", H, T,
+                 dk, T, D);
     } else {
         snprintf(s->title, sizeof s->title, "Attention output");
         snprintf(s->op, sizeof s->op, "\u00b7 W_O (+ b_O)");
-        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, D,
-                 D, D, T, D);
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, D, D,
+                 D, T, D);
     }
 }
 
@@ -129,13 +129,13 @@ static void describe_block(const explain_page *e, const recorded *ev, const char
         snprintf(s->title, sizeof s->title, "FFN hidden layer");
         snprintf(s->op, sizeof s->op, "\u00b7 W_1 + b_1, then %s element-wise",
                  tf_activation_name(e->cfg->activation));
-        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, D,
-                 D, F, T, F);
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, D, D,
+                 F, T, F);
     } else if (!strcmp(name, "ffn.out")) {
         snprintf(s->title, sizeof s->title, "FFN output");
         snprintf(s->op, sizeof s->op, "\u00b7 W_2 + b_2: back to d_model");
-        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, F,
-                 F, D, T, D);
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) \u00b7 (%d, %d) \u2192 (%d, %d)", T, F, F,
+                 D, T, D);
     } else { /* add_norm1, add_norm2 */
         const char *what = name[8] == '1' ? "attention" : "FFN";
         snprintf(s->title, sizeof s->title, "%s%s", pre ? "Residual" : "Add & Norm",
@@ -144,8 +144,8 @@ static void describe_block(const explain_page *e, const recorded *ev, const char
             snprintf(s->op, sizeof s->op, "x + %s output (pre-norm: no norm here)", what);
         else
             snprintf(s->op, sizeof s->op, "LayerNorm(x + %s output)", what);
-        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) + (%d, %d) \u2192 (%d, %d)", T, D, T,
-                 D, T, D);
+        snprintf(s->algebra, sizeof s->algebra, "(%d, %d) + (%d, %d) \u2192 (%d, %d)", T, D, T, D,
+                 T, D);
     }
 }
 
@@ -157,8 +157,8 @@ static int collect_steps(const explain_page *e, step *steps, int cap)
     for (size_t i = 0; i < e->rec->n && n < cap; i++) {
         const recorded *ev = &e->rec->events[i];
         const char *name = short_name(ev);
-        if (!in_walkthrough(e, ev) || (ev->layer >= 0 && (!strcmp(name, "attn.k") ||
-                                                          !strcmp(name, "attn.v"))))
+        if (!in_walkthrough(e, ev) ||
+            (ev->layer >= 0 && (!strcmp(name, "attn.k") || !strcmp(name, "attn.v"))))
             continue; /* K and V stand beside Q */
         step *s = &steps[n++];
         *s = (step){.ev = {ev}, .n = 1};
@@ -192,8 +192,10 @@ static void draw_box(html_page *p, const recorded *ev, const char *label, double
     const shape_text exact = shape_text_of(ev->dims, ev->rank);
     snprintf(tip, sizeof tip, "%s %s (%s): min %.4g, max %.4g, mean %.4g; select for its values",
              ev->name, exact.text, ev->dim_names, lo, hi, mean);
-    page_printf(p, "<a class=\"node\" href=\"#t-%s\" data-tensor=\"%s\" data-shape=\"%s\" "
-                   "aria-label=\"", ev->name, ev->name, exact.text);
+    page_printf(p,
+                "<a class=\"node\" href=\"#t-%s\" data-tensor=\"%s\" data-shape=\"%s\" "
+                "aria-label=\"",
+                ev->name, ev->name, exact.text);
     page_escaped(p, tip);
     page_printf(p, "\"><title>");
     page_escaped(p, tip);
@@ -251,8 +253,10 @@ void html_diagram(html_page *p, const explain_page *e)
     const int n = collect_steps(e, steps, (int)e->rec->n);
     const double height = BOX + n * (ARROW + BOX) + MARGIN;
     char desc[256];
-    snprintf(desc, sizeof desc, "The tokens, then %d boxes, one per traced tensor of layer %d "
-             "and the embeddings, each arrow labelled with its operation and shapes.", n, e->layer);
+    snprintf(desc, sizeof desc,
+             "The tokens, then %d boxes, one per traced tensor of layer %d "
+             "and the embeddings, each arrow labelled with its operation and shapes.",
+             n, e->layer);
     svg_open(p, "diagram", WIDTH, height, "Data flow of the forward pass", desc);
     draw_tokens(p, e, 0);
     for (int i = 0; i < n; i++)

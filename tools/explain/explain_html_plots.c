@@ -43,8 +43,8 @@ static void heat_cells(html_page *p, const float *w, int T, double cell, double 
             if (cell < 28)
                 continue;
             snprintf(value, sizeof value, "%.2f", v);
-            svg_text(p, HEAT_LABEL + (j + 0.5) * cell, HEAT_LABEL + (i + 0.5) * cell + 3,
-                     "middle", shade > 0.6 ? "cell dark" : "cell light", 0, value);
+            svg_text(p, HEAT_LABEL + (j + 0.5) * cell, HEAT_LABEL + (i + 0.5) * cell + 3, "middle",
+                     shade > 0.6 ? "cell dark" : "cell light", 0, value);
         }
 }
 
@@ -69,8 +69,10 @@ static void heatmap(html_page *p, const explain_page *e, const float *w, int hea
     char id[32], title[64], desc[200];
     snprintf(id, sizeof id, "heatmap-%d", head);
     snprintf(title, sizeof title, "Attention weights of head %d, layer %d", head, e->layer);
-    snprintf(desc, sizeof desc, "A %d by %d grid: row i is query token i, column j key token j; "
-             "yellow is the layer's largest weight (%.3f), dark purple 0.", T, T, top);
+    snprintf(desc, sizeof desc,
+             "A %d by %d grid: row i is query token i, column j key token j; "
+             "yellow is the layer's largest weight (%.3f), dark purple 0.",
+             T, T, top);
     page_printf(p, "<figure class=\"heat\">");
     svg_open(p, id, size, size, title, desc);
     heat_labels(p, e, cell);
@@ -88,17 +90,21 @@ void html_heatmaps(html_page *p, const explain_page *e)
     double lo, top, mean;
     tensor_stats(weights, &lo, &top, &mean);
     top = top > 0 ? top : 1; /* one scale for every head, so they compare */
-    page_printf(p, "<section id=\"attention\"><h2>Attention weights, layer %d</h2>\n"
-                   "<p>Each head's softmax(Q K\u1d40 / \u221ad_k) as a %d \u00d7 %d heatmap: "
-                   "row = the query token, column = the key it attends to; every row sums "
-                   "to 1. One colour scale for all heads, 0 to the layer's largest weight.</p>\n"
-                   "<div class=\"grid\" id=\"heatmaps\">\n", e->layer, T, T);
+    page_printf(p,
+                "<section id=\"attention\"><h2>Attention weights, layer %d</h2>\n"
+                "<p>Each head's softmax(Q K\u1d40 / \u221ad_k) as a %d \u00d7 %d heatmap: "
+                "row = the query token, column = the key it attends to; every row sums "
+                "to 1. One colour scale for all heads, 0 to the layer's largest weight.</p>\n"
+                "<div class=\"grid\" id=\"heatmaps\">\n",
+                e->layer, T, T);
     for (int h = 0; h < H; h++)
         heatmap(p, e, weights->data + (size_t)h * T * T, h, top);
     page_printf(p, "</div>\n");
     char desc[160];
-    snprintf(desc, sizeof desc, "From dark purple for weight 0 through teal to yellow for "
-             "weight %.3f.", top);
+    snprintf(desc, sizeof desc,
+             "From dark purple for weight 0 through teal to yellow for "
+             "weight %.3f.",
+             top);
     svg_open(p, "colour-scale", 300, 36, "Colour scale: viridis", desc);
     svg_colour_bar(p, 10, 4, 280, 14, 0, top);
     svg_close(p);
@@ -116,9 +122,10 @@ static void position_image(html_page *p, const explain_page *e, const recorded *
     const int T = (int)pe->dims[0], D = (int)pe->dims[1], cols = D < PE_COLS ? D : PE_COLS;
     const double rh = T <= 10 ? 16 : T <= 40 ? 4 : 2;
     char desc[200], hex[8];
-    snprintf(desc, sizeof desc, "Positions 0 to %d from top to bottom, dimensions 0 to %d from "
-             "left to right; colour from dark purple (%.2f) to yellow (%.2f).", T - 1, cols - 1,
-             lo, hi);
+    snprintf(desc, sizeof desc,
+             "Positions 0 to %d from top to bottom, dimensions 0 to %d from "
+             "left to right; colour from dark purple (%.2f) to yellow (%.2f).",
+             T - 1, cols - 1, lo, hi);
     svg_open(p, "position-table", cols * 2, T * rh, "The position table as an image", desc);
     for (int t = 0; t < T; t++)
         for (int d = 0; d < cols; d++) {
@@ -127,10 +134,10 @@ static void position_image(html_page *p, const explain_page *e, const recorded *
         }
     svg_close(p);
     page_printf(p, "<p class=\"note\">%d positions \u00d7 %s%d dimensions (%s)%s.</p>\n", T,
-                cols < D ? "the first " : "", cols, e->cfg->position == TF_POSITION_SINUSOIDAL
-                                                        ? "computed: sin and cos of t at "
-                                                          "falling frequencies"
-                                                        : "learned rows",
+                cols < D ? "the first " : "", cols,
+                e->cfg->position == TF_POSITION_SINUSOIDAL ? "computed: sin and cos of t at "
+                                                             "falling frequencies"
+                                                           : "learned rows",
                 cols < D ? "; the whole table is in the diagram's box" : "");
 }
 
@@ -147,8 +154,8 @@ static double plot_y(double v, double lo, double hi)
 
 /* Column d of the table: the formula's curve (sinusoidal) and the traced
  * values as dots. */
-static void position_curve(html_page *p, const explain_page *e, const recorded *pe, int d,
-                           int k, double tmax, double lo, double hi)
+static void position_curve(html_page *p, const explain_page *e, const recorded *pe, int d, int k,
+                           double tmax, double lo, double hi)
 {
     enum { SAMPLES = 120 };
     const int T = (int)pe->dims[0], D = (int)pe->dims[1];
@@ -198,8 +205,10 @@ static void position_curves(html_page *p, const explain_page *e, const recorded 
     int dims[4];
     const int n = curve_dims(D, dims);
     char desc[200], label[32];
-    snprintf(desc, sizeof desc, "%d columns of the position table against position 0 to %.0f; "
-             "dots are the traced values at the sentence's %d positions.", n, tmax, T);
+    snprintf(desc, sizeof desc,
+             "%d columns of the position table against position 0 to %.0f; "
+             "dots are the traced values at the sentence's %d positions.",
+             n, tmax, T);
     svg_open(p, "position-curves", PLOT_W, PLOT_H, "Columns of the position table", desc);
     svg_line(p, PLOT_M, plot_y(lo < 0 && hi > 0 ? 0 : lo, lo, hi), PLOT_W - PLOT_M,
              plot_y(lo < 0 && hi > 0 ? 0 : lo, lo, hi), "axis");
@@ -222,8 +231,9 @@ void html_positions(html_page *p, const explain_page *e)
 {
     const recorded *pe = recording_find(e->rec, "embed.position"); /* [T, D] */
     if (!pe) {
-        page_printf(p, "<section id=\"positions\"><h2>Positional encoding</h2><p>This model "
-                       "adds none: its input is the token vectors alone.</p></section>\n");
+        page_printf(p,
+                    "<section id=\"positions\"><h2>Positional encoding</h2><p>This model "
+                    "adds none: its input is the token vectors alone.</p></section>\n");
         return;
     }
     double lo, hi, mean;
@@ -309,15 +319,17 @@ static void norm_chart(html_page *p, const explain_page *e, const char *name, co
     const double bw = (PLOT_W - 2.0 * PLOT_M) / T;
     char id[96], desc[200], label[HEAT_LABEL_BYTES + 1];
     snprintf(id, sizeof id, "norm-%s", name);
-    snprintf(desc, sizeof desc, "Per token, two bars: the row's standard deviation before "
-             "(grey) and after (blue) the LayerNorm %s; the line marks 1.", name);
+    snprintf(desc, sizeof desc,
+             "Per token, two bars: the row's standard deviation before "
+             "(grey) and after (blue) the LayerNorm %s; the line marks 1.",
+             name);
     svg_open(p, id, PLOT_W, 150, "Standard deviation of each token's row", desc);
     for (int t = 0; t < T; t++) {
         const double x = PLOT_M + t * bw;
         svg_rect(p, x + bw * 0.1, 120 - before[t] / top * 100, bw * 0.4, before[t] / top * 100,
                  NULL, "before");
-        svg_rect(p, x + bw * 0.5, 120 - after[t] / top * 100, bw * 0.4, after[t] / top * 100,
-                 NULL, "after");
+        svg_rect(p, x + bw * 0.5, 120 - after[t] / top * 100, bw * 0.4, after[t] / top * 100, NULL,
+                 "after");
         if (T <= 16) {
             short_label(e->tokens[t], label, sizeof label);
             svg_text(p, x + bw / 2, 134, "middle", "small", 0, label);
@@ -329,9 +341,10 @@ static void norm_chart(html_page *p, const explain_page *e, const char *name, co
 
 static void norm_table(html_page *p, const explain_page *e, const double *stats[4])
 {
-    page_printf(p, "<div class=\"scroll\"><table class=\"values\"><tr><th>token</th>"
-                   "<th>mean before</th><th>std before</th><th>mean after</th>"
-                   "<th>std after</th></tr>\n");
+    page_printf(p,
+                "<div class=\"scroll\"><table class=\"values\"><tr><th>token</th>"
+                "<th>mean before</th><th>std before</th><th>mean after</th>"
+                "<th>std after</th></tr>\n");
     for (int t = 0; t < e->T; t++) {
         page_printf(p, "<tr><th scope=\"row\">");
         page_escaped(p, e->tokens[t]);
@@ -359,10 +372,11 @@ static void layer_norm(html_page *p, const explain_page *e, const recorded *afte
 
 void html_layer_norms(html_page *p, const explain_page *e)
 {
-    page_printf(p, "<section id=\"layer-norms\"><h2>LayerNorm: each token's mean and standard "
-                   "deviation, before and after</h2>\n<p>LayerNorm makes each row mean 0, "
-                   "std 1, then scales and shifts it by learned weights (1 and 0 in a fresh "
-                   "model).</p>\n");
+    page_printf(p,
+                "<section id=\"layer-norms\"><h2>LayerNorm: each token's mean and standard "
+                "deviation, before and after</h2>\n<p>LayerNorm makes each row mean 0, "
+                "std 1, then scales and shifts it by learned weights (1 and 0 in a fresh "
+                "model).</p>\n");
     for (size_t i = 0; i < e->rec->n; i++)
         if (in_walkthrough(e, &e->rec->events[i]))
             layer_norm(p, e, &e->rec->events[i]);
@@ -388,8 +402,10 @@ void html_ffn_histogram(html_page *p, const explain_page *e)
         zeros += h->data[i] == 0;
     }
     char desc[240], label[48];
-    snprintf(desc, sizeof desc, "A histogram of the %zu values of %s in %d bins from %.3f to "
-             "%.3f; %zu values are exactly 0.", h->count, h->name, BINS, lo, hi, zeros);
+    snprintf(desc, sizeof desc,
+             "A histogram of the %zu values of %s in %d bins from %.3f to "
+             "%.3f; %zu values are exactly 0.",
+             h->count, h->name, BINS, lo, hi, zeros);
     page_printf(p, "<section id=\"ffn\"><h2>The FFN's activation (%s), layer %d</h2>\n",
                 tf_activation_name(e->cfg->activation), e->layer);
     svg_open(p, "ffn-histogram", PLOT_W, PLOT_H, "Distribution of the FFN activation", desc);
@@ -406,7 +422,9 @@ void html_ffn_histogram(html_page *p, const explain_page *e)
     snprintf(label, sizeof label, "highest bin: %zu values", top);
     svg_text(p, PLOT_M, 14, "start", "small", 0, label);
     svg_close(p);
-    page_printf(p, "<p class=\"note\">%zu values (%d tokens \u00d7 %d): mean %.4f, %zu exactly "
-                   "0 (%.1f %%).</p>\n</section>\n", h->count, e->T, (int)e->cfg->d_ff, mean,
-                zeros, 100.0 * (double)zeros / (double)h->count);
+    page_printf(p,
+                "<p class=\"note\">%zu values (%d tokens \u00d7 %d): mean %.4f, %zu exactly "
+                "0 (%.1f %%).</p>\n</section>\n",
+                h->count, e->T, (int)e->cfg->d_ff, mean, zeros,
+                100.0 * (double)zeros / (double)h->count);
 }

@@ -41,7 +41,6 @@ void tutorial_shape(const recorded *ev, char *buf, size_t size)
         snprintf(buf, size, "(%lld)", rank == 1 ? (long long)d[0] : 0LL);
 }
 
-
 void tensor_stats(const recorded *ev, double *lo, double *hi, double *mean)
 {
     double sum = 0;

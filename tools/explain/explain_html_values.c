@@ -25,10 +25,9 @@ static matrix matrix_of(const explain_page *e, const recorded *ev)
         m.rows = (int)ev->dims[2], m.per_head = 1, m.token_rows = 1;
         m.data = ev->data + (size_t)e->head * m.rows * m.cols; /* head h of [1, H, T, X] */
         m.token_cols = !strcmp(d, "B,H,T,T");
-    } else if (ev->rank >= 2 && strcmp(d, "B,D")) {
-        m.rows = (int)ev->dims[ev->rank - 2], m.token_rows = !strcmp(d, "B,T,D") ||
-                                                             !strcmp(d, "B,T,E") ||
-                                                             !strcmp(d, "B,T,F");
+    } else if (ev->rank >= 2 && strcmp(d, "B,D") != 0) {
+        m.rows = (int)ev->dims[ev->rank - 2],
+        m.token_rows = !strcmp(d, "B,T,D") || !strcmp(d, "B,T,E") || !strcmp(d, "B,T,F");
     }
     return m;
 }
@@ -98,20 +97,23 @@ static void tensor_section(html_page *p, const explain_page *e, const recorded *
     const matrix m = matrix_of(e, ev);
     double lo, hi, mean;
     tensor_stats(ev, &lo, &hi, &mean);
-    page_printf(p, "<section class=\"tensor\" id=\"t-%s\" data-tensor=\"%s\" data-shape=\"%s\">"
-                   "<h3><code>%s</code> <span class=\"shape\">%s</span> <span class=\"dims\">"
-                   "(%s)</span></h3>\n", ev->name, ev->name, exact.text, ev->name, exact.text,
-                ev->dim_names);
-    page_printf(p, "<p class=\"stats\">%zu values: min %.4g, max %.4g, mean %.4g. Shown: ",
-                ev->count, lo, hi, mean);
+    page_printf(p,
+                "<section class=\"tensor\" id=\"t-%s\" data-tensor=\"%s\" data-shape=\"%s\">"
+                "<h3><code>%s</code> <span class=\"shape\">%s</span> <span class=\"dims\">"
+                "(%s)</span></h3>\n",
+                ev->name, ev->name, exact.text, ev->name, exact.text, ev->dim_names);
+    page_printf(p,
+                "<p class=\"stats\">%zu values: min %.4g, max %.4g, mean %.4g. Shown: ", ev->count,
+                lo, hi, mean);
     if (m.per_head)
         page_printf(p, "head %d of %d, ", e->head, (int)ev->dims[1]);
     page_printf(p, "%d of %d rows, %d of %d columns.</p>\n",
                 m.rows < SHOWN_ROWS ? m.rows : SHOWN_ROWS, m.rows,
                 m.cols <= SHOWN_COLS + 1 ? m.cols : SHOWN_COLS + 1, m.cols);
     value_table(p, e, ev, &m);
-    page_printf(p, "<p class=\"noprint\"><a href=\"#diagram\">back to the diagram</a></p>"
-                   "</section>\n");
+    page_printf(p,
+                "<p class=\"noprint\"><a href=\"#diagram\">back to the diagram</a></p>"
+                "</section>\n");
 }
 
 void html_values(html_page *p, const explain_page *e)

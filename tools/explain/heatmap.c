@@ -114,10 +114,12 @@ int heatmap_write(const char *path, const recorded *weights, const char (*labels
     cairo_set_source_rgb(cr, 0, 0, 0);
     text_at(cr, 10, 26, title, 16);
     const int cols = H < MAX_COLS ? H : MAX_COLS, cell = cell_size(T);
-    for (int h = 0; h < H; h++)
-        draw_panel(cr, 10 + (h % cols) * (LABEL + T * cell + GAP),
-                   TITLE + (h / cols) * (HEAD_TITLE + LABEL + T * cell + GAP),
+    for (int h = 0; h < H; h++) {
+        const int column = h % cols, row = h / cols; /* of the grid of panels */
+        draw_panel(cr, 10 + column * (LABEL + T * cell + GAP),
+                   TITLE + row * (HEAD_TITLE + LABEL + T * cell + GAP),
                    weights->data + (size_t)h * T * T, T, h, labels);
+    }
     draw_colour_bar(cr, 10 + LABEL, height - BAR + 14, 240);
     cairo_destroy(cr);
     const cairo_status_t st = cairo_surface_write_to_png(surface, path);

@@ -46,12 +46,12 @@ void page_printf(html_page *p, const char *format, ...)
 void page_escaped(html_page *p, const char *text)
 {
     for (const char *c = text; *c; c++) {
-        const char *entity = *c == '&'    ? "&amp;"
-                             : *c == '<'  ? "&lt;"
-                             : *c == '>'  ? "&gt;"
-                             : *c == '"'  ? "&quot;"
-                             : *c == '\'' ? "&#39;"
-                                          : NULL;
+        const char *entity = *c == '&' ? "&amp;"
+            : *c == '<'                ? "&lt;"
+            : *c == '>'                ? "&gt;"
+            : *c == '"'                ? "&quot;"
+            : *c == '\''               ? "&#39;"
+                                       : NULL;
         if (entity)
             page_printf(p, "%s", entity);
         else if (reserve(p, 1) == 0)
@@ -79,9 +79,11 @@ void page_free(html_page *p)
 void svg_open(html_page *p, const char *id, double width, double height, const char *title,
               const char *desc)
 {
-    page_printf(p, "<svg id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" role=\"img\" "
-                   "aria-labelledby=\"%s-title %s-desc\">"
-                   "<title id=\"%s-title\">", id, width, height, width, id, id, id);
+    page_printf(p,
+                "<svg id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" role=\"img\" "
+                "aria-labelledby=\"%s-title %s-desc\">"
+                "<title id=\"%s-title\">",
+                id, width, height, width, id, id, id);
     page_escaped(p, title);
     page_printf(p, "</title><desc id=\"%s-desc\">", id);
     page_escaped(p, desc);
@@ -104,8 +106,8 @@ void svg_rect(html_page *p, double x, double y, double w, double h, const char *
     page_printf(p, "/>");
 }
 
-void svg_text(html_page *p, double x, double y, const char *anchor, const char *cls,
-              double rotate, const char *text)
+void svg_text(html_page *p, double x, double y, const char *anchor, const char *cls, double rotate,
+              const char *text)
 {
     page_printf(p, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", x, y, anchor);
     if (cls)
@@ -119,8 +121,8 @@ void svg_text(html_page *p, double x, double y, const char *anchor, const char *
 
 void svg_line(html_page *p, double x1, double y1, double x2, double y2, const char *cls)
 {
-    page_printf(p, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>", x1,
-                y1, x2, y2, cls);
+    page_printf(p, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>", x1, y1,
+                x2, y2, cls);
 }
 
 void svg_polyline(html_page *p, const double *x, const double *y, int n, const char *cls)

@@ -40,8 +40,8 @@ void svg_rect(html_page *p, double x, double y, double w, double h, const char *
 
 /* Escaped text at (x, y); anchor "start", "middle" or "end"; cls a CSS
  * class or NULL; rotate degrees about (x, y). */
-void svg_text(html_page *p, double x, double y, const char *anchor, const char *cls,
-              double rotate, const char *text);
+void svg_text(html_page *p, double x, double y, const char *anchor, const char *cls, double rotate,
+              const char *text);
 
 void svg_line(html_page *p, double x1, double y1, double x2, double y2, const char *cls);
 

@@ -53,8 +53,8 @@ static tf_status make_model(tf_encoder **enc)
 
 /* Every step from the traced q, k [1, 1, T, d_k], scores and weights
  * [1, 1, T, T]. */
-static void fill(worked_example *w, const recorded *q, const recorded *k,
-                 const recorded *scores, const recorded *weights)
+static void fill(worked_example *w, const recorded *q, const recorded *k, const recorded *scores,
+                 const recorded *weights)
 {
     for (int i = 0; i < WE_T; i++) {
         w->sum[i] = 0;
@@ -64,7 +64,7 @@ static void fill(worked_example *w, const recorded *q, const recorded *k,
         }
         for (int j = 0; j < WE_T; j++) {
             w->qk[i][j] = (double)q->data[2 * i] * k->data[2 * j] +
-                          (double)q->data[2 * i + 1] * k->data[2 * j + 1];
+                (double)q->data[2 * i + 1] * k->data[2 * j + 1];
             w->scaled[i][j] = scores->data[WE_T * i + j];
             w->sum[i] += w->exp[i][j] = exp(w->scaled[i][j]);
             w->weights[i][j] = weights->data[WE_T * i + j];

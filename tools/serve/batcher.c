@@ -26,29 +26,28 @@ struct serve_batcher {
     const tf_pipeline *p;
     serve_batcher_options o;
     pthread_mutex_t lock;
-    pthread_cond_t work;      /* a job was queued, or stopping began */
-    pthread_cond_t done;      /* a call returned */
-    serve_job *head, *tail;   /* jobs with inputs not yet taken, oldest first */
-    size_t admitted;          /* jobs queued or running */
+    pthread_cond_t work;    /* a job was queued, or stopping began */
+    pthread_cond_t done;    /* a call returned */
+    serve_job *head, *tail; /* jobs with inputs not yet taken, oldest first */
+    size_t admitted;        /* jobs queued or running */
     int stopping;
     pthread_t thread;
     /* The compute thread's, for one call: */
-    size_t capacity;          /* items a call can hold */
-    batch_item *items;        /* [capacity] */
-    const char **texts;       /* [capacity] */
-    const char **pairs;       /* [capacity] */
-    tf_status *statuses;      /* [capacity] each item's call's */
-    char (*messages)[256];    /* [capacity] and its message */
+    size_t capacity;       /* items a call can hold */
+    batch_item *items;     /* [capacity] */
+    const char **texts;    /* [capacity] */
+    const char **pairs;    /* [capacity] */
+    tf_status *statuses;   /* [capacity] each item's call's */
+    char (*messages)[256]; /* [capacity] and its message */
 };
 
 /* Jobs whose inputs can share one call. */
 static int compatible(const serve_job *a, const serve_job *b)
 {
-    return a->task == b->task && a->normalize == b->normalize &&
-           a->dimensions == b->dimensions &&
-           a->dimensions_layer_norm == b->dimensions_layer_norm && !a->pairs == !b->pairs &&
-           !a->prompt_name == !b->prompt_name &&
-           (!a->prompt_name || strcmp(a->prompt_name, b->prompt_name) == 0);
+    return a->task == b->task && a->normalize == b->normalize && a->dimensions == b->dimensions &&
+        a->dimensions_layer_norm == b->dimensions_layer_norm && !a->pairs == !b->pairs &&
+        !a->prompt_name == !b->prompt_name &&
+        (!a->prompt_name || strcmp(a->prompt_name, b->prompt_name) == 0);
 }
 
 /* Takes inputs for one call, the oldest job's first (under the lock),
@@ -71,8 +70,9 @@ static size_t gather(serve_batcher *b)
         while (job->taken < job->n) {
             const size_t t = (size_t)job->tokens[job->taken];
             const size_t wider = t > longest ? t : longest;
-            if (B > 0 && (B == b->capacity || tokens + t > budget ||
-                          (B + 1) * wider > SERVE_PADDING_FACTOR * budget)) {
+            if (B > 0 &&
+                (B == b->capacity || tokens + t > budget ||
+                 (B + 1) * wider > SERVE_PADDING_FACTOR * budget)) {
                 full = 1;
                 break;
             }
@@ -112,10 +112,14 @@ static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
     a.batch_size = (int32_t)B;
     a.n_threads = b->o.n_threads, a.out = out, a.out_len = B * job->width;
     switch (job->task) {
-    case SERVE_TASK_EMBED: return tf_pipeline_embed(b->p, &a);
-    case SERVE_TASK_SCORE: return tf_pipeline_score(b->p, &a);
-    case SERVE_TASK_CLASSIFY: return tf_pipeline_classify(b->p, &a);
-    case SERVE_TASK_LOGITS: return tf_pipeline_logits(b->p, &a);
+    case SERVE_TASK_EMBED:
+        return tf_pipeline_embed(b->p, &a);
+    case SERVE_TASK_SCORE:
+        return tf_pipeline_score(b->p, &a);
+    case SERVE_TASK_CLASSIFY:
+        return tf_pipeline_classify(b->p, &a);
+    case SERVE_TASK_LOGITS:
+        return tf_pipeline_logits(b->p, &a);
     }
     return TF_ERR_INVALID_ARGUMENT;
 }
@@ -183,14 +187,16 @@ static void *compute(void *arg)
             run_items(b, B, width, out, b->statuses, b->messages);
         for (size_t i = 0; !out && i < B; i++) {
             b->statuses[i] = TF_ERR_OUT_OF_MEMORY;
-            snprintf(b->messages[i], sizeof b->messages[i], "out of memory for the results of "
-                     "%zu inputs", B);
+            snprintf(b->messages[i], sizeof b->messages[i],
+                     "out of memory for the results of "
+                     "%zu inputs",
+                     B);
         }
         if (b->o.on_batch)
             b->o.on_batch(b->o.user, B, tokens, serve_clock() - start);
 
         pthread_mutex_lock(&b->lock);
-        deliver(b, B, out, b->statuses, (const char (*)[256])b->messages);
+        deliver(b, B, out, b->statuses, (const char(*)[256])b->messages);
         free(out);
     }
     pthread_mutex_unlock(&b->lock);

@@ -26,7 +26,7 @@ typedef enum serve_task {
  * and keeps every array alive until serve_batcher_wait returns. */
 typedef struct serve_job {
     serve_task task;
-    const char *prompt_name;  /* embed: as tf_pipeline_args' */
+    const char *prompt_name; /* embed: as tf_pipeline_args' */
     int32_t normalize, dimensions, dimensions_layer_norm;
     size_t n;                 /* inputs */
     const char *const *texts; /* [n] */
@@ -36,12 +36,12 @@ typedef struct serve_job {
     size_t width;
 
     /* The batcher's. */
-    size_t taken;             /* inputs handed to a forward call */
-    size_t finished;          /* inputs whose call has returned */
-    tf_status status;         /* the first failed call's */
-    char message[256];        /* its tf_last_error */
+    size_t taken;                          /* inputs handed to a forward call */
+    size_t finished;                       /* inputs whose call has returned */
+    tf_status status;                      /* the first failed call's */
+    char message[256];                     /* its tf_last_error */
     double queued_at, started_at, done_at; /* seconds (CLOCK_MONOTONIC) */
-    struct serve_job *next;   /* the queue's */
+    struct serve_job *next;                /* the queue's */
 } serve_job;
 
 /* What one forward call was, for the metrics. */

@@ -71,8 +71,8 @@ typedef struct connection {
     MHD_socket fd;
     struct sockaddr_storage client;
     phase phase;
-    double since;    /* serve_clock() when the phase began */
-    int shut;        /* shut down by the watchdog */
+    double since; /* serve_clock() when the phase began */
+    int shut;     /* shut down by the watchdog */
 } connection;
 
 struct serve_connections {
@@ -80,8 +80,8 @@ struct serve_connections {
     pthread_cond_t wake; /* stopping */
     pthread_t watchdog;
     int stopping;
-    connection *head;   /* every connection libmicrohttpd has started */
-    size_t admitted;    /* those not refused */
+    connection *head; /* every connection libmicrohttpd has started */
+    size_t admitted;  /* those not refused */
     serve_connection_limits limits;
     serve_metrics *metrics;
 };
@@ -98,8 +98,7 @@ static int same_client(const struct sockaddr_storage *a, const struct sockaddr_s
                       &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr)) == 0;
     if (a->ss_family == AF_INET6)
         return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)b)->sin6_addr,
-                      sizeof(struct in6_addr)) == 0;
+                      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
     return 1;
 }
 
@@ -107,8 +106,8 @@ static int same_client(const struct sockaddr_storage *a, const struct sockaddr_s
 static void client_text(const struct sockaddr_storage *a, char *out, socklen_t size)
 {
     const void *ip = a->ss_family == AF_INET6
-                         ? (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr
-                         : (const void *)&((const struct sockaddr_in *)a)->sin_addr;
+        ? (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr
+        : (const void *)&((const struct sockaddr_in *)a)->sin_addr;
     if (!inet_ntop(a->ss_family, ip, out, size))
         snprintf(out, size, "this client");
 }
@@ -118,8 +117,10 @@ static void client_text(const struct sockaddr_storage *a, char *out, socklen_t s
 static int over_cap(const serve_connections *cs, const connection *k, serve_error *e)
 {
     if (cs->admitted >= cs->limits.max_connections) {
-        serve_error_set(e, 503, "", "the server holds %zu connections, its limit "
-                        "(--max-connections); retry later", cs->admitted);
+        serve_error_set(e, 503, "",
+                        "the server holds %zu connections, its limit "
+                        "(--max-connections); retry later",
+                        cs->admitted);
         return 503;
     }
     size_t same = 0; /* the connections admitted from k's address */
@@ -129,8 +130,10 @@ static int over_cap(const serve_connections *cs, const connection *k, serve_erro
         return 0;
     char who[INET6_ADDRSTRLEN];
     client_text(&k->client, who, sizeof who);
-    serve_error_set(e, 429, "", "%s holds %zu connections, the server's limit for one client "
-                    "(--max-client-connections); retry later", who, same);
+    serve_error_set(e, 429, "",
+                    "%s holds %zu connections, the server's limit for one client "
+                    "(--max-client-connections); retry later",
+                    who, same);
     return 429;
 }
 
@@ -141,10 +144,11 @@ static void answer_refused(MHD_socket fd, const serve_error *e)
     serve_response r;
     serve_respond_error(SERVE_ERRORS_TEI, e, &r);
     char head[256];
-    const int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
+    const int n = snprintf(head, sizeof head,
+                           "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
                            "Content-Length: %zu\r\nConnection: close\r\nRetry-After: 1\r\n\r\n",
-                           e->status, e->status == 429 ? "Too Many Requests"
-                                                       : "Service Unavailable",
+                           e->status,
+                           e->status == 429 ? "Too Many Requests" : "Service Unavailable",
                            r.content_type, r.len);
     const struct iovec parts[2] = {{head, (size_t)n}, {r.body, r.len}};
     const struct msghdr msg = {.msg_iov = (struct iovec *)parts, .msg_iovlen = r.body ? 2 : 1};
@@ -157,8 +161,8 @@ static void answer_refused(MHD_socket fd, const serve_error *e)
 
 static connection *of(struct MHD_Connection *c)
 {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(
+        c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
 }
 
@@ -166,8 +170,8 @@ static void started(serve_connections *cs, struct MHD_Connection *c, void **sock
 {
     const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c,
                                                                  MHD_CONNECTION_INFO_CONNECTION_FD);
-    const union MHD_ConnectionInfo *addr =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *addr = MHD_get_connection_info(
+        c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     connection *k = calloc(1, sizeof *k);
     if (!k || !fd || !addr) { /* not followed: not served */
         free(k);
@@ -176,9 +180,9 @@ static void started(serve_connections *cs, struct MHD_Connection *c, void **sock
         return;
     }
     k->owner = cs, k->fd = fd->connect_fd, k->since = serve_clock();
-    memcpy(&k->client, addr->client_addr, addr->client_addr->sa_family == AF_INET6
-                                              ? sizeof(struct sockaddr_in6)
-                                              : sizeof(struct sockaddr_in));
+    memcpy(&k->client, addr->client_addr,
+           addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                    : sizeof(struct sockaddr_in));
     serve_error e;
     pthread_mutex_lock(&cs->lock);
     const int refused = over_cap(cs, k, &e);
@@ -191,9 +195,9 @@ static void started(serve_connections *cs, struct MHD_Connection *c, void **sock
     pthread_mutex_unlock(&cs->lock);
     *socket_context = k;
     if (refused) {
-        serve_metrics_connection(cs->metrics, refused == 503
-                                                  ? SERVE_CONNECTION_REFUSED_SERVER_FULL
-                                                  : SERVE_CONNECTION_REFUSED_CLIENT_FULL);
+        serve_metrics_connection(cs->metrics,
+                                 refused == 503 ? SERVE_CONNECTION_REFUSED_SERVER_FULL
+                                                : SERVE_CONNECTION_REFUSED_CLIENT_FULL);
         answer_refused(k->fd, &e);
     }
 }
@@ -283,10 +287,14 @@ size_t serve_connections_open(serve_connections *cs)
 static double deadline(const serve_connections *cs, const connection *k)
 {
     switch (k->phase) {
-    case WAITING: return k->since + cs->limits.keep_alive_seconds;
-    case RECEIVING: return k->since + cs->limits.request_seconds;
-    case REFUSED: return k->since + REFUSED_LINGER_SECONDS;
-    case RUNNING: break;
+    case WAITING:
+        return k->since + cs->limits.keep_alive_seconds;
+    case RECEIVING:
+        return k->since + cs->limits.request_seconds;
+    case REFUSED:
+        return k->since + REFUSED_LINGER_SECONDS;
+    case RUNNING:
+        break;
     }
     return INFINITY;
 }
@@ -300,9 +308,9 @@ static void close_late(serve_connections *cs, double now)
         shutdown(k->fd, SHUT_RDWR);
         k->shut = 1;
         if (k->phase != REFUSED)
-            serve_metrics_connection(cs->metrics, k->phase == WAITING
-                                                      ? SERVE_CONNECTION_KEEP_ALIVE_TIMEOUT
-                                                      : SERVE_CONNECTION_REQUEST_TIMEOUT);
+            serve_metrics_connection(cs->metrics,
+                                     k->phase == WAITING ? SERVE_CONNECTION_KEEP_ALIVE_TIMEOUT
+                                                         : SERVE_CONNECTION_REQUEST_TIMEOUT);
     }
 }
 
@@ -323,8 +331,7 @@ static void *watch(void *arg)
     return NULL;
 }
 
-serve_connections *serve_connections_start(const serve_connection_limits *limits,
-                                           serve_metrics *m)
+serve_connections *serve_connections_start(const serve_connection_limits *limits, serve_metrics *m)
 {
     serve_connections *cs = calloc(1, sizeof *cs);
     if (!cs)

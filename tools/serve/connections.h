@@ -29,8 +29,7 @@ typedef struct serve_connection_limits {
 typedef struct serve_connections serve_connections;
 
 /* Starts the watchdog thread; NULL (with errno) on failure. Events go to m. */
-serve_connections *serve_connections_start(const serve_connection_limits *limits,
-                                           serve_metrics *m);
+serve_connections *serve_connections_start(const serve_connection_limits *limits, serve_metrics *m);
 /* Stops the watchdog and frees cs, once libmicrohttpd has closed every
  * connection (MHD_stop_daemon). NULL is a no-op. */
 void serve_connections_stop(serve_connections *cs);

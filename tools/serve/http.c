@@ -22,14 +22,14 @@ enum { THREAD_STACK = 1 << 20 };
 /* One request's state between libmicrohttpd's calls, from its request
  * line (request_line) to its end (completed). */
 typedef struct request_ctx {
-    serve_request_line line; /* its target as sent */
-    int started;           /* the access handler has seen it: counted in s->active */
+    serve_request_line line;  /* its target as sent */
+    int started;              /* the access handler has seen it: counted in s->active */
     const serve_route *route; /* NULL: no route has its path */
-    char *body;            /* [len] bytes read so far (malloc'ed) */
+    char *body;               /* [len] bytes read so far (malloc'ed) */
     size_t len, cap;
-    int too_large;         /* the body passed --payload-limit while being read */
-    int answered;          /* a response is queued */
-    int close;             /* the connection closes after the response */
+    int too_large; /* the body passed --payload-limit while being read */
+    int answered;  /* a response is queued */
+    int close;     /* the connection closes after the response */
     double start;
 } request_ctx;
 
@@ -43,17 +43,15 @@ static void log_request(const char *method, const char *url, const serve_respons
     const int m = utf8_prefix(method, SERVE_QUOTE_BYTES);
     const int u = utf8_prefix(url, SERVE_QUOTE_BYTES);
     if (r->queue_s >= 0)
-        cli_line("%.*s %.*s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f", m,
-                 method, u, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s,
-                 1e3 * seconds);
+        cli_line("%.*s %.*s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f", m, method,
+                 u, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s, 1e3 * seconds);
     else
-        cli_line("%.*s %.*s %d tokens=%zu total_ms=%.2f", m, method, u, url, r->status,
-                 r->tokens, 1e3 * seconds);
+        cli_line("%.*s %.*s %d tokens=%zu total_ms=%.2f", m, method, u, url, r->status, r->tokens,
+                 1e3 * seconds);
 }
 
-static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c,
-                                     request_ctx *ctx, const char *method, const char *url,
-                                     serve_response *r)
+static enum MHD_Result send_response(serve_server *s, struct MHD_Connection *c, request_ctx *ctx,
+                                     const char *method, const char *url, serve_response *r)
 {
     const double seconds = serve_clock() - ctx->start;
     log_request(method, url, r, seconds);
@@ -100,8 +98,7 @@ static int authorised(const serve_server *s, struct MHD_Connection *c)
 /* What is known from the headers alone: 0 to read on, else the status of
  * the error set in *e. */
 static int check_headers(serve_server *s, struct MHD_Connection *c, request_ctx *ctx,
-                         const char *method, const char *url, const char *version,
-                         serve_error *e)
+                         const char *method, const char *url, const char *version, serve_error *e)
 {
     if (serve_head_check(c, method, url, version, &ctx->line, e)) {
         ctx->close = 1;
@@ -110,7 +107,8 @@ static int check_headers(serve_server *s, struct MHD_Connection *c, request_ctx 
     if (routes_check_method(ctx->route, routes_run_as(ctx->route, method), url, e))
         return e->status;
     if (!ctx->route->no_key && !authorised(s, c))
-        return serve_error_set(e, 401, "", "a missing or wrong API key: send the header "
+        return serve_error_set(e, 401, "",
+                               "a missing or wrong API key: send the header "
                                "\"Authorization: Bearer KEY\" with the server's --api-key");
     if (atomic_load(&s->stopping))
         return serve_error_set(e, 503, "", "the server is shutting down");
@@ -119,9 +117,10 @@ static int check_headers(serve_server *s, struct MHD_Connection *c, request_ctx 
     char *end;
     const unsigned long long n = length ? strtoull(length, &end, 10) : 0;
     if (length && n > s->limits.payload_limit)
-        return serve_error_set(e, 413, "", "the body's %llu bytes (Content-Length) are more "
-                               "than the server's limit of %zu (--payload-limit)", n,
-                               s->limits.payload_limit);
+        return serve_error_set(e, 413, "",
+                               "the body's %llu bytes (Content-Length) are more "
+                               "than the server's limit of %zu (--payload-limit)",
+                               n, s->limits.payload_limit);
     return 0;
 }
 
@@ -179,8 +178,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     if (ctx->too_large) {
-        serve_error_set(&e, 413, "", "the body is more than the server's limit of %zu bytes "
-                        "(--payload-limit)", s->limits.payload_limit);
+        serve_error_set(&e, 413, "",
+                        "the body is more than the server's limit of %zu bytes "
+                        "(--payload-limit)",
+                        s->limits.payload_limit);
         serve_respond_error(routes_errors_of(ctx->route), &e, &r);
     } else {
         serve_connections_request_read(c);
@@ -227,19 +228,14 @@ struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr
      * connections.c, and its timeout while a response is sent stand in),
      * and its cap on connections leaves room to answer refusals. */
     const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                           MHD_USE_POLL | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
+        MHD_USE_POLL | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, 0, NULL, NULL, handle, s,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+        flags, 0, NULL, NULL, handle, s, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
         MHD_OPTION_NOTIFY_CONNECTION, serve_connections_notify, s->connections,
-        MHD_OPTION_URI_LOG_CALLBACK, request_line, NULL,
-        MHD_OPTION_UNESCAPE_CALLBACK, serve_head_unescape, NULL,
-        MHD_OPTION_SOCK_ADDR, addr,
-        MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)(limits->max_connections + SERVE_REFUSAL_SLOTS),
-        MHD_OPTION_CONNECTION_TIMEOUT, 0u,
-        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
-        MHD_OPTION_END);
+        MHD_OPTION_URI_LOG_CALLBACK, request_line, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        serve_head_unescape, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)(limits->max_connections + SERVE_REFUSAL_SLOTS), MHD_OPTION_CONNECTION_TIMEOUT,
+        0u, MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK, MHD_OPTION_END);
     if (!d) {
         const int error = errno; /* why it cannot listen */
         serve_connections_stop(s->connections);

@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 typedef struct json_out {
-    char *data;  /* [len] bytes, NUL-terminated while not failed (malloc'ed) */
+    char *data; /* [len] bytes, NUL-terminated while not failed (malloc'ed) */
     size_t len, cap;
-    int failed;  /* an allocation failed: data is NULL */
+    int failed; /* an allocation failed: data is NULL */
 } json_out;
 
 void json_out_raw(json_out *o, const char *s, size_t n);

@@ -25,8 +25,8 @@ _Static_assert(COUNT(connection_events) == SERVE_CONNECTION_EVENT_COUNT,
 static const double token_bounds[] = {16, 64, 256, 1024, 4096, 16384, 65536};
 static const double input_bounds[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const double length_bounds[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 8192};
-static const double second_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-                                       2.5};
+static const double second_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                       0.1,   0.25,   0.5,   1,    2.5};
 _Static_assert(COUNT(token_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(input_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
 _Static_assert(COUNT(length_bounds) < SERVE_HISTOGRAM_BUCKETS, "buckets");
@@ -84,8 +84,8 @@ static serve_route_requests *requests_of(serve_metrics *m, const serve_route *ro
     return &m->requests[r];
 }
 
-void serve_metrics_request(serve_metrics *m, const serve_route *route, int status,
-                           double seconds, double queue_seconds, double compute_seconds)
+void serve_metrics_request(serve_metrics *m, const serve_route *route, int status, double seconds,
+                           double queue_seconds, double compute_seconds)
 {
     pthread_mutex_lock(&m->lock);
     requests_of(m, route)->by_status[status_column(status)]++;
@@ -141,20 +141,24 @@ static void write_histogram(json_out *o, const char *name, const char *help,
  * reason, 0 too). */
 static void write_connections(const serve_metrics *m, json_out *o, size_t open)
 {
-    json_out_printf(o, "# HELP tfenc_connections_open Connections open, refused ones aside.\n"
-                       "# TYPE tfenc_connections_open gauge\ntfenc_connections_open %zu\n",
+    json_out_printf(o,
+                    "# HELP tfenc_connections_open Connections open, refused ones aside.\n"
+                    "# TYPE tfenc_connections_open gauge\ntfenc_connections_open %zu\n",
                     open);
     static const struct {
         const char *counter, *help;
     } counters[] = {
-        {"refused", "Connections answered at once and closed: over --max-connections (503) "
-                    "or --max-client-connections (429)."},
-        {"timed_out", "Connections closed without an answer: no request line within "
-                      "--keep-alive-timeout, or a request not whole within --request-timeout."},
+        {"refused",
+         "Connections answered at once and closed: over --max-connections (503) "
+         "or --max-client-connections (429)."},
+        {"timed_out",
+         "Connections closed without an answer: no request line within "
+         "--keep-alive-timeout, or a request not whole within --request-timeout."},
     };
     for (size_t c = 0; c < COUNT(counters); c++) {
-        json_out_printf(o, "# HELP tfenc_connections_%s_total %s\n"
-                           "# TYPE tfenc_connections_%s_total counter\n",
+        json_out_printf(o,
+                        "# HELP tfenc_connections_%s_total %s\n"
+                        "# TYPE tfenc_connections_%s_total counter\n",
                         counters[c].counter, counters[c].help, counters[c].counter);
         for (size_t i = 0; i < SERVE_CONNECTION_EVENT_COUNT; i++)
             if (strcmp(connection_events[i].counter, counters[c].counter) == 0)
@@ -174,10 +178,15 @@ static int runs_model(const serve_route *route)
 static const char *tei_failure(int status)
 {
     switch (status) {
-    case 429: return "overloaded";
-    case 424: case 500: return "backend";
-    case 503: return "unhealthy";
-    default: return "validation";
+    case 429:
+        return "overloaded";
+    case 424:
+    case 500:
+        return "backend";
+    case 503:
+        return "unhealthy";
+    default:
+        return "validation";
     }
 }
 
@@ -195,9 +204,11 @@ static void write_tei(const serve_metrics *m, json_out *o, size_t queue_depth)
             count += m->requests[r].by_status[s];
             by_status[s] += m->requests[r].by_status[s];
         }
-    json_out_printf(o, "# TYPE te_request_count counter\nte_request_count %llu\n"
-                       "# TYPE te_request_success counter\nte_request_success %llu\n"
-                       "# TYPE te_request_failure counter\n", count, by_status[0]);
+    json_out_printf(o,
+                    "# TYPE te_request_count counter\nte_request_count %llu\n"
+                    "# TYPE te_request_success counter\nte_request_success %llu\n"
+                    "# TYPE te_request_failure counter\n",
+                    count, by_status[0]);
     const char *errs[] = {"validation", "overloaded", "backend", "unhealthy"};
     for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
         unsigned long long n = 0;
@@ -206,25 +217,30 @@ static void write_tei(const serve_metrics *m, json_out *o, size_t queue_depth)
         json_out_printf(o, "te_request_failure{err=\"%s\"} %llu\n", errs[k], n);
     }
     json_out_printf(o, "# TYPE te_queue_size gauge\nte_queue_size %zu\n", queue_depth);
-    write_histogram(o, "te_request_input_length", "Tokens of each input run.",
-                    &m->input_tokens);
+    write_histogram(o, "te_request_input_length", "Tokens of each input run.", &m->input_tokens);
     write_histogram(o, "te_batch_next_size", "Inputs of each forward call.", &m->batch_inputs);
     write_histogram(o, "te_batch_next_tokens", "Real tokens of each forward call.",
                     &m->batch_tokens);
-    write_histogram(o, "te_request_duration", "Seconds from a request's body to its "
-                    "response.", &m->request_seconds);
-    write_histogram(o, "te_request_queue_duration", "Seconds a request waited for its first "
-                    "forward call.", &m->queue_seconds);
-    write_histogram(o, "te_request_inference_duration", "Seconds from a request's first "
-                    "forward call to its last result.", &m->compute_seconds);
+    write_histogram(o, "te_request_duration",
+                    "Seconds from a request's body to its "
+                    "response.",
+                    &m->request_seconds);
+    write_histogram(o, "te_request_queue_duration",
+                    "Seconds a request waited for its first "
+                    "forward call.",
+                    &m->queue_seconds);
+    write_histogram(o, "te_request_inference_duration",
+                    "Seconds from a request's first "
+                    "forward call to its last result.",
+                    &m->compute_seconds);
 }
 
-void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth,
-                         size_t open_connections)
+void serve_metrics_write(serve_metrics *m, json_out *o, size_t queue_depth, size_t open_connections)
 {
     pthread_mutex_lock(&m->lock);
-    json_out_str(o, "# HELP tfenc_requests_total Requests answered, by route and status.\n"
-                    "# TYPE tfenc_requests_total counter\n");
+    json_out_str(o,
+                 "# HELP tfenc_requests_total Requests answered, by route and status.\n"
+                 "# TYPE tfenc_requests_total counter\n");
     for (size_t r = 0; r < m->n_requests; r++) {
         const serve_route_requests *row = &m->requests[r];
         for (size_t s = 0; s < SERVE_METRIC_STATUSES; s++)

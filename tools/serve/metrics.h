@@ -17,8 +17,8 @@
 /* A histogram with fixed upper bounds (the last bucket is +Inf). */
 #define SERVE_HISTOGRAM_BUCKETS 12
 typedef struct serve_histogram {
-    const double *bounds;                          /* [n_bounds] ascending */
-    size_t n_bounds;                               /* < SERVE_HISTOGRAM_BUCKETS */
+    const double *bounds;                               /* [n_bounds] ascending */
+    size_t n_bounds;                                    /* < SERVE_HISTOGRAM_BUCKETS */
     unsigned long long counts[SERVE_HISTOGRAM_BUCKETS]; /* [n_bounds + 1], not cumulative */
     double sum;
     unsigned long long total;
@@ -59,8 +59,8 @@ void serve_metrics_destroy(serve_metrics *m);
 /* A finished request: its route (NULL: none has its path), status,
  * seconds in all, and, for one that ran, its queue and compute seconds
  * (negative: it did not run). */
-void serve_metrics_request(serve_metrics *m, const serve_route *route, int status,
-                           double seconds, double queue_seconds, double compute_seconds);
+void serve_metrics_request(serve_metrics *m, const serve_route *route, int status, double seconds,
+                           double queue_seconds, double compute_seconds);
 /* The tokens of each of n inputs a request ran (tokens [n]). */
 void serve_metrics_inputs(serve_metrics *m, const int32_t *tokens, size_t n);
 /* A connection refused or closed by the server. */

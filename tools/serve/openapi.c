@@ -180,9 +180,11 @@ static void write_operation(json_out *o, const serve_route *r)
 
 void openapi_write(json_out *o)
 {
-    json_out_printf(o, "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"tfenc serve\",\"version\":"
+    json_out_printf(o,
+                    "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"tfenc serve\",\"version\":"
                     "\"%s\",\"description\":\"text-embeddings-inference's and OpenAI's "
-                    "embedding APIs on libtfenc\"},\"paths\":{", tf_version_string());
+                    "embedding APIs on libtfenc\"},\"paths\":{",
+                    tf_version_string());
     for (size_t i = 0; i < serve_routes_count; i++) {
         const serve_route *r = serve_routes[i];
         json_out_str(o, i ? "," : "");

@@ -12,9 +12,12 @@
 
 const char *serve_json_type(const cJSON *v)
 {
-    return cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
-         : cJSON_IsBool(v) ? "a boolean" : cJSON_IsNull(v) ? "null"
-         : cJSON_IsArray(v) ? "an array" : "an object";
+    return cJSON_IsString(v) ? "a string"
+        : cJSON_IsNumber(v)  ? "a number"
+        : cJSON_IsBool(v)    ? "a boolean"
+        : cJSON_IsNull(v)    ? "null"
+        : cJSON_IsArray(v)   ? "an array"
+                             : "an object";
 }
 
 int serve_wrong_type(serve_error *e, const char *field, const char *expected, const cJSON *got)
@@ -39,8 +42,7 @@ int serve_field_bool(const serve_request *r, const char *name, int32_t *out, ser
     return 0;
 }
 
-int serve_field_string(const serve_request *r, const char *name, const char **out,
-                       serve_error *e)
+int serve_field_string(const serve_request *r, const char *name, const char **out, serve_error *e)
 {
     const cJSON *v = serve_field(r, name);
     if (!v || cJSON_IsNull(v))
@@ -51,8 +53,7 @@ int serve_field_string(const serve_request *r, const char *name, const char **ou
     return 0;
 }
 
-int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
-                         serve_error *e)
+int serve_field_positive(const serve_request *r, const char *name, int32_t *out, serve_error *e)
 {
     const cJSON *v = serve_field(r, name);
     uint64_t u;
@@ -63,8 +64,7 @@ int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
     if (!json_reader_uint(v, 2147483647.0, &u) || u == 0) {
         char got[48];
         json_reader_describe(v, got, sizeof got);
-        return serve_error_set(e, 400, name, "%s: expected a positive integer, got %s", name,
-                               got);
+        return serve_error_set(e, 400, name, "%s: expected a positive integer, got %s", name, got);
     }
     *out = (int32_t)u;
     return 0;
@@ -73,8 +73,9 @@ int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
 int serve_field_direction(serve_request *r, const char *object, serve_error *e)
 {
     const cJSON *in = object ? serve_field(r, object) : r->root;
-    const cJSON *v =
-        cJSON_IsObject(in) ? cJSON_GetObjectItemCaseSensitive(in, "truncation_direction") : NULL;
+    const cJSON *v = cJSON_IsObject(in)
+        ? cJSON_GetObjectItemCaseSensitive(in, "truncation_direction")
+        : NULL;
     if (!v || cJSON_IsNull(v))
         return 0;
     if (!cJSON_IsString(v))
@@ -82,7 +83,8 @@ int serve_field_direction(serve_request *r, const char *object, serve_error *e)
     const char *d = v->valuestring;
     r->truncate_left = strcmp(d, "Left") == 0 || strcmp(d, "left") == 0;
     if (!r->truncate_left && strcmp(d, "Right") != 0 && strcmp(d, "right") != 0)
-        return serve_error_set(e, 400, "truncation_direction", "truncation_direction: expected "
+        return serve_error_set(e, 400, "truncation_direction",
+                               "truncation_direction: expected "
                                "\"Left\" or \"Right\", got \"%.*s\"",
                                utf8_prefix(d, SERVE_QUOTE_BYTES), d);
     return 0;
@@ -98,16 +100,17 @@ int serve_request_alloc_inputs(serve_request *r, size_t n, int pairs, serve_erro
     return 0;
 }
 
-int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n,
-                    serve_error *e)
+int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n, serve_error *e)
 {
     *n = (size_t)cJSON_GetArraySize(list);
     if (*n == 0)
-        return serve_error_set(e, 400, name, "%s: an empty list; expected 1 to %zu inputs",
-                               name, max);
+        return serve_error_set(e, 400, name, "%s: an empty list; expected 1 to %zu inputs", name,
+                               max);
     if (*n > max)
-        return serve_error_set(e, 413, name, "%s: %zu inputs, more than the server's limit of "
-                               "%zu a request (%s)", name, *n, max,
+        return serve_error_set(e, 413, name,
+                               "%s: %zu inputs, more than the server's limit of "
+                               "%zu a request (%s)",
+                               name, *n, max,
                                max == SERVE_OPENAI_MAX_INPUTS ? "OpenAI's" : "--max-client-batch");
     return 0;
 }
@@ -123,9 +126,10 @@ static int id_list(serve_request *r, const char *name, const cJSON *list, size_t
         if (!cJSON_IsNumber(item) || !json_reader_uint(item, 2147483647.0, &id)) {
             char got[48];
             json_reader_describe(item, got, sizeof got);
-            return serve_error_set(e, 400, name, "%s[%zu][%zu]: expected a token id (an "
-                                   "integer 0..2147483647), got %s", name, r->single ? 0 : i, k,
-                                   got);
+            return serve_error_set(e, 400, name,
+                                   "%s[%zu][%zu]: expected a token id (an "
+                                   "integer 0..2147483647), got %s",
+                                   name, r->single ? 0 : i, k, got);
         }
         at[k] = (int32_t)id;
     }
@@ -137,8 +141,7 @@ static int id_list(serve_request *r, const char *name, const cJSON *list, size_t
 
 /* Token-id inputs: `name` (v) is a list of ids (one input) or a list of
  * lists of ids, into r->ids (one block). */
-static int get_ids(serve_request *r, const char *name, const cJSON *v, size_t max,
-                   serve_error *e)
+static int get_ids(serve_request *r, const char *name, const cJSON *v, size_t max, serve_error *e)
 {
     r->single = !v->child || cJSON_IsNumber(v->child);
     size_t n = 1, total = 0;
@@ -170,8 +173,10 @@ int serve_field_texts(serve_request *r, const char *name, size_t max, serve_erro
 {
     const cJSON *v = serve_field(r, name);
     if (!v)
-        return serve_error_set(e, 400, name, "%s: missing; expected a string or a list of "
-                               "strings", name);
+        return serve_error_set(e, 400, name,
+                               "%s: missing; expected a string or a list of "
+                               "strings",
+                               name);
     if (cJSON_IsString(v)) {
         r->single = 1;
         if (serve_request_alloc_inputs(r, 1, 0, e))
@@ -209,18 +214,23 @@ int serve_field_ids(serve_request *r, const char *name, size_t max, serve_error 
 {
     const cJSON *v = serve_field(r, name);
     if (!v)
-        return serve_error_set(e, 400, name, "%s: missing; expected a list of token ids or a "
-                               "list of such lists", name);
+        return serve_error_set(e, 400, name,
+                               "%s: missing; expected a list of token ids or a "
+                               "list of such lists",
+                               name);
     if (!cJSON_IsArray(v))
         return serve_wrong_type(e, name, "a list of token ids or a list of such lists", v);
     return get_ids(r, name, v, max, e);
 }
 
-int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body,
-                        size_t len, size_t max_inputs, serve_error *e)
+int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body, size_t len,
+                        size_t max_inputs, serve_error *e)
 {
-    *r = (serve_request){.normalize = -1, .truncate = -1, .dimensions_layer_norm = -1,
-                         .add_special_tokens = 1, .skip_special_tokens = 1};
+    *r = (serve_request){.normalize = -1,
+                         .truncate = -1,
+                         .dimensions_layer_norm = -1,
+                         .add_special_tokens = 1,
+                         .skip_special_tokens = 1};
     if (len == 0)
         return serve_error_set(e, 400, "", "the request body is empty; expected a JSON object");
     char why[512]; /* json_reader_parse's message */
@@ -228,7 +238,8 @@ int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *
                           sizeof why) != 0)
         return serve_error_set(e, 400, "", "%s", why);
     int rc = cJSON_IsObject(r->root) ? parse(r, max_inputs, e)
-                                     : serve_error_set(e, 400, "", "the request body: expected "
+                                     : serve_error_set(e, 400, "",
+                                                       "the request body: expected "
                                                        "a JSON object, got %s",
                                                        serve_json_type(r->root));
     if (rc)

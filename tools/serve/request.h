@@ -20,27 +20,27 @@
 /* What a body asks. Strings point into root's tree. */
 typedef struct serve_request {
     cJSON *root;
-    size_t n;                 /* inputs, 1..max_inputs */
-    const char **texts;       /* [n] (rerank: the query, n times); NULL for ids */
-    const int32_t **ids;      /* token-id inputs (/v1/embeddings, /embed, /decode): [n]
+    size_t n;                      /* inputs, 1..max_inputs */
+    const char **texts;            /* [n] (rerank: the query, n times); NULL for ids */
+    const int32_t **ids;           /* token-id inputs (/v1/embeddings, /embed, /decode): [n]
                                  lists, or NULL */
-    size_t *id_counts;        /* [n] their lengths, >= 1 */
-    const char **pairs;       /* [n] second segments (rerank: the texts), or NULL */
-    const char *query;        /* rerank: the query every pair shares, else NULL */
-    int single;               /* the input was one string (or pair), not a list */
-    const char *prompt_name;  /* NULL: the folder's default */
-    int32_t normalize;        /* -1: the model's; 0; 1 */
-    int32_t dimensions;       /* 0: all */
+    size_t *id_counts;             /* [n] their lengths, >= 1 */
+    const char **pairs;            /* [n] second segments (rerank: the texts), or NULL */
+    const char *query;             /* rerank: the query every pair shares, else NULL */
+    int single;                    /* the input was one string (or pair), not a list */
+    const char *prompt_name;       /* NULL: the folder's default */
+    int32_t normalize;             /* -1: the model's; 0; 1 */
+    int32_t dimensions;            /* 0: all */
     int32_t dimensions_layer_norm; /* -1: the server's --dimensions-layer-norm; 0; 1:
                                   nomic's Matryoshka recipe (tf_pipeline_args') */
-    int32_t truncate;         /* -1: the server's --auto-truncate; 0; 1 */
-    int32_t truncate_left;    /* TEI's truncation_direction "Left": a cut keeps the end */
-    int32_t raw_scores;       /* rerank, predict: the logits */
-    int32_t return_text;      /* rerank */
-    int32_t add_special_tokens; /* tokenize */
-    int32_t skip_special_tokens; /* decode */
-    int32_t base64;           /* /v1/embeddings encoding_format "base64" */
-    const char *model;        /* /v1/embeddings: as given, or NULL */
+    int32_t truncate;              /* -1: the server's --auto-truncate; 0; 1 */
+    int32_t truncate_left;         /* TEI's truncation_direction "Left": a cut keeps the end */
+    int32_t raw_scores;            /* rerank, predict: the logits */
+    int32_t return_text;           /* rerank */
+    int32_t add_special_tokens;    /* tokenize */
+    int32_t skip_special_tokens;   /* decode */
+    int32_t base64;                /* /v1/embeddings encoding_format "base64" */
+    const char *model;             /* /v1/embeddings: as given, or NULL */
 } serve_request;
 
 /* A route's parser: r->root, a JSON object, into r's fields, at most
@@ -49,8 +49,8 @@ typedef int serve_body_parser(serve_request *r, size_t max_inputs, serve_error *
 
 /* Reads body[0..len) with parse; 0, or -1 with *e set. On success free *r
  * with serve_request_free. */
-int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body,
-                        size_t len, size_t max_inputs, serve_error *e);
+int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *body, size_t len,
+                        size_t max_inputs, serve_error *e);
 void serve_request_free(serve_request *r);
 
 /* ---- For the parsers ------------------------------------------------------------ *
@@ -67,11 +67,9 @@ int serve_wrong_type(serve_error *e, const char *field, const char *expected, co
 /* An optional boolean. */
 int serve_field_bool(const serve_request *r, const char *name, int32_t *out, serve_error *e);
 /* An optional string. */
-int serve_field_string(const serve_request *r, const char *name, const char **out,
-                       serve_error *e);
+int serve_field_string(const serve_request *r, const char *name, const char **out, serve_error *e);
 /* An optional integer 1..INT32_MAX. */
-int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
-                         serve_error *e);
+int serve_field_positive(const serve_request *r, const char *name, int32_t *out, serve_error *e);
 /* TEI's truncation_direction of r->root's member `object` (NULL: the body itself):
  * "Right" (the default) or "Left" (either capitalised), into r->truncate_left. */
 int serve_field_direction(serve_request *r, const char *object, serve_error *e);
@@ -89,8 +87,7 @@ int serve_field_texts_or_ids(serve_request *r, const char *name, size_t max, ser
 int serve_field_ids(serve_request *r, const char *name, size_t max, serve_error *e);
 
 /* The number of items of a list of inputs `name`, 1..max. */
-int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n,
-                    serve_error *e);
+int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n, serve_error *e);
 /* r->n = n, r->texts [n] and, with pairs, r->pairs [n] allocated. */
 int serve_request_alloc_inputs(serve_request *r, size_t n, int pairs, serve_error *e);
 

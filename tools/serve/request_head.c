@@ -39,8 +39,9 @@
 static int hex_digit(char c)
 {
     return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        : c >= 'a' && c <= 'f'  ? c - 'a' + 10
+        : c >= 'A' && c <= 'F'  ? c - 'A' + 10
+                                : -1;
 }
 
 size_t serve_head_unescape(void *cls, struct MHD_Connection *c, char *s)
@@ -65,8 +66,7 @@ void serve_head_request_line(serve_request_line *l, const char *uri)
 {
     *l = (serve_request_line){.target_end = uri ? uri + strlen(uri) : NULL};
     if (uri)
-        snprintf(l->target, sizeof l->target, "%.*s", utf8_prefix(uri, SERVE_QUOTE_BYTES),
-                 uri);
+        snprintf(l->target, sizeof l->target, "%.*s", utf8_prefix(uri, SERVE_QUOTE_BYTES), uri);
 }
 
 /* ---- The head's headers, walked once ----------------------------------------------- */
@@ -74,10 +74,10 @@ void serve_head_request_line(serve_request_line *l, const char *uri)
 /* The codings of a request's Transfer-Encoding headers, one list across
  * them all (RFC 9110, section 5.3). */
 typedef struct codings {
-    int headers;                    /* Transfer-Encoding headers */
-    const char *first;              /* the first one's value: libmicrohttpd's reading */
-    int count, chunked;             /* codings, and how many of them are chunked */
-    const char *last, *other;       /* the final coding; the first that is not chunked */
+    int headers;              /* Transfer-Encoding headers */
+    const char *first;        /* the first one's value: libmicrohttpd's reading */
+    int count, chunked;       /* codings, and how many of them are chunked */
+    const char *last, *other; /* the final coding; the first that is not chunked */
     size_t last_len, other_len;
 } codings;
 
@@ -112,16 +112,16 @@ static void add_codings(codings *t, const char *value)
 
 /* What the headers say, walked in order. */
 typedef struct head_walk {
-    int lengths;                        /* Content-Length headers */
-    const char *length[2];              /* the first two values */
+    int lengths;           /* Content-Length headers */
+    const char *length[2]; /* the first two values */
     codings te;
     /* libmicrohttpd 0.9's buffer: the head [head, head_end), where each
      * line's text ended */
     const char *head, *head_end;
-    const char *text_end;               /* the last header's value's first NUL */
-    const char *last_key, *last_value;  /* the last header seen */
-    const char *cut_key, *cut_value;    /* the first one whose line holds a NUL byte */
-    int folded;                         /* a header line folded onto the next */
+    const char *text_end;              /* the last header's value's first NUL */
+    const char *last_key, *last_value; /* the last header seen */
+    const char *cut_key, *cut_value;   /* the first one whose line holds a NUL byte */
+    int folded;                        /* a header line folded onto the next */
 } head_walk;
 
 #if MHD_VERSION < 0x01000000
@@ -193,14 +193,18 @@ static int check_nul(const char *method, const char *url, const char *version,
     for (size_t i = 1; spaces && i < gap; i++)
         spaces = method[n + i] == ' ';
     if (!spaces)
-        return serve_error_set(e, 400, "", "the request line holds a NUL byte (in its method, "
-                               "after \"%.*s\")", utf8_prefix(method, SERVE_QUOTE_BYTES),
-                               method);
+        return serve_error_set(e, 400, "",
+                               "the request line holds a NUL byte (in its method, "
+                               "after \"%.*s\")",
+                               utf8_prefix(method, SERVE_QUOTE_BYTES), method);
     if (line->target_end && (uintptr_t)line->target_end + 1 != (uintptr_t)version)
-        return serve_error_set(e, 400, "", "the request line holds a NUL byte (in its target, "
-                               "after \"%s\")", line->target);
+        return serve_error_set(e, 400, "",
+                               "the request line holds a NUL byte (in its target, "
+                               "after \"%s\")",
+                               line->target);
     if (w->folded)
-        return serve_error_set(e, 400, "", "a header line continues on the next (obs-fold), "
+        return serve_error_set(e, 400, "",
+                               "a header line continues on the next (obs-fold), "
                                "which the server does not take (RFC 9112, section 5.2)");
     /* the last header's line, then the empty line, end the head */
     if (!w->cut_key && w->last_key && !line_end(w->text_end, w->head_end, 4))
@@ -218,13 +222,15 @@ static int check_nul(const char *method, const char *url, const char *version,
 static int check_lengths(const head_walk *w, serve_error *e)
 {
     if (w->lengths > 1)
-        return serve_error_set(e, 400, "", "Content-Length: given %d times (%.*s, then %.*s); "
+        return serve_error_set(e, 400, "",
+                               "Content-Length: given %d times (%.*s, then %.*s); "
                                "a request says its body's length once (RFC 9112, section 6.3)",
                                w->lengths, utf8_prefix(w->length[0], SERVE_QUOTE_BYTES),
                                w->length[0], utf8_prefix(w->length[1], SERVE_QUOTE_BYTES),
                                w->length[1]);
     if (w->lengths && w->te.headers)
-        return serve_error_set(e, 400, "", "both Content-Length and Transfer-Encoding: a "
+        return serve_error_set(e, 400, "",
+                               "both Content-Length and Transfer-Encoding: a "
                                "request says its body's length one way (RFC 9112, section "
                                "6.1)");
     return 0;
@@ -237,23 +243,30 @@ static int check_codings(const codings *t, const char *version, serve_error *e)
     if (!t->headers)
         return 0;
     if (strcmp(version, MHD_HTTP_VERSION_1_0) == 0)
-        return serve_error_set(e, 400, "", "an HTTP/1.0 request with Transfer-Encoding: its "
+        return serve_error_set(e, 400, "",
+                               "an HTTP/1.0 request with Transfer-Encoding: its "
                                "framing is faulty (RFC 9112, section 6.1)");
     if (!t->count)
         return serve_error_set(e, 400, "", "Transfer-Encoding: no coding");
     if (t->chunked > 1)
-        return serve_error_set(e, 400, "", "Transfer-Encoding: chunked given %d times; a body "
-                               "is chunked once (RFC 9112, section 7)", t->chunked);
+        return serve_error_set(e, 400, "",
+                               "Transfer-Encoding: chunked given %d times; a body "
+                               "is chunked once (RFC 9112, section 7)",
+                               t->chunked);
     if (!is_chunked(t->last, t->last_len))
-        return serve_error_set(e, 400, "", "Transfer-Encoding: the final coding is %.*s, not "
+        return serve_error_set(e, 400, "",
+                               "Transfer-Encoding: the final coding is %.*s, not "
                                "chunked: the body's length cannot be known (RFC 9112, section "
-                               "6.3)", quoted(t->last, t->last_len), t->last);
+                               "6.3)",
+                               quoted(t->last, t->last_len), t->last);
     if (t->other)
-        return serve_error_set(e, 501, "", "Transfer-Encoding: %.*s: the server decodes no "
+        return serve_error_set(e, 501, "",
+                               "Transfer-Encoding: %.*s: the server decodes no "
                                "transfer coding but chunked (RFC 9112, section 6.1)",
                                quoted(t->other, t->other_len), t->other);
     if (t->headers > 1 || strcasecmp(t->first, "chunked") != 0)
-        return serve_error_set(e, 400, "", "Transfer-Encoding: \"%.*s\": the server reads a "
+        return serve_error_set(e, 400, "",
+                               "Transfer-Encoding: \"%.*s\": the server reads a "
                                "chunked body as \"Transfer-Encoding: chunked\" alone",
                                utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
     return 0;
@@ -264,8 +277,8 @@ int serve_head_check(struct MHD_Connection *c, const char *method, const char *u
 {
     head_walk w = {0};
 #if MHD_VERSION < 0x01000000
-    const union MHD_ConnectionInfo *size =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    const union MHD_ConnectionInfo *size = MHD_get_connection_info(
+        c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     if (size) /* the head starts with its method */
         w.head = method, w.head_end = method + size->header_size;
 #endif

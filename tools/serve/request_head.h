@@ -21,8 +21,8 @@ size_t serve_head_unescape(void *cls, struct MHD_Connection *c, char *s);
 /* A request line's target as MHD_OPTION_URI_LOG_CALLBACK gives it, before
  * libmicrohttpd splits and decodes it in place. */
 typedef struct serve_request_line {
-    const char *target_end;              /* its first NUL byte */
-    char target[SERVE_QUOTE_BYTES + 1];  /* its first bytes, for a message */
+    const char *target_end;             /* its first NUL byte */
+    char target[SERVE_QUOTE_BYTES + 1]; /* its first bytes, for a message */
 } serve_request_line;
 
 /* Records uri (NULL: none) into *l. */

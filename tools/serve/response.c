@@ -55,10 +55,19 @@ void serve_respond_json(serve_response *out, int status, json_out *o)
 static const char *tei_error_type(int status)
 {
     switch (status) {
-    case 400: case 401: case 404: case 405: case 413: case 501: return "Validation";
-    case 429: return "Overloaded";
-    case 503: return "Unhealthy";
-    default: return "Backend";
+    case 400:
+    case 401:
+    case 404:
+    case 405:
+    case 413:
+    case 501:
+        return "Validation";
+    case 429:
+        return "Overloaded";
+    case 503:
+        return "Unhealthy";
+    default:
+        return "Backend";
     }
 }
 
@@ -66,11 +75,18 @@ static const char *tei_error_type(int status)
 static const char *openai_error_type(int status)
 {
     switch (status) {
-    case 401: return "authentication_error";
-    case 404: case 405: return "not_found_error";
-    case 429: return "rate_limit_error";
-    case 500: case 503: return "server_error";
-    default: return "invalid_request_error";
+    case 401:
+        return "authentication_error";
+    case 404:
+    case 405:
+        return "not_found_error";
+    case 429:
+        return "rate_limit_error";
+    case 500:
+    case 503:
+        return "server_error";
+    default:
+        return "invalid_request_error";
     }
 }
 

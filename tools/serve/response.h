@@ -14,8 +14,8 @@ typedef struct serve_response {
     char *body;
     size_t len;
     const char *content_type;
-    size_t tokens;                  /* the inputs' tokens, as run */
-    double queue_s, compute_s;      /* negative when nothing ran */
+    size_t tokens;             /* the inputs' tokens, as run */
+    double queue_s, compute_s; /* negative when nothing ran */
 } serve_response;
 
 /* A refused request: the HTTP status, the field it names (OpenAI's

@@ -31,12 +31,13 @@ int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e)
 }
 
 /* 413: `what` (an input, or the query) has n tokens, more than limit. */
-static int too_long(serve_error *e, const char *field, const char *what, int32_t n,
-                    int32_t limit)
+static int too_long(serve_error *e, const char *field, const char *what, int32_t n, int32_t limit)
 {
-    return serve_error_set(e, 413, field, "%s: %d tokens, more than the model's limit of %d "
+    return serve_error_set(e, 413, field,
+                           "%s: %d tokens, more than the model's limit of %d "
                            "(max_seq_length); send \"truncate\": true, or start the server "
-                           "with --auto-truncate", what, (int)n, (int)limit);
+                           "with --auto-truncate",
+                           what, (int)n, (int)limit);
 }
 
 /* /rerank's query alone against the limit: a query too long for any pair
@@ -94,8 +95,7 @@ static int same_tokens(const tf_tokenizer *tok, const char *tail, const int32_t 
  * "##ing", would not: then one token later), so the forward runs a tail of
  * the text's own tokens; *tokens its count. */
 static int left_cut(serve_server *s, const char *text, const char *prompt_name, int32_t limit,
-                    const char *field, size_t i, const char **tail, int32_t *tokens,
-                    serve_error *e)
+                    const char *field, size_t i, const char **tail, int32_t *tokens, serve_error *e)
 {
     const tf_tokenizer *tok = tf_pipeline_tokenizer(s->p);
     tf_encoding *enc;
@@ -105,7 +105,7 @@ static int left_cut(serve_server *s, const char *text, const char *prompt_name, 
         return serve_error_set(e, 400, field, "%s[%zu]: %s", field, i, tf_last_error());
     const int32_t T = tf_encoding_lengths(enc)[0];
     const int32_t *ids = tf_encoding_ids(enc);
-    const int64_t *offsets = tf_encoding_offsets(enc); /* [1, T, 2] */
+    const int64_t *offsets = tf_encoding_offsets(enc);    /* [1, T, 2] */
     int32_t *real = malloc(2 * (size_t)T * sizeof *real); /* [T] real tokens, [T] scratch */
     if (!real) {
         tf_encoding_destroy(enc);
@@ -116,8 +116,8 @@ static int left_cut(serve_server *s, const char *text, const char *prompt_name, 
     for (int32_t k = R - keep > 0 ? R - keep : 0; k < R && keep > 0; k++) {
         const char *from = text + offsets[2 * real[k]];
         int32_t n;
-        if (tf_pipeline_count_tokens(s->p, from, NULL, prompt_name, &n) == TF_OK &&
-            n <= limit && same_tokens(tok, from, ids, real, k, R, real + T)) {
+        if (tf_pipeline_count_tokens(s->p, from, NULL, prompt_name, &n) == TF_OK && n <= limit &&
+            same_tokens(tok, from, ids, real, k, R, real + T)) {
             *tail = from, *tokens = n;
             break;
         }
@@ -127,8 +127,8 @@ static int left_cut(serve_server *s, const char *text, const char *prompt_name, 
     return 0;
 }
 
-int routes_count_inputs(serve_server *s, const serve_request *q, const char *field,
-                        size_t width, routes_inputs *in, serve_error *e)
+int routes_count_inputs(serve_server *s, const serve_request *q, const char *field, size_t width,
+                        routes_inputs *in, serve_error *e)
 {
     *in = (routes_inputs){0};
     in->texts = malloc(q->n * sizeof *in->texts);
@@ -142,22 +142,23 @@ int routes_count_inputs(serve_server *s, const serve_request *q, const char *fie
         return -1;
     for (size_t i = 0; i < q->n; i++) {
         int32_t n;
-        const tf_status st = tf_pipeline_count_tokens(s->p, q->texts[i], q->pairs ? q->pairs[i]
-                                                      : NULL, q->prompt_name, &n);
+        const tf_status st = tf_pipeline_count_tokens(
+            s->p, q->texts[i], q->pairs ? q->pairs[i] : NULL, q->prompt_name, &n);
         if (st)
             return serve_error_set(e, 400, q->prompt_name ? "prompt_name" : field, "%s",
                                    tf_last_error());
         if (n > limit && !cut) {
             char what[64];
-            snprintf(what, sizeof what, q->query ? "%s[%zu] with the query" : "%s[%zu]", field,
-                     i);
+            snprintf(what, sizeof what, q->query ? "%s[%zu] with the query" : "%s[%zu]", field, i);
             return too_long(e, field, what, n, limit);
         }
         in->texts[i] = q->texts[i];
         if (n > limit && q->truncate_left && q->pairs)
-            return serve_error_set(e, 400, "truncation_direction", "truncation_direction "
+            return serve_error_set(e, 400, "truncation_direction",
+                                   "truncation_direction "
                                    "\"Left\": %s[%zu] is a pair of texts, which is cut at its "
-                                   "end only; send \"Right\"", field, i);
+                                   "end only; send \"Right\"",
+                                   field, i);
         if (n > limit && q->truncate_left &&
             left_cut(s, q->texts[i], q->prompt_name, limit, field, i, &in->texts[i], &n, e))
             return -1;
@@ -171,8 +172,10 @@ int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
 {
     const int rc = serve_batcher_submit(s->batcher, job);
     if (rc == -1)
-        return serve_error_set(e, 429, "", "the server is at its limit of %zu requests at once "
-                               "(--max-concurrent); retry later", s->limits.max_concurrent);
+        return serve_error_set(e, 429, "",
+                               "the server is at its limit of %zu requests at once "
+                               "(--max-concurrent); retry later",
+                               s->limits.max_concurrent);
     if (rc == -2)
         return serve_error_set(e, 503, "", "the server is shutting down");
     serve_batcher_wait(s->batcher, job);
@@ -184,13 +187,17 @@ int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
     return 0;
 }
 
-int routes_run_head(serve_server *s, const serve_request *q, const char *field,
-                    serve_task task, size_t width, routes_inputs *in, serve_response *out,
-                    serve_error *e)
+int routes_run_head(serve_server *s, const serve_request *q, const char *field, serve_task task,
+                    size_t width, routes_inputs *in, serve_response *out, serve_error *e)
 {
     int rc = routes_count_inputs(s, q, field, width, in, e);
-    serve_job job = {.task = task, .n = q->n, .texts = in->texts, .pairs = q->pairs,
-                     .tokens = in->tokens, .out = in->out, .width = width};
+    serve_job job = {.task = task,
+                     .n = q->n,
+                     .texts = in->texts,
+                     .pairs = q->pairs,
+                     .tokens = in->tokens,
+                     .out = in->out,
+                     .width = width};
     return rc ? rc : routes_run_job(s, &job, out, e);
 }
 
@@ -203,8 +210,10 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
         return -1;
     const int32_t dim = tf_pipeline_dim(s->p);
     if (q->dimensions > dim)
-        return serve_error_set(e, 400, "dimensions", "dimensions: %d, but the model's vectors "
-                               "have %d", (int)q->dimensions, (int)dim);
+        return serve_error_set(e, 400, "dimensions",
+                               "dimensions: %d, but the model's vectors "
+                               "have %d",
+                               (int)q->dimensions, (int)dim);
     *width = (size_t)(q->dimensions ? q->dimensions : dim);
     char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
     serve_request run = *q;
@@ -215,12 +224,17 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
     if (q->ids)
         run.texts = (const char **)id_texts, run.prompt_name = "";
     int rc = routes_count_inputs(s, &run, field, *width, in, e);
-    serve_job job = {.task = SERVE_TASK_EMBED, .prompt_name = run.prompt_name,
-                     .normalize = q->normalize, .dimensions = q->dimensions,
+    serve_job job = {.task = SERVE_TASK_EMBED,
+                     .prompt_name = run.prompt_name,
+                     .normalize = q->normalize,
+                     .dimensions = q->dimensions,
                      .dimensions_layer_norm = q->dimensions_layer_norm >= 0
-                                                  ? q->dimensions_layer_norm
-                                                  : s->limits.dimensions_layer_norm,
-                     .n = q->n, .texts = in->texts, .tokens = in->tokens, .out = in->out,
+                         ? q->dimensions_layer_norm
+                         : s->limits.dimensions_layer_norm,
+                     .n = q->n,
+                     .texts = in->texts,
+                     .tokens = in->tokens,
+                     .out = in->out,
                      .width = *width};
     if (rc == 0)
         rc = routes_run_job(s, &job, out, e);

@@ -15,9 +15,9 @@
 /* A request's inputs as a job runs them. */
 typedef struct routes_inputs {
     const char **texts; /* [n] as run: q's, or the tail a "Left" cut keeps */
-    int32_t *tokens; /* [n] as run (cut to the limit) */
-    float *out;      /* [n, width] */
-    size_t total;    /* tokens of them all */
+    int32_t *tokens;    /* [n] as run (cut to the limit) */
+    float *out;         /* [n, width] */
+    size_t total;       /* tokens of them all */
 } routes_inputs;
 
 void routes_inputs_free(routes_inputs *in);
@@ -32,17 +32,16 @@ int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e);
  * request (or --auto-truncate) lets it be cut: at its end (the library's
  * cut), or with truncation_direction "Left" at its start, in->texts[i]
  * then the tail kept (see left_cut in route_model.c). */
-int routes_count_inputs(serve_server *s, const serve_request *q, const char *field,
-                        size_t width, routes_inputs *in, serve_error *e);
+int routes_count_inputs(serve_server *s, const serve_request *q, const char *field, size_t width,
+                        routes_inputs *in, serve_error *e);
 
 /* Queues the job, waits for it, its queue and compute seconds in *out; 0,
  * or -1 with *e (429, 503, 500). */
 int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e);
 
 /* Counts q's inputs and runs them as a head's task: in->out [n, width]. */
-int routes_run_head(serve_server *s, const serve_request *q, const char *field,
-                    serve_task task, size_t width, routes_inputs *in, serve_response *out,
-                    serve_error *e);
+int routes_run_head(serve_server *s, const serve_request *q, const char *field, serve_task task,
+                    size_t width, routes_inputs *in, serve_response *out, serve_error *e);
 
 /* An embedding route's request run (its kind checked, dimensions against
  * the model's, token ids as their text, inputs named field): in->out

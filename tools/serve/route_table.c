@@ -31,7 +31,7 @@
     /* the list's end */
 
 #define DECLARE(route) extern const serve_route route;
-#define ROW(route) &route,
+#define ROW(route) &(route),
 ROUTES(DECLARE)
 const serve_route *const serve_routes[] = {ROUTES(ROW)};
 const size_t serve_routes_count = sizeof serve_routes / sizeof serve_routes[0];
@@ -117,7 +117,10 @@ void routes_served_kinds(char *out, size_t size)
     out[0] = '\0';
     for (size_t k = 0; k < n && used < size; k++)
         used += (size_t)snprintf(out + used, size - used, "%s%s",
-                                 k == 0 ? "" : k + 1 < n ? ", " : " and ", names[k]);
+                                 k == 0          ? ""
+                                     : k + 1 < n ? ", "
+                                                 : " and ",
+                                 names[k]);
 }
 
 void routes_run(serve_server *s, const serve_route *route, const char *body, size_t len,

@@ -127,7 +127,8 @@ static int resolve(const serve_options *o, struct sockaddr_storage *addr, int *i
     char port[8];
     snprintf(port, sizeof port, "%d", (int)o->port);
     struct addrinfo hints = {.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
-                             .ai_socktype = SOCK_STREAM}, *res;
+                             .ai_socktype = SOCK_STREAM},
+                    *res;
     const int rc = getaddrinfo(o->host, port, &hints, &res);
     if (rc) {
         cli_error("serve", "--host: expected an IP address, got '%s' (%s)", o->host,
@@ -179,7 +180,8 @@ static serve_connection_limits connection_limits(const serve_options *o)
                                  .keep_alive_seconds = (unsigned)o->keep_alive_timeout};
     const size_t spare = (size_t)o->max_concurrent + SERVE_SPARE_CONNECTIONS;
     c.max_connections = o->max_connections ? (size_t)o->max_connections
-                        : spare < SERVE_MAX_CONNECTIONS ? spare : SERVE_MAX_CONNECTIONS;
+        : spare < SERVE_MAX_CONNECTIONS    ? spare
+                                           : SERVE_MAX_CONNECTIONS;
     c.max_client_connections = o->max_client_connections ? (size_t)o->max_client_connections
                                                          : c.max_connections / 2;
     if (c.max_client_connections == 0) /* --max-connections 1 */
@@ -198,9 +200,10 @@ static int served(const tf_pipeline *p, const char *dir)
     routes_served_kinds(kinds, sizeof kinds);
     kind_text(what, sizeof what, kind);
     const char *runs = pipeline_cli_runs(kind);
-    cli_error("serve", "%s: %s folder; tfenc serve serves %s folders (TEI's API has no route "
-              "for it)%s%s%s", dir, what, kinds, runs ? "; " : "", runs ? runs : "",
-              runs ? " runs it" : "");
+    cli_error("serve",
+              "%s: %s folder; tfenc serve serves %s folders (TEI's API has no route "
+              "for it)%s%s%s",
+              dir, what, kinds, runs ? "; " : "", runs ? runs : "", runs ? " runs it" : "");
     return 0;
 }
 
@@ -227,9 +230,11 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
     int ipv6;
     if (resolve(o, &addr, &ipv6))
         return CLI_USAGE;
-    const serve_batcher_options bo = {
-        .max_batch_tokens = s->limits.max_batch_tokens, .max_jobs = s->limits.max_concurrent,
-        .n_threads = o->threads, .on_batch = serve_metrics_batch, .user = &s->metrics};
+    const serve_batcher_options bo = {.max_batch_tokens = s->limits.max_batch_tokens,
+                                      .max_jobs = s->limits.max_concurrent,
+                                      .n_threads = o->threads,
+                                      .on_batch = serve_metrics_batch,
+                                      .user = &s->metrics};
     if (!(s->batcher = serve_batcher_start(s->p, &bo))) {
         cli_error("serve", "cannot start the compute thread: %s", strerror(errno));
         return CLI_FAILED;
@@ -263,9 +268,14 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
 
 int tfenc_serve(int argc, char **argv)
 {
-    serve_options o = {.source = CLI_MODEL_INIT, .host = "127.0.0.1", .port = 8080,
-                       .max_batch_tokens = 16384, .max_client_batch = 32, .max_concurrent = 512,
-                       .payload_limit = 2000000, .request_timeout = SERVE_REQUEST_SECONDS,
+    serve_options o = {.source = CLI_MODEL_INIT,
+                       .host = "127.0.0.1",
+                       .port = 8080,
+                       .max_batch_tokens = 16384,
+                       .max_client_batch = 32,
+                       .max_concurrent = 512,
+                       .payload_limit = 2000000,
+                       .request_timeout = SERVE_REQUEST_SECONDS,
                        .keep_alive_timeout = SERVE_KEEP_ALIVE_SECONDS};
     cli_args a = cli_args_start("serve", serve_usage, argc, argv);
     int rc = cli_parse(&a, take_serve, &o);
@@ -290,16 +300,19 @@ int tfenc_serve(int argc, char **argv)
         return CLI_FAILED;
     }
     const char *hub_id = cli_model_hub_id(&o.source);
-    serve_server s = {
-        .p = p, .model_id = o.model_id ? o.model_id : hub_id ? hub_id : folder_name(o.model),
-        .started_at = time(NULL),
-        .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
-                   .max_client_batch = (size_t)o.max_client_batch,
-                   .max_concurrent = (size_t)o.max_concurrent,
-                   .payload_limit = (size_t)o.payload_limit,
-                   .auto_truncate = o.auto_truncate,
-                   .dimensions_layer_norm = o.dimensions_layer_norm, .api_key = o.api_key,
-                   .connections = connection_limits(&o)}};
+    serve_server s = {.p = p,
+                      .model_id = o.model_id ? o.model_id
+                          : hub_id           ? hub_id
+                                             : folder_name(o.model),
+                      .started_at = time(NULL),
+                      .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
+                                 .max_client_batch = (size_t)o.max_client_batch,
+                                 .max_concurrent = (size_t)o.max_concurrent,
+                                 .payload_limit = (size_t)o.payload_limit,
+                                 .auto_truncate = o.auto_truncate,
+                                 .dimensions_layer_norm = o.dimensions_layer_norm,
+                                 .api_key = o.api_key,
+                                 .connections = connection_limits(&o)}};
     serve_metrics_init(&s.metrics);
     rc = run(&s, &o, &stop);
     serve_metrics_destroy(&s.metrics);

@@ -34,7 +34,7 @@ static int round_trip(const tf_tokenizer *tok, const char *text, size_t len, con
         return serve_error_set(e, 400, field, "%s[%zu]: %s", field, i, tf_last_error());
     const int32_t T = tf_encoding_lengths(enc)[0];
     const int32_t *got = tf_encoding_ids(enc);
-    const int64_t *offsets = tf_encoding_offsets(enc); /* [1, T, 2] */
+    const int64_t *offsets = tf_encoding_offsets(enc);       /* [1, T, 2] */
     const int quoted = utf8_prefix(text, SERVE_QUOTE_BYTES); /* the text's bytes shown */
     size_t k = 0;
     int rc = 0;
@@ -42,20 +42,24 @@ static int round_trip(const tf_tokenizer *tok, const char *text, size_t len, con
         if (offsets[2 * t] == offsets[2 * t + 1])
             continue; /* [CLS], [SEP]: the template's */
         if (k == n)
-            rc = serve_error_set(e, 400, field, "%s[%zu]: the text of these %zu ids "
-                                 "(\"%.*s\") tokenizes to more ids: send the text", field, i, n,
-                                 quoted, text);
+            rc = serve_error_set(e, 400, field,
+                                 "%s[%zu]: the text of these %zu ids "
+                                 "(\"%.*s\") tokenizes to more ids: send the text",
+                                 field, i, n, quoted, text);
         else if (got[t] != ids[k])
-            rc = serve_error_set(e, 400, field, "%s[%zu][%zu]: id %d does not come back "
+            rc = serve_error_set(e, 400, field,
+                                 "%s[%zu][%zu]: id %d does not come back "
                                  "from the ids' text (\"%.*s\"), which tokenizes to %d there: "
                                  "these are not the ids the model's tokenizer makes of any "
-                                 "text; send the text", field, i, k, (int)ids[k], quoted, text,
-                                 (int)got[t]);
+                                 "text; send the text",
+                                 field, i, k, (int)ids[k], quoted, text, (int)got[t]);
         k++;
     }
     if (rc == 0 && k < n && T < limit) /* not cut, and short of ids */
-        rc = serve_error_set(e, 400, field, "%s[%zu]: %zu ids, but their text (\"%.*s\") "
-                             "tokenizes to %zu; send the text", field, i, n, quoted, text, k);
+        rc = serve_error_set(e, 400, field,
+                             "%s[%zu]: %zu ids, but their text (\"%.*s\") "
+                             "tokenizes to %zu; send the text",
+                             field, i, n, quoted, text, k);
     tf_encoding_destroy(enc);
     return rc;
 }

@@ -20,7 +20,7 @@ typedef struct file_writer {
     const char *path; /* the target */
     char *tmp_path;   /* "<path>.tmp" and TEMP_DIGITS hex digits (malloc'ed) */
     int fd;
-    char *err;        /* where a failure's message goes */
+    char *err; /* where a failure's message goes */
     size_t err_size;
 } file_writer;
 
@@ -43,14 +43,14 @@ __attribute__((format(printf, 2, 3))) static int fail(file_writer *w, const char
 /* What a stat() mode says a file is, for messages. */
 static const char *file_kind(mode_t mode)
 {
-    return S_ISREG(mode)    ? "a regular file"
-           : S_ISDIR(mode)  ? "a directory"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISLNK(mode)  ? "a symbolic link"
-           : S_ISSOCK(mode) ? "a socket"
-                            : "a file of unknown type";
+    return S_ISREG(mode) ? "a regular file"
+        : S_ISDIR(mode)  ? "a directory"
+        : S_ISFIFO(mode) ? "a FIFO"
+        : S_ISCHR(mode)  ? "a character device"
+        : S_ISBLK(mode)  ? "a block device"
+        : S_ISLNK(mode)  ? "a symbolic link"
+        : S_ISSOCK(mode) ? "a socket"
+                         : "a file of unknown type";
 }
 
 /* digits[0..TEMP_DIGITS) := hex digits of a number this process has not
@@ -61,7 +61,7 @@ static void draw_temp_digits(char *digits)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     uint64_t x = (uint64_t)atomic_fetch_add(&drawn, 1) ^ (uint64_t)getpid() << 40 ^
-                 (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
+        (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
     x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser, a bijection */
     x = (x ^ x >> 27) * 0x94d049bb133111ebull;
     x ^= x >> 31;
@@ -75,8 +75,8 @@ static int create(file_writer *w)
     const char *path = w->path;
     struct stat st;
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a missing target is created */
-        return fail(w, "%s: not a regular file: it is %s; only a regular file is replaced",
-                    path, file_kind(st.st_mode));
+        return fail(w, "%s: not a regular file: it is %s; only a regular file is replaced", path,
+                    file_kind(st.st_mode));
     const size_t path_len = strlen(path), base = path_len + strlen(TEMP_SUFFIX);
     w->tmp_path = malloc(base + TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
     if (!w->tmp_path)

@@ -60,14 +60,17 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
         const char c = s[i];
         if (quote != SIZE_MAX) {
             if (c == '\\' && len - i >= 6 && memcmp(s + i, "\\u0000", 6) == 0)
-                return fail(rd, "the string \"%.*s\" at byte %zu contains \\u0000 (NUL): keys "
+                return fail(rd,
+                            "the string \"%.*s\" at byte %zu contains \\u0000 (NUL): keys "
                             "and strings must not hold NUL characters",
                             written_length(s, len, quote), s + quote + 1, quote);
             if ((unsigned char)c < 0x20)
-                return fail(rd, "the string \"%.*s\" at byte %zu holds the control byte 0x%02x "
+                return fail(rd,
+                            "the string \"%.*s\" at byte %zu holds the control byte 0x%02x "
                             "unescaped at byte %zu: JSON (RFC 8259) requires it escaped "
-                            "(\\u%04x)", written_length(s, len, quote), s + quote + 1, quote,
-                            (unsigned char)c, i, (unsigned char)c);
+                            "(\\u%04x)",
+                            written_length(s, len, quote), s + quote + 1, quote, (unsigned char)c,
+                            i, (unsigned char)c);
             if (c == '\\')
                 i++;
             else if (c == '"')
@@ -75,7 +78,8 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
         } else if (c == '"') {
             quote = i;
         } else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            return fail(rd, "the control byte 0x%02x at byte %zu: JSON (RFC 8259) allows only "
+            return fail(rd,
+                        "the control byte 0x%02x at byte %zu: JSON (RFC 8259) allows only "
                         "space, tab, line feed and carriage return between its tokens",
                         (unsigned char)c, i);
         } else if (c == '{' || c == '[') {
@@ -95,7 +99,7 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
 typedef struct key_scratch {
     const cJSON **items; /* [cap] the members of the object being checked */
     size_t cap;
-    char path[256];      /* where that object is: 'a'[2]'b' */
+    char path[256]; /* where that object is: 'a'[2]'b' */
 } key_scratch;
 
 static int compare_keys(const void *a, const void *b)
@@ -111,6 +115,7 @@ static int check_object_keys(const reader *rd, const cJSON *object, key_scratch 
     if (n < 2)
         return 0;
     if (n > k->cap) {
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
         const cJSON **grown = realloc(k->items, n * sizeof *grown);
         if (!grown)
             return fail(rd, "cannot allocate %zu keys", n);
@@ -119,11 +124,13 @@ static int check_object_keys(const reader *rd, const cJSON *object, key_scratch 
     }
     n = 0;
     cJSON_ArrayForEach(item, object) k->items[n++] = item;
-    qsort(k->items, n, sizeof *k->items, compare_keys);
+    qsort(k->items, n, sizeof *k->items, compare_keys); /* NOLINT(bugprone-sizeof-expression) */
     for (size_t i = 1; i < n; i++)
         if (strcmp(k->items[i - 1]->string, k->items[i]->string) == 0)
-            return fail(rd, "key '%.*s' appears twice in %s%s; readers disagree on which one "
-                        "counts", utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
+            return fail(rd,
+                        "key '%.*s' appears twice in %s%s; readers disagree on which one "
+                        "counts",
+                        utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
                         k->path[0] ? "the object at " : "the top-level object", k->path);
     return 0;
 }
@@ -135,7 +142,8 @@ static int check_keys(const reader *rd, const cJSON *value, key_scratch *k)
     const size_t len = strlen(k->path);
     int index = 0;
     const cJSON *item;
-    cJSON_ArrayForEach(item, value) {
+    cJSON_ArrayForEach(item, value)
+    {
         if (rc)
             break;
         if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) { /* nothing inside it to check */
@@ -304,8 +312,8 @@ static int parse_tree(const reader *rd, const char *text, size_t len, cJSON **ro
     return 0;
 }
 
-int json_reader_parse(const char *text, size_t len, int max_depth, const char *label,
-                      cJSON **out, char *err, size_t err_size)
+int json_reader_parse(const char *text, size_t len, int max_depth, const char *label, cJSON **out,
+                      char *err, size_t err_size)
 {
     const reader rd = {label, err, err_size};
     *out = NULL;

@@ -15,8 +15,8 @@
  * it): 0, or -1 with *out NULL and a message in err that starts with label
  * and says what is wrong and where: the byte, or for a duplicate key the
  * key and the path of its object ('a'[2]'b'). */
-int json_reader_parse(const char *text, size_t len, int max_depth, const char *label,
-                      cJSON **out, char *err, size_t err_size);
+int json_reader_parse(const char *text, size_t len, int max_depth, const char *label, cJSON **out,
+                      char *err, size_t err_size);
 
 /* 2^53: up to here every integer is exactly a double, so a JSON number
  * (which cJSON holds as one) names exactly one integer. */

@@ -81,7 +81,8 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_size)
     }
     const long data_at = (pre[6] >= 2 ? 12 : 10) + (long)header_len;
     if (data_at > size) {
-        snprintf(err, err_size, "%s: a header of %zu bytes in a file of %ld", path, header_len, size);
+        snprintf(err, err_size, "%s: a header of %zu bytes in a file of %ld", path, header_len,
+                 size);
         goto done;
     }
     header = calloc(1, header_len + 1);
@@ -121,7 +122,10 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
     int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
     size_t count = 1;
     for (int i = 0; i < rank; i++) {
-        n += snprintf(header + n, sizeof header - (size_t)n, rank == 1 ? "%lld," : i ? ", %lld" : "%lld",
+        n += snprintf(header + n, sizeof header - (size_t)n,
+                      rank == 1 ? "%lld,"
+                          : i   ? ", %lld"
+                                : "%lld",
                       (long long)dims[i]);
         count *= (size_t)dims[i];
     }
@@ -132,7 +136,14 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
     FILE *f = fopen(path, "wb");
     if (!f)
         return -1;
-    const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+    const unsigned char prefix[10] = {0x93,
+                                      'N',
+                                      'U',
+                                      'M',
+                                      'P',
+                                      'Y',
+                                      1,
+                                      0,
                                       (unsigned char)((total - 10) & 0xff),
                                       (unsigned char)((total - 10) >> 8)};
     int ok = fwrite(prefix, 1, 10, f) == 10 && fwrite(header, 1, (size_t)n, f) == (size_t)n;

@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 typedef struct npy_array {
-    char dtype;          /* 'f' (float32) or 'i' (int32) */
+    char dtype; /* 'f' (float32) or 'i' (int32) */
     int rank;
     int64_t dims[8];
-    size_t count;        /* product of dims */
-    void *data;          /* count elements */
+    size_t count; /* product of dims */
+    void *data;   /* count elements */
 } npy_array;
 
 /* 0 on success; on failure a message in err. */

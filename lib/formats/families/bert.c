@@ -7,7 +7,7 @@
 static const char *const model_types[] = {"bert", NULL};
 static const char *const class_prefixes[] = {"Bert", NULL};
 
-const tf_name_rule tf_bert_top[] = {
+const tf__name_rule tf__bert_top[] = {
     {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
     {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
     {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
@@ -19,23 +19,22 @@ const tf_name_rule tf_bert_top[] = {
     {"pooler.dense.bias", "pooler.bias", 1},
     {NULL, NULL, 0}};
 
-const tf_name_rule tf_bert_layer[] = {
-    TF_BERT_ATTENTION_RULES,
-    {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
-    {"attention.output.LayerNorm.beta", "norm1.bias", 1},
-    TF_BERT_FFN_RULES,
-    {"output.LayerNorm.gamma", "norm2.weight", 1},
-    {"output.LayerNorm.beta", "norm2.bias", 1},
-    {NULL, NULL, 0}};
+const tf__name_rule tf__bert_layer[] = {TF_BERT_ATTENTION_RULES,
+                                        {"attention.output.LayerNorm.gamma", "norm1.weight", 1},
+                                        {"attention.output.LayerNorm.beta", "norm1.bias", 1},
+                                        TF_BERT_FFN_RULES,
+                                        {"output.LayerNorm.gamma", "norm2.weight", 1},
+                                        {"output.LayerNorm.beta", "norm2.bias", 1},
+                                        {NULL, NULL, 0}};
 
-const tf_hf_family tf_family_bert = {
+const tf__hf_family tf__family_bert = {
     .format = "huggingface-bert",
     .model_types = model_types,
     .class_prefixes = class_prefixes,
     .base_prefix = "bert.",
     .layer_prefix = "encoder.layer.",
-    .top = tf_bert_top,
-    .layer = tf_bert_layer,
+    .top = tf__bert_top,
+    .layer = tf__bert_layer,
     .keys = NULL,
     .padded_positions = 0,
     .seq_head = {.dense = NULL, .dense_act = TF_DENSE_IDENTITY, .out = "classifier"},

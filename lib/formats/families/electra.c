@@ -12,7 +12,7 @@
 static const char *const model_types[] = {"electra", NULL};
 static const char *const class_prefixes[] = {"Electra", NULL};
 
-static const tf_name_rule top[] = {
+static const tf__name_rule top[] = {
     {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
     {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
     {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
@@ -22,18 +22,20 @@ static const tf_name_rule top[] = {
     {"embeddings_project.bias", "embed.project.bias", 1},
     {NULL, NULL, 0}};
 
-const tf_hf_family tf_family_electra = {
+const tf__hf_family tf__family_electra = {
     .format = "huggingface-electra",
     .model_types = model_types,
     .class_prefixes = class_prefixes,
     .base_prefix = "electra.",
     .layer_prefix = "encoder.layer.",
     .top = top,
-    .layer = tf_bert_layer,
+    .layer = tf__bert_layer,
     .keys = NULL,
     .padded_positions = 0,
-    .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_GELU,
-                 .out = "classifier.out_proj", .dense_bias = 1},
+    .seq_head = {.dense = "classifier.dense",
+                 .dense_act = TF_DENSE_GELU,
+                 .out = "classifier.out_proj",
+                 .dense_bias = 1},
     .default_pad_token_id = 0,
     .configure = NULL,
 };

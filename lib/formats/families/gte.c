@@ -27,14 +27,14 @@ static const char *const class_prefixes[] = {"New", NULL};
 static const char *const remote_code[] = {"Alibaba-NLP/new-impl--", NULL};
 static const char *const zero_tensors[] = {"ffn.up.bias", "ffn.gate.bias", NULL};
 
-static const tf_name_rule top[] = {
+static const tf__name_rule top[] = {
     {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
     {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
     {"embeddings.LayerNorm.weight", "embed.norm.weight", 1},
     {"embeddings.LayerNorm.bias", "embed.norm.bias", 1},
     {NULL, NULL, 0}};
 
-static const tf_name_rule layer[] = {
+static const tf__name_rule layer[] = {
     {"attention.qkv_proj.weight", "attn.q.weight", 3},
     {"attention.qkv_proj.bias", "attn.q.bias", 3},
     {"attention.q_proj.weight", "attn.q.weight", 1}, /* pack_qkv false */
@@ -60,28 +60,34 @@ static const tf_name_rule layer[] = {
 
 /* rope_scaling: only NTKScalingRotaryEmbedding's "ntk" (without mixed_b,
  * which hf_config.c refuses) is in new-impl's code. */
-static tf_status configure_scaling(const tf_hf_config *json, tf_config *c, double theta)
+static tf_status configure_scaling(const tf__hf_config *json, tf_config *c, double theta)
 {
     c->rotary_base = (float)theta;
     if (!json->rope_scaling_type[0])
         return TF_OK;
     if (strcmp(json->rope_scaling_type, "ntk") != 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: rope_scaling.type \"%s\" is not "
-                       "supported (\"ntk\" is)", json->rope_scaling_type);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: rope_scaling.type \"%s\" is not "
+                        "supported (\"ntk\" is)",
+                        json->rope_scaling_type);
     if (c->n_heads <= 0)
-        return tf_fail(TF_ERR_FORMAT, "config.json: rope_scaling needs num_attention_heads (its "
-                       "scaling depends on the head size)");
-    const double a = json->rope_scaling_factor, r = (double)(c->d_model / c->n_heads);
+        return tf__fail(TF_ERR_FORMAT,
+                        "config.json: rope_scaling needs num_attention_heads (its "
+                        "scaling depends on the head size)");
+    const int32_t head_size = c->d_model / c->n_heads;
+    const double a = json->rope_scaling_factor, r = (double)head_size;
     c->rotary_base = (float)(theta * a);
     c->rotary_linear_factor = a > 1.0 ? (float)pow(a, 2.0 / r) : 0.0f;
     return TF_OK;
 }
 
-static tf_status configure(const tf_hf_config *json, tf_config *c)
+static tf_status configure(const tf__hf_config *json, tf_config *c)
 {
     if (json->layer_norm_type[0] && strcmp(json->layer_norm_type, "layer_norm") != 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: layer_norm_type \"%s\" is not "
-                       "supported (\"layer_norm\" is)", json->layer_norm_type);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: layer_norm_type \"%s\" is not "
+                        "supported (\"layer_norm\" is)",
+                        json->layer_norm_type);
     c->ffn_gated = 1;
     c->position = TF_POSITION_ROTARY;
     c->max_positions = json->max_position_embeddings >= 0 ? (int32_t)json->max_position_embeddings
@@ -89,7 +95,7 @@ static tf_status configure(const tf_hf_config *json, tf_config *c)
     return configure_scaling(json, c, json->rope_theta > 0 ? json->rope_theta : DEFAULT_THETA);
 }
 
-const tf_hf_family tf_family_gte = {
+const tf__hf_family tf__family_gte = {
     .format = "huggingface-gte",
     .model_types = model_types,
     .class_prefixes = class_prefixes,

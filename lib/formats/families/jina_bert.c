@@ -30,7 +30,7 @@ static const char *const remote_code[] = {"jinaai/jina-bert-implementation--", N
 static const char *const code_remote_code[] = {"jinaai/jina-bert-v2-qk-post-norm--", NULL};
 static const char *const zero_tensors[] = {"ffn.up.bias", "ffn.gate.bias", NULL};
 
-static const tf_name_rule layer[] = {
+static const tf__name_rule layer[] = {
     TF_BERT_ATTENTION_RULES,
     {"mlp.gated_layers.weight", "ffn.up.weight", 2}, /* the activated half first */
     {"mlp.wo.weight", "ffn.down.weight", 1},
@@ -41,7 +41,7 @@ static const tf_name_rule layer[] = {
     {NULL, NULL, 0}};
 
 /* The code variant's layer (jina-bert-v2-qk-post-norm's JinaBertLayer). */
-static const tf_name_rule code_layer[] = {
+static const tf__name_rule code_layer[] = {
     TF_BERT_ATTENTION_RULES,
     {"attention.self.layer_norm_q.weight", "attn.q_norm.weight", 1},
     {"attention.self.layer_norm_q.bias", "attn.q_norm.bias", 1},
@@ -50,7 +50,7 @@ static const tf_name_rule code_layer[] = {
     {"layer_norm_1.weight", "norm1b.weight", 1},
     {"layer_norm_1.bias", "norm1b.bias", 1},
     {"mlp.up_gated_layer.weight", "ffn.up.weight", 2}, /* the multiplied half first */
-    {"mlp.up_layer.weight", "ffn.up.weight", 1},      /* feed_forward_type "original" */
+    {"mlp.up_layer.weight", "ffn.up.weight", 1},       /* feed_forward_type "original" */
     {"mlp.down_layer.weight", "ffn.down.weight", 1},
     {"mlp.down_layer.bias", "ffn.down.bias", 1},
     {"layer_norm_2.weight", "norm2.weight", 1},
@@ -61,19 +61,22 @@ static const tf_name_rule code_layer[] = {
 #define DEFAULT_FEED_FORWARD "original"
 #define DEFAULT_MAX_POSITIONS 512
 
-static tf_status configure(const tf_hf_config *json, tf_config *c)
+static tf_status configure(const tf__hf_config *json, tf_config *c)
 {
     const char *ff = json->feed_forward_type[0] ? json->feed_forward_type : DEFAULT_FEED_FORWARD;
     if (strcmp(ff, "geglu") == 0 || strcmp(ff, "reglu") == 0) {
         c->ffn_gated = 1; /* JinaBertGLUMLP: nn.GELU() or nn.ReLU(), whatever hidden_act says */
         c->activation = ff[0] == 'g' ? TF_ACTIVATION_GELU : TF_ACTIVATION_RELU;
     } else if (strcmp(ff, "original") != 0) {
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: feed_forward_type \"%s\" is not "
-                       "supported (geglu, reglu and original are)", ff);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: feed_forward_type \"%s\" is not "
+                        "supported (geglu, reglu and original are)",
+                        ff);
     }
     if (c->position == TF_POSITION_LEARNED)
-        return tf_fail(TF_ERR_FORMAT, "config.json: position_embedding_type \"alibi\", but the "
-                       "file has embeddings.position_embeddings.weight");
+        return tf__fail(TF_ERR_FORMAT,
+                        "config.json: position_embedding_type \"alibi\", but the "
+                        "file has embeddings.position_embeddings.weight");
     c->position = TF_POSITION_ALIBI;
     c->max_positions = json->max_position_embeddings >= 0 ? (int32_t)json->max_position_embeddings
                                                           : DEFAULT_MAX_POSITIONS;
@@ -81,7 +84,7 @@ static tf_status configure(const tf_hf_config *json, tf_config *c)
 }
 
 /* The code variant: JinaBERT's, with the norms on Q and K and layer_norm_1. */
-static tf_status configure_code(const tf_hf_config *json, tf_config *c)
+static tf_status configure_code(const tf__hf_config *json, tf_config *c)
 {
     tf_status s = configure(json, c);
     c->qk_norm = 1;
@@ -89,13 +92,13 @@ static tf_status configure_code(const tf_hf_config *json, tf_config *c)
     return s;
 }
 
-const tf_hf_family tf_family_jina_bert = {
+const tf__hf_family tf__family_jina_bert = {
     .format = "huggingface-jina-bert",
     .model_types = model_types,
     .class_prefixes = class_prefixes,
     .base_prefix = "bert.",
     .layer_prefix = "encoder.layer.",
-    .top = tf_bert_top,
+    .top = tf__bert_top,
     .layer = layer,
     .keys = NULL,
     .padded_positions = 0,
@@ -108,13 +111,13 @@ const tf_hf_family tf_family_jina_bert = {
     .zero_tensors = zero_tensors,
 };
 
-const tf_hf_family tf_family_jina_bert_code = {
+const tf__hf_family tf__family_jina_bert_code = {
     .format = "huggingface-jina-bert-code",
     .model_types = model_types,
     .class_prefixes = class_prefixes,
     .base_prefix = "bert.",
     .layer_prefix = "encoder.layer.",
-    .top = tf_bert_top,
+    .top = tf__bert_top,
     .layer = code_layer,
     .keys = NULL,
     .padded_positions = 0,

@@ -29,11 +29,10 @@ static const char *const model_types[] = {"nomic_bert", NULL};
 static const char *const class_prefixes[] = {"NomicBert", NULL};
 /* auto_map values of nomic-embed-text-v1 / v1.5 (the code of nomic-bert-2048), or of
    that repository itself */
-static const char *const remote_code[] = {"nomic-ai/nomic-bert-2048--",
-                                          "modeling_hf_nomic_bert.",
+static const char *const remote_code[] = {"nomic-ai/nomic-bert-2048--", "modeling_hf_nomic_bert.",
                                           "configuration_hf_nomic_bert.", NULL};
 
-static const tf_name_rule top[] = {
+static const tf__name_rule top[] = {
     {"embeddings.word_embeddings.weight", "embed.token.weight", 1},
     {"embeddings.position_embeddings.weight", "embed.position.weight", 1},
     {"embeddings.token_type_embeddings.weight", "embed.token_type.weight", 1},
@@ -41,18 +40,18 @@ static const tf_name_rule top[] = {
     {"emb_ln.bias", "embed.norm.bias", 1},
     {NULL, NULL, 0}};
 
-static const tf_name_rule layer[] = {
+static const tf__name_rule layer[] = {
     {"attn.Wqkv.weight", "attn.q.weight", 3},
     {"attn.Wqkv.bias", "attn.q.bias", 3},
     {"attn.out_proj.weight", "attn.out.weight", 1},
     {"attn.out_proj.bias", "attn.out.bias", 1},
     {"norm1.weight", "norm1.weight", 1},
     {"norm1.bias", "norm1.bias", 1},
-    {"mlp.fc11.weight", "ffn.up.weight", 1},  /* NomciBertGatedMLP: fc11(x) * act(fc12(x)) */
+    {"mlp.fc11.weight", "ffn.up.weight", 1}, /* NomciBertGatedMLP: fc11(x) * act(fc12(x)) */
     {"mlp.fc11.bias", "ffn.up.bias", 1},
     {"mlp.fc12.weight", "ffn.gate.weight", 1},
     {"mlp.fc12.bias", "ffn.gate.bias", 1},
-    {"mlp.fc1.weight", "ffn.up.weight", 1},   /* NomicBertMLP: fc2(act(fc1(x))) */
+    {"mlp.fc1.weight", "ffn.up.weight", 1}, /* NomicBertMLP: fc2(act(fc1(x))) */
     {"mlp.fc1.bias", "ffn.up.bias", 1},
     {"mlp.fc2.weight", "ffn.down.weight", 1},
     {"mlp.fc2.bias", "ffn.down.bias", 1},
@@ -60,16 +59,15 @@ static const tf_name_rule layer[] = {
     {"norm2.bias", "norm2.bias", 1},
     {NULL, NULL, 0}};
 
-static const tf_hf_key keys[] = {
-    {"hidden_size", "n_embd"},
-    {"num_attention_heads", "n_head"},
-    {"num_hidden_layers", "n_layer"},
-    {"max_position_embeddings", "n_positions"},
-    {"layer_norm_eps", "layer_norm_epsilon"},
-    {"rope_theta", "rotary_emb_base"},
-    {"attention_bias", "qkv_proj_bias"},
-    {"mlp_bias", "mlp_fc1_bias"},
-    {NULL, NULL}};
+static const tf__hf_key keys[] = {{"hidden_size", "n_embd"},
+                                  {"num_attention_heads", "n_head"},
+                                  {"num_hidden_layers", "n_layer"},
+                                  {"max_position_embeddings", "n_positions"},
+                                  {"layer_norm_eps", "layer_norm_epsilon"},
+                                  {"rope_theta", "rotary_emb_base"},
+                                  {"attention_bias", "qkv_proj_bias"},
+                                  {"mlp_bias", "mlp_fc1_bias"},
+                                  {NULL, NULL}};
 
 /* NomicBertConfig's (and GPT2Config's) defaults for keys config.json leaves out. */
 #define DEFAULT_THETA 1000.0
@@ -93,8 +91,8 @@ static tf_status configure_activation(const char *name, tf_config *c)
         const char *name;
         int32_t gated, activation;
     } known[] = {
-        {"swiglu", 1, TF_ACTIVATION_SILU},  {"geglu", 1, TF_ACTIVATION_GELU},
-        {"gelu", 0, TF_ACTIVATION_GELU},    {"gelu_new", 0, TF_ACTIVATION_GELU},
+        {"swiglu", 1, TF_ACTIVATION_SILU},    {"geglu", 1, TF_ACTIVATION_GELU},
+        {"gelu", 0, TF_ACTIVATION_GELU},      {"gelu_new", 0, TF_ACTIVATION_GELU},
         {"gelu_fast", 0, TF_ACTIVATION_GELU}, {"gelu_pytorch_tanh", 0, TF_ACTIVATION_GELU},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -103,15 +101,17 @@ static tf_status configure_activation(const char *name, tf_config *c)
             c->activation = known[i].activation;
             return TF_OK;
         }
-    return tf_fail(TF_ERR_UNSUPPORTED, "config.json: activation_function \"%s\" is not "
-                   "supported (swiglu, geglu, gelu, gelu_new, gelu_fast and gelu_pytorch_tanh "
-                   "are)", name);
+    return tf__fail(TF_ERR_UNSUPPORTED,
+                    "config.json: activation_function \"%s\" is not "
+                    "supported (swiglu, geglu, gelu, gelu_new, gelu_fast and gelu_pytorch_tanh "
+                    "are)",
+                    name);
 }
 
 /* n_inner against the file's width: NomciBertGatedMLP rounds it up to a
  * multiple of 256 (and defaults to 8 D / 3), NomicBertMLP takes it as it is
  * (4 D by default). */
-static tf_status check_width(const tf_hf_config *json, const tf_config *c)
+static tf_status check_width(const tf__hf_config *json, const tf_config *c)
 {
     const int64_t D = c->d_model;
     int64_t width = json->n_inner > 0 ? json->n_inner : c->ffn_gated ? 8 * D / 3 : 4 * D;
@@ -124,22 +124,25 @@ static tf_status check_width(const tf_hf_config *json, const tf_config *c)
         snprintf(given, sizeof given, "n_inner %lld", (long long)json->n_inner);
     else
         snprintf(given, sizeof given, "n_inner absent (%s n_embd)", c->ffn_gated ? "8/3" : "4");
-    return tf_fail(TF_ERR_SHAPE, "config.json: %s gives a feed-forward width of %lld%s, but the "
-                   "file's is %d", given, (long long)width,
-                   c->ffn_gated ? " (rounded up to a multiple of 256)" : "", (int)c->d_ff);
+    return tf__fail(TF_ERR_SHAPE,
+                    "config.json: %s gives a feed-forward width of %lld%s, but the "
+                    "file's is %d",
+                    given, (long long)width,
+                    c->ffn_gated ? " (rounded up to a multiple of 256)" : "", (int)c->d_ff);
 }
 
 /* One switch for every Linear's bias in this library; LayerNorms always
  * have theirs (nn.LayerNorm). */
-static tf_status configure_biases(const tf_hf_config *json, tf_config *c)
+static tf_status configure_biases(const tf__hf_config *json, tf_config *c)
 {
     const int32_t qkv = json->attention_bias != 0, fc1 = json->mlp_bias != 0,
                   fc2 = json->mlp_fc2_bias != 0; /* absent (-1): NomicBertConfig's true */
     if (qkv != fc1 || fc1 != fc2)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: qkv_proj_bias %s, mlp_fc1_bias %s and "
-                       "mlp_fc2_bias %s are not supported together (this library's Linear "
-                       "layers have biases all or none)", bool_name(qkv), bool_name(fc1),
-                       bool_name(fc2));
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: qkv_proj_bias %s, mlp_fc1_bias %s and "
+                        "mlp_fc2_bias %s are not supported together (this library's Linear "
+                        "layers have biases all or none)",
+                        bool_name(qkv), bool_name(fc1), bool_name(fc2));
     c->bias = qkv;
     c->norm_bias = !qkv;
     return TF_OK;
@@ -147,18 +150,19 @@ static tf_status configure_biases(const tf_hf_config *json, tf_config *c)
 
 /* rotary_emb_fraction > 0: rotary positions on head_dim * fraction
  * dimensions, which must be an even count. */
-static tf_status configure_rotary(const tf_hf_config *json, tf_config *c, double fraction)
+static tf_status configure_rotary(const tf__hf_config *json, tf_config *c, double fraction)
 {
     const int32_t dk = c->d_model / (c->n_heads > 0 ? c->n_heads : 1);
     const double r = (double)dk * fraction;
     const int32_t rotary = (int32_t)r;
     if ((double)rotary != r || rotary < 2 || rotary % 2)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: rotary_emb_fraction %g of a head of %d "
-                       "gives %g rotated dimensions; an even count of at least 2 is supported",
-                       fraction, (int)dk, r);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: rotary_emb_fraction %g of a head of %d "
+                        "gives %g rotated dimensions; an even count of at least 2 is supported",
+                        fraction, (int)dk, r);
     c->position = TF_POSITION_ROTARY;
-    c->max_positions = json->max_position_embeddings >= 0
-                           ? (int32_t)json->max_position_embeddings : 0;
+    c->max_positions = json->max_position_embeddings >= 0 ? (int32_t)json->max_position_embeddings
+                                                          : 0;
     c->rotary_dim = rotary == dk ? 0 : rotary;
     c->rotary_interleaved = json->rotary_emb_interleaved > 0;
     c->rotary_base = (float)(json->rope_theta > 0 ? json->rope_theta : DEFAULT_THETA);
@@ -167,19 +171,21 @@ static tf_status configure_rotary(const tf_hf_config *json, tf_config *c, double
     if (a > 0) {
         c->rotary_ntk_factor = (float)a;
         c->rotary_ntk_positions = json->max_trained_positions > 0
-                                      ? (int32_t)json->max_trained_positions : DEFAULT_TRAINED;
+            ? (int32_t)json->max_trained_positions
+            : DEFAULT_TRAINED;
     }
     return TF_OK;
 }
 
-static tf_status configure(const tf_hf_config *json, tf_config *c)
+static tf_status configure(const tf__hf_config *json, tf_config *c)
 {
     if (json->prenorm > 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "config.json: prenorm true is not supported "
-                       "(NomicBertEncoder then returns the last block's MLP output without "
-                       "its residual)");
-    tf_status s = configure_activation(json->activation_function[0] ? json->activation_function
-                                                                    : DEFAULT_ACTIVATION, c);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "config.json: prenorm true is not supported "
+                        "(NomicBertEncoder then returns the last block's MLP output without "
+                        "its residual)");
+    tf_status s = configure_activation(
+        json->activation_function[0] ? json->activation_function : DEFAULT_ACTIVATION, c);
     if (s || (s = check_width(json, c)) || (s = configure_biases(json, c)))
         return s;
     if (json->layer_norm_eps <= 0)
@@ -188,12 +194,13 @@ static tf_status configure(const tf_hf_config *json, tf_config *c)
     if (fraction > 0)
         return configure_rotary(json, c, fraction);
     if (c->position != TF_POSITION_LEARNED)
-        return tf_fail(TF_ERR_FORMAT, "config.json: rotary_emb_fraction 0 means learned "
-                       "positions, but the file has no embeddings.position_embeddings.weight");
+        return tf__fail(TF_ERR_FORMAT,
+                        "config.json: rotary_emb_fraction 0 means learned "
+                        "positions, but the file has no embeddings.position_embeddings.weight");
     return TF_OK;
 }
 
-const tf_hf_family tf_family_nomic_bert = {
+const tf__hf_family tf__family_nomic_bert = {
     .format = "huggingface-nomic-bert",
     .model_types = model_types,
     .class_prefixes = class_prefixes,

@@ -3,10 +3,10 @@
  * own files), and lookups over it.
  *
  * Adding a family (say "foo", FooModel, tensors under "foo."):
- *  1. write families/foo.c defining `const tf_hf_family tf_family_foo`
+ *  1. write families/foo.c defining `const tf__hf_family tf__family_foo`
  *     (hf_family.h says what each field is): its model_type values, the
  *     class-name prefixes of its architectures, its base-model prefix,
- *     its layers' prefix, a tf_name_rule table for the tensors outside the
+ *     its layers' prefix, a tf__name_rule table for the tensors outside the
  *     layers and one for those inside a layer (theirs -> the library's
  *     names, model/weights.c), and the config.json keys it renames (its
  *     `dim` for BERT's `hidden_size`: hf_config.c reads fields by BERT's
@@ -19,7 +19,7 @@
  * model_types NULL and says how its files are recognised instead
  * (metadata_format or recognises), and may infer the configuration itself
  * (infer): families/pytorch.c is one.
- * Order matters only for files without config.json (tf_hf_family_detect):
+ * Order matters only for files without config.json (tf__hf_family_detect):
  * a family whose names are another's (RoBERTa's are BERT's) goes after it;
  * and for the examples the message on a file of no family lists. */
 #include <stdio.h>
@@ -28,24 +28,24 @@
 #include "error.h"
 #include "hf_family.h"
 
-extern const tf_hf_family tf_family_bert, tf_family_roberta, tf_family_distilbert,
-    tf_family_modernbert, tf_family_electra, tf_family_nomic_bert,
-    tf_family_gte, tf_family_jina_bert, tf_family_jina_bert_code, tf_family_mpnet,
-    tf_family_pytorch, tf_family_tfenc;
+extern const tf__hf_family tf__family_bert, tf__family_roberta, tf__family_distilbert,
+    tf__family_modernbert, tf__family_electra, tf__family_nomic_bert, tf__family_gte,
+    tf__family_jina_bert, tf__family_jina_bert_code, tf__family_mpnet, tf__family_pytorch,
+    tf__family_tfenc;
 
-static const tf_hf_family *const families[] = {
-    &tf_family_bert,
-    &tf_family_roberta,
-    &tf_family_distilbert,
-    &tf_family_modernbert,
-    &tf_family_electra,
-    &tf_family_nomic_bert,
-    &tf_family_gte,
-    &tf_family_jina_bert,
-    &tf_family_jina_bert_code, /* after JinaBERT: found by its auto_map only */
-    &tf_family_mpnet,
-    &tf_family_pytorch,
-    &tf_family_tfenc,
+static const tf__hf_family *const families[] = {
+    &tf__family_bert,
+    &tf__family_roberta,
+    &tf__family_distilbert,
+    &tf__family_modernbert,
+    &tf__family_electra,
+    &tf__family_nomic_bert,
+    &tf__family_gte,
+    &tf__family_jina_bert,
+    &tf__family_jina_bert_code, /* after JinaBERT: found by its auto_map only */
+    &tf__family_mpnet,
+    &tf__family_pytorch,
+    &tf__family_tfenc,
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
@@ -64,24 +64,25 @@ static int starts_with(const char *s, const char *prefix)
 
 /* Whether f follows the remote code of some string value of auto_map (an
  * object of class -> module, or of lists of them: AutoTokenizer's). */
-static int runs_any(const tf_hf_family *f, const cJSON *auto_map)
+static int runs_any(const tf__hf_family *f, const cJSON *auto_map)
 {
     const cJSON *entry;
-    cJSON_ArrayForEach(entry, auto_map) {
+    cJSON_ArrayForEach(entry, auto_map)
+    {
         const cJSON *values = cJSON_IsArray(entry) ? entry->child : entry;
         for (const cJSON *v = values; v; v = cJSON_IsArray(entry) ? v->next : NULL)
-            if (cJSON_IsString(v) && tf_hf_family_runs(f, v->valuestring))
+            if (cJSON_IsString(v) && tf__hf_family_runs(f, v->valuestring))
                 return 1;
     }
     return 0;
 }
 
-const tf_hf_family *tf_hf_family_find(const char *model_type, const char *position_type,
-                                      const cJSON *auto_map)
+const tf__hf_family *tf__hf_family_find(const char *model_type, const char *position_type,
+                                        const cJSON *auto_map)
 {
-    const tf_hf_family *first = NULL, *plain = NULL, *positioned = NULL;
+    const tf__hf_family *first = NULL, *plain = NULL, *positioned = NULL;
     for (int i = 0; i < N_FAMILIES; i++) {
-        const tf_hf_family *f = families[i];
+        const tf__hf_family *f = families[i];
         if (!f->model_types || !in_list(f->model_types, model_type))
             continue;
         if (f->position_type && position_type && strcmp(f->position_type, position_type) == 0) {
@@ -101,7 +102,7 @@ const tf_hf_family *tf_hf_family_find(const char *model_type, const char *positi
     return position_type && plain ? plain : first;
 }
 
-int tf_hf_family_runs(const tf_hf_family *f, const char *auto_map_value)
+int tf__hf_family_runs(const tf__hf_family *f, const char *auto_map_value)
 {
     for (const char *const *p = f->remote_code; p && *p; p++)
         if (starts_with(auto_map_value, *p))
@@ -109,7 +110,7 @@ int tf_hf_family_runs(const tf_hf_family *f, const char *auto_map_value)
     return 0;
 }
 
-int tf_hf_family_is_zero(const tf_hf_family *f, const char *ours)
+int tf__hf_family_is_zero(const tf__hf_family *f, const char *ours)
 {
     if (!f->zero_tensors || !starts_with(ours, "layers."))
         return 0;
@@ -119,7 +120,7 @@ int tf_hf_family_is_zero(const tf_hf_family *f, const char *ours)
     return p != digits && *p == '.' && in_list(f->zero_tensors, p + 1);
 }
 
-int tf_hf_family_has_class(const tf_hf_family *f, const char *architecture)
+int tf__hf_family_has_class(const tf__hf_family *f, const char *architecture)
 {
     for (const char *const *p = f->class_prefixes; p && *p; p++)
         if (strncmp(architecture, *p, strlen(*p)) == 0)
@@ -127,17 +128,17 @@ int tf_hf_family_has_class(const tf_hf_family *f, const char *architecture)
     return 0;
 }
 
-const char *tf_hf_family_key(const tf_hf_family *f, const char *ours)
+const char *tf__hf_family_key(const tf__hf_family *f, const char *ours)
 {
-    for (const tf_hf_key *k = f->keys; k && k->ours; k++)
+    for (const tf__hf_key *k = f->keys; k && k->ours; k++)
         if (strcmp(k->ours, ours) == 0)
             return k->theirs;
     return ours;
 }
 
-static int has_top_name(const tf_hf_family *f, const char *name)
+static int has_top_name(const tf__hf_family *f, const char *name)
 {
-    for (const tf_name_rule *r = f->top; r->theirs; r++)
+    for (const tf__name_rule *r = f->top; r->theirs; r++)
         if (strcmp(r->theirs, name) == 0)
             return 1;
     return 0;
@@ -145,7 +146,7 @@ static int has_top_name(const tf_hf_family *f, const char *name)
 
 /* Whether name is "<layer_prefix>{i}.<one of f's layer names>" (a prefix
  * alone is not enough: ModernBERT's "layers." is PyTorch's too). */
-static int has_layer_name(const tf_hf_family *f, const char *name)
+static int has_layer_name(const tf__hf_family *f, const char *name)
 {
     if (!starts_with(name, f->layer_prefix))
         return 0;
@@ -154,7 +155,7 @@ static int has_layer_name(const tf_hf_family *f, const char *name)
         p++;
     if (p == digits || *p != '.')
         return 0;
-    for (const tf_name_rule *r = f->layer; r->theirs; r++)
+    for (const tf__name_rule *r = f->layer; r->theirs; r++)
         if (strcmp(r->theirs, p + 1) == 0)
             return 1;
     return 0;
@@ -163,19 +164,17 @@ static int has_layer_name(const tf_hf_family *f, const char *name)
 /* Whether a tensor name is f's by the test of pass (0: base prefix, 1:
  * one of its layer names, 2: a top name), the prefix stripped for 1 and 2;
  * never for a family recognised otherwise. */
-static int matches(const tf_hf_family *f, const char *name, int pass)
+static int matches(const tf__hf_family *f, const char *name, int pass)
 {
     if (!f->top || f->recognises)
         return 0;
     const char *bare = starts_with(name, f->base_prefix) ? name + strlen(f->base_prefix) : name;
-    return pass == 0   ? bare != name
-           : pass == 1 ? has_layer_name(f, bare)
-                       : has_top_name(f, bare);
+    return pass == 0 ? bare != name : pass == 1 ? has_layer_name(f, bare) : has_top_name(f, bare);
 }
 
-const tf_hf_family *tf_hf_family_detect(const tf_st_file *file)
+const tf__hf_family *tf__hf_family_detect(const tf__st_file *file)
 {
-    const char *format = tf_st_metadata(file, "format");
+    const char *format = tf__st_metadata(file, "format");
     for (int i = 0; format && i < N_FAMILIES; i++)
         if (families[i]->metadata_format && strcmp(families[i]->metadata_format, format) == 0)
             return families[i];
@@ -200,7 +199,7 @@ static void append_list(char *buf, size_t size, size_t *n, const char *const *li
     }
 }
 
-void tf_hf_family_examples(char *buf, size_t size)
+void tf__hf_family_examples(char *buf, size_t size)
 {
     const char *examples[N_FAMILIES + 1];
     int n_examples = 0;
@@ -213,7 +212,7 @@ void tf_hf_family_examples(char *buf, size_t size)
     append_list(buf, size, &n, examples, "", "");
 }
 
-void tf_hf_family_list(char *buf, size_t size)
+void tf__hf_family_list(char *buf, size_t size)
 {
     size_t n = (size_t)snprintf(buf, size, "supported: ");
     const char *sep = "";
@@ -232,12 +231,12 @@ void tf_hf_family_list(char *buf, size_t size)
     }
 }
 
-tf_status tf_hf_family_unsupported(const char *label, const char *model_type,
-                                   const char *architectures)
+tf_status tf__hf_family_unsupported(const char *label, const char *model_type,
+                                    const char *architectures)
 {
     char supported[1024];
-    tf_hf_family_list(supported, sizeof supported);
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: model_type \"%s\"%s%s%s is not supported; %s",
-                   label, model_type, architectures ? " (architectures " : "",
-                   architectures ? architectures : "", architectures ? ")" : "", supported);
+    tf__hf_family_list(supported, sizeof supported);
+    return tf__fail(TF_ERR_UNSUPPORTED, "%s: model_type \"%s\"%s%s%s is not supported; %s", label,
+                    model_type, architectures ? " (architectures " : "",
+                    architectures ? architectures : "", architectures ? ")" : "", supported);
 }

@@ -11,17 +11,19 @@
 static const char *const model_types[] = {"roberta", "xlm-roberta", "camembert", NULL};
 static const char *const class_prefixes[] = {"Roberta", "XLMRoberta", "Camembert", NULL};
 
-const tf_hf_family tf_family_roberta = {
+const tf__hf_family tf__family_roberta = {
     .format = "huggingface-roberta",
     .model_types = model_types,
     .class_prefixes = class_prefixes,
     .base_prefix = "roberta.",
     .layer_prefix = "encoder.layer.",
-    .top = tf_bert_top,
-    .layer = tf_bert_layer,
+    .top = tf__bert_top,
+    .layer = tf__bert_layer,
     .keys = NULL,
     .padded_positions = 1,
-    .seq_head = {.dense = "classifier.dense", .dense_act = TF_DENSE_TANH,
-                 .out = "classifier.out_proj", .dense_bias = 1},
+    .seq_head = {.dense = "classifier.dense",
+                 .dense_act = TF_DENSE_TANH,
+                 .out = "classifier.out_proj",
+                 .dense_bias = 1},
     .default_pad_token_id = 1,
 };

@@ -6,12 +6,12 @@
 #include "hf_family.h"
 #include "metadata.h"
 
-static tf_status infer(const tf_checkpoint *ck, tf_config *c)
+static tf_status infer(const tf__checkpoint *ck, tf_config *c)
 {
-    return tf_metadata_read_config(&ck->file, c);
+    return tf__metadata_read_config(&ck->file, c);
 }
 
-const tf_hf_family tf_family_tfenc = {
+const tf__hf_family tf__family_tfenc = {
     .format = TF_METADATA_FORMAT,
     .base_prefix = "",
     .layer_prefix = "layers.",

@@ -11,7 +11,7 @@
 
 /* A token to add and whether it is special. */
 typedef struct folder_add {
-    const tf_folder_token *t;
+    const tf__folder_token *t;
     int32_t special;
     size_t order; /* its place in transformers' order */
 } folder_add;
@@ -42,21 +42,25 @@ static int in_sorted(const char *const *sorted, size_t n, const char *content)
 
 /* Appends t with id (the caller has checked its content is new and made
  * room for it). */
-static tf_status append_added(tf_tokenizer *tok, const tf_folder_token *t, int32_t id,
+static tf_status append_added(tf_tokenizer *tok, const tf__folder_token *t, int32_t id,
                               int32_t special, const char *what)
 {
     const size_t len = strlen(t->content);
-    tf_added_token *a = &tok->added.v[tok->added.n];
-    *a = (tf_added_token){.id = id, .special = special, .single_word = t->single_word,
-                          .lstrip = t->lstrip, .rstrip = t->rstrip, .normalized = t->normalized};
-    a->content = tf_malloc(len + 1);
+    tf__added_token *a = &tok->added.v[tok->added.n];
+    *a = (tf__added_token){.id = id,
+                           .special = special,
+                           .single_word = t->single_word,
+                           .lstrip = t->lstrip,
+                           .rstrip = t->rstrip,
+                           .normalized = t->normalized};
+    a->content = tf__malloc(len + 1);
     if (!a->content)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
     memcpy(a->content, t->content, len + 1);
     tok->added.n++;
-    tf_status s = tf_chars_decode(&a->chars, t->content, len, 0, what);
+    tf_status s = tf__chars_decode(&a->chars, t->content, len, 0, what);
     if (s == TF_OK && a->normalized)
-        s = tf_tokenizer_normalize_chars(tok, &a->chars, what);
+        s = tf__tokenizer_normalize_chars(tok, &a->chars, what);
     tok->has_normalized_added |= a->normalized;
     return s;
 }
@@ -66,7 +70,7 @@ static tf_status append_added(tf_tokenizer *tok, const tf_folder_token *t, int32
  * of the special tokens), then bos, eos, unk, sep, pad, cls, mask, then
  * the additional special tokens; each content once (its first place).
  * Into adds (room for fc->n_added + TF_ROLE_COUNT), their count into *n. */
-static void folder_adds(const tf_folder_config *fc, folder_add *adds, size_t *n,
+static void folder_adds(const tf__folder_config *fc, folder_add *adds, size_t *n,
                         const char **specials)
 {
     size_t k = 0, n_specials = 0;
@@ -77,9 +81,9 @@ static void folder_adds(const tf_folder_config *fc, folder_add *adds, size_t *n,
         specials[n_specials++] = fc->added[a].content;
     qsort(specials, n_specials, sizeof *specials, compare_string); /* all_special_tokens */
     for (size_t a = 0; a < fc->n_decoder; a++, k++)
-        adds[k] = (folder_add){&fc->added[a],
-                               fc->added[a].special ||
-                                   in_sorted(specials, n_specials, fc->added[a].content), k};
+        adds[k] = (folder_add){
+            &fc->added[a],
+            fc->added[a].special || in_sorted(specials, n_specials, fc->added[a].content), k};
     for (int r = 0; r < TF_ROLE_COUNT; r++)
         if (fc->role[r].content)
             adds[k] = (folder_add){&fc->role[r], 1, k}, k++;
@@ -100,15 +104,15 @@ static void folder_adds(const tf_folder_config *fc, folder_add *adds, size_t *n,
  * when the model has the token, else the next id past the vocabulary and
  * the added tokens. Then the pad token's id and model_max_length. Each
  * content is looked up in sorted arrays: n log n for n tokens. */
-tf_status tf_folder_tokens_add(tf_tokenizer *tok, const tf_folder_config *fc, const char *what)
+tf_status tf__folder_tokens_add(tf_tokenizer *tok, const tf__folder_config *fc, const char *what)
 {
     const size_t most = fc->n_added + TF_ROLE_COUNT;
-    folder_add *adds = tf_malloc(most * sizeof *adds);
-    const char **specials = tf_malloc(most * sizeof *specials);
-    const char **present = tf_malloc((tok->added.n + 1) * sizeof *present); /* sorted */
+    folder_add *adds = tf__malloc(most * sizeof *adds);
+    const char **specials = tf__malloc(most * sizeof *specials);
+    const char **present = tf__malloc((tok->added.n + 1) * sizeof *present); /* sorted */
     tf_status s = adds && specials && present
-                      ? TF_OK
-                      : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+        ? TF_OK
+        : tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
     size_t n = 0, n_present = tok->added.n;
     for (size_t k = 0; s == TF_OK && k < n_present; k++)
         present[k] = tok->added.v[k].content;
@@ -116,10 +120,10 @@ tf_status tf_folder_tokens_add(tf_tokenizer *tok, const tf_folder_config *fc, co
         qsort(present, n_present, sizeof *present, compare_string);
         folder_adds(fc, adds, &n, specials);
     }
-    tf_added_token *room = s ? NULL : tf_realloc(tok->added.v, (tok->added.n + n + 1) *
-                                                                   sizeof *room);
+    tf__added_token *room = s ? NULL
+                              : tf__realloc(tok->added.v, (tok->added.n + n + 1) * sizeof *room);
     if (s == TF_OK && !room)
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
     else if (s == TF_OK)
         tok->added.v = room;
     int32_t next = tf_tokenizer_vocab_size(tok);
@@ -127,16 +131,16 @@ tf_status tf_folder_tokens_add(tf_tokenizer *tok, const tf_folder_config *fc, co
         const char *content = adds[k].t->content;
         if (in_sorted(present, n_present, content))
             continue;
-        const int32_t in_vocab = tf_vocab_find(&tok->vocab, content, strlen(content));
+        const int32_t in_vocab = tf__vocab_find(&tok->vocab, content, strlen(content));
         if (in_vocab < 0 && next == INT32_MAX)
-            s = tf_fail(TF_ERR_FORMAT, "%s: \"%s\": no id is left for it", what, content);
+            s = tf__fail(TF_ERR_FORMAT, "%s: \"%s\": no id is left for it", what, content);
         else
             s = append_added(tok, adds[k].t, in_vocab >= 0 ? in_vocab : next++, adds[k].special,
                              what);
     }
-    tf_free(adds), tf_free(specials), tf_free(present);
-    if (s == TF_OK && !tf_added_index(&tok->added))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
+    tf__free(adds), tf__free(specials), tf__free(present);
+    if (s == TF_OK && !tf__added_index(&tok->added))
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the added tokens", what);
     const char *pad = fc->role[TF_ROLE_PAD].content; /* added above if it was no token */
     if (s == TF_OK && pad)
         tok->pad_id = tf_tokenizer_token_to_id(tok, pad);

@@ -7,7 +7,7 @@
 
 #include "error.h"
 
-void tf_field_name(char *buf, size_t size, const char *fmt, ...)
+void tf__field_name(char *buf, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -15,71 +15,71 @@ void tf_field_name(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-tf_status tf_field_bad(const tf_json_loader *l, const char *field, const char *expected)
+tf_status tf__field_bad(const tf__json_loader *l, const char *field, const char *expected)
 {
-    return tf_fail(TF_ERR_FORMAT, "%s: %s: expected %s", l->path, field, expected);
+    return tf__fail(TF_ERR_FORMAT, "%s: %s: expected %s", l->path, field, expected);
 }
 
-tf_status tf_field_unsupported(const tf_json_loader *l, const char *field, const char *type)
+tf_status tf__field_unsupported(const tf__json_loader *l, const char *field, const char *type)
 {
-    return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s: type \"%s\" is not supported", l->path, field,
-                   type);
+    return tf__fail(TF_ERR_UNSUPPORTED, "%s: %s: type \"%s\" is not supported", l->path, field,
+                    type);
 }
 
-tf_status tf_field_string(const tf_json_loader *l, const cJSON *o, const char *key,
-                          const char *field, int optional, const char **out)
+tf_status tf__field_string(const tf__json_loader *l, const cJSON *o, const char *key,
+                           const char *field, int optional, const char **out)
 {
-    const cJSON *v = tf_field_item(o, key);
+    const cJSON *v = tf__field_item(o, key);
     *out = "";
-    if (tf_field_absent(v) && optional)
+    if (tf__field_absent(v) && optional)
         return TF_OK;
     if (!cJSON_IsString(v))
-        return tf_field_bad(l, field, "a string");
+        return tf__field_bad(l, field, "a string");
     *out = v->valuestring;
     return TF_OK;
 }
 
-tf_status tf_field_bool(const tf_json_loader *l, const cJSON *o, const char *key,
-                        const char *field, int32_t dflt, int32_t *out)
+tf_status tf__field_bool(const tf__json_loader *l, const cJSON *o, const char *key,
+                         const char *field, int32_t dflt, int32_t *out)
 {
-    const cJSON *v = tf_field_item(o, key);
+    const cJSON *v = tf__field_item(o, key);
     *out = dflt;
-    if (tf_field_absent(v))
+    if (tf__field_absent(v))
         return TF_OK;
     if (!cJSON_IsBool(v))
-        return tf_field_bad(l, field, "true or false");
+        return tf__field_bad(l, field, "true or false");
     *out = cJSON_IsTrue(v);
     return TF_OK;
 }
 
-int tf_field_int_in(const cJSON *v, double lo, double hi)
+int tf__field_int_in(const cJSON *v, double lo, double hi)
 {
     /* in range before the cast: a double past int64_t's range has no int64_t */
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi &&
-           v->valuedouble == (double)(int64_t)v->valuedouble;
+        v->valuedouble == (double)(int64_t)v->valuedouble;
 }
 
-tf_status tf_field_int(const tf_json_loader *l, const cJSON *v, const char *field, double lo,
-                       double hi, int32_t dflt, int32_t *out)
+tf_status tf__field_int(const tf__json_loader *l, const cJSON *v, const char *field, double lo,
+                        double hi, int32_t dflt, int32_t *out)
 {
     *out = dflt;
-    if (tf_field_absent(v))
+    if (tf__field_absent(v))
         return TF_OK;
-    if (!tf_field_int_in(v, lo, hi)) {
+    if (!tf__field_int_in(v, lo, hi)) {
         char expected[96];
-        tf_field_name(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
-        return tf_field_bad(l, field, expected);
+        tf__field_name(expected, sizeof expected, "an integer in %.0f..%.0f", lo, hi);
+        return tf__field_bad(l, field, expected);
     }
     *out = (int32_t)v->valuedouble;
     return TF_OK;
 }
 
-tf_status tf_field_type(const tf_json_loader *l, const cJSON *o, const char *field,
-                        const char **type)
+tf_status tf__field_type(const tf__json_loader *l, const cJSON *o, const char *field,
+                         const char **type)
 {
     char name[160];
-    tf_field_name(name, sizeof name, "%s.type", field);
+    tf__field_name(name, sizeof name, "%s.type", field);
     if (!cJSON_IsObject(o))
-        return tf_field_bad(l, field, "an object");
-    return tf_field_string(l, o, "type", name, 0, type);
+        return tf__field_bad(l, field, "an object");
+    return tf__field_string(l, o, "type", name, 0, type);
 }

@@ -15,77 +15,78 @@
 
 /* A tokenizer.json being loaded: its path for messages, and the tokenizer
  * it fills. */
-typedef struct tf_json_loader {
+typedef struct tf__json_loader {
     const char *path;
     tf_tokenizer *tok;
-} tf_json_loader;
+} tf__json_loader;
 
 /* A field's name for messages (cut at size - 1 bytes). */
-void tf_field_name(char *buf, size_t size, const char *fmt, ...)
+void tf__field_name(char *buf, size_t size, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* TF_ERR_FORMAT "<file>: <field>: expected <expected>". */
-tf_status tf_field_bad(const tf_json_loader *l, const char *field, const char *expected);
+tf_status tf__field_bad(const tf__json_loader *l, const char *field, const char *expected);
 /* TF_ERR_UNSUPPORTED "<file>: <field>: type "<type>" is not supported". */
-tf_status tf_field_unsupported(const tf_json_loader *l, const char *field, const char *type);
+tf_status tf__field_unsupported(const tf__json_loader *l, const char *field, const char *type);
 
-static inline const cJSON *tf_field_item(const cJSON *o, const char *key)
+static inline const cJSON *tf__field_item(const cJSON *o, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 /* Whether a field is absent or null. */
-static inline int tf_field_absent(const cJSON *v)
+static inline int tf__field_absent(const cJSON *v)
 {
     return !v || cJSON_IsNull(v);
 }
 
 /* Whether v is a number that is an integer in [lo, hi]. */
-int tf_field_int_in(const cJSON *v, double lo, double hi);
+int tf__field_int_in(const cJSON *v, double lo, double hi);
 
 /* A string field ("" when absent or null and optional). */
-tf_status tf_field_string(const tf_json_loader *l, const cJSON *o, const char *key,
-                          const char *field, int optional, const char **out);
+tf_status tf__field_string(const tf__json_loader *l, const cJSON *o, const char *key,
+                           const char *field, int optional, const char **out);
 /* A boolean field (dflt when absent or null). */
-tf_status tf_field_bool(const tf_json_loader *l, const cJSON *o, const char *key,
-                        const char *field, int32_t dflt, int32_t *out);
+tf_status tf__field_bool(const tf__json_loader *l, const cJSON *o, const char *key,
+                         const char *field, int32_t dflt, int32_t *out);
 /* An integer field v in [lo, hi] (dflt when absent or null). */
-tf_status tf_field_int(const tf_json_loader *l, const cJSON *v, const char *field, double lo,
-                       double hi, int32_t dflt, int32_t *out);
+tf_status tf__field_int(const tf__json_loader *l, const cJSON *v, const char *field, double lo,
+                        double hi, int32_t dflt, int32_t *out);
 /* The "type" of a component object o at field. */
-tf_status tf_field_type(const tf_json_loader *l, const cJSON *o, const char *field,
-                        const char **type);
+tf_status tf__field_type(const tf__json_loader *l, const cJSON *o, const char *field,
+                         const char **type);
 
 /* The reads of tokenizer/component_fields.h over object, named `name` in
  * messages ("model", "normalizer.normalizers[2]"; json_field_reads.c). */
-tf_fields tf_json_fields(const tf_json_loader *l, const cJSON *object, const char *name);
+tf__fields tf__json_fields(const tf__json_loader *l, const cJSON *object, const char *name);
 
 /* The "model" object (json_model.c): its "type" names the tokenizer model
  * (tokenizer/models/), whose build reads the vocabulary and the rest. */
-tf_status tf_json_model_load(const tf_json_loader *l, const cJSON *model);
+tf_status tf__json_model_load(const tf__json_loader *l, const cJSON *model);
 
 /* The root's "normalizer", "pre_tokenizer" and "decoder" (json_stages.c):
  * each "type" names a row of tokenizer/'s normalizers/, pretokenizers/ or
  * decoders/, whose read reads the rest. */
-tf_status tf_json_stages_load(const tf_json_loader *l, const cJSON *root);
+tf_status tf__json_stages_load(const tf__json_loader *l, const cJSON *root);
 
 /* The root's "post_processor" (json_post_processor.c): its "type" names a
  * row of tokenizer/post_processors/, whose read reads the rest and makes
  * the tokenizer's templates. */
-tf_status tf_json_post_processor_load(const tf_json_loader *l, const cJSON *post_processor);
+tf_status tf__json_post_processor_load(const tf__json_loader *l, const cJSON *post_processor);
 
 /* A component (a stage, a post-processor) o at field, inside depth
  * Sequences; arg is the caller's. */
-typedef tf_status (*tf_json_component_fn)(const tf_json_loader *l, const cJSON *o,
-                                          const char *field, int depth, const void *arg);
+typedef tf_status (*tf__json_component_fn)(const tf__json_loader *l, const cJSON *o,
+                                           const char *field, int depth, const void *arg);
 
 /* The components of a {"type": "Sequence", key: [...]} o at field, each
  * loaded by load in order (so nested Sequences are flattened); nested at
  * most 8 deep. */
-tf_status tf_json_sequence(const tf_json_loader *l, const cJSON *o, const char *field,
-                           const char *key, int depth, tf_json_component_fn load, const void *arg);
+tf_status tf__json_sequence(const tf__json_loader *l, const cJSON *o, const char *field,
+                            const char *key, int depth, tf__json_component_fn load,
+                            const void *arg);
 
 #endif

@@ -1,6 +1,6 @@
 /* json_post_processor.c — tokenizer.json's "post_processor": an object whose
  * "type" finds its row in tokenizer/post_processors/'s table, whose read
- * takes the object's fields through tf_fields (json_field_reads.c) and
+ * takes the object's fields through tf__fields (json_field_reads.c) and
  * makes the tokenizer's templates; or a "Sequence" of them ("processors"),
  * nested ones walked in order, of which at most one may add special
  * tokens. None: the templates stay $A and $A $B:1. */
@@ -14,77 +14,80 @@
 enum { POST_FIELD = 256 }; /* bytes of a processor's name: Sequences 8 deep */
 
 /* TF_ERR_FORMAT: field holds v (NULL: is absent) where tokenizers reads `expected`. */
-static tf_status bad_value(const tf_json_loader *l, const char *field, const char *expected,
+static tf_status bad_value(const tf__json_loader *l, const char *field, const char *expected,
                            const cJSON *v)
 {
     char got[TF_FIELD_GOT] = "nothing";
     if (v)
-        tf_json_describe(v, got, sizeof got);
-    return tf_fail(TF_ERR_FORMAT, "%s: %s: expected %s, got %s", l->path, field, expected, got);
+        tf__json_describe(v, got, sizeof got);
+    return tf__fail(TF_ERR_FORMAT, "%s: %s: expected %s, got %s", l->path, field, expected, got);
 }
 
 /* $A and $A $B:1, what a file without a template gives. */
-static tf_status plain_template(const tf_json_loader *l)
+static tf_status plain_template(const tf__json_loader *l)
 {
-    tf_template_destroy(&l->tok->single);
-    tf_template_destroy(&l->tok->pair);
-    return tf_template_add(&l->tok->single, 0, 0, NULL, 0) &&
-                   tf_template_add(&l->tok->pair, 0, 0, NULL, 0) &&
-                   tf_template_add(&l->tok->pair, 1, 1, NULL, 0)
-               ? TF_OK
-               : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
+    tf__template_destroy(&l->tok->single);
+    tf__template_destroy(&l->tok->pair);
+    return tf__template_add(&l->tok->single, 0, 0, NULL, 0) &&
+            tf__template_add(&l->tok->pair, 0, 0, NULL, 0) &&
+            tf__template_add(&l->tok->pair, 1, 1, NULL, 0)
+        ? TF_OK
+        : tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", l->path);
 }
 
 /* The names of the first two processors of the loaded post-processor o (field) that add
  * special tokens, Sequences walked in order, into adders from *n on. */
 static void find_adders(const cJSON *o, const char *field, char adders[2][POST_FIELD], int *n)
 {
-    const char *type = tf_field_item(o, "type")->valuestring;
+    const char *type = tf__field_item(o, "type")->valuestring;
     if (strcmp(type, "Sequence") == 0) {
         const cJSON *p;
         int k = 0;
-        cJSON_ArrayForEach(p, tf_field_item(o, "processors")) {
+        cJSON_ArrayForEach(p, tf__field_item(o, "processors"))
+        {
             char f[POST_FIELD];
-            tf_field_name(f, sizeof f, "%s.processors[%d]", field, k++);
+            tf__field_name(f, sizeof f, "%s.processors[%d]", field, k++);
             find_adders(p, f, adders, n);
         }
-    } else if (tf_post_processor_find(type)->adds_tokens && *n < 2) {
-        tf_field_name(adders[(*n)++], POST_FIELD, "%s", field);
+    } else if (tf__post_processor_find(type)->adds_tokens && *n < 2) {
+        tf__field_name(adders[(*n)++], POST_FIELD, "%s", field);
     }
 }
 
 /* The post-processor o at field, inside depth Sequences. */
-static tf_status load_post_processor(const tf_json_loader *l, const cJSON *o, const char *field,
+static tf_status load_post_processor(const tf__json_loader *l, const cJSON *o, const char *field,
                                      int depth, const void *arg)
 {
-    if (tf_field_absent(o) && depth == 0) /* none */
+    if (tf__field_absent(o) && depth == 0) /* none */
         return TF_OK;
     char f[POST_FIELD];
-    tf_field_name(f, sizeof f, "%s.type", field);
+    tf__field_name(f, sizeof f, "%s.type", field);
     if (!cJSON_IsObject(o))
         return bad_value(l, field, "an object with a \"type\"", o);
-    if (!cJSON_IsString(tf_field_item(o, "type")))
-        return bad_value(l, f, "a string", tf_field_item(o, "type"));
-    const char *type = tf_field_item(o, "type")->valuestring;
+    if (!cJSON_IsString(tf__field_item(o, "type")))
+        return bad_value(l, f, "a string", tf__field_item(o, "type"));
+    const char *type = tf__field_item(o, "type")->valuestring;
     if (strcmp(type, "Sequence") != 0) {
-        const tf_post_processor_type *row = tf_post_processor_find(type);
+        const tf__post_processor_type *row = tf__post_processor_find(type);
         if (!row)
-            return tf_field_unsupported(l, field, type);
-        const tf_fields fields = tf_json_fields(l, o, field);
+            return tf__field_unsupported(l, field, type);
+        const tf__fields fields = tf__json_fields(l, o, field);
         return row->read(&l->tok->single, &l->tok->pair, &fields);
     }
-    tf_status s = tf_json_sequence(l, o, field, "processors", depth, load_post_processor, arg);
+    tf_status s = tf__json_sequence(l, o, field, "processors", depth, load_post_processor, arg);
     char adders[2][POST_FIELD];
     int n = 0;
     if (s == TF_OK && depth == 0)
         find_adders(o, field, adders, &n);
     if (n == 2) /* tokenizers runs each on the one before's output: [CLS] [CLS] a [SEP] [SEP] */
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: %s: a second processor that adds special tokens "
-                       "(after %s) is not supported", l->path, adders[1], adders[0]);
+        return tf__fail(TF_ERR_UNSUPPORTED,
+                        "%s: %s: a second processor that adds special tokens "
+                        "(after %s) is not supported",
+                        l->path, adders[1], adders[0]);
     return s;
 }
 
-tf_status tf_json_post_processor_load(const tf_json_loader *l, const cJSON *post_processor)
+tf_status tf__json_post_processor_load(const tf__json_loader *l, const cJSON *post_processor)
 {
     const tf_status s = plain_template(l);
     return s ? s : load_post_processor(l, post_processor, "post_processor", 0, NULL);

@@ -14,17 +14,17 @@
 #define TF_VOCAB_MAX_BYTES (256u << 20) /* of a vocab.txt or tokenizer.json */
 
 /* Loads a tokenizer.json into tok. */
-tf_status tf_tokenizer_json_load(tf_tokenizer *tok, const char *path,
-                                 const tf_tokenizer_options *o);
+tf_status tf__tokenizer_json_load(tf_tokenizer *tok, const char *path,
+                                  const tf_tokenizer_options *o);
 
 /* BertTokenizerFast's stages over the vocab.txt at path, into tok, with
  * the options o and a folder's special tokens roles[TF_ROLE_COUNT] (all
  * NULL for none). */
-tf_status tf_vocab_txt_load(tf_tokenizer *tok, const char *path, const tf_tokenizer_options *o,
-                            const tf_folder_token *roles);
+tf_status tf__vocab_txt_load(tf_tokenizer *tok, const char *path, const tf_tokenizer_options *o,
+                             const tf__folder_token *roles);
 
 /* Adds to tok what PreTrainedTokenizerFast.__init__ adds from the folder's
  * files fc; `what` names the folder in messages. */
-tf_status tf_folder_tokens_add(tf_tokenizer *tok, const tf_folder_config *fc, const char *what);
+tf_status tf__folder_tokens_add(tf_tokenizer *tok, const tf__folder_config *fc, const char *what);
 
 #endif

@@ -9,20 +9,20 @@
 #include "tfenc.h"
 
 /* The tokenizer file of the folder dir: its tokenizer.json, else its
- * vocab.txt, allocated into *path (tf_free it); *json whether it is the
+ * vocab.txt, allocated into *path (tf__free it); *json whether it is the
  * tokenizer.json. Neither is TF_ERR_IO "<dir>: not a regular file: it is
  * a directory, with neither tokenizer.json nor vocab.txt"; a link to
- * nothing is named (tf_file_probe). */
-tf_status tf_tokenizer_folder_file(const char *dir, char **path, int *json);
+ * nothing is named (tf__file_probe). */
+tf_status tf__tokenizer_folder_file(const char *dir, char **path, int *json);
 
 /* Loads the tokenizer at path (a tokenizer.json, a vocab.txt, or a model
  * folder's tokenizer.json, else its vocab.txt) with the options as given,
- * then what the folder's files say (fc, tf_folder_config_read's; all zero
+ * then what the folder's files say (fc, tf__folder_config_read's; all zero
  * for none): a vocab.txt's special tokens named by fc where the options
  * name none, the tokens transformers adds (added_tokens_decoder, then the
  * special tokens the tokenizer lacks), the pad token and model_max_length
  * (o->max_length over it). */
-tf_status tf_tokenizer_load_with_config(const char *path, const tf_tokenizer_options *o,
-                                        const tf_folder_config *fc, tf_tokenizer **out);
+tf_status tf__tokenizer_load_with_config(const char *path, const tf_tokenizer_options *o,
+                                         const tf__folder_config *fc, tf_tokenizer **out);
 
 #endif

@@ -6,14 +6,14 @@
 
 #include "linear.h"
 
-void tf_pooler(float *pooled, float *cls, float *out, const float *x, const tf_weights *w,
-               const tf_batch *batch, size_t D)
+void tf__pooler(float *pooled, float *cls, float *out, const float *x, const tf__weights *w,
+                const tf__batch *batch, size_t D)
 {
     size_t n = 0; /* non-empty sequences, gathered in order into cls (n, D) */
     for (int32_t b = 0; b < batch->B; b++)
         if (batch->lengths[b] > 0)
             memcpy(cls + n++ * D, x + batch->row_start[b] * D, D * sizeof *cls);
-    tf_linear(out, cls, w->pooler_w, w->pooler_b, n, D, D); /* (n, D) */
+    tf__linear(out, cls, w->pooler_w, w->pooler_b, n, D, D); /* (n, D) */
     for (size_t i = 0; i < n * D; i++)
         out[i] = tanhf(out[i]);
     n = 0;

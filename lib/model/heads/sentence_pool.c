@@ -16,8 +16,8 @@
 #define TF_POOL_MAX_MASKED (-1e9)
 
 /* v (D) = sum over t in [lo, hi) of weight(t) seq[t] / divisor, in double. */
-static void weighted_sum(float *v, const float *seq, size_t lo, size_t hi, size_t D, int by_position,
-                         double divisor)
+static void weighted_sum(float *v, const float *seq, size_t lo, size_t hi, size_t D,
+                         int by_position, double divisor)
 {
     for (size_t i = 0; i < D; i++) {
         double sum = 0.0;
@@ -34,9 +34,15 @@ static void pool_one(float *v, const float *seq, size_t lo, size_t hi, size_t D,
     /* Pooling.py clamps the divisor to 1e-9: no token gives a sum of 0 over it */
     const double n = count ? (double)count : 1e-9;
     switch (pooling) {
-    case TF_POOLING_CLS: memcpy(v, seq, D * sizeof *v); return;
-    case TF_POOLING_MEAN: weighted_sum(v, seq, lo, lo + count, D, 0, n); return;
-    case TF_POOLING_MEAN_SQRT_LEN: weighted_sum(v, seq, lo, lo + count, D, 0, sqrt(n)); return;
+    case TF_POOLING_CLS:
+        memcpy(v, seq, D * sizeof *v);
+        return;
+    case TF_POOLING_MEAN:
+        weighted_sum(v, seq, lo, lo + count, D, 0, n);
+        return;
+    case TF_POOLING_MEAN_SQRT_LEN:
+        weighted_sum(v, seq, lo, lo + count, D, 0, sqrt(n));
+        return;
     case TF_POOLING_WEIGHTED_MEAN: {
         /* weights 1..T by position: sum of (t + 1) over [lo, hi) */
         const double w = count ? (double)count * (double)(lo + hi + 1) / 2.0 : 1e-9;
@@ -60,8 +66,8 @@ static void pool_one(float *v, const float *seq, size_t lo, size_t hi, size_t D,
     }
 }
 
-void tf_pool_mode(float *out, size_t ld_out, const float *seq, const int32_t *lengths,
-                  const int32_t *first, size_t B, size_t T, size_t D, int pooling)
+void tf__pool_mode(float *out, size_t ld_out, const float *seq, const int32_t *lengths,
+                   const int32_t *first, size_t B, size_t T, size_t D, int pooling)
 {
     for (size_t b = 0; b < B; b++) {
         const size_t hi = lengths ? (size_t)lengths[b] : T;
@@ -74,7 +80,7 @@ void tf_pool_mode(float *out, size_t ld_out, const float *seq, const int32_t *le
     }
 }
 
-void tf_l2_normalize_rows(float *x, size_t n, size_t D)
+void tf__l2_normalize_rows(float *x, size_t n, size_t D)
 {
     for (size_t r = 0; r < n; r++) {
         float *v = x + r * D; /* (D) */
@@ -87,7 +93,7 @@ void tf_l2_normalize_rows(float *x, size_t n, size_t D)
     }
 }
 
-void tf_layer_norm_vectors(float *x, size_t n, size_t D, double eps)
+void tf__layer_norm_vectors(float *x, size_t n, size_t D, double eps)
 {
     for (size_t r = 0; r < n; r++) {
         float *v = x + r * D; /* (D) */
@@ -107,39 +113,42 @@ static tf_status check_pool_args(const float *hidden, const int32_t *lengths, in
                                  int32_t D, int32_t pooling, int32_t normalize, const float *out)
 {
     if (!hidden || !out)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", hidden ? "out" : "hidden");
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", hidden ? "out" : "hidden");
     if (B < 1 || T < 1 || D < 1)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "batch %d, seq_len %d, d_model %d: expected >= 1",
-                       (int)B, (int)T, (int)D);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "batch %d, seq_len %d, d_model %d: expected >= 1",
+                        (int)B, (int)T, (int)D);
     size_t n;
-    if (!tf_mul_size((size_t)B * (size_t)T, (size_t)D, &n) || !tf_mul_size(n, sizeof(float), &n))
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "hidden [%d, %d, %d] overflows size_t", (int)B,
-                       (int)T, (int)D);
+    if (!tf__mul_size((size_t)B * (size_t)T, (size_t)D, &n) || !tf__mul_size(n, sizeof(float), &n))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "hidden [%d, %d, %d] overflows size_t", (int)B,
+                        (int)T, (int)D);
     if (pooling < 0 || pooling >= TF_POOLING_COUNT)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "pooling: expected 0 (CLS) .. %d (last token), "
-                       "got %d", TF_POOLING_COUNT - 1, (int)pooling);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "pooling: expected 0 (CLS) .. %d (last token), "
+                        "got %d",
+                        TF_POOLING_COUNT - 1, (int)pooling);
     if (normalize != 0 && normalize != 1)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "normalize: expected 0 or 1, got %d",
-                       (int)normalize);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "normalize: expected 0 or 1, got %d",
+                        (int)normalize);
     for (int32_t b = 0; lengths && b < B; b++)
         if (lengths[b] < 0 || lengths[b] > T)
-            return tf_fail(TF_ERR_INVALID_ARGUMENT, "lengths[%d] = %d is outside 0..seq_len %d",
-                           (int)b, (int)lengths[b], (int)T);
+            return tf__fail(TF_ERR_INVALID_ARGUMENT, "lengths[%d] = %d is outside 0..seq_len %d",
+                            (int)b, (int)lengths[b], (int)T);
     return TF_OK;
 }
 
 tf_status tf_pool(const float *hidden, const int32_t *lengths, int32_t batch, int32_t seq_len,
                   int32_t d_model, int32_t pooling, int32_t normalize, float *out)
 {
-    tf_status s = check_pool_args(hidden, lengths, batch, seq_len, d_model, pooling, normalize, out);
+    tf_status s = check_pool_args(hidden, lengths, batch, seq_len, d_model, pooling, normalize,
+                                  out);
     if (s)
         return s;
     const size_t B = (size_t)batch, T = (size_t)seq_len, D = (size_t)d_model;
-    tf_pool_mode(out, D, hidden, lengths, NULL, B, T, D, pooling);
+    tf__pool_mode(out, D, hidden, lengths, NULL, B, T, D, pooling);
     for (size_t b = 0; b < B; b++) /* an empty sequence gives zeros in every mode */
         if (lengths && lengths[b] == 0)
             memset(out + b * D, 0, D * sizeof *out);
     if (normalize)
-        tf_l2_normalize_rows(out, B, D);
+        tf__l2_normalize_rows(out, B, D);
     return TF_OK;
 }

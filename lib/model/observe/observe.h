@@ -1,5 +1,5 @@
 /* observe.h — watching the forward pass at the boundaries between its
- * steps. After a step, one tf_observe call names the tensor it left; the
+ * steps. After a step, one tf__observe call names the tensor it left; the
  * trace callback gets that tensor's events (their names and layouts: one
  * table in observe.c). At the end of each stage (the embeddings, a layer,
  * the head) a checkpoint looks for non-finite values; when one finds some,
@@ -16,7 +16,7 @@
 /* The tensors a forward pass shows, in the order the steps make them, and
  * the buffer each observation is given (N real tokens, E the embeddings'
  * width, F the feed-forward width). */
-typedef enum tf_step {
+typedef enum tf__step {
     TF_STEP_EMBED_TOKEN,      /* (N, E) token vectors: embed.token */
     TF_STEP_EMBED_POSITION,   /* none: embed.position, the encodings of positions
                                  0..T-1 as the embedding adds them [T, E] */
@@ -46,30 +46,30 @@ typedef enum tf_step {
     TF_STEP_FINAL_NORM,       /* (N, D) final_norm */
     TF_STEP_POOLER,           /* (B, D) pooler */
     TF_STEP_COUNT
-} tf_step;
+} tf__step;
 
 /* The name of the tensor a step leaves (its first event's, before the
  * "layers.<l>." of a layer). */
-const char *tf_step_name(tf_step step);
+const char *tf__step_name(tf__step step);
 
 /* Hands the tensor `step` left in `tensor` to the trace callback as its
- * events (tf_trace_name(name, layer)). Only while tracing. */
-void tf_observe_step(tf_run *run, tf_step step, int32_t layer, const float *tensor);
+ * events (tf__trace_name(name, layer)). Only while tracing. */
+void tf__observe_step(tf__run *run, tf__step step, int32_t layer, const float *tensor);
 
-static inline void tf_observe(tf_run *run, tf_step step, int32_t layer, const float *tensor)
+static inline void tf__observe(tf__run *run, tf__step step, int32_t layer, const float *tensor)
 {
-    if (tf_tracing(&run->tracer))
-        tf_observe_step(run, step, layer, tensor);
+    if (tf__tracing(&run->tracer))
+        tf__observe_step(run, step, layer, tensor);
 }
 
 /* Where attention leaves the scores and weights (B, H, T, T) that the
  * observations show: *scores nowhere (NULL) and *weights where the caller
  * wants them (or NULL), unless tracing: then both, the weights in the
  * trace's buffer when the caller wants none. */
-static inline void tf_observed_attention(tf_run *run, float **scores, float **weights)
+static inline void tf__observed_attention(tf__run *run, float **scores, float **weights)
 {
     *scores = NULL;
-    if (!tf_tracing(&run->tracer))
+    if (!tf__tracing(&run->tracer))
         return;
     *scores = run->tracer.scores;
     if (!*weights)
@@ -79,9 +79,9 @@ static inline void tf_observed_attention(tf_run *run, float **scores, float **we
 /* The feed-forward hidden layer's buffer and the rows it holds at a time:
  * the workspace's TF_FFN_CHUNK_ROWS; while tracing the trace's, all N
  * rows, so that the observations show the whole layer. */
-static inline float *tf_observed_ffn_hidden(tf_run *run, size_t *rows)
+static inline float *tf__observed_ffn_hidden(tf__run *run, size_t *rows)
 {
-    if (!tf_tracing(&run->tracer)) {
+    if (!tf__tracing(&run->tracer)) {
         *rows = TF_FFN_CHUNK_ROWS;
         return run->s.ffn_hidden;
     }
@@ -93,19 +93,19 @@ static inline float *tf_observed_ffn_hidden(tf_run *run, size_t *rows)
  * holds a non-finite value that the call's inputs do not explain, and if
  * so *nf names the first.
  * Rows (N, D), the tensor `step` left (named for `layer`): */
-int tf_checkpoint_rows(const tf_run *run, tf_nonfinite *nf, tf_step step, int32_t layer,
-                       const float *rows);
+int tf__checkpoint_rows(const tf__run *run, tf__nonfinite *nf, tf__step step, int32_t layer,
+                        const float *rows);
 /* Layer l, just run: its attention scores (from the Q | K | V it leaves in
  * s.qkv), or its output s.x (add_norm2): */
-int tf_checkpoint_layer(const tf_run *run, tf_nonfinite *nf, int32_t l);
+int tf__checkpoint_layer(const tf__run *run, tf__nonfinite *nf, int32_t l);
 /* The pooler's output pooled (B, D): */
-int tf_checkpoint_pooled(const tf_run *run, tf_nonfinite *nf, const float *pooled);
+int tf__checkpoint_pooled(const tf__run *run, tf__nonfinite *nf, const float *pooled);
 
 /* The pass through checkpoint `last` (encoder.c's: the embeddings are
  * checkpoint 0, layer l's output l + 1, the head n_layers + 1): returns the
  * checkpoint where it found a non-finite value the inputs do not explain
  * (*nf names it), or -1. */
-typedef int32_t tf_pass_fn(tf_run *run, int32_t last, tf_nonfinite *nf);
+typedef int32_t tf__pass_fn(tf__run *run, int32_t last, tf__nonfinite *nf);
 
 /* The most the trace that names an overflow's tensor may allocate. */
 #define TF_LOCATE_MAX_BYTES ((size_t)256 << 20)
@@ -115,6 +115,6 @@ typedef int32_t tf_pass_fn(tf_run *run, int32_t last, tf_nonfinite *nf);
  * non-finite value the inputs do not explain in *nf (which keeps what the
  * checkpoint found when the trace would take more than TF_LOCATE_MAX_BYTES
  * or cannot be allocated). */
-void tf_locate_nonfinite(tf_run *run, tf_pass_fn *pass, int32_t stage, tf_nonfinite *nf);
+void tf__locate_nonfinite(tf__run *run, tf__pass_fn *pass, int32_t stage, tf__nonfinite *nf);
 
 #endif

@@ -6,29 +6,29 @@
 #include "batch.h"
 #include "tfenc.h"
 
-typedef struct tf_tracer {
-    tf_trace_fn fn;          /* NULL: tracing is off and nothing below exists */
+typedef struct tf__tracer {
+    tf_trace_fn fn; /* NULL: tracing is off and nothing below exists */
     void *user_data;
-    const tf_batch *batch;
+    const tf__batch *batch;
     int32_t D, H;
-    float *buf;              /* [B, T, max(D, F, E)] where events are laid out;
+    float *buf;        /* [B, T, max(D, F, E)] where events are laid out;
                                 the one allocation the three below live in */
-    float *ffn_hidden;       /* (N, F), or (N, 2F) when gated: the whole FFN
+    float *ffn_hidden; /* (N, F), or (N, 2F) when gated: the whole FFN
                                 hidden layer at once */
-    float *scores;           /* [B, H, T, T] */
-    float *weights;          /* [B, H, T, T] */
-} tf_tracer;
+    float *scores;     /* [B, H, T, T] */
+    float *weights;    /* [B, H, T, T] */
+} tf__tracer;
 
 /* Sets up tracing for one call if args->trace is set (allocating its
  * buffers); otherwise leaves it off. */
-tf_status tf_tracer_init(tf_tracer *tr, const tf_forward_args *a, const tf_config *cfg,
-                         const tf_batch *batch);
-void tf_tracer_free(tf_tracer *tr);
+tf_status tf__tracer_init(tf__tracer *tr, const tf_forward_args *a, const tf_config *cfg,
+                          const tf__batch *batch);
+void tf__tracer_free(tf__tracer *tr);
 
-/* Bytes tf_tracer_init allocates for a call, or 0 when that overflows. */
-size_t tf_tracer_bytes(const tf_config *cfg, const tf_batch *batch);
+/* Bytes tf__tracer_init allocates for a call, or 0 when that overflows. */
+size_t tf__tracer_bytes(const tf_config *cfg, const tf__batch *batch);
 
-static inline int tf_tracing(const tf_tracer *tr)
+static inline int tf__tracing(const tf__tracer *tr)
 {
 #ifdef TF_TRACE_COMPILED_OUT /* only for bench/trace_overhead.sh's baseline */
     (void)tr;
@@ -43,21 +43,21 @@ static inline int tf_tracing(const tf_tracer *tr)
 
 /* An event's full name: `name` itself when layer < 0, else
  * "layers.<layer>.<name>" written into buf (size bytes). */
-const char *tf_trace_name(char *buf, size_t size, const char *name, int32_t layer);
+const char *tf__trace_name(char *buf, size_t size, const char *name, int32_t layer);
 
-/* Emits an event named tf_trace_name(name, layer). */
-void tf_trace_emit(tf_tracer *tr, const char *name, int32_t layer, int32_t rank,
-                   const int64_t *dims, const char *dim_names, const float *data);
+/* Emits an event named tf__trace_name(name, layer). */
+void tf__trace_emit(tf__tracer *tr, const char *name, int32_t layer, int32_t rank,
+                    const int64_t *dims, const char *dim_names, const float *data);
 
 /* Emits packed rows (N, W) as [B, T, W]. */
-void tf_trace_rows(tf_tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
-                   const char *dim_names);
+void tf__trace_rows(tf__tracer *tr, const char *name, int32_t layer, const float *rows, size_t W,
+                    const char *dim_names);
 
 /* Emits the first W columns of packed rows (N, ld) as [B, T, W]. */
-void tf_trace_columns(tf_tracer *tr, const char *name, int32_t layer, const float *rows,
-                      size_t ld, size_t W, const char *dim_names);
+void tf__trace_columns(tf__tracer *tr, const char *name, int32_t layer, const float *rows,
+                       size_t ld, size_t W, const char *dim_names);
 
 /* Emits part `which` (0 = Q, 1 = K, 2 = V) of qkv (N, 3D) as [B, H, T, d_k]. */
-void tf_trace_heads(tf_tracer *tr, const char *name, int32_t layer, const float *qkv, int which);
+void tf__trace_heads(tf__tracer *tr, const char *name, int32_t layer, const float *qkv, int which);
 
 #endif

@@ -7,20 +7,20 @@ typedef struct bpe_decoder {
     char *suffix;
 } bpe_decoder;
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     bpe_decoder *d = state;
-    return tf_decoder_text(f, "suffix", "</w>", &d->suffix);
+    return tf__decoder_text(f, "suffix", "</w>", &d->suffix);
 }
 
-static tf_status apply(tf_texts *out, const tf_texts *in, const void *state,
-                       const tf_decode_bound *bound)
+static tf_status apply(tf__texts *out, const tf__texts *in, const void *state,
+                       const tf__decode_bound *bound)
 {
     (void)bound;
     const bpe_decoder *d = state;
     for (size_t k = 0; k < in->n; k++) {
-        tf_text *t = tf_texts_more(out);
-        if (!t || !tf_text_append_replaced(t, in->v[k].s, d->suffix, k + 1 == in->n ? "" : " "))
+        tf__text *t = tf__texts_more(out);
+        if (!t || !tf__text_append_replaced(t, in->v[k].s, d->suffix, k + 1 == in->n ? "" : " "))
             return TF_ERR_OUT_OF_MEMORY;
     }
     return TF_OK;
@@ -29,10 +29,10 @@ static tf_status apply(tf_texts *out, const tf_texts *in, const void *state,
 static void destroy(void *state)
 {
     bpe_decoder *d = state;
-    tf_free(d->suffix);
+    tf__free(d->suffix);
 }
 
-const tf_decoder_type tf_bpe_decoder = {
+const tf__decoder_type tf__bpe_decoder = {
     .stage = {"BPEDecoder", sizeof(bpe_decoder), read, destroy},
     .apply = apply,
 };

@@ -7,17 +7,17 @@
 #include "decoders.h"
 
 /* The byte of a "<0xXX>" token, or -1. */
-static int byte_token(const tf_text *t)
+static int byte_token(const tf__text *t)
 {
     if (t->n != 6 || strncmp(t->s, "<0x", 3) != 0 || t->s[5] != '>')
         return -1;
     int v = 0;
     for (int k = 3; k < 5; k++) {
         const char c = t->s[k];
-        const int digit = c >= '0' && c <= '9'   ? c - '0'
-                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                 : -1;
+        const int digit = c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f'             ? c - 'a' + 10
+            : c >= 'A' && c <= 'F'             ? c - 'A' + 10
+                                               : -1;
         if (digit < 0)
             return -1;
         v = 16 * v + digit;
@@ -27,43 +27,43 @@ static int byte_token(const tf_text *t)
 
 /* The bytes collected so far: their text when valid UTF-8, else one U+FFFD
  * token per byte. */
-static int flush_bytes(tf_texts *out, tf_text *bytes)
+static int flush_bytes(tf__texts *out, tf__text *bytes)
 {
     int valid = 1;
     for (size_t i = 0; valid && i < bytes->n;) {
-        const size_t k =
-            tf_utf8_prefix_bytes((const unsigned char *)bytes->s + i, bytes->n - i, &valid);
+        const size_t k = tf__utf8_prefix_bytes((const unsigned char *)bytes->s + i, bytes->n - i,
+                                               &valid);
         i += k;
     }
-    tf_text *t = bytes->n ? tf_texts_more(out) : NULL;
+    tf__text *t = bytes->n ? tf__texts_more(out) : NULL;
     int ok = !bytes->n ||
-             (t && (valid ? tf_text_append(t, bytes->s, bytes->n) : tf_text_append_cp(t, 0xFFFD)));
+        (t && (valid ? tf__text_append(t, bytes->s, bytes->n) : tf__text_append_cp(t, 0xFFFD)));
     for (size_t i = 1; ok && !valid && i < bytes->n; i++)
-        ok = (t = tf_texts_more(out)) != NULL && tf_text_append_cp(t, 0xFFFD);
+        ok = (t = tf__texts_more(out)) != NULL && tf__text_append_cp(t, 0xFFFD);
     bytes->n = 0;
     return ok;
 }
 
-static tf_status apply(tf_texts *out, const tf_texts *in, const void *state,
-                       const tf_decode_bound *bound)
+static tf_status apply(tf__texts *out, const tf__texts *in, const void *state,
+                       const tf__decode_bound *bound)
 {
     (void)state, (void)bound;
-    tf_text bytes = {0};
-    int ok = tf_text_append(&bytes, "", 0);
+    tf__text bytes = {0};
+    int ok = tf__text_append(&bytes, "", 0);
     for (size_t k = 0; ok && k < in->n; k++) {
         const int b = byte_token(&in->v[k]);
         const char c = (char)b;
-        tf_text *t;
-        ok = b >= 0 ? tf_text_append(&bytes, &c, 1)
-                    : flush_bytes(out, &bytes) && (t = tf_texts_more(out)) != NULL &&
-                          tf_text_append(t, in->v[k].s, in->v[k].n);
+        tf__text *t;
+        ok = b >= 0 ? tf__text_append(&bytes, &c, 1)
+                    : flush_bytes(out, &bytes) && (t = tf__texts_more(out)) != NULL &&
+                tf__text_append(t, in->v[k].s, in->v[k].n);
     }
     ok = ok && flush_bytes(out, &bytes);
-    tf_free(bytes.s);
+    tf__free(bytes.s);
     return ok ? TF_OK : TF_ERR_OUT_OF_MEMORY;
 }
 
-const tf_decoder_type tf_byte_fallback_decoder = {
+const tf__decoder_type tf__byte_fallback_decoder = {
     .stage = {"ByteFallback", 0, NULL, NULL},
     .apply = apply,
 };

@@ -2,18 +2,18 @@
  * text. */
 #include "decoders.h"
 
-static tf_status apply(tf_texts *out, const tf_texts *in, const void *state,
-                       const tf_decode_bound *bound)
+static tf_status apply(tf__texts *out, const tf__texts *in, const void *state,
+                       const tf__decode_bound *bound)
 {
     (void)state, (void)bound;
-    tf_text *t = tf_texts_more(out);
+    tf__text *t = tf__texts_more(out);
     for (size_t k = 0; t && k < in->n; k++)
-        if (!tf_text_append(t, in->v[k].s, in->v[k].n))
+        if (!tf__text_append(t, in->v[k].s, in->v[k].n))
             return TF_ERR_OUT_OF_MEMORY;
     return t ? TF_OK : TF_ERR_OUT_OF_MEMORY;
 }
 
-const tf_decoder_type tf_fuse_decoder = {
+const tf__decoder_type tf__fuse_decoder = {
     .stage = {"Fuse", 0, NULL, NULL},
     .apply = apply,
 };

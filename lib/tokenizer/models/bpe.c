@@ -17,15 +17,15 @@
 
 /* The model: merges by rank over the vocabulary. */
 typedef struct bpe {
-    uint64_t *keys;     /* [n_slots] left id << 32 | right id, UINT64_MAX: empty */
-    int32_t *rank;      /* [n_slots] the merge's place in the list */
-    int32_t *merged;    /* [n_slots] the id of left + right */
-    size_t n_slots;     /* a power of two, at least twice the merges */
-    int32_t unk_id;     /* -1: unknown characters are dropped, as tokenizers does */
+    uint64_t *keys;  /* [n_slots] left id << 32 | right id, UINT64_MAX: empty */
+    int32_t *rank;   /* [n_slots] the merge's place in the list */
+    int32_t *merged; /* [n_slots] the id of left + right */
+    size_t n_slots;  /* a power of two, at least twice the merges */
+    int32_t unk_id;  /* -1: unknown characters are dropped, as tokenizers does */
     int32_t fuse_unk, byte_fallback, ignore_merges;
     char prefix[TF_BPE_AFFIX]; /* continuing_subword_prefix, "" for none */
     char suffix[TF_BPE_AFFIX]; /* end_of_word_suffix, "" for none */
-    int32_t byte_id[256]; /* the ids of "<0x00>" .. "<0xFF>" (byte_fallback), -1 */
+    int32_t byte_id[256];      /* the ids of "<0x00>" .. "<0xFF>" (byte_fallback), -1 */
 } bpe;
 
 static uint64_t pair_key(int32_t left, int32_t right)
@@ -44,9 +44,9 @@ static int reserve(bpe *b, size_t n)
     b->n_slots = 16;
     while (b->n_slots < 2 * n)
         b->n_slots *= 2;
-    b->keys = tf_malloc(b->n_slots * sizeof *b->keys);
-    b->rank = tf_malloc(b->n_slots * sizeof *b->rank);
-    b->merged = tf_malloc(b->n_slots * sizeof *b->merged);
+    b->keys = tf__malloc(b->n_slots * sizeof *b->keys);
+    b->rank = tf__malloc(b->n_slots * sizeof *b->rank);
+    b->merged = tf__malloc(b->n_slots * sizeof *b->merged);
     if (!b->keys || !b->rank || !b->merged)
         return 0;
     memset(b->keys, 0xff, b->n_slots * sizeof *b->keys);
@@ -80,7 +80,7 @@ static int64_t find_merge(const bpe *b, int32_t left, int32_t right)
 
 /* Symbols of a word while merging: on the stack until they outgrow it. */
 typedef struct symbols {
-    tf_token *v; /* [n] of [cap] */
+    tf__token *v; /* [n] of [cap] */
     size_t n, cap;
     int on_heap;
 } symbols;
@@ -88,22 +88,22 @@ typedef struct symbols {
 static int push_symbol(symbols *s, int32_t id, int64_t begin, int64_t end)
 {
     if (s->n == s->cap) {
-        tf_token *bigger = tf_malloc(2 * s->cap * sizeof *bigger);
+        tf__token *bigger = tf__malloc(2 * s->cap * sizeof *bigger);
         if (!bigger)
             return 0;
         memcpy(bigger, s->v, s->n * sizeof *bigger);
         if (s->on_heap)
-            tf_free(s->v);
+            tf__free(s->v);
         s->v = bigger, s->cap *= 2, s->on_heap = 1;
     }
-    s->v[s->n++] = (tf_token){id, 0, begin, end};
+    s->v[s->n++] = (tf__token){id, 0, begin, end};
     return 1;
 }
 
-static int flush_unk(symbols *s, tf_token *pending_unk)
+static int flush_unk(symbols *s, tf__token *pending_unk)
 {
     const int ok = pending_unk->id < 0 ||
-                   push_symbol(s, pending_unk->id, pending_unk->begin, pending_unk->end);
+        push_symbol(s, pending_unk->id, pending_unk->begin, pending_unk->end);
     pending_unk->id = -1;
     return ok;
 }
@@ -113,8 +113,8 @@ static int flush_unk(symbols *s, tf_token *pending_unk)
  * that text (byte_fallback, when all are tokens; an unk pending stays
  * pending, as there); else unk, fused with an unk before it when fuse_unk;
  * else nothing. */
-static int char_symbols(symbols *s, const bpe *b, const tf_vocab *v, const tf_char *w,
-                        size_t n, size_t k, tf_token *pending_unk)
+static int char_symbols(symbols *s, const bpe *b, const tf__vocab *v, const tf__char *w, size_t n,
+                        size_t k, tf__token *pending_unk)
 {
     char text[4 + 2 * sizeof b->prefix]; /* prefix, the character's UTF-8, suffix */
     size_t len = 0;
@@ -127,7 +127,7 @@ static int char_symbols(symbols *s, const bpe *b, const tf_vocab *v, const tf_ch
         memcpy(text + len, b->suffix, strlen(b->suffix));
         len += strlen(b->suffix);
     }
-    const int32_t id = tf_vocab_find(v, text, len);
+    const int32_t id = tf__vocab_find(v, text, len);
     if (id >= 0)
         return flush_unk(s, pending_unk) && push_symbol(s, id, w[k].begin, w[k].end);
     int bytes_known = b->byte_fallback;
@@ -144,7 +144,7 @@ static int char_symbols(symbols *s, const bpe *b, const tf_vocab *v, const tf_ch
     }
     if (!flush_unk(s, pending_unk))
         return 0;
-    *pending_unk = (tf_token){b->unk_id, 0, w[k].begin, w[k].end};
+    *pending_unk = (tf__token){b->unk_id, 0, w[k].begin, w[k].end};
     return 1;
 }
 
@@ -234,8 +234,8 @@ static void push_pair(heap *h, const bpe *b, const symbols *s, int32_t left, int
 {
     const int64_t m = left >= 0 && right >= 0 ? find_merge(b, s->v[left].id, s->v[right].id) : -1;
     if (m >= 0)
-        heap_push(h, (candidate){(uint64_t)(uint32_t)b->rank[m] << 32 | (uint32_t)left,
-                                 b->merged[m]});
+        heap_push(h,
+                  (candidate){(uint64_t)(uint32_t)b->rank[m] << 32 | (uint32_t)left, b->merged[m]});
 }
 
 /* merge_short's result in O(n log n), as tokenizers' Word::merge_all does
@@ -244,10 +244,10 @@ static void push_pair(heap *h, const bpe *b, const symbols *s, int32_t left, int
 static int merge_long(symbols *s, const bpe *b)
 {
     const size_t n = s->n;
-    int32_t *link = tf_malloc(2 * n * sizeof *link); /* [n] prev, then [n] next; -1: none */
-    heap h = {tf_malloc(3 * n * sizeof *h.v), 0};
+    int32_t *link = tf__malloc(2 * n * sizeof *link); /* [n] prev, then [n] next; -1: none */
+    heap h = {tf__malloc(3 * n * sizeof *h.v), 0};
     if (!link || !h.v) {
-        tf_free(link), tf_free(h.v);
+        tf__free(link), tf__free(h.v);
         return 0;
     }
     int32_t *prev = link, *next = link + n;
@@ -280,13 +280,13 @@ static int merge_long(symbols *s, const bpe *b)
         if (s->v[i].id >= 0)
             s->v[kept++] = s->v[i];
     s->n = kept;
-    tf_free(link), tf_free(h.v);
+    tf__free(link), tf__free(h.v);
     return 1;
 }
 
 /* The bytes the characters w[0..n) came from: from the first that has any
  * to the last (characters put in by a stage span nothing). */
-static void word_span(const tf_char *w, size_t n, int64_t *begin, int64_t *end)
+static void word_span(const tf__char *w, size_t n, int64_t *begin, int64_t *end)
 {
     *begin = w[0].begin, *end = w[n - 1].end;
     for (size_t k = 0; k < n; k++) {
@@ -296,27 +296,27 @@ static void word_span(const tf_char *w, size_t n, int64_t *begin, int64_t *end)
 }
 
 /* The BPE tokens of the word w[0..n); 0 when out of memory. */
-static int word(tf_token_vec *out, const bpe *b, const tf_vocab *v, const tf_char *w, size_t n)
+static int word(tf__token_vec *out, const bpe *b, const tf__vocab *v, const tf__char *w, size_t n)
 {
     if (n == 0)
         return 1;
     if (b->ignore_merges) { /* a word in the vocabulary is its own token */
         char *utf8 = NULL;
         size_t cap = 0;
-        const size_t len = tf_chars_utf8(w, n, &utf8, &cap, NULL);
-        const int32_t id = len == SIZE_MAX ? -1 : tf_vocab_find(v, utf8, len);
-        tf_free(utf8);
+        const size_t len = tf__chars_utf8(w, n, &utf8, &cap, NULL);
+        const int32_t id = len == SIZE_MAX ? -1 : tf__vocab_find(v, utf8, len);
+        tf__free(utf8);
         if (len == SIZE_MAX)
             return 0;
         if (id >= 0) {
             int64_t begin, end;
             word_span(w, n, &begin, &end);
-            return tf_token_push(out, id, begin, end);
+            return tf__token_push(out, id, begin, end);
         }
     }
-    tf_token stack[TF_BPE_STACK];
+    tf__token stack[TF_BPE_STACK];
     symbols s = {stack, 0, TF_BPE_STACK, 0};
-    tf_token pending_unk = {-1, 0, 0, 0};
+    tf__token pending_unk = {-1, 0, 0, 0};
     int ok = 1;
     for (size_t k = 0; k < n && ok; k++)
         ok = char_symbols(&s, b, v, w, n, k, &pending_unk);
@@ -326,22 +326,22 @@ static int word(tf_token_vec *out, const bpe *b, const tf_vocab *v, const tf_cha
     else if (ok)
         ok = merge_long(&s, b);
     for (size_t i = 0; ok && i < s.n; i++)
-        ok = tf_token_push(out, s.v[i].id, s.v[i].begin, s.v[i].end);
+        ok = tf__token_push(out, s.v[i].id, s.v[i].begin, s.v[i].end);
     if (s.on_heap)
-        tf_free(s.v);
+        tf__free(s.v);
     return ok;
 }
 
-static tf_status encode(tf_token_vec *out, const void *state, const tf_vocab *vocab,
-                        const tf_char *w, size_t n, const char *what)
+static tf_status encode(tf__token_vec *out, const void *state, const tf__vocab *vocab,
+                        const tf__char *w, size_t n, const char *what)
 {
-    return word(out, state, vocab, w, n) ? TF_OK : tf_tokens_no_memory(what);
+    return word(out, state, vocab, w, n) ? TF_OK : tf__tokens_no_memory(what);
 }
 
 /* ---- Building --------------------------------------------------------------------- */
 
 /* A string of the model (prefix or suffix) into buf[TF_BPE_AFFIX]. */
-static tf_status affix(const tf_fields *f, const char *key, char *buf)
+static tf_status affix(const tf__fields *f, const char *key, char *buf)
 {
     const char *s;
     tf_status st = f->string(f, key, 1, &s);
@@ -355,46 +355,48 @@ static tf_status affix(const tf_fields *f, const char *key, char *buf)
 
 /* What add_one needs of the model being built. */
 typedef struct merge_target {
-    const tf_fields *f;
-    const tf_vocab *v;
+    const tf__fields *f;
+    const tf__vocab *v;
     bpe *b;
 } merge_target;
 
 /* Merge k, left + right: both tokens and left + right (right without the
  * continuing prefix) in the vocabulary. */
-static tf_status add_one(void *arg, int32_t k, const char *left, size_t left_len,
-                         const char *right)
+static tf_status add_one(void *arg, int32_t k, const char *left, size_t left_len, const char *right)
 {
     const merge_target *t = arg;
     char key[48], joined[1024];
     snprintf(key, sizeof key, "merges[%d]", (int)k); /* named only for a message */
     const size_t p = strlen(t->b->prefix);
     const char *tail = p && strncmp(right, t->b->prefix, p) == 0 ? right + p : right;
-    const int32_t a_id = tf_vocab_find(t->v, left, left_len);
-    const int32_t b_id = tf_vocab_find(t->v, right, strlen(right));
+    const int32_t a_id = tf__vocab_find(t->v, left, left_len);
+    const int32_t b_id = tf__vocab_find(t->v, right, strlen(right));
     if (left_len + strlen(tail) >= sizeof joined)
         return t->f->expected(t->f, key, "tokens of at most 1023 bytes");
     memcpy(joined, left, left_len);
     strcpy(joined + left_len, tail);
-    const int32_t merged = tf_vocab_find(t->v, joined, strlen(joined));
+    const int32_t merged = tf__vocab_find(t->v, joined, strlen(joined));
     if (a_id < 0 || b_id < 0 || merged < 0)
-        return tf_fail(TF_ERR_FORMAT, "%s: model.%s: \"%s\" is not in the vocabulary", t->f->file,
-                       key, a_id < 0 ? "the first token" : b_id < 0 ? "the second token" : joined);
+        return tf__fail(TF_ERR_FORMAT, "%s: model.%s: \"%s\" is not in the vocabulary", t->f->file,
+                        key,
+                        a_id < 0       ? "the first token"
+                            : b_id < 0 ? "the second token"
+                                       : joined);
     add_merge(t->b, a_id, b_id, k, merged);
     return TF_OK;
 }
 
 /* vocab, dropout (null or 0 only), unk_token, continuing_subword_prefix,
  * end_of_word_suffix, fuse_unk, byte_fallback, ignore_merges, merges. */
-static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
+static tf_status build(void *state, tf__vocab *vocab, const tf__fields *f)
 {
     bpe *b = state;
     double dropout = 0;
     tf_status s = f->token_ids(f, "vocab", vocab);
     const int dropout_kind = s ? 0 : f->number(f, "dropout", &dropout);
     if (dropout_kind < 0 || dropout != 0)
-        return tf_fail(TF_ERR_UNSUPPORTED, "%s: model.dropout: only null or 0 is supported",
-                       f->file);
+        return tf__fail(TF_ERR_UNSUPPORTED, "%s: model.dropout: only null or 0 is supported",
+                        f->file);
     if (s == TF_OK)
         s = f->token(f, "unk_token", vocab, &b->unk_id);
     if (s == TF_OK)
@@ -411,24 +413,24 @@ static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
     if (s == TF_OK && (n < 0 || n > TF_VOCAB_MAX_TOKENS))
         s = f->expected(f, "merges", "an array of at most 16777216 merges");
     if (s == TF_OK && !reserve(b, (size_t)n))
-        s = tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %d merges", f->file, n);
+        s = tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate %d merges", f->file, n);
     merge_target target = {f, vocab, b};
     if (s == TF_OK)
         s = f->merges(f, "merges", add_one, &target);
     if (s == TF_OK)
-        tf_vocab_byte_tokens(vocab, b->byte_id);
+        tf__vocab_byte_tokens(vocab, b->byte_id);
     return s;
 }
 
 static void destroy(void *state)
 {
     bpe *b = state;
-    tf_free(b->keys);
-    tf_free(b->rank);
-    tf_free(b->merged);
+    tf__free(b->keys);
+    tf__free(b->rank);
+    tf__free(b->merged);
 }
 
-const tf_tokenizer_model tf_bpe_model = {
+const tf__tokenizer_model tf__bpe_model = {
     .name = "BPE",
     .state_size = sizeof(bpe),
     .build = build,

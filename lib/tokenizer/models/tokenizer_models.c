@@ -2,7 +2,7 @@
  *
  * Adding a model (say tokenizers' WordLevel, "WordLevel" in model.type):
  *  1. write models/word_level.c, after tokenizers' models/wordlevel/ (named
- *     at its top), defining `const tf_tokenizer_model tf_word_level_model`
+ *     at its top), defining `const tf__tokenizer_model tf__word_level_model`
  *     (tokenizer_models.h says what each field is): its state, a build that
  *     reads and checks every field tokenizers reads, encode, destroy;
  *  2. add its line to TF_TOKENIZER_MODELS below and the file to
@@ -15,18 +15,18 @@
 #include <string.h>
 
 #define TF_TOKENIZER_MODELS(ROW) /* the table: a line per model, the row its file defines */ \
-    ROW(tf_wordpiece_model)                                                                  \
-    ROW(tf_bpe_model)                                                                        \
-    ROW(tf_unigram_model)                                                                    \
+    ROW(tf__wordpiece_model)                                                                 \
+    ROW(tf__bpe_model)                                                                       \
+    ROW(tf__unigram_model)                                                                   \
     /* (the table ends here) */
 
-#define DECLARE_ROW(row) extern const tf_tokenizer_model row;
+#define DECLARE_ROW(row) extern const tf__tokenizer_model row;
 TF_TOKENIZER_MODELS(DECLARE_ROW)
-#define ROW_ADDRESS(row) &row,
-static const tf_tokenizer_model *const models[] = {TF_TOKENIZER_MODELS(ROW_ADDRESS)};
+#define ROW_ADDRESS(row) &(row),
+static const tf__tokenizer_model *const models[] = {TF_TOKENIZER_MODELS(ROW_ADDRESS)};
 enum { N_MODELS = sizeof models / sizeof models[0] };
 
-const tf_tokenizer_model *tf_tokenizer_model_find(const char *name)
+const tf__tokenizer_model *tf__tokenizer_model_find(const char *name)
 {
     for (int i = 0; i < N_MODELS; i++)
         if (strcmp(models[i]->name, name) == 0)

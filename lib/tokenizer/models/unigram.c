@@ -19,9 +19,9 @@
 
 /* The model: scored pieces, the best path. */
 typedef struct unigram {
-    double *score;        /* [vocabulary size] each piece's log probability */
-    double unk_score;     /* the lowest score less TF_UNK_PENALTY */
-    int32_t unk_id;       /* -1: none (a character no piece has is an error) */
+    double *score;    /* [vocabulary size] each piece's log probability */
+    double unk_score; /* the lowest score less TF_UNK_PENALTY */
+    int32_t unk_id;   /* -1: none (a character no piece has is an error) */
     int32_t byte_fallback;
     int32_t byte_id[256]; /* the ids of "<0x00>" .. "<0xFF>" (byte_fallback), -1 */
 } unigram;
@@ -45,16 +45,16 @@ typedef struct lattice {
 
 /* The lattice of w[0..n) in stack (stack_size bytes) or allocated; 0 when
  * out of memory. */
-static int lattice_alloc(lattice *l, const tf_char *w, size_t n, void *stack, size_t stack_size)
+static int lattice_alloc(lattice *l, const tf__char *w, size_t n, void *stack, size_t stack_size)
 {
     size_t bytes = 0;
     for (size_t k = 0; k < n; k++)
-        bytes += tf_utf8_length(w[k].cp);
+        bytes += tf__utf8_length(w[k].cp);
     const size_t each = sizeof(lattice_node) + sizeof(uint32_t) + 1;
     size_t total;
-    if (!tf_mul_size(bytes + 1, each, &total))
+    if (!tf__mul_size(bytes + 1, each, &total))
         return 0;
-    char *p = total <= stack_size ? stack : tf_malloc(total);
+    char *p = total <= stack_size ? stack : tf__malloc(total);
     if (!p)
         return 0;
     l->node = (lattice_node *)p; /* first: the most aligned */
@@ -82,7 +82,7 @@ static void relax(lattice_node *end, double score, int32_t id, size_t from)
 
 /* The best paths to every byte; 0 when a character is no piece and there
  * is no unk. */
-static int viterbi(lattice *l, const unigram *u, const tf_vocab *v)
+static int viterbi(lattice *l, const unigram *u, const tf__vocab *v)
 {
     for (size_t start = 0; start < l->bytes;) {
         size_t width = 1; /* of the character at start */
@@ -91,7 +91,7 @@ static int viterbi(lattice *l, const unigram *u, const tf_vocab *v)
         const double base = l->node[start].score;
         int single = 0; /* the character is a piece of its own */
         int32_t trie = 0;
-        for (size_t k = start; k < l->bytes && (trie = tf_vocab_child(v, trie, l->utf8[k])) >= 0;
+        for (size_t k = start; k < l->bytes && (trie = tf__vocab_child(v, trie, l->utf8[k])) >= 0;
              k++) {
             const int32_t id = v->node_id[trie];
             if (id < 0)
@@ -113,51 +113,51 @@ static int viterbi(lattice *l, const unigram *u, const tf_vocab *v)
  * characters: itself, or (a fused unk) the token its text is, its bytes
  * (byte_fallback; each spans its own character, as SentencePiece's spans
  * do, where tokenizers gives each the whole piece), unk. */
-static int push_piece(tf_token_vec *out, const unigram *u, const tf_vocab *v,
-                      const lattice *l, const tf_char *w, size_t from, size_t to, int32_t id)
+static int push_piece(tf__token_vec *out, const unigram *u, const tf__vocab *v, const lattice *l,
+                      const tf__char *w, size_t from, size_t to, int32_t id)
 {
     const int64_t begin = w[l->char_at[from]].begin, end = w[l->char_at[to] - 1].end;
     if (id != u->unk_id)
-        return tf_token_push(out, id, begin, end);
-    const int32_t found = tf_vocab_find(v, (const char *)l->utf8 + from, to - from);
+        return tf__token_push(out, id, begin, end);
+    const int32_t found = tf__vocab_find(v, (const char *)l->utf8 + from, to - from);
     if (found >= 0)
-        return tf_token_push(out, found, begin, end);
+        return tf__token_push(out, found, begin, end);
     int bytes_known = u->byte_fallback;
     for (size_t b = from; bytes_known && b < to; b++)
         bytes_known = u->byte_id[l->utf8[b]] >= 0;
     for (size_t b = from, c = l->char_at[from]; bytes_known && b < to; b++) {
         c += b > from && (l->utf8[b] & 0xC0) != 0x80; /* the character byte b is of */
-        if (!tf_token_push(out, u->byte_id[l->utf8[b]], w[c].begin, w[c].end))
+        if (!tf__token_push(out, u->byte_id[l->utf8[b]], w[c].begin, w[c].end))
             return 0;
     }
-    return bytes_known || tf_token_push(out, u->unk_id, begin, end);
+    return bytes_known || tf__token_push(out, u->unk_id, begin, end);
 }
 
 /* The pieces of the best path, first to last, adjacent unks fused. */
-static int push_path(tf_token_vec *out, const unigram *u, const tf_vocab *v,
-                     const lattice *l, const tf_char *w)
+static int push_path(tf__token_vec *out, const unigram *u, const tf__vocab *v, const lattice *l,
+                     const tf__char *w)
 {
-    tf_token_vec path = {0}; /* the pieces, last to first: id and bytes [begin, end) */
+    tf__token_vec path = {0}; /* the pieces, last to first: id and bytes [begin, end) */
     int ok = 1;
     for (size_t end = l->bytes; ok && end > 0;) {
         size_t from = (size_t)l->node[end].from;
         const int32_t id = l->node[end].id;
         while (id == u->unk_id && from > 0 && l->node[from].id == u->unk_id)
             from = (size_t)l->node[from].from;
-        ok = tf_token_push(&path, id, (int64_t)from, (int64_t)end);
+        ok = tf__token_push(&path, id, (int64_t)from, (int64_t)end);
         end = from;
     }
     for (size_t k = path.n; ok && k-- > 0;)
         ok = push_piece(out, u, v, l, w, (size_t)path.v[k].begin, (size_t)path.v[k].end,
                         path.v[k].id);
-    tf_free(path.v);
+    tf__free(path.v);
     return ok;
 }
 
 /* The Unigram tokens of the word w[0..n) (v's trie holds every piece, each
  * once): 1, 0 when out of memory, -1 when a character is no piece and
  * unk_id is -1. */
-static int word(tf_token_vec *out, const unigram *u, const tf_vocab *v, const tf_char *w,
+static int word(tf__token_vec *out, const unigram *u, const tf__vocab *v, const tf__char *w,
                 size_t n)
 {
     _Alignas(lattice_node) char stack[TF_UNIGRAM_STACK * (sizeof(lattice_node) + 5)];
@@ -166,39 +166,41 @@ static int word(tf_token_vec *out, const unigram *u, const tf_vocab *v, const tf
         return 0;
     int ok = viterbi(&l, u, v) ? push_path(out, u, v, &l, w) : -1;
     if ((char *)l.node != stack)
-        tf_free(l.node);
+        tf__free(l.node);
     return ok;
 }
 
-static tf_status encode(tf_token_vec *out, const void *state, const tf_vocab *vocab,
-                        const tf_char *w, size_t n, const char *what)
+static tf_status encode(tf__token_vec *out, const void *state, const tf__vocab *vocab,
+                        const tf__char *w, size_t n, const char *what)
 {
     const int ok = word(out, state, vocab, w, n);
     if (ok < 0)
-        return tf_fail(TF_ERR_INVALID_ARGUMENT, "%s: Unigram: the word at byte %lld has a "
-                       "character that is no piece of the vocabulary, and model.unk_id is null",
-                       what, (long long)w[0].begin);
-    return ok ? TF_OK : tf_tokens_no_memory(what);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "%s: Unigram: the word at byte %lld has a "
+                        "character that is no piece of the vocabulary, and model.unk_id is null",
+                        what, (long long)w[0].begin);
+    return ok ? TF_OK : tf__tokens_no_memory(what);
 }
 
 /* ---- Building --------------------------------------------------------------------- */
 
 /* Every piece once: a piece listed twice is TF_ERR_FORMAT naming both places. */
-static tf_status check_pieces_once(const tf_vocab *v, const char *file)
+static tf_status check_pieces_once(const tf__vocab *v, const char *file)
 {
     for (int32_t k = 0; k < v->size; k++) {
-        const int32_t found = tf_vocab_find(v, tf_vocab_token(v, k), v->length[k]);
+        const int32_t found = tf__vocab_find(v, tf__vocab_token(v, k), v->length[k]);
         if (found != k)
-            return tf_fail(TF_ERR_FORMAT, "%s: model.vocab[%d]: \"%.*s\" is also "
-                           "model.vocab[%d] (each piece once)", file, (int)k,
-                           tf_utf8_prefix(tf_vocab_token(v, k), 48), tf_vocab_token(v, k),
-                           (int)found);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: model.vocab[%d]: \"%.*s\" is also "
+                            "model.vocab[%d] (each piece once)",
+                            file, (int)k, tf__utf8_prefix(tf__vocab_token(v, k), 48),
+                            tf__vocab_token(v, k), (int)found);
     }
     return TF_OK;
 }
 
 /* vocab ([piece, score], each piece once), unk_id, byte_fallback. */
-static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
+static tf_status build(void *state, tf__vocab *vocab, const tf__fields *f)
 {
     unigram *u = state;
     tf_status s = f->scored_pieces(f, "vocab", vocab, &u->score);
@@ -214,17 +216,17 @@ static tf_status build(void *state, tf_vocab *vocab, const tf_fields *f)
     for (int32_t k = 1; k < vocab->size; k++)
         lowest = u->score[k] < lowest ? u->score[k] : lowest;
     u->unk_score = lowest - TF_UNK_PENALTY;
-    tf_vocab_byte_tokens(vocab, u->byte_id);
+    tf__vocab_byte_tokens(vocab, u->byte_id);
     return TF_OK;
 }
 
 static void destroy(void *state)
 {
     unigram *u = state;
-    tf_free(u->score);
+    tf__free(u->score);
 }
 
-const tf_tokenizer_model tf_unigram_model = {
+const tf__tokenizer_model tf__unigram_model = {
     .name = "Unigram",
     .state_size = sizeof(unigram),
     .build = build,

@@ -7,11 +7,11 @@
 
 #include "tokenizer_models.h"
 
-extern const tf_tokenizer_model tf_wordpiece_model;
+extern const tf__tokenizer_model tf__wordpiece_model;
 
-/* Fills WordPiece's state (tf_wordpiece_model.state_size bytes): unk_id for
+/* Fills WordPiece's state (tf__wordpiece_model.state_size bytes): unk_id for
  * a word the vocabulary cannot spell, and for a word of more than max_chars
  * characters. */
-void tf_wordpiece_init(void *state, int32_t unk_id, int32_t max_chars);
+void tf__wordpiece_init(void *state, int32_t unk_id, int32_t max_chars);
 
 #endif

@@ -11,13 +11,13 @@ typedef struct bert {
     int32_t clean_text, handle_chinese_chars, strip_accents, lowercase;
 } bert;
 
-void tf_bert_normalizer_init(void *state, int32_t clean_text, int32_t handle_chinese_chars,
-                             int32_t strip_accents, int32_t lowercase)
+void tf__bert_normalizer_init(void *state, int32_t clean_text, int32_t handle_chinese_chars,
+                              int32_t strip_accents, int32_t lowercase)
 {
     *(bert *)state = (bert){clean_text, handle_chinese_chars, strip_accents, lowercase};
 }
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     bert *n = state;
     const char *keys[4] = {"clean_text", "handle_chinese_chars", "lowercase", "strip_accents"};
@@ -32,7 +32,7 @@ static tf_status read(void *state, const tf_fields *f)
 
 /* cp >= 0x80 from [begin, end) with accents stripped (NFD, nonspacing marks
  * dropped) then lower-cased, each as n says. */
-static int push_normalised(tf_chars *out, const bert *n, int32_t cp, int64_t begin, int64_t end)
+static int push_normalised(tf__chars *out, const bert *n, int32_t cp, int64_t begin, int64_t end)
 {
     utf8proc_int32_t parts[32]; /* the decomposition of cp */
     utf8proc_ssize_t count = 1;
@@ -44,42 +44,42 @@ static int push_normalised(tf_chars *out, const bert *n, int32_t cp, int64_t beg
             count = 1, parts[0] = cp;
     }
     for (utf8proc_ssize_t i = 0; i < count; i++) {
-        if (n->strip_accents && tf_is_nonspacing_mark(parts[i]))
+        if (n->strip_accents && tf__is_nonspacing_mark(parts[i]))
             continue;
-        if (!(n->lowercase ? tf_chars_push_lower(out, parts[i], begin, end)
-                           : tf_chars_push(out, parts[i], begin, end)))
+        if (!(n->lowercase ? tf__chars_push_lower(out, parts[i], begin, end)
+                           : tf__chars_push(out, parts[i], begin, end)))
             return 0;
     }
     return 1;
 }
 
 /* BertNormalizer's passes over one character. */
-static int one(tf_chars *out, const bert *n, const tf_char *c)
+static int one(tf__chars *out, const bert *n, const tf__char *c)
 {
     const int32_t cp = c->cp;
-    if (n->clean_text && (cp == 0 || cp == 0xFFFD || tf_is_control(cp)))
+    if (n->clean_text && (cp == 0 || cp == 0xFFFD || tf__is_control(cp)))
         return 1;
-    if (n->clean_text && tf_is_whitespace(cp))
-        return tf_chars_push(out, ' ', c->begin, c->end);
+    if (n->clean_text && tf__is_whitespace(cp))
+        return tf__chars_push(out, ' ', c->begin, c->end);
     if (cp < 0x80)
-        return n->lowercase ? tf_chars_push_lower(out, cp, c->begin, c->end)
-                            : tf_chars_push(out, cp, c->begin, c->end);
-    if (n->handle_chinese_chars && tf_is_cjk(cp))
-        return tf_chars_push(out, ' ', c->begin, c->end) &&
-               push_normalised(out, n, cp, c->begin, c->end) &&
-               tf_chars_push(out, ' ', c->begin, c->end);
+        return n->lowercase ? tf__chars_push_lower(out, cp, c->begin, c->end)
+                            : tf__chars_push(out, cp, c->begin, c->end);
+    if (n->handle_chinese_chars && tf__is_cjk(cp))
+        return tf__chars_push(out, ' ', c->begin, c->end) &&
+            push_normalised(out, n, cp, c->begin, c->end) &&
+            tf__chars_push(out, ' ', c->begin, c->end);
     return push_normalised(out, n, cp, c->begin, c->end);
 }
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     for (size_t k = 0; k < in->n; k++)
         if (!one(out, state, &in->v[k]))
-            return tf_normalizer_no_memory(what);
+            return tf__normalizer_no_memory(what);
     return TF_OK;
 }
 
-const tf_normalizer_type tf_bert_normalizer = {
+const tf__normalizer_type tf__bert_normalizer = {
     .stage = {"BertNormalizer", sizeof(bert), read, NULL},
     .apply = apply,
     .per_char = 1,

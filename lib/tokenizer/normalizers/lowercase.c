@@ -2,16 +2,16 @@
  * character lower-cased, as Rust's char::to_lowercase. */
 #include "normalizers.h"
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
     for (size_t k = 0; k < in->n; k++)
-        if (!tf_chars_push_lower(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
-            return tf_normalizer_no_memory(what);
+        if (!tf__chars_push_lower(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
+            return tf__normalizer_no_memory(what);
     return TF_OK;
 }
 
-const tf_normalizer_type tf_lowercase_normalizer = {
+const tf__normalizer_type tf__lowercase_normalizer = {
     .stage = {"Lowercase", 0, NULL, NULL},
     .apply = apply,
     .per_char = 1,

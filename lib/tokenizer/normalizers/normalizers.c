@@ -3,7 +3,7 @@
  * Adding a normalizer (say tokenizers' ByteLevel, "ByteLevel" in its
  * "type"):
  *  1. write normalizers/<type>.c, after tokenizers' normalizers/ (named at
- *     its top), defining `const tf_normalizer_type tf_<type>_normalizer`
+ *     its top), defining `const tf__normalizer_type tf__<type>_normalizer`
  *     (normalizers.h and stages.h say what each field is): its state, a
  *     read that reads and checks every field tokenizers reads, apply,
  *     destroy;
@@ -19,26 +19,26 @@
 #include "error.h"
 
 #define TF_NORMALIZERS(ROW) /* the table: a line per type, the row its file defines */ \
-    ROW(tf_bert_normalizer)                                                            \
-    ROW(tf_nfc_normalizer)                                                             \
-    ROW(tf_nfd_normalizer)                                                             \
-    ROW(tf_nfkc_normalizer)                                                            \
-    ROW(tf_nfkd_normalizer)                                                            \
-    ROW(tf_lowercase_normalizer)                                                       \
-    ROW(tf_strip_accents_normalizer)                                                   \
-    ROW(tf_strip_normalizer)                                                           \
-    ROW(tf_replace_normalizer)                                                         \
-    ROW(tf_prepend_normalizer)                                                         \
-    ROW(tf_precompiled_normalizer)                                                     \
+    ROW(tf__bert_normalizer)                                                           \
+    ROW(tf__nfc_normalizer)                                                            \
+    ROW(tf__nfd_normalizer)                                                            \
+    ROW(tf__nfkc_normalizer)                                                           \
+    ROW(tf__nfkd_normalizer)                                                           \
+    ROW(tf__lowercase_normalizer)                                                      \
+    ROW(tf__strip_accents_normalizer)                                                  \
+    ROW(tf__strip_normalizer)                                                          \
+    ROW(tf__replace_normalizer)                                                        \
+    ROW(tf__prepend_normalizer)                                                        \
+    ROW(tf__precompiled_normalizer)                                                    \
     /* (the table ends here) */
 
-#define DECLARE_ROW(row) extern const tf_normalizer_type row;
+#define DECLARE_ROW(row) extern const tf__normalizer_type row;
 TF_NORMALIZERS(DECLARE_ROW)
-#define ROW_ADDRESS(row) &row,
-static const tf_normalizer_type *const normalizers[] = {TF_NORMALIZERS(ROW_ADDRESS)};
+#define ROW_ADDRESS(row) &(row),
+static const tf__normalizer_type *const normalizers[] = {TF_NORMALIZERS(ROW_ADDRESS)};
 enum { N_NORMALIZERS = sizeof normalizers / sizeof normalizers[0] };
 
-const tf_stage_type *tf_normalizer_find(const char *name)
+const tf__stage_type *tf__normalizer_find(const char *name)
 {
     for (int i = 0; i < N_NORMALIZERS; i++)
         if (strcmp(normalizers[i]->stage.name, name) == 0)
@@ -47,22 +47,22 @@ const tf_stage_type *tf_normalizer_find(const char *name)
 }
 
 /* The normalizer row of stage n (its first member is n's type). */
-static const tf_normalizer_type *row_of(const tf_stage *n)
+static const tf__normalizer_type *row_of(const tf__stage *n)
 {
-    return (const tf_normalizer_type *)n->type;
+    return (const tf__normalizer_type *)n->type;
 }
 
-int tf_normalizer_per_char(const tf_stage *n)
+int tf__normalizer_per_char(const tf__stage *n)
 {
     return row_of(n)->per_char;
 }
 
-tf_status tf_normalizer_no_memory(const char *what)
+tf_status tf__normalizer_no_memory(const char *what)
 {
-    return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
+    return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate while normalising", what);
 }
 
-size_t tf_source_bytes(const tf_chars *in)
+size_t tf__source_bytes(const tf__chars *in)
 {
     uint32_t first = UINT32_MAX, last = 0;
     for (size_t k = 0; k < in->n; k++) {
@@ -72,9 +72,9 @@ size_t tf_source_bytes(const tf_chars *in)
     return in->n ? last - first : 0;
 }
 
-int tf_grows_past(tf_growth *g, size_t made)
+int tf__grows_past(tf__growth *g, size_t made)
 {
-    const tf_chars *in = g->in;
+    const tf__chars *in = g->in;
     if (made <= in->n)
         return 0;
     /* the bytes from the first character's to the last's are of the text
@@ -83,35 +83,35 @@ int tf_grows_past(tf_growth *g, size_t made)
     if (last > first && made <= TF_GROWTH_PER_BYTE * (size_t)(last - first))
         return 0;
     if (!g->most) {
-        const size_t bound = TF_GROWTH_PER_BYTE * tf_source_bytes(in);
+        const size_t bound = TF_GROWTH_PER_BYTE * tf__source_bytes(in);
         g->most = in->n > bound ? in->n : bound;
     }
     return made > g->most;
 }
 
-int tf_chars_push_content(tf_chars *out, const tf_chars *content, int64_t begin, int64_t end)
+int tf__chars_push_content(tf__chars *out, const tf__chars *content, int64_t begin, int64_t end)
 {
     for (size_t k = 0; k < content->n; k++)
-        if (!tf_chars_push(out, content->v[k].cp, begin, end))
+        if (!tf__chars_push(out, content->v[k].cp, begin, end))
             return 0;
     return 1;
 }
 
-tf_status tf_normalize(tf_chars *out, const tf_chars *in, const tf_stage *n, const char *what)
+tf_status tf__normalize(tf__chars *out, const tf__chars *in, const tf__stage *n, const char *what)
 {
-    if (!tf_chars_reserve_output(out, in))
-        return tf_normalizer_no_memory(what);
+    if (!tf__chars_reserve_output(out, in))
+        return tf__normalizer_no_memory(what);
     const size_t base = out->n;
     const tf_status s = row_of(n)->apply(out, in, n->state, what);
     if (s)
         return s;
     /* checked after: most make a few characters of one at most (Precompiled
        and Prepend at most their strings; Replace checks its own as it goes) */
-    tf_growth g = {in, 0};
-    if (!tf_grows_past(&g, out->n - base))
+    tf__growth g = {in, 0};
+    if (!tf__grows_past(&g, out->n - base))
         return TF_OK;
-    return tf_fail(TF_ERR_UNSUPPORTED,
-                   "%s: the %s normalizer would make more than %zu characters, %d per byte of the "
-                   "%zu bytes of text they come from",
-                   what, n->type->name, g.most, TF_GROWTH_PER_BYTE, tf_source_bytes(in));
+    return tf__fail(TF_ERR_UNSUPPORTED,
+                    "%s: the %s normalizer would make more than %zu characters, %d per byte of the "
+                    "%zu bytes of text they come from",
+                    what, n->type->name, g.most, TF_GROWTH_PER_BYTE, tf__source_bytes(in));
 }

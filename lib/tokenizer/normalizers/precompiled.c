@@ -16,14 +16,14 @@
 
 /* ---- The charsmap ------------------------------------------------------------ */
 
-typedef struct tf_precompiled {
-    uint32_t *trie;     /* [n_units] the double array */
+typedef struct tf__precompiled {
+    uint32_t *trie; /* [n_units] the double array */
     size_t n_units;
-    char *normalized;   /* [n_normalized] replacements, each ended by a NUL */
+    char *normalized; /* [n_normalized] replacements, each ended by a NUL */
     size_t n_normalized;
-} tf_precompiled;
+} tf__precompiled;
 
-static void precompiled_destroy(tf_precompiled *p);
+static void precompiled_destroy(tf__precompiled *p);
 
 static int base64_value(unsigned char c)
 {
@@ -37,7 +37,7 @@ static int base64_value(unsigned char c)
 }
 
 /* The bytes of base64 text (standard alphabet, '=' padding to a multiple
- * of 4 characters) into *out (tf_malloc'd) and *len; 0 when malformed, -1
+ * of 4 characters) into *out (tf__malloc'd) and *len; 0 when malformed, -1
  * when out of memory. */
 static int base64_decode(const char *text, unsigned char **out, size_t *len)
 {
@@ -47,7 +47,7 @@ static int base64_decode(const char *text, unsigned char **out, size_t *len)
     size_t pad = 0;
     while (pad < 2 && pad < n && text[n - 1 - pad] == '=')
         pad++;
-    unsigned char *bytes = tf_malloc(n / 4 * 3 + 1);
+    unsigned char *bytes = tf__malloc(n / 4 * 3 + 1);
     if (!bytes)
         return -1;
     size_t k = 0;
@@ -58,7 +58,7 @@ static int base64_decode(const char *text, unsigned char **out, size_t *len)
             const int padding = last && j >= 4 - pad;
             const int v = padding ? 0 : base64_value((unsigned char)text[i + j]);
             if (v < 0) {
-                tf_free(bytes);
+                tf__free(bytes);
                 return 0;
             }
             group = group << 6 | (uint32_t)v;
@@ -75,77 +75,93 @@ static int base64_decode(const char *text, unsigned char **out, size_t *len)
 /* The charsmap from its base64 text (as tokenizer.json writes it): a
  * little-endian uint32 byte size of the trie, the trie, the replacements
  * (valid UTF-8). A malformed one is TF_ERR_FORMAT naming `what`. */
-static tf_status precompiled_load(tf_precompiled *p, const char *base64, const char *what)
+static tf_status precompiled_load(tf__precompiled *p, const char *base64, const char *what)
 {
     memset(p, 0, sizeof *p);
     unsigned char *bytes = NULL;
     size_t len = 0;
     const int decoded = base64_decode(base64, &bytes, &len);
     if (decoded < 0)
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
     if (!decoded)
-        return tf_fail(TF_ERR_FORMAT, "%s: expected base64 (A-Z a-z 0-9 + /, '=' padding)", what);
+        return tf__fail(TF_ERR_FORMAT, "%s: expected base64 (A-Z a-z 0-9 + /, '=' padding)", what);
     const uint32_t trie_bytes = len >= 4 ? (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 |
-                                               (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24
+            (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24
                                          : 0;
     const size_t units = trie_bytes / 4; /* the rest of a size not a multiple of 4 is text */
     if (len < 4 || units > (len - 4) / 4) {
-        tf_free(bytes);
-        return tf_fail(TF_ERR_FORMAT, "%s: a charsmap of %zu bytes cannot hold a trie of %lu "
-                       "bytes after its 4-byte size", what, len, (unsigned long)trie_bytes);
+        tf__free(bytes);
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: a charsmap of %zu bytes cannot hold a trie of %lu "
+                        "bytes after its 4-byte size",
+                        what, len, (unsigned long)trie_bytes);
     }
     const size_t text_at = 4 + 4 * units;
     p->n_units = units;
     p->n_normalized = len - text_at;
-    p->trie = tf_malloc((units ? units : 1) * sizeof *p->trie);
-    p->normalized = tf_malloc(p->n_normalized + 1);
+    p->trie = tf__malloc((units ? units : 1) * sizeof *p->trie);
+    p->normalized = tf__malloc(p->n_normalized + 1);
     if (!p->trie || !p->normalized) {
-        tf_free(bytes);
+        tf__free(bytes);
         precompiled_destroy(p);
-        return tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
+        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
     }
     for (size_t k = 0; k < units; k++) {
         const unsigned char *u = bytes + 4 + 4 * k;
         p->trie[k] = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
-                     (uint32_t)u[3] << 24;
+            (uint32_t)u[3] << 24;
     }
     memcpy(p->normalized, bytes + text_at, p->n_normalized);
     p->normalized[p->n_normalized] = '\0';
-    tf_free(bytes);
+    tf__free(bytes);
     utf8proc_int32_t cp;
     for (size_t at = 0; at < p->n_normalized;) {
-        const utf8proc_ssize_t step = utf8proc_iterate(
-            (const utf8proc_uint8_t *)p->normalized + at, (utf8proc_ssize_t)(p->n_normalized - at),
-            &cp);
+        const utf8proc_ssize_t step = utf8proc_iterate((const utf8proc_uint8_t *)p->normalized + at,
+                                                       (utf8proc_ssize_t)(p->n_normalized - at),
+                                                       &cp);
         if (step <= 0) {
             precompiled_destroy(p);
-            return tf_fail(TF_ERR_FORMAT, "%s: the replacement text is not valid UTF-8 (at its "
-                           "byte %zu)", what, at);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: the replacement text is not valid UTF-8 (at its "
+                            "byte %zu)",
+                            what, at);
         }
         at += (size_t)step;
     }
     return TF_OK;
 }
 
-static void precompiled_destroy(tf_precompiled *p)
+static void precompiled_destroy(tf__precompiled *p)
 {
-    tf_free(p->trie);
-    tf_free(p->normalized);
+    tf__free(p->trie);
+    tf__free(p->normalized);
     memset(p, 0, sizeof *p);
 }
 
 /* ---- The lookup ----------------------------------------------------------------- */
 
 /* A darts-clone unit's fields. */
-static int has_leaf(uint32_t unit) { return (unit >> 8) & 1; }
-static uint32_t value(uint32_t unit) { return unit & ((1u << 31) - 1); }
-static uint32_t label(uint32_t unit) { return unit & ((1u << 31) | 0xFF); }
-static size_t offset(uint32_t unit) { return (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6); }
+static int has_leaf(uint32_t unit)
+{
+    return (unit >> 8) & 1;
+}
+static uint32_t value(uint32_t unit)
+{
+    return unit & ((1u << 31) - 1);
+}
+static uint32_t label(uint32_t unit)
+{
+    return unit & ((1u << 31) | 0xFF);
+}
+static size_t offset(uint32_t unit)
+{
+    return (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6);
+}
 
 /* The replacement of the shortest key that key[0..len) starts with (stopping
  * at a NUL byte, as the crate does), or NULL; a trie that leads outside
  * itself or into the middle of a character has no key there. */
-static const char *first_match(const tf_precompiled *p, const unsigned char *key, size_t len)
+static const char *first_match(const tf__precompiled *p, const unsigned char *key, size_t len)
 {
     if (p->n_units == 0)
         return NULL;
@@ -160,8 +176,8 @@ static const char *first_match(const tf_precompiled *p, const unsigned char *key
             if (pos >= p->n_units)
                 return NULL;
             const uint32_t at = value(p->trie[pos]);
-            const int inside =
-                at < p->n_normalized && ((unsigned char)p->normalized[at] & 0xC0) != 0x80;
+            const int inside = at < p->n_normalized &&
+                ((unsigned char)p->normalized[at] & 0xC0) != 0x80;
             return inside ? p->normalized + at : at == p->n_normalized ? "" : NULL;
         }
     }
@@ -172,7 +188,7 @@ static const char *first_match(const tf_precompiled *p, const unsigned char *key
 
 /* The UTF-8 of c[0..n) into buf (room for `size`); its length, or SIZE_MAX
  * when it does not fit. */
-static size_t utf8_of(const tf_char *c, size_t n, unsigned char *buf, size_t size)
+static size_t utf8_of(const tf__char *c, size_t n, unsigned char *buf, size_t size)
 {
     size_t len = 0;
     for (size_t k = 0; k < n; k++) {
@@ -184,7 +200,7 @@ static size_t utf8_of(const tf_char *c, size_t n, unsigned char *buf, size_t siz
 }
 
 /* The characters of the replacement text, each spanning c[0..n)'s bytes. */
-static int push_replacement(tf_chars *out, const char *text, const tf_char *c, size_t n)
+static int push_replacement(tf__chars *out, const char *text, const tf__char *c, size_t n)
 {
     uint32_t begin = c[0].begin, end = c[0].end;
     for (size_t k = 1; k < n; k++) {
@@ -194,21 +210,21 @@ static int push_replacement(tf_chars *out, const char *text, const tf_char *c, s
     const utf8proc_uint8_t *s = (const utf8proc_uint8_t *)text;
     for (utf8proc_int32_t cp; *s;) {
         s += utf8proc_iterate(s, -1, &cp);
-        if (!tf_chars_push(out, cp, begin, end))
+        if (!tf__chars_push(out, cp, begin, end))
             return 0;
     }
     return 1;
 }
 
 /* The characters of c[0..n) one at a time: replaced, or as they are. */
-static int per_char(tf_chars *out, const tf_char *c, size_t n, const tf_precompiled *p)
+static int per_char(tf__chars *out, const tf__char *c, size_t n, const tf__precompiled *p)
 {
     for (size_t k = 0; k < n; k++) {
         unsigned char key[4];
         const size_t len = (size_t)utf8proc_encode_char(c[k].cp, key);
         const char *norm = first_match(p, key, len);
         if (!(norm ? push_replacement(out, norm, c + k, 1)
-                   : tf_chars_push(out, c[k].cp, c[k].begin, c[k].end)))
+                   : tf__chars_push(out, c[k].cp, c[k].begin, c[k].end)))
             return 0;
     }
     return 1;
@@ -218,9 +234,9 @@ static int per_char(tf_chars *out, const tf_char *c, size_t n, const tf_precompi
  * bytes that the trie has a key at the start of is replaced whole (by the
  * first, shortest key's string); the characters of the others one by one
  * likewise; a replacement spans the bytes of what it replaced. */
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
-    const tf_precompiled *p = state;
+    const tf__precompiled *p = state;
     for (size_t i = 0; i < in->n;) {
         utf8proc_int32_t breaks = 0; /* utf8proc's state of the grapheme breaks */
         size_t j = i + 1;            /* the grapheme is in->v[i..j) */
@@ -232,13 +248,13 @@ static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, con
         const char *norm = len < TF_GRAPHEME_WHOLE ? first_match(p, key, len) : NULL;
         if (!(norm ? push_replacement(out, norm, in->v + i, j - i)
                    : per_char(out, in->v + i, j - i, p)))
-            return tf_normalizer_no_memory(what);
+            return tf__normalizer_no_memory(what);
         i = j;
     }
     return TF_OK;
 }
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     const char *charsmap;
     char what[TF_FIELD_WHERE];
@@ -252,7 +268,7 @@ static void destroy(void *state)
     precompiled_destroy(state);
 }
 
-const tf_normalizer_type tf_precompiled_normalizer = {
-    .stage = {"Precompiled", sizeof(tf_precompiled), read, destroy},
+const tf__normalizer_type tf__precompiled_normalizer = {
+    .stage = {"Precompiled", sizeof(tf__precompiled), read, destroy},
     .apply = apply,
 };

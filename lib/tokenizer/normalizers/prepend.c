@@ -5,35 +5,35 @@
 #include "normalizers.h"
 
 typedef struct prepend {
-    tf_chars content; /* the text put in (empty spans) */
+    tf__chars content; /* the text put in (empty spans) */
 } prepend;
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     prepend *n = state;
     return f->chars(f, "prepend", &n->content);
 }
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     const prepend *n = state;
     if (in->n == 0)
         return TF_OK;
-    if (!tf_chars_push_content(out, &n->content, in->v[0].begin, in->v[0].end))
-        return tf_normalizer_no_memory(what);
+    if (!tf__chars_push_content(out, &n->content, in->v[0].begin, in->v[0].end))
+        return tf__normalizer_no_memory(what);
     for (size_t k = 0; k < in->n; k++)
-        if (!tf_chars_push(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
-            return tf_normalizer_no_memory(what);
+        if (!tf__chars_push(out, in->v[k].cp, in->v[k].begin, in->v[k].end))
+            return tf__normalizer_no_memory(what);
     return TF_OK;
 }
 
 static void destroy(void *state)
 {
     prepend *n = state;
-    tf_free(n->content.v);
+    tf__free(n->content.v);
 }
 
-const tf_normalizer_type tf_prepend_normalizer = {
+const tf__normalizer_type tf__prepend_normalizer = {
     .stage = {"Prepend", sizeof(prepend), read, destroy},
     .apply = apply,
 };

@@ -80,10 +80,10 @@ static size_t compose(run_char *r, size_t n)
 
 /* The normal form of the run c[0..n) (options as utf8proc's): each
  * character decomposed (its parts span its bytes), reordered, composed. */
-static int normalize_run(tf_chars *out, const tf_char *c, size_t n, utf8proc_option_t options)
+static int normalize_run(tf__chars *out, const tf__char *c, size_t n, utf8proc_option_t options)
 {
     if (n == 1 && c[0].cp < 0x80)
-        return tf_chars_push(out, c[0].cp, c[0].begin, c[0].end);
+        return tf__chars_push(out, c[0].cp, c[0].begin, c[0].end);
     run_char stack[TF_RUN_STACK], *r = stack; /* [cap] the run's code points */
     size_t cap = TF_RUN_STACK, count = 0;
     const utf8proc_option_t decompose = (options & ~UTF8PROC_COMPOSE) | UTF8PROC_DECOMPOSE;
@@ -94,15 +94,15 @@ static int normalize_run(tf_chars *out, const tf_char *c, size_t n, utf8proc_opt
         if (p < 0 || p > 32)
             p = 1, parts[0] = c[k].cp;
         if (count + (size_t)p > cap) {
-            run_char *bigger = tf_malloc(2 * (count + (size_t)p) * sizeof *bigger);
+            run_char *bigger = tf__malloc(2 * (count + (size_t)p) * sizeof *bigger);
             if (!bigger) {
                 if (r != stack)
-                    tf_free(r);
+                    tf__free(r);
                 return 0;
             }
             memcpy(bigger, r, count * sizeof *r);
             if (r != stack)
-                tf_free(r);
+                tf__free(r);
             r = bigger, cap = 2 * (count + (size_t)p);
         }
         for (utf8proc_ssize_t i = 0; i < p; i++)
@@ -113,14 +113,14 @@ static int normalize_run(tf_chars *out, const tf_char *c, size_t n, utf8proc_opt
         count = compose(r, count);
     int ok = 1;
     for (size_t k = 0; ok && k < count; k++)
-        ok = tf_chars_push(out, r[k].cp, r[k].begin, r[k].end);
+        ok = tf__chars_push(out, r[k].cp, r[k].begin, r[k].end);
     if (r != stack)
-        tf_free(r);
+        tf__free(r);
     return ok;
 }
 
 /* The form `options` names of every run of in. */
-static tf_status unicode_normalize(tf_chars *out, const tf_chars *in, utf8proc_option_t options,
+static tf_status unicode_normalize(tf__chars *out, const tf__chars *in, utf8proc_option_t options,
                                    const char *what)
 {
     for (size_t i = 0; i < in->n;) {
@@ -128,38 +128,37 @@ static tf_status unicode_normalize(tf_chars *out, const tf_chars *in, utf8proc_o
         while (j < in->n && continues_run(in->v[j].cp))
             j++;
         if (!normalize_run(out, in->v + i, j - i, options))
-            return tf_normalizer_no_memory(what);
+            return tf__normalizer_no_memory(what);
         i = j;
     }
     return TF_OK;
 }
 
-static tf_status nfc(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status nfc(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
     return unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE, what);
 }
 
-static tf_status nfd(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status nfd(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
     return unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE, what);
 }
 
-static tf_status nfkc(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status nfkc(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
     return unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT, what);
 }
 
-static tf_status nfkd(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status nfkd(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
-    return unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT,
-                             what);
+    return unicode_normalize(out, in, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, what);
 }
 
-const tf_normalizer_type tf_nfc_normalizer = {.stage = {"NFC", 0, NULL, NULL}, .apply = nfc};
-const tf_normalizer_type tf_nfd_normalizer = {.stage = {"NFD", 0, NULL, NULL}, .apply = nfd};
-const tf_normalizer_type tf_nfkc_normalizer = {.stage = {"NFKC", 0, NULL, NULL}, .apply = nfkc};
-const tf_normalizer_type tf_nfkd_normalizer = {.stage = {"NFKD", 0, NULL, NULL}, .apply = nfkd};
+const tf__normalizer_type tf__nfc_normalizer = {.stage = {"NFC", 0, NULL, NULL}, .apply = nfc};
+const tf__normalizer_type tf__nfd_normalizer = {.stage = {"NFD", 0, NULL, NULL}, .apply = nfd};
+const tf__normalizer_type tf__nfkc_normalizer = {.stage = {"NFKC", 0, NULL, NULL}, .apply = nfkc};
+const tf__normalizer_type tf__nfkd_normalizer = {.stage = {"NFKD", 0, NULL, NULL}, .apply = nfkd};

@@ -3,8 +3,8 @@
  *
  * Adding a post-processor (say tokenizers' "Foo"):
  *  1. write post_processors/<type>.c, after tokenizers' processors/ (named
- *     at its top), defining `const tf_post_processor_type
- *     tf_<type>_processor` (post_processors.h says what each field is): a
+ *     at its top), defining `const tf__post_processor_type
+ *     tf__<type>_processor` (post_processors.h says what each field is): a
  *     read that reads and checks every field tokenizers reads and makes the
  *     templates;
  *  2. add its line to TF_POST_PROCESSORS below and the file to
@@ -18,19 +18,19 @@
 #include <string.h>
 
 #define TF_POST_PROCESSORS(ROW) /* the table: a line per type, the row its file defines */ \
-    ROW(tf_template_processor)                                                            \
-    ROW(tf_bert_processor)                                                                \
-    ROW(tf_roberta_processor)                                                             \
-    ROW(tf_byte_level_processor)                                                          \
+    ROW(tf__template_processor)                                                            \
+    ROW(tf__bert_processor)                                                                \
+    ROW(tf__roberta_processor)                                                             \
+    ROW(tf__byte_level_processor)                                                          \
     /* (the table ends here) */
 
-#define DECLARE_ROW(row) extern const tf_post_processor_type row;
+#define DECLARE_ROW(row) extern const tf__post_processor_type row;
 TF_POST_PROCESSORS(DECLARE_ROW)
-#define ROW_ADDRESS(row) &row,
-static const tf_post_processor_type *const processors[] = {TF_POST_PROCESSORS(ROW_ADDRESS)};
+#define ROW_ADDRESS(row) &(row),
+static const tf__post_processor_type *const processors[] = {TF_POST_PROCESSORS(ROW_ADDRESS)};
 enum { N_PROCESSORS = sizeof processors / sizeof processors[0] };
 
-const tf_post_processor_type *tf_post_processor_find(const char *name)
+const tf__post_processor_type *tf__post_processor_find(const char *name)
 {
     for (int i = 0; i < N_PROCESSORS; i++)
         if (strcmp(processors[i]->name, name) == 0)
@@ -38,9 +38,9 @@ const tf_post_processor_type *tf_post_processor_find(const char *name)
     return NULL;
 }
 
-tf_status tf_post_flag(const tf_fields *f, const char *key, int optional)
+tf_status tf__post_flag(const tf__fields *f, const char *key, int optional)
 {
-    const tf_field_kind kind = f->kind(f, key);
+    const tf__field_kind kind = f->kind(f, key);
     if (kind == TF_FIELD_BOOL || (optional && kind == TF_FIELD_ABSENT))
         return TF_OK;
     return f->got(f, key, "true or false");
@@ -52,7 +52,7 @@ typedef struct token_pair {
     int32_t id;
 } token_pair;
 
-static tf_status token_pair_element(void *arg, const char *key, const tf_fields *element)
+static tf_status token_pair_element(void *arg, const char *key, const tf__fields *element)
 {
     (void)key;
     token_pair *p = arg;
@@ -61,12 +61,12 @@ static tf_status token_pair_element(void *arg, const char *key, const tf_fields 
     return element->id(element, NULL, &p->id);
 }
 
-tf_status tf_post_token_pair(const tf_fields *f, const char *key, int32_t *id)
+tf_status tf__post_token_pair(const tf__fields *f, const char *key, int32_t *id)
 {
     if (f->array_size(f, key) != 2)
         return f->got(f, key, "[token, id]");
     char name[TF_FIELD_NAME];
-    tf_fields pair;
+    tf__fields pair;
     f->field(f, key, name, &pair);
     token_pair read = {0, 0};
     const tf_status s = pair.each(&pair, token_pair_element, &read);

@@ -17,7 +17,7 @@ typedef struct special_ids {
     int n;
 } special_ids;
 
-static tf_status read_id(void *arg, const char *key, const tf_fields *element)
+static tf_status read_id(void *arg, const char *key, const tf__fields *element)
 {
     (void)key;
     special_ids *l = arg;
@@ -26,14 +26,14 @@ static tf_status read_id(void *arg, const char *key, const tf_fields *element)
     return s;
 }
 
-static tf_status check_token(void *arg, const char *key, const tf_fields *element)
+static tf_status check_token(void *arg, const char *key, const tf__fields *element)
 {
     (void)key;
     ++*(int *)arg;
     return element->text(element, NULL) ? TF_OK : element->got(element, NULL, "a string");
 }
 
-static tf_status special_token(const tf_fields *e, int32_t *ids, int *n)
+static tf_status special_token(const tf__fields *e, int32_t *ids, int *n)
 {
     if (e->kind(e, NULL) != TF_FIELD_OBJECT)
         return e->got(e, NULL, "an object {\"id\", \"ids\", \"tokens\"}");
@@ -43,7 +43,7 @@ static tf_status special_token(const tf_fields *e, int32_t *ids, int *n)
     if (n_ids < 0 || n_ids > TF_MAX_TEMPLATE)
         return e->got(e, "ids", "an array of at most 64 ids");
     char name[TF_FIELD_NAME];
-    tf_fields list;
+    tf__fields list;
     e->field(e, "ids", name, &list);
     special_ids read = {ids, 0};
     tf_status s = list.each(&list, read_id, &read);
@@ -57,13 +57,15 @@ static tf_status special_token(const tf_fields *e, int32_t *ids, int *n)
     if ((s = list.each(&list, check_token, &n_tokens)) != TF_OK)
         return s;
     if (n_tokens != *n)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s: ids and tokens must be of the same length, got "
-                       "%d id%s and %d token%s", e->file, e->name, *n, *n == 1 ? "" : "s",
-                       n_tokens, n_tokens == 1 ? "" : "s");
+        return tf__fail(TF_ERR_FORMAT,
+                        "%s: %s: ids and tokens must be of the same length, got "
+                        "%d id%s and %d token%s",
+                        e->file, e->name, *n, *n == 1 ? "" : "s", n_tokens,
+                        n_tokens == 1 ? "" : "s");
     return TF_OK;
 }
 
-static tf_status check_special_token(void *arg, const char *key, const tf_fields *entry)
+static tf_status check_special_token(void *arg, const char *key, const tf__fields *entry)
 {
     (void)arg, (void)key;
     int32_t ids[TF_MAX_TEMPLATE];
@@ -77,7 +79,7 @@ typedef struct piece_body {
     int n;
 } piece_body;
 
-static tf_status count_entry(void *arg, const char *key, const tf_fields *entry)
+static tf_status count_entry(void *arg, const char *key, const tf__fields *entry)
 {
     (void)entry;
     piece_body *b = arg;
@@ -87,14 +89,14 @@ static tf_status count_entry(void *arg, const char *key, const tf_fields *entry)
 
 /* A template being read: special_tokens and the template the pieces go to. */
 typedef struct template_reading {
-    const tf_fields *specials;
-    tf_template *t;
+    const tf__fields *specials;
+    tf__template *t;
 } template_reading;
 
 /* A piece of single or pair, as serde writes tokenizers' Piece: {"Sequence": {"id": "A" or
  * "B", "type_id": u32}} or {"SpecialToken": {"id": a key of special_tokens, "type_id": u32}}
  * (the strings "$A", "[CLS]:0" are its builder's, not a file's); appended to the template. */
-static tf_status read_piece(void *arg, const char *key, const tf_fields *item)
+static tf_status read_piece(void *arg, const char *key, const tf__fields *item)
 {
     (void)key;
     const template_reading *r = arg;
@@ -105,7 +107,7 @@ static tf_status read_piece(void *arg, const char *key, const tf_fields *item)
     if (body.n != 1 || (!is_seq && strcmp(body.key, "SpecialToken") != 0))
         return item->got(item, NULL, "{\"Sequence\": {...}} or {\"SpecialToken\": {...}}");
     char name[TF_FIELD_NAME], entry_name[TF_FIELD_NAME];
-    tf_fields b, entry;
+    tf__fields b, entry;
     item->field(item, body.key, name, &b);
     if (b.kind(&b, NULL) != TF_FIELD_OBJECT)
         return b.got(&b, NULL, "an object {\"id\", \"type_id\"}");
@@ -119,9 +121,10 @@ static tf_status read_piece(void *arg, const char *key, const tf_fields *item)
         if (entry.kind(&entry, NULL) == TF_FIELD_ABSENT) {
             char g[TF_FIELD_NAME];
             b.place(&b, "id", g);
-            return tf_fail(TF_ERR_FORMAT, "%s: %s: \"%.*s\" is not in %s (tokenizers: Missing "
-                           "SpecialToken(s) with id(s))", b.file, g, tf_utf8_prefix(id, 48), id,
-                           r->specials->name);
+            return tf__fail(TF_ERR_FORMAT,
+                            "%s: %s: \"%.*s\" is not in %s (tokenizers: Missing "
+                            "SpecialToken(s) with id(s))",
+                            b.file, g, tf__utf8_prefix(id, 48), id, r->specials->name);
         }
     }
     int32_t type_id = 0, ids[TF_MAX_TEMPLATE];
@@ -132,43 +135,42 @@ static tf_status read_piece(void *arg, const char *key, const tf_fields *item)
     if (s)
         return s;
     if (r->t->n >= TF_MAX_TEMPLATE)
-        return tf_fail(TF_ERR_FORMAT, "%s: %s: expected at most 64 items", item->file,
-                       item->name);
-    return tf_template_add(r->t, is_seq ? id[0] - 'A' : -1, type_id, ids, (size_t)n)
-               ? TF_OK
-               : tf_fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", item->file);
+        return tf__fail(TF_ERR_FORMAT, "%s: %s: expected at most 64 items", item->file, item->name);
+    return tf__template_add(r->t, is_seq ? id[0] - 'A' : -1, type_id, ids, (size_t)n)
+        ? TF_OK
+        : tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the template", item->file);
 }
 
-static tf_status read(tf_template *single, tf_template *pair, const tf_fields *f)
+static tf_status read(tf__template *single, tf__template *pair, const tf__fields *f)
 {
     const char *keys[2] = {"single", "pair"};
-    tf_template *dst[2] = {single, pair};
+    tf__template *dst[2] = {single, pair};
     char specials_name[TF_FIELD_NAME];
-    tf_fields specials;
+    tf__fields specials;
     f->field(f, "special_tokens", specials_name, &specials);
     /* every SpecialToken checked, as tokenizers reads them all */
     tf_status s = specials.kind(&specials, NULL) == TF_FIELD_OBJECT
-                      ? specials.each(&specials, check_special_token, NULL)
-                      : specials.got(&specials, NULL, "an object");
+        ? specials.each(&specials, check_special_token, NULL)
+        : specials.got(&specials, NULL, "an object");
     for (int k = 0; s == TF_OK && k < 2; k++) {
         char name[TF_FIELD_NAME];
-        tf_fields list;
+        tf__fields list;
         f->field(f, keys[k], name, &list);
         if (list.kind(&list, NULL) != TF_FIELD_ARRAY)
             return list.got(&list, NULL, "an array");
-        tf_template_destroy(dst[k]);
+        tf__template_destroy(dst[k]);
         dst[k]->window_types = 1;
         const template_reading r = {&specials, dst[k]};
         if ((s = list.each(&list, read_piece, (void *)&r)) != TF_OK)
             return s;
-        const char *fault = tf_template_fault(dst[k], k);
+        const char *fault = tf__template_fault(dst[k], k);
         if (fault) {
             char got[TF_FIELD_GOT];
             list.describe(&list, NULL, got);
-            return tf_fail(TF_ERR_FORMAT, "%s: %s: %s, got %s", f->file, name, fault, got);
+            return tf__fail(TF_ERR_FORMAT, "%s: %s: %s, got %s", f->file, name, fault, got);
         }
     }
     return s;
 }
 
-const tf_post_processor_type tf_template_processor = {"TemplateProcessing", 1, read};
+const tf__post_processor_type tf__template_processor = {"TemplateProcessing", 1, read};

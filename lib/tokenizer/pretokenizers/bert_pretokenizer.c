@@ -4,27 +4,27 @@
  * on the one and then the other makes. */
 #include "bert_stages.h"
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     (void)state;
     int starts = 1; /* the next character kept starts a piece */
     for (size_t k = 0; k < in->n; k++) {
-        const tf_char *c = &in->v[k];
+        const tf__char *c = &in->v[k];
         starts |= c->word_start;
-        if (tf_is_whitespace(c->cp)) {
+        if (tf__is_whitespace(c->cp)) {
             starts = 1;
             continue;
         }
-        const int punctuation = tf_is_punctuation(c->cp);
-        if (!tf_chars_push(out, c->cp, c->begin, c->end))
-            return tf_pretokenizer_no_memory(what);
+        const int punctuation = tf__is_punctuation(c->cp);
+        if (!tf__chars_push(out, c->cp, c->begin, c->end))
+            return tf__pretokenizer_no_memory(what);
         out->v[out->n - 1].word_start = starts || punctuation;
         starts = punctuation;
     }
     return TF_OK;
 }
 
-const tf_pretokenizer_type tf_bert_pretokenizer = {
+const tf__pretokenizer_type tf__bert_pretokenizer = {
     .stage = {"BertPreTokenizer", 0, NULL, NULL},
     .apply = apply,
     .whitespace_cuts = 1,

@@ -9,14 +9,14 @@
 
 typedef struct byte_level {
     int32_t add_prefix_space;
-    tf_regex *pattern; /* GPT-2's; NULL: use_regex false */
+    tf__regex *pattern; /* GPT-2's; NULL: use_regex false */
 } byte_level;
 
 /* GPT-2's pattern, which ByteLevel splits by when use_regex. */
 static const char gpt2_pattern[] =
     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     byte_level *p = state;
     int32_t use_regex = 1;
@@ -27,12 +27,12 @@ static tf_status read(void *state, const tf_fields *f)
         return s;
     char what[TF_FIELD_WHERE];
     f->where(f, NULL, what);
-    return tf_regex_compile(&p->pattern, gpt2_pattern, sizeof gpt2_pattern - 1, 0, what);
+    return tf__regex_compile(&p->pattern, gpt2_pattern, sizeof gpt2_pattern - 1, 0, what);
 }
 
 /* GPT-2's map: printable Latin-1 bytes are themselves, the others (controls,
  * space, NBSP, soft hyphen) 256 + their rank among those. */
-int32_t tf_byte_level_char(unsigned char b)
+int32_t tf__byte_level_char(unsigned char b)
 {
     const int printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
     if (printable)
@@ -45,18 +45,18 @@ int32_t tf_byte_level_char(unsigned char b)
 
 /* Each character of in as the byte-level characters of its UTF-8 bytes,
  * each spanning the character's bytes. */
-static int to_byte_level(tf_chars *out, const tf_chars *in)
+static int to_byte_level(tf__chars *out, const tf__chars *in)
 {
     size_t need = out->n;
     for (size_t k = 0; k < in->n; k++)
-        need += tf_utf8_length(in->v[k].cp);
-    if (!tf_chars_reserve(out, need))
+        need += tf__utf8_length(in->v[k].cp);
+    if (!tf__chars_reserve(out, need))
         return 0;
     for (size_t k = 0; k < in->n; k++) {
         unsigned char bytes[4];
         const utf8proc_ssize_t n = utf8proc_encode_char(in->v[k].cp, bytes);
         for (utf8proc_ssize_t i = 0; i < n; i++) {
-            if (!tf_chars_push(out, tf_byte_level_char(bytes[i]), in->v[k].begin, in->v[k].end))
+            if (!tf__chars_push(out, tf__byte_level_char(bytes[i]), in->v[k].begin, in->v[k].end))
                 return 0;
             out->v[out->n - 1].word_start = i == 0 && in->v[k].word_start;
         }
@@ -67,41 +67,41 @@ static int to_byte_level(tf_chars *out, const tf_chars *in)
 /* The spaces put in, the regex's pieces, then bytes as characters; a
  * space put in spans the piece's first character, as tokenizers aligns
  * it. */
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     const byte_level *pre = state;
-    tf_chars spaced = {0}, split = {0};
+    tf__chars spaced = {0}, split = {0};
     int ok = 1;
     for (size_t k = 0; k < in->n && ok; k++) {
-        const tf_char *c = &in->v[k];
+        const tf__char *c = &in->v[k];
         const int starts = k == 0 || c->word_start;
         const int prefix = starts && pre->add_prefix_space && c->cp != ' ';
-        if (prefix && (ok = tf_chars_push(&spaced, ' ', c->begin, c->end)))
+        if (prefix && (ok = tf__chars_push(&spaced, ' ', c->begin, c->end)))
             spaced.v[spaced.n - 1].word_start = 1;
-        if (ok && (ok = tf_chars_push(&spaced, c->cp, c->begin, c->end)))
+        if (ok && (ok = tf__chars_push(&spaced, c->cp, c->begin, c->end)))
             spaced.v[spaced.n - 1].word_start = starts && !prefix;
     }
-    tf_status s = ok ? TF_OK : tf_pretokenizer_no_memory(what);
-    const tf_chars *pieces = &spaced;
+    tf_status s = ok ? TF_OK : tf__pretokenizer_no_memory(what);
+    const tf__chars *pieces = &spaced;
     if (s == TF_OK && pre->pattern) {
-        const tf_delimiters d = {pre->pattern, NULL};
-        s = tf_split_pieces(&split, &spaced, d, TF_SPLIT_ISOLATED, 0, what);
+        const tf__delimiters d = {pre->pattern, NULL};
+        s = tf__split_pieces(&split, &spaced, d, TF_SPLIT_ISOLATED, 0, what);
         pieces = &split;
     }
     if (s == TF_OK && !to_byte_level(out, pieces))
-        s = tf_pretokenizer_no_memory(what);
-    tf_free(spaced.v);
-    tf_free(split.v);
+        s = tf__pretokenizer_no_memory(what);
+    tf__free(spaced.v);
+    tf__free(split.v);
     return s;
 }
 
 static void destroy(void *state)
 {
     byte_level *p = state;
-    tf_regex_free(p->pattern);
+    tf__regex_free(p->pattern);
 }
 
-const tf_pretokenizer_type tf_byte_level_pretokenizer = {
+const tf__pretokenizer_type tf__byte_level_pretokenizer = {
     .stage = {"ByteLevel", sizeof(byte_level), read, destroy},
     .apply = apply,
 };

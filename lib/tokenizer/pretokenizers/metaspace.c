@@ -9,15 +9,15 @@
 
 #include "pretokenizers.h"
 
-tf_status tf_metaspace_read(tf_metaspace *m, const tf_fields *f)
+tf_status tf__metaspace_read(tf__metaspace *m, const tf__fields *f)
 {
     const char *replacement, *scheme = NULL;
     tf_status s = f->string(f, "replacement", 0, &replacement);
     utf8proc_int32_t cp = -1;
     /* the string's own length: with -1, "" would read its NUL as a character and look past it */
-    const utf8proc_ssize_t len =
-        s ? 0 : utf8proc_iterate((const utf8proc_uint8_t *)replacement,
-                                 (utf8proc_ssize_t)strlen(replacement), &cp);
+    const utf8proc_ssize_t len = s ? 0
+                                   : utf8proc_iterate((const utf8proc_uint8_t *)replacement,
+                                                      (utf8proc_ssize_t)strlen(replacement), &cp);
     if (s == TF_OK && (len <= 0 || replacement[len] != '\0'))
         s = f->expected(f, "replacement", "one character");
     m->replacement = cp;
@@ -36,45 +36,46 @@ tf_status tf_metaspace_read(tf_metaspace *m, const tf_fields *f)
                    "a name for each scheme, TF_PREPEND_NEVER the last");
     for (int k = 0; k <= TF_PREPEND_NEVER; k++)
         if (strcmp(scheme, schemes[k]) == 0) {
-            m->prepend_scheme = (tf_prepend_scheme)k;
+            m->prepend_scheme = (tf__prepend_scheme)k;
             return TF_OK;
         }
     return f->expected(f, "prepend_scheme", "\"always\", \"first\" or \"never\"");
 }
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
-    return tf_metaspace_read(state, f);
+    return tf__metaspace_read(state, f);
 }
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
-    const tf_metaspace *p = state;
+    const tf__metaspace *p = state;
     for (size_t i = 0; i < in->n;) {
         size_t j = i + 1;
         while (j < in->n && !in->v[j].word_start)
             j++;
-        const tf_char *first = &in->v[i];
+        const tf__char *first = &in->v[i];
         const int has = first->cp == ' ' || first->cp == p->replacement;
-        const int prepend = !has && (p->prepend_scheme == TF_PREPEND_ALWAYS ||
-                                     (p->prepend_scheme == TF_PREPEND_FIRST && first->begin == 0));
-        if (prepend && !tf_chars_push(out, p->replacement, first->begin, first->end))
-            return tf_pretokenizer_no_memory(what);
+        const int prepend = !has &&
+            (p->prepend_scheme == TF_PREPEND_ALWAYS ||
+             (p->prepend_scheme == TF_PREPEND_FIRST && first->begin == 0));
+        if (prepend && !tf__chars_push(out, p->replacement, first->begin, first->end))
+            return tf__pretokenizer_no_memory(what);
         if (prepend)
             out->v[out->n - 1].word_start = 1;
         for (size_t k = i; k < j; k++) {
             const int32_t cp = in->v[k].cp == ' ' ? p->replacement : in->v[k].cp;
-            if (!tf_chars_push(out, cp, in->v[k].begin, in->v[k].end))
-                return tf_pretokenizer_no_memory(what);
-            out->v[out->n - 1].word_start =
-                (k == i && !prepend) || (p->split && cp == p->replacement);
+            if (!tf__chars_push(out, cp, in->v[k].begin, in->v[k].end))
+                return tf__pretokenizer_no_memory(what);
+            out->v[out->n - 1].word_start = (k == i && !prepend) ||
+                (p->split && cp == p->replacement);
         }
         i = j;
     }
     return TF_OK;
 }
 
-const tf_pretokenizer_type tf_metaspace_pretokenizer = {
-    .stage = {"Metaspace", sizeof(tf_metaspace), read, NULL},
+const tf__pretokenizer_type tf__metaspace_pretokenizer = {
+    .stage = {"Metaspace", sizeof(tf__metaspace), read, NULL},
     .apply = apply,
 };

@@ -20,7 +20,7 @@ typedef struct segment_vec {
 
 static int push_segment(segment_vec *s, size_t a, size_t b, int match)
 {
-    segment *v = tf_reserve_one(s->v, &s->cap, s->n, sizeof *v, 64);
+    segment *v = tf__reserve_one(s->v, &s->cap, s->n, sizeof *v, 64);
     if (!v)
         return 0;
     s->v = v;
@@ -39,7 +39,7 @@ static int add_match(segment_vec *s, size_t *pos, size_t a, size_t b)
 
 /* The pieces the segments s->v make under `behavior`, folded in place as
  * tokenizers does; s->n is their number after. */
-static void fold(segment_vec *s, tf_split_behavior behavior)
+static void fold(segment_vec *s, tf__split_behavior behavior)
 {
     size_t n = 0;
     int previous = 0;
@@ -59,8 +59,8 @@ static void fold(segment_vec *s, tf_split_behavior behavior)
     for (size_t k = 0; k < s->n; k++) {
         const segment g = s->v[k];
         const int join = behavior == TF_SPLIT_MERGED_WITH_PREVIOUS ? g.match && !previous
-                         : behavior == TF_SPLIT_CONTIGUOUS       ? g.match == previous
-                                                                 : 0;
+            : behavior == TF_SPLIT_CONTIGUOUS                      ? g.match == previous
+                                                                   : 0;
         if (behavior == TF_SPLIT_REMOVED && g.match)
             continue;
         if (join && n > 0)
@@ -73,11 +73,11 @@ static void fold(segment_vec *s, tf_split_behavior behavior)
 }
 
 /* Appends piece p[0..n) cut into the folded segments. */
-static int emit(tf_chars *out, const tf_char *p, const segment_vec *s)
+static int emit(tf__chars *out, const tf__char *p, const segment_vec *s)
 {
     for (size_t k = 0; k < s->n; k++)
         for (size_t i = s->v[k].a; i < s->v[k].b; i++) {
-            if (!tf_chars_push(out, p[i].cp, p[i].begin, p[i].end))
+            if (!tf__chars_push(out, p[i].cp, p[i].begin, p[i].end))
                 return 0;
             out->v[out->n - 1].word_start = i == s->v[k].a;
         }
@@ -87,7 +87,7 @@ static int emit(tf_chars *out, const tf_char *p, const segment_vec *s)
 /* ---- Where the delimiters are ------------------------------------------------ */
 
 /* Every character of the class is a delimiter of its own. */
-static int class_matches(segment_vec *s, const tf_char *p, size_t n, int (*is_delimiter)(int32_t))
+static int class_matches(segment_vec *s, const tf__char *p, size_t n, int (*is_delimiter)(int32_t))
 {
     size_t pos = 0;
     for (size_t i = 0; i < n; i++)
@@ -98,62 +98,62 @@ static int class_matches(segment_vec *s, const tf_char *p, size_t n, int (*is_de
 
 /* Scratch for regex matching over one pre-tokenization call. */
 typedef struct regex_work {
-    char *utf8;           /* [cap] the piece as UTF-8 */
+    char *utf8; /* [cap] the piece as UTF-8 */
     size_t cap;
-    size_t *at;           /* [at_cap] the byte of each character */
+    size_t *at; /* [at_cap] the byte of each character */
     size_t at_cap;
-    tf_regex_scratch *scratch;
+    tf__regex_scratch *scratch;
 } regex_work;
 
-static tf_status regex_matches(segment_vec *s, regex_work *w, const tf_regex *re,
-                               const tf_char *p, size_t n, const char *what)
+static tf_status regex_matches(segment_vec *s, regex_work *w, const tf__regex *re,
+                               const tf__char *p, size_t n, const char *what)
 {
     if (n + 1 > w->at_cap) {
-        size_t *bigger = tf_realloc(w->at, (n + 1) * sizeof *bigger);
+        size_t *bigger = tf__realloc(w->at, (n + 1) * sizeof *bigger);
         if (!bigger)
-            return tf_pretokenizer_no_memory(what);
+            return tf__pretokenizer_no_memory(what);
         w->at = bigger;
         w->at_cap = n + 1;
     }
-    const size_t len = tf_chars_utf8(p, n, &w->utf8, &w->cap, w->at);
+    const size_t len = tf__chars_utf8(p, n, &w->utf8, &w->cap, w->at);
     if (len == SIZE_MAX)
-        return tf_pretokenizer_no_memory(what);
+        return tf__pretokenizer_no_memory(what);
     size_t pos = 0;
     for (size_t from = 0;;) {
         size_t mb, me;
-        const int found = tf_regex_next(re, w->scratch, w->utf8, len, from, &mb, &me, what);
+        const int found = tf__regex_next(re, w->scratch, w->utf8, len, from, &mb, &me, what);
         if (found < 0)
             return (tf_status)-found;
         if (!found)
             break;
-        if (!add_match(s, &pos, tf_char_at_byte(w->at, n, mb), tf_char_at_byte(w->at, n, me)))
-            return tf_pretokenizer_no_memory(what);
+        if (!add_match(s, &pos, tf__char_at_byte(w->at, n, mb), tf__char_at_byte(w->at, n, me)))
+            return tf__pretokenizer_no_memory(what);
         from = me;
     }
     if (pos < n && !push_segment(s, pos, n, 0))
-        return tf_pretokenizer_no_memory(what);
+        return tf__pretokenizer_no_memory(what);
     return TF_OK;
 }
 
 /* ---- The split ---------------------------------------------------------------- */
 
 /* The segments of piece p[0..n) at d's delimiters (unfolded). */
-static tf_status find_delimiters(segment_vec *s, regex_work *w, const tf_delimiters *d,
-                                 const tf_char *p, size_t n, const char *what)
+static tf_status find_delimiters(segment_vec *s, regex_work *w, const tf__delimiters *d,
+                                 const tf__char *p, size_t n, const char *what)
 {
     if (d->pattern)
         return regex_matches(s, w, d->pattern, p, n, what);
-    return class_matches(s, p, n, d->is_delimiter) ? TF_OK : tf_pretokenizer_no_memory(what);
+    return class_matches(s, p, n, d->is_delimiter) ? TF_OK : tf__pretokenizer_no_memory(what);
 }
 
-tf_status tf_split_pieces(tf_chars *out, const tf_chars *in, tf_delimiters d,
-                          tf_split_behavior behavior, int invert, const char *what)
+tf_status tf__split_pieces(tf__chars *out, const tf__chars *in, tf__delimiters d,
+                           tf__split_behavior behavior, int invert, const char *what)
 {
     segment_vec s = {0};
     regex_work w = {0};
     tf_status st = TF_OK;
-    if (d.pattern && !(w.scratch = tf_regex_scratch_create(d.pattern)))
-        st = tf_pretokenizer_no_memory(what);
+    if (d.pattern && !(w.scratch = tf__regex_scratch_create(d.pattern)))
+        st = tf__pretokenizer_no_memory(what);
     for (size_t i = 0; i < in->n && st == TF_OK;) {
         size_t j = i + 1;
         while (j < in->n && !in->v[j].word_start)
@@ -165,19 +165,19 @@ tf_status tf_split_pieces(tf_chars *out, const tf_chars *in, tf_delimiters d,
         if (st == TF_OK) {
             fold(&s, behavior);
             if (!emit(out, in->v + i, &s))
-                st = tf_pretokenizer_no_memory(what);
+                st = tf__pretokenizer_no_memory(what);
         }
         i = j;
     }
-    tf_free(s.v);
-    tf_free(w.utf8);
-    tf_free(w.at);
-    tf_regex_scratch_free(w.scratch);
+    tf__free(s.v);
+    tf__free(w.utf8);
+    tf__free(w.at);
+    tf__regex_scratch_free(w.scratch);
     return st;
 }
 
-tf_status tf_split_behavior_read(const tf_fields *f, tf_split_behavior dflt,
-                                 tf_split_behavior *out)
+tf_status tf__split_behavior_read(const tf__fields *f, tf__split_behavior dflt,
+                                  tf__split_behavior *out)
 {
     static const char *const names[] = {"Removed", "Isolated", "MergedWithPrevious",
                                         "MergedWithNext", "Contiguous"};
@@ -190,7 +190,7 @@ tf_status tf_split_behavior_read(const tf_fields *f, tf_split_behavior dflt,
         return s;
     for (int k = 0; k <= TF_SPLIT_CONTIGUOUS; k++)
         if (strcmp(name, names[k]) == 0) {
-            *out = (tf_split_behavior)k;
+            *out = (tf__split_behavior)k;
             return TF_OK;
         }
     return f->expected(f, "behavior",

@@ -3,32 +3,32 @@
 #include "pretokenizers.h"
 
 typedef struct whitespace {
-    tf_regex *pattern;
+    tf__regex *pattern;
 } whitespace;
 
 static const char pattern[] = "\\w+|[^\\w\\s]+";
 
-static tf_status read(void *state, const tf_fields *f)
+static tf_status read(void *state, const tf__fields *f)
 {
     whitespace *p = state;
     char what[TF_FIELD_WHERE];
     f->where(f, NULL, what);
-    return tf_regex_compile(&p->pattern, pattern, sizeof pattern - 1, 0, what);
+    return tf__regex_compile(&p->pattern, pattern, sizeof pattern - 1, 0, what);
 }
 
-static tf_status apply(tf_chars *out, const tf_chars *in, const void *state, const char *what)
+static tf_status apply(tf__chars *out, const tf__chars *in, const void *state, const char *what)
 {
     const whitespace *p = state;
-    return tf_split_pieces(out, in, (tf_delimiters){p->pattern, NULL}, TF_SPLIT_REMOVED, 1, what);
+    return tf__split_pieces(out, in, (tf__delimiters){p->pattern, NULL}, TF_SPLIT_REMOVED, 1, what);
 }
 
 static void destroy(void *state)
 {
     whitespace *p = state;
-    tf_regex_free(p->pattern);
+    tf__regex_free(p->pattern);
 }
 
-const tf_pretokenizer_type tf_whitespace_pretokenizer = {
+const tf__pretokenizer_type tf__whitespace_pretokenizer = {
     .stage = {"Whitespace", sizeof(whitespace), read, destroy},
     .apply = apply,
 };

@@ -8,7 +8,9 @@
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return serve_field_ids(r, "ids", max, e) ||
-           serve_field_bool(r, "skip_special_tokens", &r->skip_special_tokens, e) ? -1 : 0;
+            serve_field_bool(r, "skip_special_tokens", &r->skip_special_tokens, e)
+        ? -1
+        : 0;
 }
 
 /* The text of q's list i as a JSON string. */
@@ -51,8 +53,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_decode = {
-    .path = "/decode", .method = "POST", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
-    .parse = parse, .handle = handle,
-    .summary = "Texts of token ids (TEI)", .request_schema = "DecodeRequest",
+    .path = "/decode",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
+    .parse = parse,
+    .handle = handle,
+    .summary = "Texts of token ids (TEI)",
+    .request_schema = "DecodeRequest",
     .response_schema = "DecodeResponse",
 };

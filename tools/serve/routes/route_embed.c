@@ -9,11 +9,13 @@ static int parse(serve_request *r, size_t max, serve_error *e)
 {
     r->normalize = 1; /* TEI's default_normalize */
     return serve_field_texts_or_ids(r, "inputs", max, e) ||
-           serve_field_bool(r, "normalize", &r->normalize, e) ||
-           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
-           serve_field_string(r, "prompt_name", &r->prompt_name, e) ||
-           serve_field_positive(r, "dimensions", &r->dimensions, e) ||
-           serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ? -1 : 0;
+            serve_field_bool(r, "normalize", &r->normalize, e) ||
+            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
+            serve_field_string(r, "prompt_name", &r->prompt_name, e) ||
+            serve_field_positive(r, "dimensions", &r->dimensions, e) ||
+            serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e)
+        ? -1
+        : 0;
 }
 
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
@@ -38,8 +40,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_embed = {
-    .path = "/embed", .method = "POST", .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
-    .summary = "Embeddings (TEI)", .request_schema = "EmbedRequest",
+    .path = "/embed",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .parse = parse,
+    .handle = handle,
+    .summary = "Embeddings (TEI)",
+    .request_schema = "EmbedRequest",
     .response_schema = "EmbedResponse",
 };

@@ -13,7 +13,11 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_health = {
-    .path = "/health", .method = "GET", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
-    .no_key = 1, .handle = handle,
+    .path = "/health",
+    .method = "GET",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
+    .no_key = 1,
+    .handle = handle,
     .summary = "Whether the server runs",
 };

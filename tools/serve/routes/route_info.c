@@ -12,13 +12,15 @@ static void write_model_type(const tf_pipeline *p, json_out *o)
     const char *head = "classifier";
     switch ((tf_pipeline_kind)tf_pipeline_kind_of(p)) {
     case TF_PIPELINE_EMBEDDING:
-        json_out_printf(o, "{\"embedding\":{\"dim\":%d,\"similarity\":",
-                        (int)tf_pipeline_dim(p));
+        json_out_printf(o, "{\"embedding\":{\"dim\":%d,\"similarity\":", (int)tf_pipeline_dim(p));
         json_out_string(o, tf_pipeline_similarity(p));
         json_out_str(o, "}}");
         return;
-    case TF_PIPELINE_CROSS_ENCODER: head = "reranker"; break;
-    case TF_PIPELINE_CLASSIFIER: break;
+    case TF_PIPELINE_CROSS_ENCODER:
+        head = "reranker";
+        break;
+    case TF_PIPELINE_CLASSIFIER:
+        break;
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
         json_out_str(o, "null");
         return;
@@ -48,7 +50,8 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
     json_out_string(&o, s->model_id);
     json_out_str(&o, ",\"model_dtype\":\"float32\",\"model_type\":");
     write_model_type(s->p, &o);
-    json_out_printf(&o, ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
+    json_out_printf(&o,
+                    ",\"max_concurrent_requests\":%zu,\"max_input_length\":%d,"
                     "\"max_batch_tokens\":%zu,\"max_batch_requests\":null,"
                     "\"max_client_batch_size\":%zu,\"auto_truncate\":%s,"
                     "\"tokenization_workers\":1,\"version\":\"%s\",\"sha\":null,"
@@ -61,7 +64,11 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_info = {
-    .path = "/info", .method = "GET", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
+    .path = "/info",
+    .method = "GET",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
     .handle = handle,
-    .summary = "The model and the server's limits (TEI)", .response_schema = "Info",
+    .summary = "The model and the server's limits (TEI)",
+    .response_schema = "Info",
 };

@@ -16,7 +16,10 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_metrics = {
-    .path = "/metrics", .method = "GET", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
+    .path = "/metrics",
+    .method = "GET",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
     .handle = handle,
     .summary = "Prometheus metrics",
 };

@@ -14,7 +14,11 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_openapi = {
-    .path = "/api-doc/openapi.json", .method = "GET", .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_NO_KIND, .no_key = 1, .handle = handle,
+    .path = "/api-doc/openapi.json",
+    .method = "GET",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
+    .no_key = 1,
+    .handle = handle,
     .summary = "This document",
 };

@@ -20,9 +20,10 @@ static int one_item(serve_request *r, const cJSON *v, size_t i, serve_error *e)
     const int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
     if ((n != 1 && n != 2) || !cJSON_IsString(v->child) ||
         (n == 2 && !cJSON_IsString(v->child->next)))
-        return serve_error_set(e, 400, "inputs", "inputs[%zu]: expected [text] or a pair "
-                               "[text, text], got %s%s", i,
-                               n > 2 ? "an array of " : serve_json_type(v),
+        return serve_error_set(e, 400, "inputs",
+                               "inputs[%zu]: expected [text] or a pair "
+                               "[text, text], got %s%s",
+                               i, n > 2 ? "an array of " : serve_json_type(v),
                                n > 2 ? "more than 2" : "");
     r->texts[i] = v->child->valuestring;
     r->pairs[i] = n == 2 ? v->child->next->valuestring : NULL;
@@ -72,9 +73,11 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
     } else {
         for (i = 0; i < n; i++)
             if (!r->pairs[i])
-                return serve_error_set(e, 400, "inputs", "inputs[%zu]: a single text among "
+                return serve_error_set(e, 400, "inputs",
+                                       "inputs[%zu]: a single text among "
                                        "pairs; a batch is all texts or all pairs (send them "
-                                       "as two requests)", i);
+                                       "as two requests)",
+                                       i);
     }
     return 0;
 }
@@ -82,8 +85,9 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return get_inputs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
-           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
-               ? -1 : 0;
+            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
+        ? -1
+        : 0;
 }
 
 /* TEI's predictions: [{"score", "label"}] best first for each input (a
@@ -118,8 +122,9 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
     if (!order)
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     routes_inputs in;
-    const int rc = routes_run_head(s, q, "inputs", q->raw_scores ? SERVE_TASK_LOGITS
-                                   : SERVE_TASK_CLASSIFY, labels, &in, out, e);
+    const int rc = routes_run_head(s, q, "inputs",
+                                   q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_CLASSIFY, labels,
+                                   &in, out, e);
     if (rc == 0) {
         json_out o = {0};
         write_predictions(s, q, in.out, labels, order, &o);
@@ -132,8 +137,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_predict = {
-    .path = "/predict", .method = "POST", .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_KIND(TF_PIPELINE_CLASSIFIER), .parse = parse, .handle = handle,
-    .summary = "Label scores of texts or pairs (TEI)", .request_schema = "PredictRequest",
+    .path = "/predict",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_CLASSIFIER),
+    .parse = parse,
+    .handle = handle,
+    .summary = "Label scores of texts or pairs (TEI)",
+    .request_schema = "PredictRequest",
     .response_schema = "PredictResponse",
 };

@@ -16,7 +16,8 @@ static int get_pairs(serve_request *r, size_t max, serve_error *e)
                      : serve_error_set(e, 400, "query", "query: missing; expected a string");
     if (!texts || !cJSON_IsArray(texts))
         return texts ? serve_wrong_type(e, "texts", "a list of strings", texts)
-                     : serve_error_set(e, 400, "texts", "texts: missing; expected a list of "
+                     : serve_error_set(e, 400, "texts",
+                                       "texts: missing; expected a list of "
                                        "strings");
     size_t n, i = 0;
     if (serve_list_size(texts, "texts", max, &n, e) || serve_request_alloc_inputs(r, n, 1, e))
@@ -37,14 +38,14 @@ static int get_pairs(serve_request *r, size_t max, serve_error *e)
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return get_pairs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
-           serve_field_bool(r, "return_text", &r->return_text, e) ||
-           serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
-               ? -1 : 0;
+            serve_field_bool(r, "return_text", &r->return_text, e) ||
+            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
+        ? -1
+        : 0;
 }
 
 /* TEI's rank: [{"index", "score"(, "text")}] best first. */
-static void write_ranking(const serve_request *q, const float *scores, size_t *order,
-                          json_out *o)
+static void write_ranking(const serve_request *q, const float *scores, size_t *order, json_out *o)
 {
     routes_sort_desc(order, scores, q->n, 1);
     json_out_str(o, "[");
@@ -69,8 +70,8 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
     if (!order)
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     routes_inputs in;
-    const int rc = routes_run_head(s, q, "texts", q->raw_scores ? SERVE_TASK_LOGITS
-                                   : SERVE_TASK_SCORE, 1, &in, out, e);
+    const int rc = routes_run_head(
+        s, q, "texts", q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_SCORE, 1, &in, out, e);
     if (rc == 0) {
         json_out o = {0};
         write_ranking(q, in.out, order, &o);
@@ -83,8 +84,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_rerank = {
-    .path = "/rerank", .method = "POST", .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_KIND(TF_PIPELINE_CROSS_ENCODER), .parse = parse, .handle = handle,
-    .summary = "Ranks texts by their relevance to a query (TEI)", .request_schema = "RerankRequest",
+    .path = "/rerank",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_CROSS_ENCODER),
+    .parse = parse,
+    .handle = handle,
+    .summary = "Ranks texts by their relevance to a query (TEI)",
+    .request_schema = "RerankRequest",
     .response_schema = "RerankResponse",
 };

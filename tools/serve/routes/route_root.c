@@ -9,8 +9,10 @@ extern const serve_route route_embed, route_predict, route_rerank;
 static const serve_route *runs(const serve_server *s)
 {
     switch ((tf_pipeline_kind)tf_pipeline_kind_of(s->p)) {
-    case TF_PIPELINE_CROSS_ENCODER: return &route_rerank;
-    case TF_PIPELINE_CLASSIFIER: return &route_predict;
+    case TF_PIPELINE_CROSS_ENCODER:
+        return &route_rerank;
+    case TF_PIPELINE_CLASSIFIER:
+        return &route_predict;
     case TF_PIPELINE_EMBEDDING:
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
         break;
@@ -19,7 +21,10 @@ static const serve_route *runs(const serve_server *s)
 }
 
 const serve_route route_root = {
-    .path = "/", .method = "POST", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
+    .path = "/",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
     .runs = runs,
     .summary = "The model's route: /embed, /predict or /rerank as its kind is",
 };

@@ -14,26 +14,32 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
 {
     const cJSON *in = serve_field(r, "inputs");
     if (!cJSON_IsObject(in))
-        return in ? serve_wrong_type(e, "inputs", "an object {\"source_sentence\", "
-                                     "\"sentences\"}", in)
-                  : serve_error_set(e, 400, "inputs", "inputs: missing; expected an object "
+        return in ? serve_wrong_type(e, "inputs",
+                                     "an object {\"source_sentence\", "
+                                     "\"sentences\"}",
+                                     in)
+                  : serve_error_set(e, 400, "inputs",
+                                    "inputs: missing; expected an object "
                                     "{\"source_sentence\", \"sentences\"}");
     const cJSON *source = cJSON_GetObjectItemCaseSensitive(in, "source_sentence");
     const cJSON *sentences = cJSON_GetObjectItemCaseSensitive(in, "sentences");
     if (!cJSON_IsString(source))
         return source ? serve_wrong_type(e, "inputs.source_sentence", "a string", source)
-                      : serve_error_set(e, 400, "inputs.source_sentence", "inputs."
+                      : serve_error_set(e, 400, "inputs.source_sentence",
+                                        "inputs."
                                         "source_sentence: missing; expected a string");
     if (!cJSON_IsArray(sentences))
-        return sentences ? serve_wrong_type(e, "inputs.sentences", "a list of strings",
-                                            sentences)
-                         : serve_error_set(e, 400, "inputs.sentences", "inputs.sentences: "
+        return sentences ? serve_wrong_type(e, "inputs.sentences", "a list of strings", sentences)
+                         : serve_error_set(e, 400, "inputs.sentences",
+                                           "inputs.sentences: "
                                            "missing; expected a list of strings");
     size_t n;
     if (max < 2)
-        return serve_error_set(e, 413, "inputs.sentences", "inputs.sentences: the server's "
+        return serve_error_set(e, 413, "inputs.sentences",
+                               "inputs.sentences: the server's "
                                "limit of %zu inputs a request (--max-client-batch) leaves no "
-                               "room for a sentence beside the source", max);
+                               "room for a sentence beside the source",
+                               max);
     if (serve_list_size(sentences, "inputs.sentences", max - 1, &n, e) ||
         serve_request_alloc_inputs(r, n + 1, 0, e))
         return -1;
@@ -111,8 +117,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_similarity = {
-    .path = "/similarity", .method = "POST", .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
+    .path = "/similarity",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .parse = parse,
+    .handle = handle,
     .summary = "Cosine similarity of a sentence with others (TEI)",
-    .request_schema = "SimilarityRequest", .response_schema = "SimilarityResponse",
+    .request_schema = "SimilarityRequest",
+    .response_schema = "SimilarityResponse",
 };

@@ -10,8 +10,10 @@
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return serve_field_texts(r, "inputs", max, e) ||
-           serve_field_bool(r, "add_special_tokens", &r->add_special_tokens, e) ||
-           serve_field_string(r, "prompt_name", &r->prompt_name, e) ? -1 : 0;
+            serve_field_bool(r, "add_special_tokens", &r->add_special_tokens, e) ||
+            serve_field_string(r, "prompt_name", &r->prompt_name, e)
+        ? -1
+        : 0;
 }
 
 /* One input's tokens as TEI's SimpleToken list: id, text, special, start,
@@ -22,12 +24,15 @@ static int write_tokens(serve_server *s, const serve_request *q, const char *tex
     const char *name = q->prompt_name ? q->prompt_name : tf_pipeline_default_prompt_name(s->p);
     const char *prompt = name && name[0] ? tf_pipeline_prompt(s->p, name) : "";
     if (!prompt)
-        return serve_error_set(e, 400, "prompt_name", "prompt_name \"%.*s\": the model has no "
-                               "such prompt", utf8_prefix(name, SERVE_QUOTE_BYTES), name);
+        return serve_error_set(e, 400, "prompt_name",
+                               "prompt_name \"%.*s\": the model has no "
+                               "such prompt",
+                               utf8_prefix(name, SERVE_QUOTE_BYTES), name);
     const size_t plen = strlen(prompt), tlen = strlen(text);
     char *joined = malloc(plen + tlen + 1); /* the prompt, then the text */
     if (!joined)
         return serve_error_set(e, 500, "", "out of memory for a text of %zu bytes", tlen);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the text's NUL comes next */
     memcpy(joined, prompt, plen);
     memcpy(joined + plen, text, tlen + 1);
     tf_encoding *enc;
@@ -81,8 +86,13 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_tokenize = {
-    .path = "/tokenize", .method = "POST", .errors = SERVE_ERRORS_TEI, .kind = SERVE_NO_KIND,
-    .parse = parse, .handle = handle,
-    .summary = "Tokens of texts (TEI)", .request_schema = "TokenizeRequest",
+    .path = "/tokenize",
+    .method = "POST",
+    .errors = SERVE_ERRORS_TEI,
+    .kind = SERVE_NO_KIND,
+    .parse = parse,
+    .handle = handle,
+    .summary = "Tokens of texts (TEI)",
+    .request_schema = "TokenizeRequest",
     .response_schema = "TokenizeResponse",
 };

@@ -18,7 +18,8 @@ static int parse(serve_request *r, size_t max, serve_error *e)
         serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e))
         return -1;
     if (format && strcmp(format, "float") != 0 && strcmp(format, "base64") != 0)
-        return serve_error_set(e, 400, "encoding_format", "encoding_format: expected \"float\" "
+        return serve_error_set(e, 400, "encoding_format",
+                               "encoding_format: expected \"float\" "
                                "or \"base64\", got \"%.*s\"",
                                utf8_prefix(format, SERVE_QUOTE_BYTES), format);
     r->base64 = format && strcmp(format, "base64") == 0;
@@ -32,8 +33,8 @@ static void write_list(const serve_server *s, const serve_request *q, const rout
 {
     json_out_str(o, "{\"object\":\"list\",\"data\":[");
     for (size_t i = 0; i < q->n; i++) {
-        json_out_printf(o, "%s{\"object\":\"embedding\",\"index\":%zu,\"embedding\":",
-                        i ? "," : "", i);
+        json_out_printf(o, "%s{\"object\":\"embedding\",\"index\":%zu,\"embedding\":", i ? "," : "",
+                        i);
         if (q->base64)
             json_out_base64_floats(o, in->out + i * width, width);
         else
@@ -63,9 +64,14 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_v1_embeddings = {
-    .path = "/v1/embeddings", .method = "POST", .errors = SERVE_ERRORS_OPENAI,
-    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING), .parse = parse, .handle = handle,
+    .path = "/v1/embeddings",
+    .method = "POST",
+    .errors = SERVE_ERRORS_OPENAI,
+    .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .parse = parse,
+    .handle = handle,
     .max_inputs = SERVE_OPENAI_MAX_INPUTS,
-    .summary = "Embeddings (OpenAI)", .request_schema = "OpenAICompatRequest",
+    .summary = "Embeddings (OpenAI)",
+    .request_schema = "OpenAICompatRequest",
     .response_schema = "OpenAICompatResponse",
 };

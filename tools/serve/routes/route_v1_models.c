@@ -17,7 +17,11 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 }
 
 const serve_route route_v1_models = {
-    .path = "/v1/models", .method = "GET", .errors = SERVE_ERRORS_OPENAI,
-    .kind = SERVE_NO_KIND, .handle = handle,
-    .summary = "The model this server runs (OpenAI)", .response_schema = "ListModelsResponse",
+    .path = "/v1/models",
+    .method = "GET",
+    .errors = SERVE_ERRORS_OPENAI,
+    .kind = SERVE_NO_KIND,
+    .handle = handle,
+    .summary = "The model this server runs (OpenAI)",
+    .response_schema = "ListModelsResponse",
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the fixtures of tests/modern/<case>/: the pieces of the modern
+"""Writes the fixtures of tests/encoder_pieces/<case>/: the pieces of the modern
 encoders (rotary positions, ALiBi, gated feed-forward blocks, bias-free
 layers, local attention) each against a float64 PyTorch reference written
 from the upstream modeling code that defines it:
@@ -48,7 +48,7 @@ which upstream computes (beyond_folders says how): config.json,
 model.safetensors, input_ids.npy and lengths.npy [B, T] and [B] (int32), and
 out.npy [B, T, D] (each sequence's last_hidden_state, zeros where padded).
 
-    /usr/bin/python3 tests/modern/gen_modern.py   # rewrites tests/modern/*/
+    /usr/bin/python3 tests/encoder_pieces/gen_encoder_pieces.py   # rewrites tests/encoder_pieces/*/
 """
 import json
 import math

@@ -1,4 +1,4 @@
-"""The modern encoder pieces through Python: tests/modern's fixtures (rotary,
+"""The modern encoder pieces through Python: tests/encoder_pieces's fixtures (rotary,
 ALiBi, gated feed-forward blocks, bias-free layers, local attention, relative
 position bias) against their float64 references, and the 0.4.0 config fields'
 keywords."""
@@ -10,7 +10,7 @@ import pytest
 import tfenc
 from conftest import ROOT
 
-MODERN = os.path.join(ROOT, "tests", "modern")
+MODERN = os.path.join(ROOT, "tests", "encoder_pieces")
 
 
 def modern_cases():
@@ -19,7 +19,7 @@ def modern_cases():
 
 
 @pytest.mark.parametrize("case", modern_cases())
-def test_modern_pieces_match_their_references(case):
+def test_encoder_pieces_pieces_match_their_references(case):
     d = os.path.join(MODERN, case)
     enc = tfenc.Encoder.from_file(os.path.join(d, "model.safetensors"))
     x, lengths = np.load(os.path.join(d, "x.npy")), np.load(os.path.join(d, "lengths.npy"))

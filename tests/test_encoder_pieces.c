@@ -1,13 +1,13 @@
-/* test_modern.c — the pieces of modern encoders (rotary positions, ALiBi,
+/* test_encoder_pieces.c — the pieces of modern encoders (rotary positions, ALiBi,
  * gated feed-forward blocks, bias-free layers, local attention, MPNet's
  * relative position bias) against
  * float64 PyTorch references written from each family's modeling code
- * (tests/modern/gen_modern.py names the upstream function of each piece):
+ * (tests/encoder_pieces/gen_encoder_pieces.py names the upstream function of each piece):
  * the output and every layer's hidden state within 1e-5 on real tokens,
  * the same bits on one thread and on all, the same result when a local
  * layer's window covers the whole sequence as when it is global; Hugging
  * Face folders with rotary or ALiBi positions past their trained length
- * (tests/modern/beyond_*); and the validation of every tf_config field
+ * (tests/encoder_pieces/beyond_*); and the validation of every tf_config field
  * 0.4.0 added. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -25,7 +25,7 @@
 
 #define TOL 1e-5
 
-static char modern_dir[512];
+static char pieces_dir[512];
 static char case_names[16][64];
 static int n_cases;
 
@@ -54,7 +54,7 @@ static double error_of(const float *got, const float *want, int B, int T, int D,
 static tf_encoder *load_case(const char *name, char *dir)
 {
     char path[1100];
-    ck_assert(snprintf(dir, 1024, "%s/%s", modern_dir, name) < 1024);
+    ck_assert(snprintf(dir, 1024, "%s/%s", pieces_dir, name) < 1024);
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
     tf_encoder *enc;
     ck_assert_msg(tf_encoder_load(path, NULL, &enc) == TF_OK, "%s", tf_last_error());
@@ -73,7 +73,7 @@ static void forward(const tf_encoder *enc, const npy_array *x, const npy_array *
     ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
 }
 
-START_TEST(test_modern_case)
+START_TEST(test_encoder_pieces_case)
 {
     const char *name = case_names[_i];
     char dir[1024];
@@ -275,7 +275,8 @@ START_TEST(test_trace_of_the_new_steps)
         a.trace = record, a.trace_user_data = &rec;
         ck_assert_msg(tf_encoder_forward(enc, &a) == TF_OK, "%s", tf_last_error());
         ck_assert(!rec.out_of_memory);
-        const recorded *up = event(&rec, "layers.0.ffn.up"), *gate = event(&rec, "layers.0.ffn.gate");
+        const recorded *up = event(&rec, "layers.0.ffn.up"),
+                       *gate = event(&rec, "layers.0.ffn.gate");
         const recorded *hidden = event(&rec, "layers.0.ffn.hidden");
         ck_assert_int_eq(up->dims[2], F);
         for (size_t i = 0; i < hidden->count; i++) {
@@ -362,7 +363,8 @@ START_TEST(test_qk_norm_in_trace)
                 ck_assert_double_le(fabs(var - raw_var / (raw_var + 1e-5)), 1e-5);
             }
     }
-    const recorded *an1 = event(&rec, "layers.0.add_norm1"), *an1b = event(&rec, "layers.0.add_norm1b");
+    const recorded *an1 = event(&rec, "layers.0.add_norm1"),
+                   *an1b = event(&rec, "layers.0.add_norm1b");
     for (int t = 0; t < T; t++) { /* sequence 0: x is the layer's input as given */
         double sum = 0, sq = 0, v[D];
         for (int i = 0; i < D; i++)
@@ -370,8 +372,8 @@ START_TEST(test_qk_norm_in_trace)
         for (int i = 0; i < D; i++)
             sq += (v[i] - sum / D) * (v[i] - sum / D);
         for (int i = 0; i < D; i++)
-            ck_assert_double_le(fabs(an1b->data[t * D + i] -
-                                     (v[i] - sum / D) / sqrt(sq / D + 1e-5)), 1e-4);
+            ck_assert_double_le(
+                fabs(an1b->data[t * D + i] - (v[i] - sum / D) / sqrt(sq / D + 1e-5)), 1e-4);
     }
     recording_free(&rec);
     tf_encoder_destroy(enc);
@@ -438,8 +440,9 @@ START_TEST(test_relative_bias_in_trace)
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++) {
                 const size_t at = ((size_t)h * T + (size_t)i) * T + (size_t)j; /* sequence 0 */
-                ck_assert_double_le(fabs(with->data[at] - base->data[at] -
-                                         weight[buckets[j - i + T - 1] * H + h]), 1e-5);
+                ck_assert_double_le(
+                    fabs(with->data[at] - base->data[at] - weight[buckets[j - i + T - 1] * H + h]),
+                    1e-5);
             }
     ck_assert_ptr_null(recording_find(&plain_rec, "layers.0.attn.relative_bias"));
     recording_free(&rec);
@@ -502,7 +505,7 @@ START_TEST(test_relative_bias_overflow_is_named)
     enum { T = 2, D = 2, R = 4 };
     const float A = 1.6e19f; /* q0 . k1 = -A^2 = -2.56e38, / sqrt(2) = -1.81e38 */
     const float x[T * D] = {A, 0, 0, A};
-    const float qk[2 * D * D] = {1, 0, 0, 0, /* W_Q: q0 = (A, 0), q1 = 0 */
+    const float qk[2 * D * D] = {1, 0,  0, 0, /* W_Q: q0 = (A, 0), q1 = 0 */
                                  0, -1, 0, 0 /* W_K: k0 = 0, k1 = (-A, 0) */};
     const float v[D * D] = {1e-3f, 0, 0, 1e-3f};
     const float bias[R] = {-1.7e38f, -1.7e38f, -1.7e38f, -1.7e38f}; /* (R, H) */
@@ -534,20 +537,23 @@ END_TEST
 
 /* ---- Past the trained length ---------------------------------------------------- */
 
-#define TRAINED 64 /* each beyond_* folder's max_position_embeddings (gen_modern.py) */
+#define TRAINED 64 /* each beyond_* folder's max_position_embeddings (gen_encoder_pieces.py) */
 
 static char folder_names[8][64];
 static int n_folders;
 
-/* The names tests/modern/folders.txt lists, into folder_names: their count,
+/* The names tests/encoder_pieces/folders.txt lists, into folder_names: their count,
  * or -1 when the list is missing. */
 static int read_folders(void)
 {
     char path[600];
-    FILE *f = snprintf(path, sizeof path, "%s/folders.txt", modern_dir) < (int)sizeof path
-                  ? fopen(path, "r") : NULL;
+    FILE *f = snprintf(path, sizeof path, "%s/folders.txt", pieces_dir) < (int)sizeof path
+        ? fopen(path, "r")
+        : NULL;
     if (!f) {
-        fprintf(stderr, "%s/folders.txt: missing (run tests/modern/gen_modern.py)\n", modern_dir);
+        fprintf(stderr,
+                "%s/folders.txt: missing (run tests/encoder_pieces/gen_encoder_pieces.py)\n",
+                pieces_dir);
         return -1;
     }
     int n = 0;
@@ -560,13 +566,13 @@ static int read_folders(void)
 /* Each Hugging Face folder with rotary or ALiBi positions (ModernBERT, GTE,
  * JinaBERT, NomicBERT) on sequences longer than its max_position_embeddings
  * (64; up to 130 tokens), which upstream computes, against the float64
- * reference (gen_modern.py's beyond_folders names how upstream gets there):
+ * reference (gen_encoder_pieces.py's beyond_folders names how upstream gets there):
  * max_positions stays the trained length, and no bound. */
 START_TEST(test_beyond_trained_length)
 {
     const char *name = folder_names[_i];
     char dir[1024];
-    ck_assert(snprintf(dir, sizeof dir, "%s/%s", modern_dir, name) < (int)sizeof dir);
+    ck_assert(snprintf(dir, sizeof dir, "%s/%s", pieces_dir, name) < (int)sizeof dir);
     tf_encoder *enc;
     ck_assert_msg(tf_encoder_load(dir, NULL, &enc) == TF_OK, "%s: %s", name, tf_last_error());
     tf_config cfg;
@@ -602,7 +608,7 @@ END_TEST
 START_TEST(test_nomic_vocab_rounded_up)
 {
     char dir[1024];
-    ck_assert(snprintf(dir, sizeof dir, "%s/beyond_nomic", modern_dir) < (int)sizeof dir);
+    ck_assert(snprintf(dir, sizeof dir, "%s/beyond_nomic", pieces_dir) < (int)sizeof dir);
     tf_encoder *enc;
     ck_assert_msg(tf_encoder_load(dir, NULL, &enc) == TF_OK, "%s", tf_last_error());
     tf_config cfg;
@@ -668,46 +674,166 @@ typedef struct bad_field {
     void (*set)(tf_config *c);
 } bad_field;
 
-static void gated_2(tf_config *c) { c->ffn_gated = 2; }
-static void norm_bias_neg(tf_config *c) { c->norm_bias = -1; }
-static void skip_2(tf_config *c) { c->skip_first_norm1 = 2; }
-static void skip_post(tf_config *c) { c->skip_first_norm1 = 1; }
-static void rotary_dim_odd(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 3; }
-static void rotary_dim_big(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 66; }
-static void rotary_dim_alone(tf_config *c) { c->rotary_dim = 8; }
-static void odd_head_rotary(tf_config *c) { c->d_model = 6, c->n_heads = 2, c->d_ff = 4, c->position = TF_POSITION_ROTARY; }
-static void interleaved_2(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_interleaved = 2; }
-static void interleaved_alone(tf_config *c) { c->rotary_interleaved = 1; }
-static void base_one(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base = 1.0f; }
-static void base_nan(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base = NAN; }
-static void base_alone(tf_config *c) { c->position = TF_POSITION_ALIBI, c->rotary_base = 500.0f; }
-static void local_base_neg(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_base_local = -3.0f; }
-static void local_base_alone(tf_config *c) { c->rotary_base_local = 10000.0f; }
-static void ntk_half(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 0.5f; }
-static void ntk_inf(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = INFINITY; }
-static void ntk_alone(tf_config *c) { c->rotary_ntk_factor = 2.0f; }
-static void ntk_dim_2(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_dim = 2, c->rotary_ntk_factor = 2.0f; }
-static void ntk_positions_neg(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 2.0f, c->rotary_ntk_positions = -1; }
-static void ntk_positions_alone(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_ntk_positions = 2048; }
-static void linear_half(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = 0.5f; }
-static void linear_nan(tf_config *c) { c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = NAN; }
-static void linear_alone(tf_config *c) { c->rotary_linear_factor = 1.5f; }
-static void window_odd(tf_config *c) { c->attn_window = 127; }
-static void window_neg(tf_config *c) { c->attn_window = -2; }
-static void every_neg(tf_config *c) { c->attn_window = 8, c->global_every = -1; }
-static void every_alone(tf_config *c) { c->global_every = 3; }
-static void relative_odd(tf_config *c) { c->relative_buckets = 31; }
-static void relative_2(tf_config *c) { c->relative_buckets = 2; }
-static void relative_big(tf_config *c) { c->relative_buckets = 2048; }
-static void relative_neg(tf_config *c) { c->relative_buckets = -32; }
-static void distance_alone(tf_config *c) { c->relative_max_distance = 64; }
-static void distance_short(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = 8; }
-static void distance_neg(tf_config *c) { c->relative_buckets = 32, c->relative_max_distance = -1; }
-static void qk_norm_2(tf_config *c) { c->qk_norm = 2; }
-static void norm1b_neg(tf_config *c) { c->add_norm1b = -1; }
-static void norm1b_pre(tf_config *c) { c->norm_placement = TF_NORM_PRE, c->add_norm1b = 1; }
-static void position_5(tf_config *c) { c->position = 5; }
-static void activation_4(tf_config *c) { c->activation = 4; }
+static void gated_2(tf_config *c)
+{
+    c->ffn_gated = 2;
+}
+static void norm_bias_neg(tf_config *c)
+{
+    c->norm_bias = -1;
+}
+static void skip_2(tf_config *c)
+{
+    c->skip_first_norm1 = 2;
+}
+static void skip_post(tf_config *c)
+{
+    c->skip_first_norm1 = 1;
+}
+static void rotary_dim_odd(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_dim = 3;
+}
+static void rotary_dim_big(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_dim = 66;
+}
+static void rotary_dim_alone(tf_config *c)
+{
+    c->rotary_dim = 8;
+}
+static void odd_head_rotary(tf_config *c)
+{
+    c->d_model = 6, c->n_heads = 2, c->d_ff = 4, c->position = TF_POSITION_ROTARY;
+}
+static void interleaved_2(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_interleaved = 2;
+}
+static void interleaved_alone(tf_config *c)
+{
+    c->rotary_interleaved = 1;
+}
+static void base_one(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base = 1.0f;
+}
+static void base_nan(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base = NAN;
+}
+static void base_alone(tf_config *c)
+{
+    c->position = TF_POSITION_ALIBI, c->rotary_base = 500.0f;
+}
+static void local_base_neg(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_base_local = -3.0f;
+}
+static void local_base_alone(tf_config *c)
+{
+    c->rotary_base_local = 10000.0f;
+}
+static void ntk_half(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 0.5f;
+}
+static void ntk_inf(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = INFINITY;
+}
+static void ntk_alone(tf_config *c)
+{
+    c->rotary_ntk_factor = 2.0f;
+}
+static void ntk_dim_2(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_dim = 2, c->rotary_ntk_factor = 2.0f;
+}
+static void ntk_positions_neg(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_ntk_factor = 2.0f, c->rotary_ntk_positions = -1;
+}
+static void ntk_positions_alone(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_ntk_positions = 2048;
+}
+static void linear_half(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = 0.5f;
+}
+static void linear_nan(tf_config *c)
+{
+    c->position = TF_POSITION_ROTARY, c->rotary_linear_factor = NAN;
+}
+static void linear_alone(tf_config *c)
+{
+    c->rotary_linear_factor = 1.5f;
+}
+static void window_odd(tf_config *c)
+{
+    c->attn_window = 127;
+}
+static void window_neg(tf_config *c)
+{
+    c->attn_window = -2;
+}
+static void every_neg(tf_config *c)
+{
+    c->attn_window = 8, c->global_every = -1;
+}
+static void every_alone(tf_config *c)
+{
+    c->global_every = 3;
+}
+static void relative_odd(tf_config *c)
+{
+    c->relative_buckets = 31;
+}
+static void relative_2(tf_config *c)
+{
+    c->relative_buckets = 2;
+}
+static void relative_big(tf_config *c)
+{
+    c->relative_buckets = 2048;
+}
+static void relative_neg(tf_config *c)
+{
+    c->relative_buckets = -32;
+}
+static void distance_alone(tf_config *c)
+{
+    c->relative_max_distance = 64;
+}
+static void distance_short(tf_config *c)
+{
+    c->relative_buckets = 32, c->relative_max_distance = 8;
+}
+static void distance_neg(tf_config *c)
+{
+    c->relative_buckets = 32, c->relative_max_distance = -1;
+}
+static void qk_norm_2(tf_config *c)
+{
+    c->qk_norm = 2;
+}
+static void norm1b_neg(tf_config *c)
+{
+    c->add_norm1b = -1;
+}
+static void norm1b_pre(tf_config *c)
+{
+    c->norm_placement = TF_NORM_PRE, c->add_norm1b = 1;
+}
+static void position_5(tf_config *c)
+{
+    c->position = 5;
+}
+static void activation_4(tf_config *c)
+{
+    c->activation = 4;
+}
 
 static const bad_field bad_fields[] = {
     {"config.ffn_gated: expected 0..1, got 2", gated_2},
@@ -741,13 +867,15 @@ static const bad_field bad_fields[] = {
     {"config.global_every: expected 0..1024, got -1", every_neg},
     {"config.global_every: 3 needs an attn_window", every_alone},
     {"config.relative_buckets: expected 0 or an even number in 4..1024 (half the buckets for "
-     "each direction, exact and logarithmic ones in each), got 31", relative_odd},
+     "each direction, exact and logarithmic ones in each), got 31",
+     relative_odd},
     {"config.relative_buckets: expected 0 or an even number in 4..1024", relative_2},
     {"config.relative_buckets: expected 0..1024, got 2048", relative_big},
     {"config.relative_buckets: expected 0..1024, got -32", relative_neg},
     {"config.relative_max_distance: 64 needs relative_buckets", distance_alone},
     {"config.relative_max_distance: expected 0 or more than relative_buckets / 4 = 8 (the "
-     "distances with a bucket each), got 8", distance_short},
+     "distances with a bucket each), got 8",
+     distance_short},
     {"config.relative_max_distance: expected 0..16777216, got -1", distance_neg},
     {"config.qk_norm: expected 0..1, got 2", qk_norm_2},
     {"config.add_norm1b: expected 0..1, got -1", norm1b_neg},
@@ -835,14 +963,14 @@ END_TEST
 
 int main(void)
 {
-    n_cases = read_cases("TFENC_MODERN_DIR", "tests/modern/gen_modern.py", modern_dir,
-                         sizeof modern_dir, case_names, 16);
+    n_cases = read_cases("TFENC_PIECES_DIR", "tests/encoder_pieces/gen_encoder_pieces.py",
+                         pieces_dir, sizeof pieces_dir, case_names, 16);
     if (n_cases < 0)
         return 77; /* skip */
 
-    Suite *s = suite_create("modern");
+    Suite *s = suite_create("encoder_pieces");
     TCase *tc = tcase_create("against float64 references");
-    tcase_add_loop_test(tc, test_modern_case, 0, n_cases);
+    tcase_add_loop_test(tc, test_encoder_pieces_case, 0, n_cases);
     tcase_add_test(tc, test_wide_window_is_global);
     tcase_add_test(tc, test_window_in_trace);
     tcase_add_test(tc, test_fields_saved);
