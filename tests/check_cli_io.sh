@@ -62,7 +62,8 @@ info --help
 create "$tmp/created.safetensors" --d-model 8 --heads 2 --d-ff 8
 create --help
 embed --model "$model" --vocab "$vocab" hello
-embed --model "$model" --vocab "$vocab" --npy "$tmp/v.npy" hello
+embed --model "$model" --vocab "$vocab" --output jsonl hello
+embed --model "$model" --vocab "$vocab" --output npy hello
 embed --help
 EOF
 fails 1 "tfenc embed: --npy /dev/full: cannot write: No space left on device" \

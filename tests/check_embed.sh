@@ -30,7 +30,7 @@ paste -d'\n' "$tmp/one" "$tmp/first" |
 
 printf 'first line\nsecond line\nthird\n' >"$tmp/texts.txt"
 "$tfenc" embed --model "$tmp/model.safetensors" --vocab "$vocab" --file "$tmp/texts.txt" \
-    --npy "$tmp/v.npy" >"$tmp/out"
+    --npy "$tmp/v.npy" 2>"$tmp/out"
 grep -qF "wrote 3 vectors of 64 floats" "$tmp/out"
 head -c 128 "$tmp/v.npy" | grep -qF "'shape': (3, 64)"
 

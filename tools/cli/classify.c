@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "job_output.h"
 #include "options.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
@@ -14,9 +15,10 @@ typedef pipeline_cli_line classify_options; /* ARGs: the TEXTs */
 static void classify_usage(FILE *out)
 {
     fprintf(out,
-            "usage: tfenc classify --model DIR_OR_ID [--json] TEXT [TEXT ...]\n"
+            "usage: tfenc classify --model DIR_OR_ID [--json] " PIPELINE_CLI_JOB_OPTIONS "\n"
+            "                      [--file TEXTS.txt|-] [TEXT ...]\n"
             "       tfenc classify --tokens [--aggregation none|simple|first|average|max]\n"
-            "                      --model DIR_OR_ID [--json] TEXT [TEXT ...]\n"
+            "                      --model DIR_OR_ID [--json] [--file TEXTS.txt|-] [TEXT ...]\n"
             "The label probabilities of each TEXT from the sequence classifier in DIR\n"
             "(*ForSequenceClassification: softmax, or sigmoid for multi-label models\n"
             "and one-label ones, as transformers' text-classification pipeline). Prints\n"
@@ -30,7 +32,12 @@ static void classify_usage(FILE *out)
             "separated; --json: a list of {\"text\", \"entities\":\n"
             "[{\"entity_group\" (none: \"entity\" and \"index\"), \"score\", \"word\",\n"
             "\"start\", \"end\"}, ...]}.\n"
-            "A folder of another kind is refused, naming the subcommand that runs it.\n");
+            "--file: more TEXTs, one a line (-: standard input), after the TEXT arguments.\n"
+            "--batch-size N texts per forward call (default %d; the same probabilities for\n"
+            "any N), --threads N at most (default: one per core); scores in JSON read back\n"
+            "as the same float32.\n"
+            "A folder of another kind is refused, naming the subcommand that runs it.\n",
+            PIPELINE_CLI_BATCH);
     cli_model_usage(out, "");
 }
 
@@ -61,7 +68,8 @@ static void print_text(const classify_options *o, const tf_pipeline *p, size_t i
     for (int32_t k = 0; k < labels; k++) {
         printf("%s{\"label\": ", k ? ", " : "");
         pipeline_cli_json_string(stdout, tf_pipeline_label(p, order[k]));
-        printf(", \"score\": %.7g}", (double)probs[order[k]]);
+        char number[CLI_FLOAT_CHARS];
+        printf(", \"score\": %s}", cli_float_text(number, probs[order[k]]));
     }
     printf("]}");
 }
@@ -87,8 +95,9 @@ static int classify(const classify_options *o)
         cli_error("classify", "out of memory"); /* not the library's: no message of its own */
         rc = CLI_FAILED;
     } else {
-        const tf_status s = tf_pipeline_classify(p, &a);
-        rc = s ? pipeline_cli_fail("classify", s) : 0;
+        pipeline_cli_job_args(o, &a);
+        rc = pipeline_cli_run("classify", p, tf_pipeline_classify, &a, (size_t)labels,
+                              o->source.progress, "texts");
     }
     if (rc == 0) {
         pipeline_cli_truncated("classify", truncated, p);
@@ -128,7 +137,8 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
         }
         printf("%s{\"%s\": ", i ? ", " : "", aggregation ? "entity_group" : "entity");
         pipeline_cli_json_string(stdout, tf_entities_label(e, i));
-        printf(", \"score\": %.7g, \"word\": ", (double)tf_entities_score(e, i));
+        char number[CLI_FLOAT_CHARS];
+        printf(", \"score\": %s, \"word\": ", cli_float_text(number, tf_entities_score(e, i)));
         pipeline_cli_json_string(stdout, tf_entities_word(e, i));
         printf(", \"start\": %zu, \"end\": %zu", start, end);
         if (!aggregation)

@@ -13,24 +13,45 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "job_output.h"
+#include "model_arg.h"
 #include "npy.h"
 #include "options.h"
-#include "model_arg.h"
 #include "pipeline_cli.h"
 #include "text_lines.h"
 #include "tfenc.h"
 
-/* Texts per forward call; the token limit of a model without
- * max_positions (BERT's); the smallest, [CLS] one token [SEP]. */
-enum { EMBED_BATCH = 32, DEFAULT_MAX_LENGTH = 512, MIN_MAX_LENGTH = 3 };
+/* Texts per forward call by default, and at most; the token limit of a
+ * model without max_positions (BERT's); the smallest, [CLS] one token [SEP];
+ * the most threads --threads takes. */
+enum {
+    EMBED_BATCH = PIPELINE_CLI_BATCH,
+    MAX_BATCH = 65536,
+    DEFAULT_MAX_LENGTH = 512,
+    MIN_MAX_LENGTH = 3,
+    MAX_THREADS = 1024
+};
+
+/* --output's formats, named by output_names. */
+typedef enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_JSONL, OUTPUT_NPY } output_format;
+static const char *const output_names[] = {"text", "json", "jsonl", "npy"};
+_Static_assert(sizeof output_names / sizeof output_names[0] == OUTPUT_NPY + 1,
+               "a name for every output format");
 
 typedef struct embed_options {
     cli_model source;  /* --model and where it comes from */
     const char *model; /* the file or folder it names (a Hub id's folder, resolved) */
-    const char *vocab, *npy, *file, *prompt_name;
-    int cased, normalize, json, pool_given;
+    const char *vocab, *file, *prompt_name;
+    int cased, normalize, pool_given;
+    output_format output;        /* --output, or --json or --npy (text by default) */
+    const char *output_by;       /* the flag that chose it ("--json"), NULL: none did */
+    const char *out;             /* --out FILE or --npy FILE, NULL: stdout */
+    const char *out_flag;        /* "--out" or "--npy", for messages */
+    int32_t batch_size;          /* texts per forward call */
+    int32_t threads;             /* 0: one per core */
     int32_t pooling, max_length; /* max_length 0: the default */
     int32_t dimensions;          /* 0: all */
     int dimensions_layer_norm;   /* --dimensions-layer-norm: nomic's Matryoshka recipe */
@@ -38,6 +59,7 @@ typedef struct embed_options {
     const char **texts; /* [n_texts]: the TEXT arguments, then the lines of --file */
     size_t n_texts, n_args;
     text_lines lines;
+    size_t truncated; /* texts cut to the limit */
 } embed_options;
 
 /* What embedding needs: the model, two tokenizers and the limit. */
@@ -56,11 +78,11 @@ static void embed_usage(FILE *out)
     char pools[64];
     fprintf(out,
             "usage: tfenc embed --model FILE_OR_DIR [--vocab vocab.txt] [--cased]\n"
-            "                   [--pool %s] [--normalize] [--npy OUT.npy]\n"
-            "                   [--max-length N] [--file TEXTS.txt] [TEXT ...]\n"
+            "                   [--pool %s] [--normalize] [--max-length N]\n"
+            "                   [--file TEXTS.txt|-] [--output text|json|jsonl|npy]\n"
+            "                   [--out FILE] [--batch-size N] [--threads N] [TEXT ...]\n"
             "       tfenc embed --model DIR_OR_ID [--prompt-name NAME] [--dimensions N]\n"
-            "                   [--dimensions-layer-norm] [--normalize] [--max-length N]\n"
-            "                   [--json | --npy OUT.npy] ...\n",
+            "                   [--dimensions-layer-norm] [--normalize] [--max-length N] ...\n",
             cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
     cli_load_options_usage(out, "                   ");
     fprintf(out,
@@ -68,20 +90,62 @@ static void embed_usage(FILE *out)
             "(--vocab, or the model directory's vocab.txt), the encoder, then the [CLS]\n"
             "vector or the mean over the real tokens (default), optionally L2-normalised.\n"
             "A text of more than N tokens ([CLS] and [SEP] included; default: the model's\n"
-            "max_positions, else %d) is cut to N, with a note on stderr. A line of --file\n"
-            "must not hold a NUL byte. Prints one line of numbers per text, or writes an\n"
-            "[N, D] float32 .npy.\n"
+            "max_positions, else %d) is cut to N, with a note on stderr. --file - reads\n"
+            "standard input; a line must not hold a NUL byte.\n"
+            "--output: text (default), a line of numbers per text; json, one object\n"
+            "{\"dim\", \"truncated\", \"embeddings\"}; jsonl, one line {\"index\",\n"
+            "\"embedding\"} per text; npy, an [N, D] float32 array. Numbers are written to\n"
+            "read back as the same float32. On stdout, or in --out FILE (then a note on\n"
+            "stderr); --json is --output json, --npy FILE is --output npy --out FILE.\n"
+            "--batch-size N texts per forward call (default %d; the same vectors for any\n"
+            "N), --threads N at most (default: one per core).\n"
             "A sentence-transformers folder DIR (modules.json) runs its own pipeline: its\n"
             "tokenizer settings, max_seq_length, pooling, Dense and Normalize modules,\n"
             "prompts (--prompt-name; default: its default_prompt_name) and --dimensions\n"
             "(the first N, renormalised when normalised); --dimensions-layer-norm takes\n"
             "nomic-embed-text-v1.5's recipe instead (its model card): a layer norm over\n"
-            "all the values, the first N (default: all), unit length. --json prints\n"
-            "{\"dim\", \"truncated\", \"embeddings\"}.\n"
+            "all the values, the first N (default: all), unit length.\n"
             "A folder of another kind (a classifier, a cross-encoder, a token classifier)\n"
             "is refused, naming the subcommand that runs it.\n",
-            DEFAULT_MAX_LENGTH);
+            DEFAULT_MAX_LENGTH, EMBED_BATCH);
     cli_model_usage(out, "");
+}
+
+/* Chooses the output format f by the flag `by` ("--json", "--output"): 1,
+ * or -1 after a message when another flag chose another one:
+ *   tfenc embed: --output jsonl and --json: choose one output */
+static int choose_output(const char *command, embed_options *o, output_format f, const char *by)
+{
+    if (o->output_by && o->output != f) {
+        const int first_named = !strcmp(o->output_by, "--output"), named = !strcmp(by, "--output");
+        cli_error(command, "%s%s%s and %s%s%s: choose one output", o->output_by,
+                  first_named ? " " : "", first_named ? output_names[o->output] : "", by,
+                  named ? " " : "", named ? output_names[f] : "");
+        return -1;
+    }
+    o->output = f, o->output_by = by;
+    return 1;
+}
+
+/* --output FORMAT, --out FILE, --npy FILE: 1, or -1 after a message. */
+static int set_output(cli_args *a, const char *flag, embed_options *o)
+{
+    const int formats = (int)(sizeof output_names / sizeof output_names[0]);
+    if (!strcmp(flag, "--output")) {
+        const char *name = NULL;
+        int rc = cli_string(a, flag, "text, json, jsonl or npy", &name);
+        for (int f = 0; rc > 0 && f < formats; f++)
+            if (!strcmp(name, output_names[f]))
+                return choose_output(a->command, o, (output_format)f, flag);
+        return rc > 0 ? cli_refuse(a->command, flag, "text, json, jsonl or npy", name) : rc;
+    }
+    if (o->out) {
+        cli_error(a->command, "%s and %s: choose one output file", o->out_flag, flag);
+        return -1;
+    }
+    o->out_flag = flag[2] == 'n' ? "--npy" : "--out";
+    const int rc = cli_string(a, flag, "an output file", &o->out);
+    return rc > 0 && flag[2] == 'n' ? choose_output(a->command, o, OUTPUT_NPY, "--npy") : rc;
 }
 
 /* A flag with a value: 1 if flag is one (and set), -1 on a bad value, 0
@@ -90,8 +154,7 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
 {
     const cli_string_flag paths[] = {
         {"--vocab", "a vocab.txt", &o->vocab},
-        {"--npy", "an output .npy file", &o->npy},
-        {"--file", "a text file", &o->file},
+        {"--file", "a text file or - (standard input)", &o->file},
         {"--prompt-name", "a prompt of the folder", &o->prompt_name},
     };
     const int rc = cli_string_table(a, flag, CLI_TABLE(paths));
@@ -103,6 +166,12 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
     }
     if (!strcmp(flag, "--dimensions"))
         return cli_int(a, flag, 1, 1048576, &o->dimensions);
+    if (!strcmp(flag, "--batch-size"))
+        return cli_int(a, flag, 1, MAX_BATCH, &o->batch_size);
+    if (!strcmp(flag, "--threads"))
+        return cli_int(a, flag, 1, MAX_THREADS, &o->threads);
+    if (!strcmp(flag, "--output") || !strcmp(flag, "--npy") || !strcmp(flag, "--out"))
+        return set_output(a, flag, o);
     if (!strcmp(flag, "--max-length"))
         return cli_int(a, flag, MIN_MAX_LENGTH, TF_MAX_POSITIONS, &o->max_length);
     const int model_rc = cli_model_option(a, flag, &o->source);
@@ -112,8 +181,10 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
 static int take_embed(cli_args *a, const char *arg, void *user)
 {
     embed_options *o = user;
-    if (!strcmp(arg, "--json") || !strcmp(arg, "--dimensions-layer-norm")) {
-        *(arg[2] == 'j' ? &o->json : &o->dimensions_layer_norm) = 1;
+    if (!strcmp(arg, "--json"))
+        return choose_output(a->command, o, OUTPUT_JSON, arg);
+    if (!strcmp(arg, "--dimensions-layer-norm")) {
+        o->dimensions_layer_norm = 1;
         return 1;
     }
     if (!strcmp(arg, "--cased") || !strcmp(arg, "--normalize")) {
@@ -131,7 +202,8 @@ static int take_embed(cli_args *a, const char *arg, void *user)
 static int parse_embed(int argc, char **argv, embed_options *o)
 {
     cli_args a = cli_args_start("embed", embed_usage, argc, argv);
-    *o = (embed_options){.source = CLI_MODEL_INIT, .pooling = TF_POOLING_MEAN};
+    *o = (embed_options){
+        .source = CLI_MODEL_INIT, .pooling = TF_POOLING_MEAN, .batch_size = EMBED_BATCH};
     tf_load_options_init(&o->load);
     if (!(o->texts = malloc((size_t)argc * sizeof *o->texts))) {
         cli_error(a.command, "out of memory");
@@ -295,9 +367,10 @@ static void embedder_close(embedder *e)
     tf_tokenizer_destroy(e->probe);
 }
 
-/* Says on stderr which texts of a batch (texts first..first+n) were cut: a
- * row of exactly `limit` tokens was when the probe gives it one more. */
-static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t first)
+/* Says on stderr which texts of a batch (texts first..first+n) were cut,
+ * and counts them in *cut: a row of exactly `limit` tokens was when the
+ * probe gives it one more. */
+static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t first, size_t *cut)
 {
     for (int32_t b = 0; b < tf_encoding_batch(enc); b++) {
         if (tf_encoding_lengths(enc)[b] < e->limit)
@@ -307,7 +380,7 @@ static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t fi
         const tf_status s = tf_tokenizer_encode(e->probe, text, strlen(text), NULL, 0, &longer);
         if (s)
             return s;
-        if (tf_encoding_lengths(longer)[0] > e->limit)
+        if (tf_encoding_lengths(longer)[0] > e->limit && ++*cut)
             text_error(e->o, first + (size_t)b,
                        " has more than %d tokens: truncated to %d "
                        "(--max-length)",
@@ -339,15 +412,15 @@ static int blame_text(const embedder *e, size_t first, size_t n, tf_status batch
     return CLI_FAILED;
 }
 
-/* vectors [n, D] of texts first..first+n: tokens, the encoder, pooling. 0,
- * or an exit status after a message. */
-static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors)
+/* vectors [n, D] of texts first..first+n: tokens, the encoder, pooling
+ * (the texts cut counted in *cut). 0, or an exit status after a message. */
+static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors, size_t *cut)
 {
     tf_encoding *enc = NULL;
     tf_status s = tf_tokenizer_encode_batch(e->tok, n, e->o->texts + first, NULL, NULL, NULL, &enc);
     if (s == TF_ERR_INVALID_ARGUMENT)
         return blame_text(e, first, n, s);
-    if (s || (s = report_cut(e, enc, first))) {
+    if (s || (s = report_cut(e, enc, first, cut))) {
         tf_encoding_destroy(enc);
         return fail(s);
     }
@@ -357,6 +430,7 @@ static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors
     tf_forward_args_init(&a);
     a.batch = B, a.seq_len = T, a.input_ids = tf_encoding_ids(enc), a.output = hidden;
     a.attention_mask = tf_encoding_attention_mask(enc);
+    a.n_threads = e->o->threads;
     a.token_type_ids = e->cfg.n_token_types > 0 ? tf_encoding_type_ids(enc) : NULL;
     s = hidden ? tf_encoder_forward(e->enc, &a) : TF_ERR_OUT_OF_MEMORY;
     if (s == TF_OK)
@@ -370,25 +444,60 @@ static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors
     return s ? CLI_FAILED : 0;
 }
 
-/* vectors [n, D] to --npy or as text on stdout. */
+/* vectors [n, D] as --output says, on out. */
+static void print_vectors(FILE *out, const embed_options *o, const float *vectors, size_t n, int D)
+{
+    const int json = o->output == OUTPUT_JSON, jsonl = o->output == OUTPUT_JSONL;
+    const char *between = json || jsonl ? ", " : " ";
+    char number[CLI_FLOAT_CHARS];
+    if (json)
+        fprintf(out, "{\"dim\": %d, \"truncated\": %zu, \"embeddings\": [", D, o->truncated);
+    for (size_t i = 0; i < n && !ferror(out); i++) {
+        if (jsonl)
+            fprintf(out, "{\"index\": %zu, \"embedding\": [", i);
+        else if (json)
+            fprintf(out, "%s[", i ? ", " : "");
+        for (int k = 0; k < D; k++)
+            fprintf(out, "%s%s", k ? between : "",
+                    cli_float_text(number, vectors[i * (size_t)D + (size_t)k]));
+        fputs(jsonl ? "]}\n" : json ? "]" : "\n", out);
+    }
+    if (json)
+        fputs("]}\n", out);
+}
+
+/* vectors [n, D] on stdout or in --out; 0, or CLI_FAILED after a message. */
 static int write_vectors(const embed_options *o, const float *vectors, size_t n, int D)
 {
-    if (o->npy) {
-        const int64_t dims[2] = {(int64_t)n, D};
-        if (npy_write_f32(o->npy, vectors, 2, dims) != 0) {
-            cli_error("embed", "--npy %s: cannot write: %s", o->npy, strerror(errno));
-            return CLI_FAILED;
-        }
-        printf("wrote %zu vectors of %d floats to %s\n", n, D, o->npy);
+    const int64_t dims[2] = {(int64_t)n, D};
+    if (!o->out) {
+        if (o->output == OUTPUT_NPY)
+            npy_fwrite_f32(stdout, vectors, 2, dims); /* a failure: tfenc.c's check */
+        else
+            print_vectors(stdout, o, vectors, n, D);
         return 0;
     }
-    for (size_t i = 0; i < n && !ferror(stdout); i++)
-        for (int k = 0; k < D; k++)
-            printf("%.7g%c", (double)vectors[i * (size_t)D + (size_t)k], k + 1 < D ? ' ' : '\n');
+    errno = 0;
+    FILE *f = fopen(o->out, "wb");
+    int ok = f != NULL;
+    if (ok && o->output == OUTPUT_NPY)
+        ok = npy_fwrite_f32(f, vectors, 2, dims) == 0;
+    else if (ok)
+        print_vectors(f, o, vectors, n, D);
+    ok = ok && fflush(f) == 0 && !ferror(f);
+    const int err = errno ? errno : EIO;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        cli_error("embed", "%s %s: cannot write: %s", o->out_flag, o->out,
+                  strerror(errno ? errno : err));
+        return CLI_FAILED;
+    }
+    cli_error("embed", "wrote %zu vectors of %d floats to %s", n, D, o->out);
     return 0;
 }
 
-static int embed_all(const embed_options *o)
+static int embed_all(embed_options *o)
 {
     embedder e;
     int rc = embedder_open(&e, o);
@@ -398,10 +507,15 @@ static int embed_all(const embed_options *o)
         rc = fail(TF_ERR_OUT_OF_MEMORY);
     if (rc == 0 && !(vectors = malloc(sizeof(float) * o->n_texts * D)))
         rc = fail(TF_ERR_OUT_OF_MEMORY);
-    for (size_t i = 0; rc == 0 && i < o->n_texts; i += EMBED_BATCH) {
-        const size_t n = o->n_texts - i < EMBED_BATCH ? o->n_texts - i : EMBED_BATCH;
-        rc = embed_batch(&e, i, n, vectors + i * D);
+    const size_t batch = (size_t)o->batch_size;
+    cli_job job;
+    cli_job_start(&job, "embed", "texts", o->n_texts, o->source.progress);
+    for (size_t i = 0; rc == 0 && i < o->n_texts; i += batch) {
+        const size_t n = o->n_texts - i < batch ? o->n_texts - i : batch;
+        rc = embed_batch(&e, i, n, vectors + i * D, &o->truncated);
+        cli_job_step(&job, i + n);
     }
+    cli_job_end(&job);
     if (rc == 0)
         rc = write_vectors(o, vectors, o->n_texts, (int)D);
     free(vectors);
@@ -418,29 +532,29 @@ static int refuse_folder_flags(const embed_options *o)
         : o->cased              ? "--cased"
         : o->pool_given         ? "--pool"
                                 : NULL;
-    if (!flag && !o->json)
-        return 0;
     if (flag)
         cli_error("embed", "%s: the folder %s decides it (its modules.json and tokenizer files)",
                   flag, o->model);
-    else if (o->npy)
-        cli_error("embed", "--json and --npy: choose one output");
-    return flag || o->npy ? CLI_USAGE : 0;
+    return flag ? CLI_USAGE : 0;
 }
 
-static void write_json(const float *vectors, size_t n, int D, size_t truncated)
+/* vectors [n_texts, D] from the folder's pipeline p: 0, or an exit status
+ * after a message. */
+static int embed_batches(embed_options *o, tf_pipeline *p, int D, float *vectors)
 {
-    printf("{\"dim\": %d, \"truncated\": %zu, \"embeddings\": [", D, truncated);
-    for (size_t i = 0; i < n; i++) {
-        printf("%s[", i ? ", " : "");
-        for (int k = 0; k < D; k++)
-            printf("%s%.7g", k ? ", " : "", (double)vectors[i * (size_t)D + (size_t)k]);
-        printf("]");
-    }
-    printf("]}\n");
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = o->n_texts, a.texts = o->texts, a.truncated = &o->truncated;
+    a.out = vectors, a.out_len = o->n_texts * (size_t)D;
+    a.prompt_name = o->prompt_name, a.dimensions = o->dimensions;
+    a.dimensions_layer_norm = o->dimensions_layer_norm;
+    a.normalize = o->normalize ? 1 : -1;
+    a.batch_size = o->batch_size, a.n_threads = o->threads;
+    return pipeline_cli_run("embed", p, tf_pipeline_embed, &a, (size_t)D, o->source.progress,
+                            "texts");
 }
 
-static int embed_folder(const embed_options *o)
+static int embed_folder(embed_options *o)
 {
     int rc = refuse_folder_flags(o);
     const unsigned embedding = PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING);
@@ -449,22 +563,12 @@ static int embed_folder(const embed_options *o)
         return rc ? rc : CLI_FAILED;
     const int D = o->dimensions ? o->dimensions : tf_pipeline_dim(p);
     float *vectors = malloc(sizeof(float) * o->n_texts * (size_t)D); /* [n_texts, D] */
-    size_t truncated = 0;
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    a.n = o->n_texts, a.texts = o->texts, a.truncated = &truncated;
-    a.out = vectors, a.out_len = o->n_texts * (size_t)D;
-    a.prompt_name = o->prompt_name, a.dimensions = o->dimensions;
-    a.dimensions_layer_norm = o->dimensions_layer_norm;
-    a.normalize = o->normalize ? 1 : -1;
-    const tf_status s = vectors ? tf_pipeline_embed(p, &a) : TF_ERR_OUT_OF_MEMORY;
-    rc = s ? pipeline_cli_fail("embed", s) : 0;
+    if (!vectors)
+        cli_error("embed", "out of memory");
+    rc = vectors ? embed_batches(o, p, D, vectors) : CLI_FAILED;
     if (rc == 0) {
-        pipeline_cli_truncated("embed", truncated, p);
-        if (o->json)
-            write_json(vectors, o->n_texts, D, truncated);
-        else
-            rc = write_vectors(o, vectors, o->n_texts, D);
+        pipeline_cli_truncated("embed", o->truncated, p);
+        rc = write_vectors(o, vectors, o->n_texts, D);
     }
     free(vectors);
     tf_pipeline_destroy(p);
@@ -485,8 +589,11 @@ int tfenc_embed(int argc, char **argv)
         rc = CLI_USAGE;
     } else if (!(o.model = cli_model_path("embed", &o.source, &rc))) {
         /* rc set after the message */
+    } else if (!o.out && o.output == OUTPUT_NPY && isatty(STDOUT_FILENO)) {
+        cli_error("embed", "--output npy: standard output is a terminal; pass --out FILE");
+        rc = CLI_USAGE;
     } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions ||
-               o.dimensions_layer_norm || o.json) {
+               o.dimensions_layer_norm) {
         rc = embed_folder(&o);
     } else {
         rc = embed_all(&o);

@@ -41,9 +41,10 @@ void cli_model_usage(FILE *out, const char *indent)
             "%sname, a Hugging Face Hub id (org/name), found in the Hub's cache or\n"
             "%sdownloaded into it (HF_HUB_CACHE, HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE)\n"
             "%s[--revision REV] the id's branch, tag or commit (default: main);\n"
-            "%s[--offline] the cache only; [--progress | --no-progress] a download's\n"
-            "%sprogress bar on stderr (default: when stderr is a terminal)\n",
-            indent, indent, indent, indent, indent, indent);
+            "%s[--offline] the cache only; [--progress | --no-progress] progress on\n"
+            "%sstderr, of a download and of the job (default: on a terminal, a job's\n"
+            "%safter its first second)\n",
+            indent, indent, indent, indent, indent, indent, indent);
 }
 
 /* ---- The progress bar ----------------------------------------------------------- */

@@ -9,8 +9,8 @@
  *                       HF_HUB_OFFLINE are read there)
  *   --revision REV      the id's branch, tag or commit (default: main)
  *   --offline           the cache only (tf_hub_options.local_files_only)
- *   --progress          a progress bar of the download on stderr; by default
- *   --no-progress       only when stderr is a terminal */
+ *   --progress          progress on stderr, of the download and of the job
+ *   --no-progress       (job_output.h); by default only on a terminal */
 #ifndef TFENC_MODEL_ARG_H
 #define TFENC_MODEL_ARG_H
 

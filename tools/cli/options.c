@@ -1,4 +1,5 @@
 /* options.c — reading a subcommand's arguments and checking each value. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "options.h"
 
 #include <ctype.h>
@@ -32,6 +33,87 @@ int cli_refuse(const char *command, const char *flag, const char *expected, cons
     return -1;
 }
 
+/* The most edits a suggestion is away from what was typed. */
+enum { NEAREST_EDITS = 2, NEAREST_CHARS = 64 };
+
+/* Levenshtein's distance of a and b, when both are shorter than
+ * NEAREST_CHARS; else NEAREST_EDITS + 1. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    const size_t m = strlen(a), n = strlen(b);
+    if (m >= NEAREST_CHARS || n >= NEAREST_CHARS)
+        return NEAREST_EDITS + 1;
+    size_t row[NEAREST_CHARS]; /* [n + 1]: distances of a's first i chars to b's first j */
+    for (size_t j = 0; j <= n; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= m; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            const size_t up = row[j];
+            const size_t replace = diagonal + (a[i - 1] != b[j - 1]);
+            const size_t insert = row[j - 1] + 1, remove = up + 1;
+            row[j] = replace < insert ? (replace < remove ? replace : remove)
+                                      : (insert < remove ? insert : remove);
+            diagonal = up;
+        }
+    }
+    return row[n];
+}
+
+const char *cli_nearest(const char *word, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t best_distance = NEAREST_EDITS + 1;
+    for (size_t i = 0; i < n; i++) {
+        const size_t d = edit_distance(word, names[i]);
+        if (d < best_distance)
+            best = names[i], best_distance = d;
+    }
+    return best;
+}
+
+/* The "--name" options a usage text names, as "--a\0--b\0" in *names
+ * (malloc'ed) and their starts in starts [n]; the count, 0 when none. */
+enum { MAX_USAGE_OPTIONS = 64 };
+static size_t usage_options(void (*usage)(FILE *out), char **text,
+                            const char *starts[MAX_USAGE_OPTIONS])
+{
+    size_t size = 0, n = 0;
+    *text = NULL;
+    FILE *f = open_memstream(text, &size);
+    if (!f)
+        return 0;
+    usage(f);
+    fclose(f);
+    for (char *p = *text; p && (p = strstr(p, "--")) && n < MAX_USAGE_OPTIONS;) {
+        char *end = p + 2;
+        while (isalnum((unsigned char)*end) || *end == '-')
+            end++;
+        const int named = end > p + 2 && isalpha((unsigned char)p[2]);
+        const char stop = *end;
+        *end = '\0';
+        if (named)
+            starts[n++] = p;
+        p = stop ? end + 1 : end;
+    }
+    return n;
+}
+
+/* "unknown option 'ARG'", with the usage's nearest option if one is. */
+static void unknown_option(const cli_args *a, const char *arg)
+{
+    char *text;
+    const char *options[MAX_USAGE_OPTIONS];
+    const size_t n = usage_options(a->usage, &text, options);
+    const char *near = cli_nearest(arg, options, n);
+    if (near)
+        cli_error(a->command, "unknown option '%s'; did you mean '%s'?", arg, near);
+    else
+        cli_error(a->command, "unknown option '%s'", arg);
+    free(text);
+}
+
 int cli_parse(cli_args *a, cli_take_fn *take, void *user)
 {
     for (const char *arg; (arg = cli_next(a));) {
@@ -41,7 +123,7 @@ int cli_parse(cli_args *a, cli_take_fn *take, void *user)
         }
         const int taken = take(a, arg, user);
         if (taken == 0)
-            cli_error(a->command, "unknown option '%s'", arg);
+            unknown_option(a, arg);
         if (taken <= 0)
             return -1;
     }

@@ -45,12 +45,17 @@ typedef int cli_take_fn(cli_args *a, const char *arg, void *user);
 
 /* Reads every argument with take; --help or -h prints the usage on stdout
  * and stops. 0 when all were taken, 1 after --help, -1 after a message (an
- * unknown option is "tfenc COMMAND: unknown option 'ARG'"). */
+ * unknown option is "tfenc COMMAND: unknown option 'ARG'", and "; did you
+ * mean '--OPTION'?" when an option of the usage text is near it). */
 int cli_parse(cli_args *a, cli_take_fn *take, void *user);
 
 /* The exit status of a subcommand whose cli_parse (and own checks)
  * returned parsed: 0 after --help, CLI_USAGE after a message. */
 int cli_parse_status(int parsed);
+
+/* The name of names[0..n) nearest to word: at most 2 edits (insert, delete,
+ * replace) away, the first of the nearest; NULL when none is. */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
 
 /* The usage on stderr, for a command line that lacks what it needs; -1. */
 int cli_usage_error(const cli_args *a);

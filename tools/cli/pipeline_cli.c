@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "job_output.h"
 #include "kind_text.h"
 #include "options.h"
 
@@ -102,6 +103,40 @@ int pipeline_cli_fail(const char *command, tf_status s)
     return CLI_FAILED;
 }
 
+int pipeline_cli_run(const char *command, const tf_pipeline *p, pipeline_cli_call *call,
+                     const tf_pipeline_args *all, size_t width, int progress, const char *what)
+{
+    size_t first = 0, n = 0, truncated = 0; /* the call's inputs: first..first+n */
+    tf_status s = TF_OK;
+    cli_job job;
+    cli_job_start(&job, command, what, all->n, progress);
+    /* one call when no progress is shown: the library's messages count from input 0 */
+    const size_t batch = !job.mode ? all->n
+        : all->batch_size          ? (size_t)all->batch_size
+                                   : PIPELINE_CLI_BATCH;
+    for (; s == TF_OK && first + n < all->n; cli_job_step(&job, first + n)) {
+        first += n;
+        n = all->n - first < batch ? all->n - first : batch;
+        size_t cut = 0;
+        tf_pipeline_args a = *all;
+        a.n = n, a.texts = all->texts + first, a.pairs = all->pairs ? all->pairs + first : NULL;
+        a.out = all->out + first * width, a.out_len = n * width, a.truncated = &cut;
+        s = call(p, &a);
+        truncated += cut;
+    }
+    cli_job_end(&job);
+    if (all->truncated)
+        *all->truncated = truncated;
+    if (!s)
+        return 0;
+    if (n == all->n)
+        return pipeline_cli_fail(command, s);
+    /* the library counts inputs from the call's first */
+    cli_error(command, "inputs %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(s),
+              tf_last_error());
+    return CLI_FAILED;
+}
+
 void pipeline_cli_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -123,6 +158,31 @@ void pipeline_cli_truncated(const char *command, size_t truncated, const tf_pipe
                   truncated, truncated == 1 ? "" : "s", (int)tf_pipeline_max_seq_length(p));
 }
 
+/* The most --batch-size and --threads take. */
+enum { PIPELINE_CLI_MAX_BATCH = 65536, PIPELINE_CLI_MAX_THREADS = 1024 };
+
+void pipeline_cli_job_args(const pipeline_cli_line *l, tf_pipeline_args *a)
+{
+    a->batch_size = l->batch_size, a->n_threads = l->threads;
+}
+
+/* The lines of --file after the ARGs: 0, or -1 after a message. */
+static int add_file_lines(pipeline_cli_line *l, const char *command)
+{
+    if (!l->file)
+        return 0;
+    if (text_lines_read(command, "--file", l->file, &l->lines))
+        return -1;
+    const char **args = realloc(l->args, (l->n_args + l->lines.n + 1) * sizeof *args);
+    if (!args) {
+        cli_error(command, "--file %s: cannot hold %zu lines", l->file, l->lines.n);
+        return -1;
+    }
+    memcpy(args + l->n_args, l->lines.lines, l->lines.n * sizeof *args);
+    l->args = args, l->n_args += l->lines.n;
+    return 0;
+}
+
 static int take_line(cli_args *a, const char *arg, void *user)
 {
     pipeline_cli_line *l = user;
@@ -136,6 +196,12 @@ static int take_line(cli_args *a, const char *arg, void *user)
     }
     if (l->token_flags && !strcmp(arg, "--aggregation"))
         return cli_string(a, arg, "none, simple or first", &l->aggregation);
+    if (!strcmp(arg, "--file"))
+        return cli_string(a, arg, "a text file or - (standard input)", &l->file);
+    if (!strcmp(arg, "--batch-size"))
+        return cli_int(a, arg, 1, PIPELINE_CLI_MAX_BATCH, &l->batch_size);
+    if (!strcmp(arg, "--threads"))
+        return cli_int(a, arg, 1, PIPELINE_CLI_MAX_THREADS, &l->threads);
     if (arg[0] == '-' && arg[1])
         return cli_model_option(a, arg, &l->source);
     l->args[l->n_args++] = arg;
@@ -153,8 +219,19 @@ int pipeline_cli_parse(pipeline_cli_line *l, const char *command, void (*usage)(
         return 0;
     }
     int rc = cli_parse(&a, take_line, l);
-    if (rc == 0 && (!l->source.model || l->n_args < min_args))
+    /* --file gives the last ARGs (rerank's DOCs, classify's TEXTs) */
+    const size_t min_before_file = l->file ? min_args - 1 : min_args;
+    if (rc == 0 && (!l->source.model || l->n_args < min_before_file))
         rc = cli_usage_error(&a);
+    if (rc == 0 && add_file_lines(l, command) != 0) {
+        pipeline_cli_line_free(l);
+        *status = CLI_FAILED;
+        return 0;
+    }
+    if (rc == 0 && l->n_args < min_args) {
+        cli_error(command, "--file %s: no lines", l->file);
+        rc = -1;
+    }
     if (rc == 0 && l->aggregation && !l->tokens) {
         cli_error(command, "--aggregation: only with --tokens");
         rc = -1;
@@ -170,5 +247,6 @@ void pipeline_cli_line_free(pipeline_cli_line *l)
 {
     free(l->args);
     l->args = NULL;
+    text_lines_free(&l->lines);
     cli_model_free(&l->source);
 }

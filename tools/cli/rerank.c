@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "job_output.h"
 #include "options.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
@@ -18,14 +19,19 @@ typedef struct ranked {
 static void rerank_usage(FILE *out)
 {
     fprintf(out,
-            "usage: tfenc rerank --model DIR_OR_ID [--json] QUERY DOC [DOC ...]\n"
+            "usage: tfenc rerank --model DIR_OR_ID [--json] " PIPELINE_CLI_JOB_OPTIONS "\n"
+            "                    QUERY [--file DOCS.txt|-] [DOC ...]\n"
             "Scores each (QUERY, DOC) pair with the cross-encoder in DIR (a\n"
             "*ForSequenceClassification folder: its logits through the folder's activation,\n"
             "sigmoid for one label by default, as sentence-transformers' CrossEncoder.predict),\n"
             "and prints them best first:\n"
             "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
-            "of {\"index\", \"score\", \"text\"}. A folder of another kind is refused,\n"
-            "naming the subcommand that runs it.\n");
+            "of {\"index\", \"score\", \"text\"} (scores that read back as the same\n"
+            "float32). --file: more DOCs, one a line (-: standard input), after the DOC\n"
+            "arguments. --batch-size N pairs per forward call (default %d; the same\n"
+            "scores for any N), --threads N at most (default: one per core). A folder of\n"
+            "another kind is refused, naming the subcommand that runs it.\n",
+            PIPELINE_CLI_BATCH);
     cli_model_usage(out, "");
 }
 
@@ -45,8 +51,9 @@ static void print_ranking(const rerank_options *o, const ranked *r, size_t n)
             printf("%.6f\t%zu\t%s\n", (double)r[i].score, r[i].index, doc);
             continue;
         }
-        printf("%s{\"index\": %zu, \"score\": %.7g, \"text\": ", i ? ", " : "", r[i].index,
-               (double)r[i].score);
+        char number[CLI_FLOAT_CHARS];
+        printf("%s{\"index\": %zu, \"score\": %s, \"text\": ", i ? ", " : "", r[i].index,
+               cli_float_text(number, r[i].score));
         pipeline_cli_json_string(stdout, doc);
         printf("}");
     }
@@ -76,9 +83,10 @@ static int rerank(const rerank_options *o)
     tf_pipeline_args_init(&a);
     a.n = n, a.texts = queries, a.pairs = o->args + 1, a.truncated = &truncated;
     a.out = scores, a.out_len = n;
-    tf_status s = rc ? TF_OK : tf_pipeline_score(p, &a);
-    if (rc == 0 && s)
-        rc = pipeline_cli_fail("rerank", s);
+    pipeline_cli_job_args(o, &a);
+    if (rc == 0)
+        rc = pipeline_cli_run("rerank", p, tf_pipeline_score, &a, 1, o->source.progress,
+                              "documents");
     if (rc == 0) {
         pipeline_cli_truncated("rerank", truncated, p);
         for (size_t i = 0; i < n; i++)

@@ -67,15 +67,17 @@ int text_lines_read(const char *command, const char *flag, const char *path, tex
 {
     *out = (text_lines){0};
     struct stat st;
-    FILE *f = fopen(path, "rb");
+    const int from_stdin = !strcmp(path, TEXT_LINES_STDIN);
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
+        if (!from_stdin)
+            fclose(f);
         cli_error(command, "%s %s: is a directory, not a text file", flag, path);
         return -1;
     }
     size_t size = 0, line = 0, column = 0;
     const int err = f ? read_all(f, &out->buffer, &size) : errno;
-    if (f)
+    if (f && !from_stdin)
         fclose(f);
     if (err) {
         cli_error(command, "%s %s: cannot read: %s", flag, path, strerror(err));

@@ -1,4 +1,4 @@
-/* text_lines.h — a text file as its lines, read by its length: a NUL byte
+/* text_lines.h — a text file (or standard input) as its lines, read by its length: a NUL byte
  * is refused, never taken for the end of a line. */
 #ifndef TFENC_TEXT_LINES_H
 #define TFENC_TEXT_LINES_H
@@ -11,7 +11,10 @@ typedef struct text_lines {
     size_t n;
 } text_lines;
 
-/* Reads path. 0, or -1 after one line on stderr naming the command, the
+/* The path that names standard input. */
+#define TEXT_LINES_STDIN "-"
+
+/* Reads path (TEXT_LINES_STDIN: standard input). 0, or -1 after one line on stderr naming the command, the
  * flag that gave the path and the problem: a directory, a read error, a
  * NUL byte (with its line and its byte in the line). */
 int text_lines_read(const char *command, const char *flag, const char *path, text_lines *out);

@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "  info       what forward calls run on here (BLAS, its kernels, threads); with\n"
             "             a file, a checkpoint's format, the configuration it implies, and\n"
             "             its tensors with what each maps to\n"
-            "  version    print the library version\n"
+            "  version    print the library version (also: tfenc --version, tfenc -V)\n"
             "\n"
             "tfenc COMMAND --help shows a command's options. Exit status: 0 on success,\n"
             "1 when the command failed (a file, the model, or output that could not be\n"
@@ -79,14 +79,23 @@ static int find_command(const char *name)
     return -1;
 }
 
-/* tfenc without a command, with --help or with an unknown one. */
+/* tfenc without a command, with --help, --version (-V) or an unknown one. */
 static int no_command(int argc, char **argv)
 {
     if (argc > 1 && cli_is_help(argv[1])) {
         usage(stdout);
         return 0;
     }
-    if (argc > 1)
+    if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+        return version(argc - 1, argv + 1);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *near = argc > 1 ? cli_nearest(argv[1], names, sizeof names / sizeof names[0])
+                                : NULL;
+    if (near)
+        cli_line("tfenc: unknown command '%s'; did you mean '%s'?", argv[1], near);
+    else if (argc > 1)
         cli_line("tfenc: unknown command '%s'", argv[1]);
     usage(stderr);
     return CLI_USAGE;

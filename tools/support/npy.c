@@ -116,7 +116,7 @@ void npy_free(npy_array *a)
     memset(a, 0, sizeof *a);
 }
 
-int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims)
+int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims)
 {
     char header[256];
     int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
@@ -133,9 +133,6 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
     /* magic (6) + version (2) + length (2) + header + '\n', padded to 64 */
     const int total = (10 + n + 1 + 63) / 64 * 64;
     const int pad = total - 10 - n - 1;
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
     const unsigned char prefix[10] = {0x93,
                                       'N',
                                       'U',
@@ -150,6 +147,15 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
     for (int i = 0; ok && i < pad; i++)
         ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF && fwrite(data, sizeof *data, count, f) == count;
+    return ok ? 0 : -1;
+}
+
+int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    const int ok = npy_fwrite_f32(f, data, rank, dims) == 0;
     const int first_error = errno; /* of the write that failed, if one did */
     const int closed = fclose(f) == 0;
     if (!ok)

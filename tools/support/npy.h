@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct npy_array {
     char dtype; /* 'f' (float32) or 'i' (int32) */
@@ -22,5 +23,8 @@ void npy_free(npy_array *a);
 /* Writes data (float32, rank dims) to path; 0, or -1 with errno saying
  * why. */
 int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims);
+/* The same onto an open stream (stdout), which stays open; 0, or -1 with
+ * errno saying why. */
+int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims);
 
 #endif
