@@ -29,6 +29,9 @@
 
 static const char *data_dir;
 
+/* The start of a pickle (protocol 2): what a pytorch_model.bin begins with. */
+static const char pickle_bytes[] = "\x80\x02 a pickle";
+
 static void write_bytes(const char *path, const void *bytes, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -726,7 +729,7 @@ START_TEST(test_torch_weights_refused)
     ck_assert_int_eq(symlink(join(tiny.s, "config.json").s, join(tmp_dir, "config.json").s), 0);
     for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
         const path_buf pickle = join(tmp_dir, pickles[i]);
-        write_bytes(pickle.s, "\x80\x02 a pickle", 16);
+        write_bytes(pickle.s, pickle_bytes, sizeof pickle_bytes);
         tf_encoder *enc = (tf_encoder *)&enc;
         expect_torch_refused(tf_encoder_load(tmp_dir, NULL, &enc), tmp_dir, pickles[i]);
         ck_assert_ptr_null(enc);
@@ -753,7 +756,7 @@ START_TEST(test_torch_dense_refused)
     make_st_folder(NULL, -1, NULL, NULL);
     const path_buf dense = join(tmp_dir, "2_Dense");
     ck_assert_int_eq(unlink(join(dense.s, "model.safetensors").s), 0);
-    write_bytes(join(dense.s, "pytorch_model.bin").s, "\x80\x02 a pickle", 16);
+    write_bytes(join(dense.s, "pytorch_model.bin").s, pickle_bytes, sizeof pickle_bytes);
     tf_pipeline *p = (tf_pipeline *)&p;
     expect_torch_refused(tf_pipeline_load(tmp_dir, NULL, &p), dense.s, "pytorch_model.bin");
     ck_assert_ptr_null(p);
