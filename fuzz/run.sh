@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
-# tokenizer_json, tokenizer_encode, tokenizer_folder, serve_request) for
+# tokenizer_json, tokenizer_encode, tokenizer_folder, image, serve_request) for
 # SECONDS (or until RUNS executions per job, if given) with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
@@ -27,6 +27,8 @@ max_len=""
 [ "$target" != tokenizer_encode ] || max_len=-max_len=4096
 [ "$target" != tokenizer_json ] || max_len=-max_len=8192
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
+# the library with every optional part built in (so none of its *_absent.c stand-ins)
+libs="openblas libcjson libutf8proc libpcre2-8 libjpeg libpng libwebp libwebpdemux libcurl libcrypto"
 if [ "$target" = serve_request ]; then
     # the server's routing, parsers and error bodies, a client of tfenc.h:
     # the library compiled apart (its objects in fuzz/build/serve_lib), then
@@ -37,8 +39,9 @@ if [ "$target" = serve_request ]; then
     # shellcheck disable=SC2046,SC2086
     (cd fuzz/build/serve_lib && clang $flags -c -DTFENC_BUILDING_LIBRARY -I../../../include \
         $(cd ../../.. && find lib -mindepth 1 -type d | sed 's|^|-I../../../|') \
-        $(pkg-config --cflags openblas libcjson libutf8proc libpcre2-8) \
-        $(cd ../../.. && find lib -name '*.c' ! -name alloc_hook.c | sort | sed 's|^|../../../|'))
+        $(pkg-config --cflags $libs) \
+        $(cd ../../.. && find lib -name '*.c' ! -name alloc_hook.c ! -name '*_absent.c' | sort |
+          sed 's|^|../../../|'))
     # shellcheck disable=SC2046,SC2086
     clang $flags -fsanitize=fuzzer -Iinclude -Itools/support -Itools/serve \
         $(pkg-config --cflags libcjson libmicrohttpd) \
@@ -47,17 +50,17 @@ if [ "$target" = serve_request ]; then
         tools/serve/batcher.c tools/serve/metrics.c tools/serve/connections.c \
         tools/serve/routes/*.c tools/support/json_reader.c tools/support/kind_text.c \
         fuzz/build/serve_lib/*.o fuzz/fuzz_serve_request.c -o fuzz/build/fuzz_serve_request \
-        $(pkg-config --libs openblas libcjson libutf8proc libpcre2-8 libmicrohttpd) -lm -lpthread
+        $(pkg-config --libs $libs libmicrohttpd) -lm -lpthread
 else
-sources=$(find lib -name '*.c' ! -name alloc_hook.c | sort)
+sources=$(find lib -name '*.c' ! -name alloc_hook.c ! -name '*_absent.c' | sort)
 # shellcheck disable=SC2046,SC2086
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -DTFENC_BUILDING_LIBRARY -DTFENC_FUZZ_VOCAB="\"$PWD/tests/data/wordpiece/vocab.txt\"" \
     -DTFENC_FUZZ_DATA="\"$PWD/tests/data\"" \
     -Iinclude $(find lib -mindepth 1 -type d | sed 's/^/-I/') \
-    $(pkg-config --cflags openblas libcjson libutf8proc libpcre2-8) \
+    $(pkg-config --cflags $libs) \
     $sources "fuzz/fuzz_$target.c" -o "fuzz/build/fuzz_$target" \
-    $(pkg-config --libs openblas libcjson libutf8proc libpcre2-8) -lm
+    $(pkg-config --libs $libs) -lm
 fi
 cp -n "fuzz/corpus/$target/"* "fuzz/work/$target/" 2>/dev/null || true
 root=$PWD

@@ -20,12 +20,16 @@
 #   downloads, and OpenSSL's libcrypto for the sha256 of LFS files), and
 #   nodejs with npm when no npm is on the PATH (the hub test installs
 #   @huggingface/hub with it, to check the cache both share), clang-format and
-#   clang-tidy (scripts/lint.sh, CI's format check and clang-tidy pass).
+#   clang-tidy (scripts/lint.sh, CI's format check and clang-tidy pass),
+#   libjpeg62-turbo-dev libpng-dev libwebp-dev (images in: JPEG, PNG, WebP
+#   decoding, the `images` feature), python3-pil python3-skimage (the image
+#   tests' references: PIL as transformers uses it, skimage.data's photographs).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
           libmicrohttpd-dev curl libcurl4-openssl-dev libssl-dev
           python3-numpy python3-pytest python3-pip python3-distributed python3-tqdm
-          python3-mesonpy python3-venv clang-format clang-tidy"
+          python3-mesonpy python3-venv clang-format clang-tidy
+          libjpeg62-turbo-dev libpng-dev libwebp-dev python3-pil python3-skimage"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
