@@ -1,4 +1,4 @@
-/* activation.c — GELU (erf and tanh forms), ReLU and SiLU over whole rows, on
+/* activation.c — GELU (erf and tanh forms), ReLU, SiLU and quick GELU over whole rows, on
  * vectors (compiled once per kernel build: see kernels.h). */
 #include "kernels.h"
 #include "tfenc.h"
@@ -29,6 +29,9 @@ void TF_KERNEL(tf__activation_apply)(float *x, size_t n, int act)
         break;
     case TF_ACTIVATION_SILU:
         apply(x, n, tf__vf_silu);
+        break;
+    case TF_ACTIVATION_QUICK_GELU:
+        apply(x, n, tf__vf_quick_gelu);
         break;
     }
 }

@@ -81,6 +81,19 @@ static inline tf__vf tf__vf_silu(tf__vf x)
     return tf__vf_select(overflow, x * 0.0f, x / (1.0f + e));
 }
 
+/* x / (1 + e^(-1.702 x)) = x sigmoid(1.702 x) (quick GELU: transformers'
+ * QuickGELUActivation, CLIP's "quick_gelu"). Where e^(-1.702 x) would
+ * overflow (x below about -51.7) the value is x e^(1.702 x), under 1e-36: 0
+ * (of x's sign). */
+static inline tf__vf tf__vf_quick_gelu(tf__vf x)
+{
+    const tf__vf m = -1.702f * x;
+    const tf__vf limit = tf__vf_splat(88.0f);
+    const tf__vi overflow = m > limit;
+    const tf__vf e = tf__vf_exp(tf__vf_select(overflow, limit, m));
+    return tf__vf_select(overflow, x * 0.0f, x / (1.0f + e));
+}
+
 /* max(x, 0); NaN stays NaN. */
 static inline tf__vf tf__vf_relu(tf__vf x)
 {
