@@ -1,0 +1,31 @@
+/* quantize_cli.h — tfenc embed --precision: the vectors in a tf_precision
+ * (tf_quantize), each dimension's range from --calibration FILE.npy (the
+ * minimum and maximum of its rows) or from the vectors themselves. */
+#ifndef TFENC_QUANTIZE_CLI_H
+#define TFENC_QUANTIZE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job_output.h"
+
+/* Vectors as written: floats, or the bytes tf_quantize gives. */
+typedef struct cli_rows {
+    int32_t precision;   /* a tf_precision */
+    size_t n, width;     /* rows, values a row: D, or ceil(D / 8) for the bits */
+    const float *floats; /* [n, width] for float32 (the caller's) */
+    void *bytes;         /* [n, width] int8_t or uint8_t otherwise (owned) */
+} cli_rows;
+
+/* *rows = vectors [n, D] in precision, ranges from the .npy file
+ * `calibration` (NULL: the vectors'): 0, or CLI_FAILED after a message. */
+int cli_quantize(const char *command, int32_t precision, const char *calibration,
+                 const float *vectors, size_t n, int32_t D, cli_rows *rows);
+void cli_rows_free(cli_rows *rows);
+
+/* Value k of row i as text: a float's round-trip text, or the integer. */
+const char *cli_row_value_text(char buf[CLI_FLOAT_CHARS], const cli_rows *rows, size_t i, size_t k);
+/* The .npy dtype of rows ("<f4", "|i1", "|u1") and its item's bytes. */
+const char *cli_rows_npy_descr(const cli_rows *rows, size_t *item_bytes);
+
+#endif
