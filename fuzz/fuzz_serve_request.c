@@ -36,10 +36,11 @@ static int is_utf8(const char *s)
     return utf8_invalid_at(s, n) == n;
 }
 
-/* route's error body for e: JSON in its API's shape, the message in it. */
+/* route's error body for e: JSON in its API's shape, the message in it, and
+ * the status of that API (TEI's 422 for a request it will not run). */
 static void check_refusal(const serve_route *route, const serve_error *e, int message_is_utf8)
 {
-    static const int statuses[] = {400, 404, 405, 413, 500};
+    static const int statuses[] = {400, 404, 405, 413, 424, 500};
     size_t i = 0;
     while (i < sizeof statuses / sizeof statuses[0] && statuses[i] != e->status)
         i++;
@@ -50,10 +51,11 @@ static void check_refusal(const serve_route *route, const serve_error *e, int me
     serve_respond_error(routes_errors_of(route), e, &out);
     cJSON *root;
     char why[512];
-    if (out.status != e->status || !out.body ||
+    const int openai = route && route->errors == SERVE_ERRORS_OPENAI;
+    const int want = !openai && e->status == 400 && e->refusal == SERVE_INVALID ? 422 : e->status;
+    if (out.status != want || !out.body ||
         json_reader_parse(out.body, out.len, 4, "the response", &root, why, sizeof why) != 0)
         abort();
-    const int openai = route && route->errors == SERVE_ERRORS_OPENAI;
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
     const cJSON *message = openai ? cJSON_GetObjectItemCaseSensitive(error, "message") : error;
     if (!cJSON_IsString(message) || !message->valuestring[0])

@@ -98,8 +98,8 @@ extern "C" {
 
 /* sizeof of the library's struct named `name` ("tf_config",
  * "tf_forward_args", "tf_load_options", "tf_tokenizer_options",
- * "tf_file_tensor", "tf_trace_event"), or 0 for another name: for bindings
- * to check their mirrors of the structs. */
+ * "tf_file_tensor", "tf_trace_event", ...; "tf_image_args" since 0.5.0), or
+ * 0 for another name: for bindings to check their mirrors of the structs. */
 TF_API size_t tf_struct_size(const char *name);
 
 /* ---- Versions ----------------------------------------------------------- *
@@ -197,7 +197,8 @@ typedef enum tf_activation {
     TF_ACTIVATION_GELU = 0,      /* 0.5 x (1 + erf(x / sqrt 2)) (BERT "gelu") */
     TF_ACTIVATION_GELU_TANH = 1, /* 0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) */
     TF_ACTIVATION_RELU = 2,      /* max(x, 0) */
-    TF_ACTIVATION_SILU = 3       /* x / (1 + e^-x) (SwiGLU's gate); since 0.4.0 */
+    TF_ACTIVATION_SILU = 3,      /* x / (1 + e^-x) (SwiGLU's gate); since 0.4.0 */
+    TF_ACTIVATION_QUICK_GELU = 4 /* x / (1 + e^(-1.702 x)) (CLIP's "quick_gelu"); since 0.5.0 */
 } tf_activation;
 
 typedef enum tf_norm_placement {
@@ -206,7 +207,7 @@ typedef enum tf_norm_placement {
 } tf_norm_placement;
 
 /* Names of the enum values, the ones config files, metadata, the CLI and
- * the bindings use: activations "gelu", "gelu_tanh", "relu", "silu";
+ * the bindings use: activations "gelu", "gelu_tanh", "relu", "silu", "quick_gelu";
  * positions "none", "sinusoidal", "learned", "rotary", "alibi"; norm placement "post", "pre"; pooling
  * "cls", "mean". *_name gives a static string, or NULL for a value this
  * version does not know; *_from_name gives the value, or -1. */
@@ -1192,12 +1193,26 @@ typedef enum tf_pipeline_kind {
     TF_PIPELINE_EMBEDDING = 0,     /* texts to vectors: tf_pipeline_embed */
     TF_PIPELINE_CROSS_ENCODER = 1, /* (query, passage) pairs to scores: tf_pipeline_score */
     TF_PIPELINE_CLASSIFIER = 2, /* texts (or pairs) to label probabilities: tf_pipeline_classify */
-    TF_PIPELINE_TOKEN_CLASSIFIER = 3 /* since 0.4.0: a text to per-token labels and entities:
+    TF_PIPELINE_TOKEN_CLASSIFIER = 3, /* since 0.4.0: a text to per-token labels and entities:
                                         tf_pipeline_entities */
+    /* Since 0.5.0 (see "Retrieval outputs" below): */
+    TF_PIPELINE_FILL_MASK = 4,    /* a *ForMaskedLM folder: tf_pipeline_fill_mask, and
+                                    tf_pipeline_embed_sparse as the older SPLADE folders */
+    TF_PIPELINE_SPARSE = 5,       /* a sentence-transformers SparseEncoder folder (SPLADE):
+                                    tf_pipeline_embed_sparse */
+    TF_PIPELINE_MULTI_VECTOR = 6, /* a PyLate (ColBERT) folder: tf_pipeline_embed_tokens, and
+                                    tf_pipeline_score by MaxSim */
+    /* Since 0.5.0 (see "Images" below): */
+    TF_PIPELINE_IMAGE_EMBEDDING = 7, /* a ViT, CLIP or SigLIP vision folder: images to
+                                        vectors, tf_pipeline_embed_images */
+    TF_PIPELINE_IMAGE_CLASSIFIER = 8 /* a ViTForImageClassification folder: images to label
+                                        probabilities, tf_pipeline_classify_images */
 } tf_pipeline_kind;
 
 /* "embedding", "cross-encoder", "classifier", "token-classifier" (since
- * 0.4.0); NULL for another value. */
+ * 0.4.0), "fill-mask", "sparse-embedding", "multi-vector",
+ * "image-embedding", "image-classifier" (since 0.5.0); NULL for another
+ * value. */
 TF_API const char *tf_pipeline_kind_name(int32_t kind);
 
 typedef struct tf_pipeline tf_pipeline; /* opaque; immutable once loaded */
@@ -1207,13 +1222,26 @@ typedef struct tf_pipeline_options {
     int32_t max_seq_length;   /* 0 (default): the folder's; else 3..the model's positions */
     int32_t truncation_error; /* 0 (default): a longer input is cut and counted;
                                  1: TF_ERR_INVALID_ARGUMENT naming the first one */
+    /* Since 0.5.0: */
+    int32_t kind; /* -1 (default): as the folder says; a bare *ForMaskedLM folder (no
+                     modules.json) is then an embedding, its encoder mean-pooled, as
+                     SentenceTransformer loads it. TF_PIPELINE_FILL_MASK: such a folder
+                     with its masked-LM head, as transformers' fill-mask pipeline loads
+                     it (tf_pipeline_fill_mask, and tf_pipeline_embed_sparse as the older
+                     SPLADE folders); other folders load as they say. Another value is
+                     TF_ERR_INVALID_ARGUMENT */
 } tf_pipeline_options;
 
 TF_API void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_size);
 #define tf_pipeline_options_init(opts) tf_pipeline_options_init_sized((opts), sizeof *(opts))
 
 /* Loads the folder dir (see above); opts may be NULL. On failure *out is
- * NULL and nothing stays allocated. */
+ * NULL and nothing stays allocated. Since 0.5.0 dir may also be anything
+ * else tf_encoder_load reads: libtfenc's own folder (tf_encoder_save's
+ * model.safetensors, no config.json) or one weights file, each run as
+ * sentence-transformers runs a plain model (mean pooling) with the
+ * tokenizer of its folder (tokenizer.json, else vocab.txt, and
+ * tokenizer_config.json if there is one). */
 TF_API tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts,
                                   tf_pipeline **out);
 /* NULL is a no-op. */
@@ -1221,13 +1249,16 @@ TF_API void tf_pipeline_destroy(tf_pipeline *p);
 /* tf_pipeline_kind, or -1 for NULL. */
 TF_API int32_t tf_pipeline_kind_of(const tf_pipeline *p);
 /* Embedding: the width of its vectors (after any Dense); heads: the number
- * of labels. 0 for NULL. */
+ * of labels; fill-mask (since 0.5.0): the vocabulary's size. 0 for NULL. */
 TF_API int32_t tf_pipeline_dim(const tf_pipeline *p);
-/* Tokens per input (or pair), [CLS] and [SEP] included. */
+/* Tokens per input (or pair), [CLS] and [SEP] included (a multi-vector
+ * pipeline: a document's, less its prefix token, as tf_pipeline_count_tokens
+ * counts a text; since 0.5.0). */
 TF_API int32_t tf_pipeline_max_seq_length(const tf_pipeline *p);
 /* Label `index` (id2label), or NULL out of range or for an embedding. */
 TF_API const char *tf_pipeline_label(const tf_pipeline *p, int32_t index);
-/* similarity_fn_name: "cosine" (the default), "dot", "euclidean", "manhattan". */
+/* similarity_fn_name: "cosine" (the default), "dot", "euclidean", "manhattan";
+ * "MaxSim" for a multi-vector pipeline (since 0.5.0). */
 TF_API const char *tf_pipeline_similarity(const tf_pipeline *p);
 /* The folder's prompts: their number, name `index` (or NULL), the text of
  * the one named (or NULL), and default_prompt_name (or NULL). */
@@ -1271,6 +1302,18 @@ typedef struct tf_pipeline_args {
                                   naming both; 0 is refused. (A caller built with a
                                   header before this field, whose struct_size ends
                                   before it, is trusted to hold n times the width.) */
+    /* Since 0.5.0: */
+    int32_t is_query;        /* 0 (default): the inputs are documents; 1: queries.
+                                  Multi-vector: PyLate's encode(is_query=) (the query
+                                  prefix, [MASK] expansion to query_length); sparse with a
+                                  Router module: its query route (encode_query); other
+                                  kinds ignore it */
+    int32_t max_active_dims; /* tf_pipeline_embed_sparse: 0 (default) = every non-zero
+                                  value; k >= 1 = the k largest of each vector, as
+                                  SparseEncoder.encode(max_active_dims=) */
+    size_t first_index;      /* the index messages give texts[0] ("text 33: ..."): 0 by
+                                  default; a caller that runs one job as several calls
+                                  passes each call's offset in the job */
 } tf_pipeline_args;
 
 /* -1 normalize, everything else 0, struct_size set. */
@@ -1389,6 +1432,280 @@ TF_API float tf_entities_score(const tf_entities *e, size_t i);
 TF_API int64_t tf_entities_start(const tf_entities *e, size_t i);
 TF_API int64_t tf_entities_end(const tf_entities *e, size_t i);
 TF_API int32_t tf_entities_index(const tf_entities *e, size_t i);
+
+/* ---- Retrieval outputs (since 0.5.0) ----------------------------------------- *
+ *
+ * What a retrieval stack asks an encoder for besides one pooled vector:
+ * every token's vector (TEI's /embed_all; ColBERT's multi-vector
+ * documents), a sparse vector over the vocabulary (SPLADE), the masked-LM
+ * head's predictions (fill-mask), and quantized embeddings. Each call
+ * takes tf_pipeline_args as tf_pipeline_embed does (n, texts, prompt_name,
+ * batch_size, n_threads, truncated, is_query, max_active_dims; out and
+ * out_len must be NULL and 0: the results come back in an object the call
+ * allocates, since their sizes differ between inputs) and gives all its
+ * inputs' results or none. */
+
+/* The pooling of a pipeline's vectors, as TEI's /info names it: an
+ * embedding's sentence-transformers modes ("cls", "mean", "max",
+ * "mean_sqrt_len_tokens", "weightedmean", "lasttoken"; several joined by
+ * '+' in Pooling.py's order), "splade" for sparse kinds, NULL for the
+ * other kinds (heads pool as their architecture says) and for NULL. */
+TF_API const char *tf_pipeline_pooling(const tf_pipeline *p);
+
+/* Per-token vectors: for each input a matrix [rows, dim].
+ *  - TF_PIPELINE_EMBEDDING: the encoder's last hidden state of every real
+ *    token, [CLS] and [SEP] included (sentence-transformers'
+ *    output_value="token_embeddings", TEI's /embed_all), dim = d_model;
+ *    args.prompt_name's prompt included; args.normalize 1 gives unit rows
+ *    (-1 and 0: as they are);
+ *  - TF_PIPELINE_MULTI_VECTOR: PyLate's ColBERT.encode(is_query=): the
+ *    prefix ("[Q] " / "[D] " as the folder names them) inserted after
+ *    [CLS], queries padded with [MASK] to query_length (attended or not as
+ *    attend_to_expansion_tokens says) and documents cut to
+ *    document_length, the Dense projection, the document tokens of the
+ *    skiplist and the padding left out, each row at unit L2 norm
+ *    (args.normalize 0: as the projection gives them); dim = the
+ *    projection's width. Unattended expansion tokens are computed as
+ *    transformers' attention computes padding rows (they see the attended
+ *    tokens); one that sees none within a local-attention window (farther
+ *    than half the window past the last attended token: no Hub ColBERT's
+ *    query_length is) gets a context of 0, where transformers averages
+ *    over every key. A ColBERT's query longer than query_length and a
+ *    document longer than document_length are cut, as PyLate cuts them,
+ *    and counted in args.truncated (options.truncation_error refuses them).
+ * Other kinds are TF_ERR_INVALID_ARGUMENT naming the call theirs has. */
+typedef struct tf_token_vectors tf_token_vectors; /* opaque */
+TF_API tf_status tf_pipeline_embed_tokens(const tf_pipeline *p, const tf_pipeline_args *args,
+                                          tf_token_vectors **out);
+TF_API void tf_token_vectors_destroy(tf_token_vectors *v);       /* NULL is a no-op */
+TF_API size_t tf_token_vectors_count(const tf_token_vectors *v); /* inputs; 0 for NULL */
+TF_API int32_t tf_token_vectors_dim(const tf_token_vectors *v);  /* values a row */
+/* Input i's rows (0 out of range), its values [rows, dim] and the token id
+ * of each row [rows] (NULL out of range; owned by v). */
+TF_API int32_t tf_token_vectors_rows(const tf_token_vectors *v, size_t i);
+TF_API const float *tf_token_vectors_data(const tf_token_vectors *v, size_t i);
+TF_API const int32_t *tf_token_vectors_ids(const tf_token_vectors *v, size_t i);
+
+/* tf_pipeline_score on a TF_PIPELINE_MULTI_VECTOR pipeline: out[i] = MaxSim
+ * of texts[i] encoded as a query and pairs[i] as a document, one batch of
+ * each at a time (args.normalize is ignored there, as a head's score
+ * ignores it: PyLate's unit vectors). */
+/* ColBERT's late-interaction score of a query [q_rows, dim] and a document
+ * [d_rows, dim] (row-major; both as tf_pipeline_embed_tokens gives them):
+ * the sum over query rows of the largest dot product with a document row
+ * (PyLate's scores.colbert_scores). Zero rows, dim < 1 or a NULL pointer is
+ * TF_ERR_INVALID_ARGUMENT naming the argument. */
+TF_API tf_status tf_maxsim(const float *query, int32_t q_rows, const float *doc, int32_t d_rows,
+                           int32_t dim, float *score);
+
+/* Sparse vectors over the vocabulary: for each input its non-zero values
+ * in ascending index order (dim = the vocabulary's size).
+ *  - TF_PIPELINE_SPARSE: the folder's modules as sentence-transformers'
+ *    SparseEncoder runs them (MLMTransformer, then SpladePooling with its
+ *    pooling_strategy and activation; a Router's query route, e.g. an
+ *    inference-free SparseStaticEmbedding, when args.is_query is 1);
+ *  - TF_PIPELINE_FILL_MASK: the older SPLADE folders' recipe,
+ *    max over the real tokens of log(1 + ReLU(logits)).
+ * The logits [T, V] of one sequence at a time: memory holds one sequence's
+ * logits, never a batch's. args.max_active_dims keeps the largest. */
+typedef struct tf_sparse_vectors tf_sparse_vectors; /* opaque */
+TF_API tf_status tf_pipeline_embed_sparse(const tf_pipeline *p, const tf_pipeline_args *args,
+                                          tf_sparse_vectors **out);
+TF_API void tf_sparse_vectors_destroy(tf_sparse_vectors *v);       /* NULL is a no-op */
+TF_API size_t tf_sparse_vectors_count(const tf_sparse_vectors *v); /* inputs; 0 for NULL */
+TF_API int32_t tf_sparse_vectors_dim(const tf_sparse_vectors *v);  /* the vocabulary's size */
+/* Input i's non-zero values: their count (0 out of range), their indices
+ * [nnz] (ascending) and values [nnz] (NULL out of range; owned by v). */
+TF_API int32_t tf_sparse_vectors_nnz(const tf_sparse_vectors *v, size_t i);
+TF_API const int32_t *tf_sparse_vectors_indices(const tf_sparse_vectors *v, size_t i);
+TF_API const float *tf_sparse_vectors_values(const tf_sparse_vectors *v, size_t i);
+
+/* Fill-mask (TF_PIPELINE_FILL_MASK), as transformers' FillMaskPipeline: for
+ * each mask token of text (the tokenizer's mask_token), the top_k
+ * vocabulary entries by the softmax of the masked-LM head's logits there,
+ * best first. A text without a mask token is TF_ERR_INVALID_ARGUMENT
+ * naming the mask token; top_k < 1 likewise. */
+typedef struct tf_fill_mask tf_fill_mask; /* opaque */
+TF_API tf_status tf_pipeline_fill_mask(const tf_pipeline *p, const char *text, int32_t top_k,
+                                       tf_fill_mask **out);
+TF_API void tf_fill_mask_destroy(tf_fill_mask *m);        /* NULL is a no-op */
+TF_API size_t tf_fill_mask_count(const tf_fill_mask *m);  /* mask tokens in the text */
+TF_API int32_t tf_fill_mask_top_k(const tf_fill_mask *m); /* predictions a mask */
+/* Prediction k of mask `mask`: its token id (-1 out of range), its score
+ * (the probability; 0 out of range), the token as text (token_str:
+ * decoded, NULL out of range) and the sequence with it in the mask's place
+ * (as the pipeline's "sequence"; NULL out of range). Owned by m. */
+TF_API int32_t tf_fill_mask_token(const tf_fill_mask *m, size_t mask, int32_t k);
+TF_API float tf_fill_mask_score(const tf_fill_mask *m, size_t mask, int32_t k);
+TF_API const char *tf_fill_mask_token_str(const tf_fill_mask *m, size_t mask, int32_t k);
+TF_API const char *tf_fill_mask_sequence(const tf_fill_mask *m, size_t mask, int32_t k);
+/* The masked-LM head's top_k at EVERY token of text (a mask token or not;
+ * [CLS] and [SEP] included), ranked as tf_pipeline_fill_mask ranks a mask's:
+ * what the head predicts each position holds (the glass box's view of the
+ * head). The result is a tf_fill_mask whose count is the text's tokens,
+ * "mask" i being token i; sequence k of token i is the text with that
+ * prediction in token i's place, special tokens kept (as for several
+ * masks). The logits of a block of tokens at a time: memory holds
+ * [min(T, 16), V], never [T, V]. A TF_PIPELINE_FILL_MASK pipeline, or a
+ * TF_PIPELINE_SPARSE one (its MLMTransformer's head, the documents' route);
+ * a text longer than max_seq_length and top_k outside 1..V are
+ * TF_ERR_INVALID_ARGUMENT naming them. */
+TF_API tf_status tf_pipeline_predict_tokens(const tf_pipeline *p, const char *text, int32_t top_k,
+                                            tf_fill_mask **out);
+
+/* Quantized embeddings, as sentence-transformers' quantize_embeddings
+ * (quantization.py): int8 and uint8 map each dimension's range
+ * [min, max] onto 256 steps (from `ranges` [2, dim]: the minima, then the
+ * maxima, e.g. of calibration embeddings; NULL: the n rows' own), binary
+ * and ubinary keep the sign bits (value > 0), 8 a byte, packed as
+ * numpy.packbits (first value in the high bit; binary subtracts 128).
+ *
+ * The numbers are upstream's for float32 embeddings and float32 ranges
+ * (what encode gives; numpy keeps every step of float32 arrays in
+ * float32): step = (max - min) / 255 and q = (x - min) / step (- 128 for
+ * int8), each rounded to float32, then truncated toward zero as numpy's
+ * astype casts. Float64 arithmetic (upstream's, when given float64 ranges)
+ * puts some values on a bucket's edge in the next bucket down or up.
+ * Where upstream is undefined, this defines:
+ *  - a value outside the ranges (calibrated on other embeddings) takes the
+ *    end bucket (-128 / 127, 0 / 255), where numpy's cast of an
+ *    out-of-range float is undefined (x86 wraps 128.5 to -128);
+ *  - a dimension whose step is not a positive finite float32 (max == min:
+ *    a constant dimension, one row without ranges) is refused, where
+ *    upstream divides 0 by 0;
+ *  - each row is packed on its own, its last byte padded with zero bits;
+ *    upstream packs the flattened batch, which is the same bytes for one
+ *    row or a dim that is a multiple of 8 and mixes rows otherwise.
+ * ranges is read for int8 and uint8 only; n = 0 writes nothing. */
+typedef enum tf_precision {
+    TF_PRECISION_FLOAT32 = 0, /* the floats as they are */
+    TF_PRECISION_INT8 = 1,    /* int8_t [n, dim] */
+    TF_PRECISION_UINT8 = 2,   /* uint8_t [n, dim] */
+    TF_PRECISION_BINARY = 3,  /* int8_t [n, ceil(dim / 8)] */
+    TF_PRECISION_UBINARY = 4  /* uint8_t [n, ceil(dim / 8)] */
+} tf_precision;
+
+/* "float32", "int8", "uint8", "binary", "ubinary" (sentence-transformers'
+ * names); NULL / -1 for others. */
+TF_API const char *tf_precision_name(int32_t precision);
+TF_API int32_t tf_precision_from_name(const char *name);
+/* Bytes of one quantized row of dim values (0 for a bad precision or dim). */
+TF_API size_t tf_precision_row_bytes(int32_t precision, int32_t dim);
+/* out (out_bytes bytes, at least n rows of tf_precision_row_bytes) = the
+ * n rows of embeddings [n, dim] quantized. A non-finite value, a range
+ * whose max is below its min or equals it, too small an out, a bad
+ * precision, dim < 1 or a NULL pointer (n > 0) is TF_ERR_INVALID_ARGUMENT
+ * naming it and its values; out is then untouched. */
+TF_API tf_status tf_quantize(const float *embeddings, size_t n, int32_t dim, int32_t precision,
+                             const float *ranges, void *out, size_t out_bytes);
+/* Hamming distance of binary or ubinary rows (tf_quantize's packing, dim
+ * values each; the two are the same bits, binary's bytes less 128):
+ * out[i * n_b + j] = the number of the first dim bits that differ between
+ * row i of a [n_a, ceil(dim / 8)] and row j of b [n_b, ceil(dim / 8)]; the
+ * padding bits past dim are not read. 0..dim; dim - distance is the
+ * number of bits that agree, the similarity larger-is-closer callers
+ * rank by (sentence-transformers has no similarity of packed rows; this
+ * defines it). dim < 1 or a NULL pointer (n_a and n_b > 0) is
+ * TF_ERR_INVALID_ARGUMENT naming it; n_a or n_b 0 writes nothing. */
+TF_API tf_status tf_hamming_distance(const void *a, size_t n_a, const void *b, size_t n_b,
+                                     int32_t dim, int32_t *out);
+
+/* ---- Images (since 0.5.0) ---------------------------------------------------- *
+ *
+ * tf_pipeline_load of a vision model folder gives an image pipeline:
+ *  - config.json's model_type "vit", "clip", "clip_vision_model", "siglip"
+ *    or "siglip_vision_model" (ViTModel, ViTForImageClassification,
+ *    CLIPModel, CLIPVisionModel(WithProjection), SiglipModel,
+ *    SiglipVisionModel, as transformers saves them; a CLIPModel's or
+ *    SiglipModel's text half is left in its file), or a
+ *    sentence-transformers folder whose modules.json has a
+ *    sentence_transformers.models.CLIPModel module (clip-ViT-B-32: that
+ *    module's folder is a CLIPModel folder);
+ *  - and preprocessor_config.json beside that config.json: CLIPImageProcessor,
+ *    SiglipImageProcessor or ViTImageProcessor (or their FeatureExtractor
+ *    names), whose resize (PIL's filters), center crop, rescale and
+ *    normalise run as transformers' preprocess() does. Another processor
+ *    class is TF_ERR_UNSUPPORTED naming it.
+ * ViTForImageClassification is TF_PIPELINE_IMAGE_CLASSIFIER (labels from
+ * id2label: tf_pipeline_label, tf_pipeline_dim their number); every other
+ * folder TF_PIPELINE_IMAGE_EMBEDDING, whose vector (tf_pipeline_dim wide)
+ * is CLIP's image_embeds (get_image_features: visual_projection of the
+ * post-LayerNormed class token, not normalised; CLIPVisionModel without a
+ * projection: that pooled output), SigLIP's pooler_output (its
+ * attention-pooling head; without vision_use_head the model is refused) and
+ * ViTModel's pooler_output (tanh(dense(h[CLS]))) or, without a pooler in
+ * its file, its last hidden state's class token (after the final
+ * LayerNorm). tf_pipeline_max_seq_length is 0 (tf_pipeline_options'
+ * max_seq_length other than 0 is refused) and tf_pipeline_similarity
+ * "cosine". The text calls (tf_pipeline_embed, tf_pipeline_count_tokens,
+ * ...) refuse an image pipeline by its kind, as the image calls refuse a
+ * text one.
+ *
+ * Images are decoded as transformers' image_utils.load_image sees a file:
+ * PIL.Image.open, exif_transpose (the EXIF Orientation tag of a JPEG's APP1,
+ * a PNG's eXIf or a WebP's EXIF chunk), convert("RGB") as Pillow 9.4 does
+ * it (alpha dropped, palette looked up, 16-bit to 8, CMYK inverted and
+ * converted); JPEG by libjpeg-turbo, PNG by libpng, WebP by libwebp (an
+ * animation's first frame). docs/images.md has each mode. */
+
+/* One call's images and outputs. Always start from tf_image_args_init. The
+ * images are one of three forms, the others NULL:
+ *  - data[i], sizes[i]: image i's encoded bytes (a JPEG, PNG or WebP file's
+ *    contents), decoded and preprocessed;
+ *  - pixels: [n, height, width, 3] RGB uint8 rows top to bottom (decoded by
+ *    the caller), preprocessed as a decoded image is;
+ *  - pixel_values: [n, 3, height, width] float32, what the processor gives
+ *    (preprocessing done by the caller), the model's trained size. */
+typedef struct tf_image_args {
+    size_t struct_size;         /* the caller's sizeof, set by init */
+    size_t n;                   /* images, >= 1 */
+    const uint8_t *const *data; /* [n] encoded images, or NULL */
+    const size_t *sizes;        /* [n] their bytes (with data) */
+    const uint8_t *pixels;      /* [n, height, width, 3], or NULL */
+    const float *pixel_values;  /* [n, 3, height, width], or NULL */
+    int32_t height, width;      /* pixels' and pixel_values' sides, >= 1 */
+    int32_t normalize;          /* embed: 0 (default) = the vectors as upstream gives
+                                         them; 1 = unit L2 norm */
+    int32_t batch_size;         /* images per forward call: 0 (default) = 32 */
+    int32_t n_threads;          /* as tf_forward_args.n_threads */
+    int64_t max_pixels;         /* an encoded image's height x width at most: 0
+                                         (default) = PIL's Image.MAX_IMAGE_PIXELS,
+                                         89478485; refused above it before decoding */
+    float *out;                 /* embed: [n, dim]; classify: [n, labels] */
+    size_t out_len;             /* the floats out holds: at least n times dim (embed)
+                                         or labels (classify), else
+                                         TF_ERR_INVALID_ARGUMENT naming both */
+    size_t first_index;         /* the index messages give image 0 ("image 33: ..."):
+                                         0 by default */
+} tf_image_args;
+
+/* Everything 0 / NULL, struct_size set. */
+TF_API void tf_image_args_init_sized(tf_image_args *args, size_t struct_size);
+#define tf_image_args_init(args) tf_image_args_init_sized((args), sizeof *(args))
+
+/* Image vectors (TF_PIPELINE_IMAGE_EMBEDDING) into args.out [n, dim].
+ * Refused with nothing written, TF_ERR_INVALID_ARGUMENT naming the argument
+ * and its value unless said: a pipeline of another kind ("the pipeline is
+ * an embedding; use tf_pipeline_embed"); n 0; no image form, or more than
+ * one; data[i] NULL, sizes NULL; pixels' or pixel_values' height or width
+ * outside 1..16384, or pixel_values not of the model's trained size;
+ * normalize not 0 or 1; batch_size or max_pixels negative;
+ * out NULL or out_len below n x dim; an image the decoder refuses, its
+ * message after "image <i>: " (TF_ERR_FORMAT for bytes that are not an
+ * image or end early, TF_ERR_UNSUPPORTED for a GIF, BMP, TIFF, HEIF/AVIF or
+ * JPEG XL, TF_ERR_INVALID_ARGUMENT for more than max_pixels pixels: the
+ * limit is checked from the header, before the pixels are allocated); a
+ * preprocessed size other than the model's trained one (a CLIP config
+ * without center crop: upstream's "Input image size (H*W) doesn't match
+ * model (S*S).", naming the image); a non-finite pixel value. */
+TF_API tf_status tf_pipeline_embed_images(const tf_pipeline *p, const tf_image_args *args);
+
+/* Label probabilities (TF_PIPELINE_IMAGE_CLASSIFIER) into args.out [n,
+ * labels], as transformers' ImageClassificationPipeline's
+ * function_to_apply "default": sigmoid for problem_type
+ * "multi_label_classification" or one label, else softmax; args.normalize
+ * must be 0. Refused as tf_pipeline_embed_images is. */
+TF_API tf_status tf_pipeline_classify_images(const tf_pipeline *p, const tf_image_args *args);
 
 /* ---- Models by name: the Hugging Face Hub (since 0.4.0) --------------------- *
  *
@@ -1513,6 +1830,23 @@ TF_API void tf_hub_options_init_sized(tf_hub_options *opts, size_t struct_size);
  * cached: a second call with 4096 bytes finds them). */
 TF_API tf_status tf_hub_resolve(const char *repo_id, const tf_hub_options *opts, char *dir,
                                 size_t size, size_t *len);
+
+/* ---- One model source for every surface (since 0.5.0) ----------------------- *
+ *
+ * What a user names as a model, read one way by every surface (tfenc's
+ * --model, the server, Python's model_name_or_path, Rust): when something
+ * is on disk at source (a folder in any format tf_pipeline_load reads, or
+ * one weights file), that path; otherwise a Hub id, resolved by
+ * tf_hub_resolve with opts (which may be NULL). Writes the path and a NUL
+ * into dir (size bytes) and its length into *len (len may be NULL); a dir
+ * too small is TF_ERR_INVALID_ARGUMENT with *len set. A source on disk with
+ * opts.revision is TF_ERR_INVALID_ARGUMENT (a path has no revisions); one
+ * that is neither on disk nor a Hub id is TF_ERR_IO
+ * "<source>: no such folder, and not a Hub id (expected ...)"; a Hub id
+ * tf_hub_resolve fails on, its status and "<source>: no such folder; as a
+ * Hub id: " before its message. */
+TF_API tf_status tf_model_resolve(const char *source, const tf_hub_options *opts, char *dir,
+                                  size_t size, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -104,7 +104,7 @@ fails 2 "tfenc: unknown command 'caf\\xE9'" "$(printf 'caf\351')"
 
 # a tokenizer error names the text's own line, not its row in a batch of 32
 awk 'BEGIN { for (i = 1; i <= 40; i++) print "line " i; printf "caf\351 latte\n" }' >"$tmp/latin1.txt"
-fails 1 "tfenc embed: --file $tmp/latin1.txt line 41: TF_ERR_INVALID_ARGUMENT: text 0: invalid UTF-8 at byte 3 (0xe9)" \
+fails 1 "tfenc embed: --file $tmp/latin1.txt line 41: text 0: invalid UTF-8 at byte 3 (0xe9)" \
     embed --model "$model" --vocab "$vocab" --file "$tmp/latin1.txt" >"$tmp/out"
 
 # words N: "hello" N times (each is one token of the vocabulary)

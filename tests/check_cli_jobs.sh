@@ -4,7 +4,8 @@
 #  - embed --output jsonl, json, text and npy give the same float32 bits
 #    (JSON numbers read back exactly), on stdout or in --out with the note
 #    "wrote N vectors" on stderr only; --batch-size and --threads change
-#    no number;
+#    no number (of these small models, whose products all take OpenBLAS's
+#    small-matrix kernels: docs/server.md, "Batch invariance");
 #  - --progress draws the job's progress on stderr, never on stdout;
 #  - tfenc --version, -V and version print the version tfenc.h states;
 #  - a mistyped subcommand or option gets "did you mean";
@@ -113,3 +114,17 @@ fails 2 "tfenc classify: --threads: expected an integer 1..1024, got 'x'" \
 : >"$tmp/empty"
 fails 2 "tfenc rerank: --file $tmp/empty: no lines" \
     rerank --model "$ce" --file "$tmp/empty" q </dev/null
+
+# a job run batch by batch (progress shown) names a bad input by its index in the job, in the
+# CLI's words (no C status names), and its progress stops at the last batch done
+printf 'a\nb\nc\n\377\n' >"$tmp/bad.txt"
+fails 1 "tfenc embed: text 3: invalid UTF-8 at byte 0 (0xff)" \
+    embed --model "$data/pipelines/st_mean_norm" --file "$tmp/bad.txt" --batch-size 2 --progress
+tr '\r' '\n' <"$tmp/err" | grep -qxF "tfenc embed: 2 of 4 texts (50%)" &&
+    ! tr '\r' '\n' <"$tmp/err" | grep -qF "4 of 4" ||
+    { echo "progress past the failed batch:"; cat "$tmp/err"; exit 1; }
+fails 1 "tfenc embed: text 3: invalid UTF-8 at byte 0 (0xff)" \
+    embed --model "$data/pipelines/st_mean_norm" --file "$tmp/bad.txt" --batch-size 2 --no-progress
+printf 'a dog\n\303\n' >"$tmp/bad_docs.txt"
+fails 1 "tfenc rerank: pair 1: invalid UTF-8 at byte 0 (0xc3)" \
+    rerank --model "$ce" --file "$tmp/bad_docs.txt" --batch-size 1 --progress q

@@ -42,7 +42,7 @@ refused "tfenc create: --seed: expected an integer 0..18446744073709551615, got 
 refused "tfenc create: --seed: expected an integer 0..18446744073709551615, got '18446744073709551616'" \
     create "$out" --seed 18446744073709551616
 refused "tfenc create: --positions: expected none, sinusoidal, learned, rotary or alibi, got 'rope'" create "$out" --positions rope
-refused "tfenc create: --activation: expected gelu, gelu_tanh, relu or silu, got 'swish'" create "$out" --activation swish
+refused "tfenc create: --activation: expected gelu, gelu_tanh, relu, silu or quick_gelu, got 'swish'" create "$out" --activation swish
 refused "tfenc create: --vocab: expected a vocab.txt, got nothing" create "$out" --vocab
 refused "tfenc create: --vocab and --vocab-size both set the vocabulary size: give one" \
     create "$out" --vocab "$vocab" --vocab-size 10
@@ -56,7 +56,7 @@ refused "tfenc info: --eps: expected a number 1e-30..1, got 'nan'" info --eps na
 refused "tfenc info: --eps: expected a number 1e-30..1, got 'inf'" info --eps inf "$data/bert_tiny"
 refused "tfenc info: --eps: expected a number 1e-30..1, got '1e-50'" info --eps 1e-50 "$data/bert_tiny"
 refused "tfenc info: --eps: expected a number 1e-30..1, got '1e-5,'" info --eps 1e-5, "$data/bert_tiny"
-refused "tfenc info: --activation: expected gelu, gelu_tanh, relu or silu, got 'gelu_new'" \
+refused "tfenc info: --activation: expected gelu, gelu_tanh, relu, silu or quick_gelu, got 'gelu_new'" \
     info --activation gelu_new "$data/bert_tiny"
 refused "tfenc info: --norm-first: expected true or false, got 'yes'" info --norm-first yes "$data/bert_tiny"
 refused "tfenc info: one checkpoint, got 'a' and 'b'" info a b

@@ -4,6 +4,7 @@
 #    tutorial's shapes, in at most 100 columns;
 #  - --worked-example prints the tutorial's numbers;
 #  - --vocab tokenizes with WordPiece; --model runs a PyTorch checkpoint;
+#  - a fill-mask, SPLADE or ColBERT folder adds its head's steps;
 #  - --heatmap writes a PNG of the documented size;
 #  - --dump then --compare reports zero error, and a perturbed tensor is
 #    caught as the first one over the tolerance;
@@ -75,6 +76,38 @@ expect "  |j - i| < 8 a bucket each, then logarithmic buckets up to 128, keys af
 expect "  layers.0.attn.relative_bias  [2, 9]  (H,j-i)  each head's bias for each j - i"
 expect "    j - i =  +0    0.0537"
 
+# Retrieval folders: the masked-LM head at every position (the mask's row is
+# gen_mlm.py's float64 fill-mask reference: four 0.568, : 0.137, ...), the
+# sparse vector's top terms, ColBERT's skiplist and [MASK] expansion.
+mlm="$data/mlm/bert_base_uncased"
+"$tfenc" explain --model "$mlm" --vocab "$mlm/vocab.txt" --text "the cat sat on the [MASK]." >"$out"
+expect "Masked-LM head: the likeliest tokens at every position"
+expect "  decoder) -> logits (9, 58); softmax over each row; its top 5, best first:"
+expect "     6 [MASK]       four 0.568        : 0.137    liked 0.113    movie 0.055       is 0.023"
+expect "Sparse vector: a weight for each vocabulary term"
+expect "  SPLADE: the max over the tokens of log(1 + ReLU(logits)) -> (58)"
+expect "not zero; the largest 10 terms:"
+splade="$data/sparse/splade_v3"
+"$tfenc" explain --model "$splade" --vocab "$splade/vocab.txt" --text "the cat sat." >"$out"
+expect "  the folder's SpladePooling (its activation, then its pooling over the"
+expect "Masked-LM head: the likeliest tokens at every position"
+colbert="$data/colbert/answerai_like"
+"$tfenc" explain --model "$colbert" --vocab "$colbert/vocab.txt" --text "the cat sat, on the mat." >"$out"
+expect "ColBERT document: one vector per token, the skiplist left out"
+expect "  the skiplist (punctuation) have no row: (9, 8)"
+expect "    [unused1]  row  1 ["
+expect "    sat        row  4 ["
+expect "    ,          skipped (the skiplist)"
+expect "    on         row  5 ["
+expect "    .          skipped (the skiplist)"
+expect "    [SEP]      row  8 ["
+expect "ColBERT query: [MASK] expansion"
+expect "    ,          row  5 ["
+expect "    [MASK]     row 11 ["
+expect "  ... ]  expansion"
+width=$(sed -n '/ColBERT document/,$p' "$out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+[ "$width" -le 100 ] || { echo "a ColBERT line is $width columns wide"; exit 1; }
+
 "$tfenc" explain --heatmap "$tmp/heat.png" >"$out"
 expect "wrote $tmp/heat.png: 8 heads of layer 0, 964 x 630 pixels"
 signature=$(od -An -tx1 -N8 "$tmp/heat.png" | tr -d ' \n')
@@ -100,4 +133,4 @@ expect "d_model 512 is not divisible by n_heads 7"
 if "$tfenc" explain --model "$data/bert_tiny" --d-model 64 >/dev/null 2>"$out"; then
     echo "--model with --d-model should fail"; exit 1
 fi
-echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, a rotary local and an ALiBi model, heatmap 964x630, dump/compare"
+echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, a rotary local and an ALiBi model, fill-mask, SPLADE and ColBERT heads, heatmap 964x630, dump/compare"

@@ -15,6 +15,10 @@ the page is generated and parsed:
     description;
   - the worked example's values are softmax(Q K^T / sqrt 2) of the
     tutorial's Q and K, beside the tutorial's own rounded numbers.
+A fill-mask folder's page holds the table position x top-k tokens with
+probabilities (the mask's row: gen_mlm.py's float64 fill-mask reference)
+and the sparse vector's top terms; a ColBERT folder's, the document rows
+with the tokens the skiplist dropped and the query's [MASK] expansion.
 Bad input: --layer out of range (exit 2, both values named) and an
 unwritable path (exit 1, the path named) write nothing; a write that fails
 midway (a file-size limit) leaves the old page whole and no temporary file.
@@ -337,6 +341,62 @@ def check_bad_input(tfenc, data, tmp):
              f"or left {left}")
 
 
+def table_rows(p, table_id):
+    """The rows of table table_id as lists of their cells' text (None: no table)."""
+    table = next((n for n in walk(p.root) if n["attrs"].get("id") == table_id), None)
+    if table is None:
+        return None
+    return [[c["text"].strip() for c in row["children"] if c["tag"] in ("td", "th")]
+            for row in walk(table) if row["tag"] == "tr"]
+
+
+def check_retrieval(tfenc, data, tmp):
+    mlm = os.path.join(data, "mlm", "bert_base_uncased")
+    with open(os.path.join(mlm, "expected.json"), encoding="utf-8") as f:
+        case = json.load(f)["cases"][0]  # "the cat sat on the [MASK]."
+    page = os.path.join(tmp, "mlm.html")
+    r = run([tfenc, "explain", "--model", mlm, "--vocab", os.path.join(mlm, "vocab.txt"),
+             "--text", case["text"], "--html", page])
+    if r.returncode != 0:
+        fail(f"fill-mask page: exit {r.returncode}: {r.stderr}")
+        return
+    with open(page, encoding="utf-8") as f:
+        p = check_well_formed("fill-mask", f.read())
+    rows = table_rows(p, "mlm-table")
+    if rows is None or len(rows) != 1 + len(case["ids"]):
+        fail(f"fill-mask: mlm-table rows {None if rows is None else len(rows)}, want "
+             f"1 + {len(case['ids'])}")
+    else:
+        at = case["mask_positions"][0]
+        want = [str(at), "[MASK]"] + [f"{x['token_str']} {x['score']:.3f}"
+                                      for x in case["predictions"][0]]
+        if rows[1 + at] != want:
+            fail(f"fill-mask: the mask's row {rows[1 + at]}, the reference {want}")
+    terms = table_rows(p, "sparse-terms")
+    if terms is None or len(terms) != 11:
+        fail(f"fill-mask: sparse-terms rows {terms}")
+    elif any(float(a[2]) < float(b[2]) for a, b in zip(terms[1:], terms[2:])):
+        fail(f"fill-mask: sparse terms not largest first: {terms}")
+    colbert = os.path.join(data, "colbert", "answerai_like")
+    page = os.path.join(tmp, "colbert.html")
+    r = run([tfenc, "explain", "--model", colbert, "--vocab", os.path.join(colbert, "vocab.txt"),
+             "--text", "the cat sat, on the mat.", "--html", page])
+    if r.returncode != 0:
+        fail(f"ColBERT page: exit {r.returncode}: {r.stderr}")
+        return
+    with open(page, encoding="utf-8") as f:
+        p = check_well_formed("colbert", f.read())
+    doc, query = table_rows(p, "colbert-document"), table_rows(p, "colbert-query")
+    skipped = [r[0] for r in doc or [] if r[1:2] == ["skipped"]]
+    if skipped != [",", "."]:
+        fail(f"ColBERT: skipped tokens {skipped}, want the punctuation [',', '.']")
+    expansion = [r[0] for r in query or [] if r[-1].endswith("(expansion)")]
+    if query is None or len(query) != 13 or expansion != ["[MASK]"]:
+        fail(f"ColBERT: query rows {query}")
+    print("retrieval pages: the masked-LM table, the sparse terms, ColBERT's skiplist and "
+          "expansion checked")
+
+
 def main():
     tfenc, data, golden = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -351,6 +411,7 @@ def main():
             golden, "pytorch_encoder_f16_metadata", "model.safetensors")], 0,
                    ["pre-norm", "a final LayerNorm", "LayerNorm (pre-norm)", "adds none",
                     "x + attention output (pre-norm: no norm here)"])
+        check_retrieval(tfenc, data, tmp)
         check_bad_input(tfenc, data, tmp)
     if failures:
         print(f"{len(failures)} failures")

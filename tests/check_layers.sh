@@ -1,18 +1,19 @@
 #!/bin/sh
 # check_layers.sh SOURCE_ROOT — the layering rules that include lists alone
 # cannot enforce (docs/design.md, "Layers"):
-#  - lib/kernels, lib/runtime, lib/model and lib/tokenizer compute: they
-#    neither open files nor parse JSON (lib/common's json.h, json_file.h and
-#    file.h, cJSON, stdio's fopen, POSIX open are lib/formats' business);
+#  - lib/kernels, lib/runtime, lib/model, lib/tokenizer and lib/image
+#    compute: they neither open files nor parse JSON (lib/common's json.h,
+#    json_file.h and file.h, cJSON, stdio's fopen, POSIX open, libpng's
+#    png_init_io and libjpeg's jpeg_stdio_src are lib/formats' business);
 #  - tools/ is a client of the public API: it includes no header of lib/;
 #  - every file name is unique across the tree (a name says one thing).
 set -eu
 cd "$1"
 status=0
-computing=$(git ls-files 'lib/kernels/*' 'lib/runtime/*' 'lib/model/*' 'lib/tokenizer/*' |
+computing=$(git ls-files 'lib/kernels/*' 'lib/runtime/*' 'lib/model/*' 'lib/tokenizer/*' 'lib/image/*' |
     grep -E '\.(c|h)$' || true)
 [ -n "$computing" ] || { echo "check_layers: no sources under lib/ (not a git checkout?)"; exit 1; }
-found=$(grep -nE '#include [<"](json|json_file|file|cjson/cJSON)\.h[">]|\<fopen\(|\<open\(' \
+found=$(grep -nE '#include [<"](json|json_file|file|cjson/cJSON)\.h[">]|\<(fopen|open|png_init_io|jpeg_stdio_src)\(' \
     $computing || true)
 if [ -n "$found" ]; then
     echo "check_layers: files read or JSON parsed outside lib/formats:"

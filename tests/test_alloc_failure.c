@@ -3,7 +3,7 @@
  * inspect, save, forward (plain, with a workspace, traced), the
  * tokenizer (vocab.txt and tokenizer.json files of every kind of stage, a
  * folder whose tokenizer_config.json adds tokens) and
- * model folders (tf_pipeline_load and a call) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
+ * model folders (tf_pipeline_load and a call; fill-mask; images) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
  * loading a hostile file of at most 4 KiB never holds more than 2 MiB, and
  * encoding a 1 MB text holds at most TEXT_BYTES_HELD bytes a byte of it. */
@@ -167,6 +167,67 @@ static tf_status pipeline_run(void *dir)
     return s;
 }
 
+/* A folder loaded, nothing run. ctx: the folder. */
+static tf_status pipeline_load_only(void *dir)
+{
+    tf_pipeline *p;
+    const tf_status s = tf_pipeline_load(dir, NULL, &p);
+    tf_pipeline_destroy(p);
+    return s;
+}
+
+/* An image folder loaded (the tower, its processor), then two images
+ * embedded: a PNG file's bytes (decoded, resized, cropped) and 4 x 5 RGB
+ * pixels. ctx: the folder. */
+static tf_status image_pipeline_run(void *dir)
+{
+    static uint8_t png[4096];
+    static size_t png_len;
+    if (!png_len) { /* the file, read once, by stdio (not the hooked allocator) */
+        char path[512];
+        snprintf(path, sizeof path, "%s/images/files/rgb_17x11.png", data_dir);
+        FILE *f = fopen(path, "rb");
+        ck_assert_ptr_nonnull(f);
+        png_len = fread(png, 1, sizeof png, f);
+        fclose(f);
+    }
+    tf_pipeline *p;
+    tf_status s = tf_pipeline_load(dir, NULL, &p);
+    if (s)
+        return s;
+    static const uint8_t pixels[4 * 5 * 3];
+    const uint8_t *data[] = {png};
+    float out[24];
+    tf_image_args a;
+    tf_image_args_init(&a);
+    a.n = 1, a.data = data, a.sizes = &png_len, a.out = out, a.out_len = 24;
+    s = tf_pipeline_embed_images(p, &a);
+    a.data = NULL, a.sizes = NULL, a.pixels = pixels, a.height = 4, a.width = 5;
+    if (s == TF_OK)
+        s = tf_pipeline_embed_images(p, &a);
+    tf_pipeline_destroy(p);
+    return s;
+}
+
+/* A *ForMaskedLM folder loaded (its masked-LM head), then fill-mask on a
+ * text of two masks (predictions, their decoded tokens and sequences). */
+static tf_status fill_mask_run(void *dir)
+{
+    tf_pipeline_options o;
+    tf_pipeline_options_init(&o);
+    o.kind = TF_PIPELINE_FILL_MASK; /* a bare *ForMaskedLM folder with its head */
+    tf_pipeline *p;
+    tf_status s = tf_pipeline_load(dir, &o, &p);
+    if (s)
+        return s;
+    tf_fill_mask *m;
+    s = tf_pipeline_fill_mask(p, "the [MASK] sat on the [MASK].", 3, &m);
+    if (s == TF_OK)
+        tf_fill_mask_destroy(m);
+    tf_pipeline_destroy(p);
+    return s;
+}
+
 /* ---- Tests ---------------------------------------------------------------------- */
 
 START_TEST(test_create)
@@ -279,6 +340,28 @@ START_TEST(test_pipelines)
         snprintf(name, sizeof name, "pipeline %s", folders[i]);
         ck_assert_int_gt(sweep(name, pipeline_run, dir), 20);
     }
+}
+END_TEST
+
+START_TEST(test_image_pipelines)
+{
+    /* sentence-transformers' CLIP: modules.json, the module's folder, the
+       processor, the tower; ViT's classifier: its labels */
+    const char *folders[] = {"image_pipeline/st_clip", "image_pipeline/vit_classifier"};
+    for (int i = 0; i < 2; i++) {
+        char dir[512], name[64];
+        snprintf(dir, sizeof dir, "%s/%s", data_dir, folders[i]);
+        snprintf(name, sizeof name, "pipeline %s", folders[i]);
+        ck_assert_int_gt(sweep(name, i ? pipeline_load_only : image_pipeline_run, dir), 20);
+    }
+}
+END_TEST
+
+START_TEST(test_fill_mask)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/mlm/bert_base_uncased", data_dir);
+    ck_assert_int_gt(sweep("fill-mask mlm/bert_base_uncased", fill_mask_run, dir), 20);
 }
 END_TEST
 
@@ -500,6 +583,8 @@ int main(void)
     tcase_add_test(tc, test_tokenizer_json);
     tcase_add_test(tc, test_tokenizer_folder);
     tcase_add_test(tc, test_pipelines);
+    tcase_add_test(tc, test_image_pipelines);
+    tcase_add_test(tc, test_fill_mask);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     tcase_add_test(tc, test_long_text_memory_is_linear);
     suite_add_tcase(s, tc);

@@ -339,8 +339,8 @@ typedef struct options_case {
 static const options_case refused_options[] = {
     {-4, -1, -1, 0.0f, "options.n_heads: expected 0 (from the file) or 1..128 (d_model), got -4"},
     {500, -1, -1, 0.0f, "options.n_heads: expected 0 (from the file) or 1..128 (d_model), got 500"},
-    {0, -5, -1, 0.0f, "options.activation: expected -1 (from the file) or 0..3, got -5"},
-    {0, 4, -1, 0.0f, "options.activation: expected -1 (from the file) or 0..3, got 4"},
+    {0, -5, -1, 0.0f, "options.activation: expected -1 (from the file) or 0..4, got -5"},
+    {0, 5, -1, 0.0f, "options.activation: expected -1 (from the file) or 0..4, got 5"},
     {0, -1, -3, 0.0f, "options.norm_placement: expected -1 (from the file) or 0..1, got -3"},
     {0, -1, 2, 0.0f, "options.norm_placement: expected -1 (from the file) or 0..1, got 2"},
     {0, -1, -1, NAN,

@@ -830,9 +830,9 @@ static void position_5(tf_config *c)
 {
     c->position = 5;
 }
-static void activation_4(tf_config *c)
+static void activation_5(tf_config *c)
 {
-    c->activation = 4;
+    c->activation = 5;
 }
 
 static const bad_field bad_fields[] = {
@@ -881,7 +881,7 @@ static const bad_field bad_fields[] = {
     {"config.add_norm1b: expected 0..1, got -1", norm1b_neg},
     {"config.add_norm1b: 1 needs norm_placement \"post\" (it is \"pre\")", norm1b_pre},
     {"config.position: expected 0..4, got 5", position_5},
-    {"config.activation: expected 0..3, got 4", activation_4},
+    {"config.activation: expected 0..4, got 5", activation_5},
 };
 enum { N_BAD = sizeof bad_fields / sizeof bad_fields[0] };
 

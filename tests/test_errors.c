@@ -104,7 +104,7 @@ static const config_case config_cases[] = {
     {"learned", learned_without_table, TF_ERR_INVALID_ARGUMENT,
      "config.max_positions: learned positions need a table size > 0, got 0"},
     {"activation", bad_activation, TF_ERR_INVALID_ARGUMENT,
-     "config.activation: expected 0..3, got 9"},
+     "config.activation: expected 0..4, got 9"},
     {"placement", bad_placement, TF_ERR_INVALID_ARGUMENT,
      "config.norm_placement: expected 0..1, got 2"},
     {"bias", bad_bias_flag, TF_ERR_INVALID_ARGUMENT, "config.bias: expected 0..1, got 2"},

@@ -227,7 +227,7 @@ START_TEST(test_pytorch_settings_are_required)
                    "options.struct_size: expected");
     o = options(4, 7, 0);
     expect_failure(tf_encoder_load(file, &o, &enc), TF_ERR_INVALID_ARGUMENT,
-                   "options.activation: expected -1 (from the file) or 0..3, got 7");
+                   "options.activation: expected -1 (from the file) or 0..4, got 7");
 }
 END_TEST
 

@@ -91,6 +91,8 @@ START_TEST(test_mean_normalize_prompts_truncation)
     ck_assert_int_eq(tf_pipeline_dim(p), 16);
     ck_assert_int_eq(tf_pipeline_max_seq_length(p), 12);
     ck_assert_str_eq(tf_pipeline_similarity(p), "cosine");
+    ck_assert_str_eq(tf_pipeline_pooling(p), "mean");
+    ck_assert_ptr_null(tf_pipeline_pooling(NULL));
     ck_assert_uint_eq(tf_pipeline_prompt_count(p), 2);
     ck_assert_str_eq(tf_pipeline_prompt(p, "query"), "query: ");
     ck_assert_ptr_null(tf_pipeline_default_prompt_name(p));
@@ -193,6 +195,8 @@ START_TEST(test_dense_modules_and_default_prompt)
     tf_pipeline *p = load("st_dense");
     ck_assert_int_eq(tf_pipeline_dim(p), 6);
     ck_assert_str_eq(tf_pipeline_similarity(p), "dot");
+    /* 1_Pooling: mean, max and lasttoken on, named in Pooling.py's order */
+    ck_assert_str_eq(tf_pipeline_pooling(p), "max+mean+lasttoken");
     ck_assert_str_eq(tf_pipeline_default_prompt_name(p), "query");
     float out[4 * 6];
     tf_pipeline_args a;
@@ -576,6 +580,7 @@ START_TEST(test_head)
     ck_assert_int_eq(tf_pipeline_dim(p), c->labels);
     ck_assert_str_eq(tf_pipeline_label(p, c->labels - 1), c->last_label);
     ck_assert_ptr_null(tf_pipeline_label(p, c->labels));
+    ck_assert_ptr_null(tf_pipeline_pooling(p)); /* a head pools as its architecture says */
     const cJSON *inputs = json_at(exp, "inputs");
     const int n = cJSON_GetArraySize(inputs);
     const char **texts = strings(inputs, 0), **pairs = strings(inputs, 1);
@@ -973,6 +978,16 @@ START_TEST(test_messages_name_the_callers_index)
     a.prompt_name = NULL;
     expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT,
                    "input 3 has more than 12 tokens (max_seq_length)");
+    /* a caller running a job as several calls: first_index is where this call starts */
+    a.first_index = 64;
+    expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT,
+                   "input 67 has more than 12 tokens (max_seq_length)");
+    texts[3] = "\xff";
+    expect_failure(tf_pipeline_embed(st, &a), TF_ERR_INVALID_ARGUMENT,
+                   "text 67: invalid UTF-8 at byte 0");
+    a.pairs = pairs;
+    expect_failure(tf_pipeline_score(ce, &a), TF_ERR_INVALID_ARGUMENT,
+                   "text 67: invalid UTF-8 at byte 0");
     tf_pipeline_destroy(st);
     tf_pipeline_destroy(cl);
     tf_pipeline_destroy(ce);
@@ -1191,6 +1206,89 @@ START_TEST(test_folder_without_tokenizer)
 }
 END_TEST
 
+/* out [n, 16] = st_mean_norm's vectors of texts[0..n) in calls of batch_size. */
+static void embed_batched(tf_pipeline *p, const char *const *texts, size_t n, int32_t batch_size,
+                          float *out)
+{
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = n, a.texts = texts, a.out = out, a.out_len = n * 16, a.batch_size = batch_size;
+    ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
+}
+
+/* Batch invariance (issue 31; docs/server.md, "Batch invariance"): a
+ * text's vector does not depend on the texts it shares a forward call with
+ * beyond the last bits (OpenBLAS's small-matrix kernels): within 1e-6 of its
+ * vector alone, whatever the batch. */
+START_TEST(test_batch_invariance)
+{
+    static const char *const mixed[] = {"the cat sat on the mat",
+                                        "a dog",
+                                        "where is the big red house and the quick brown fox",
+                                        "hello world",
+                                        "it was not good",
+                                        "the sky is blue",
+                                        "grass",
+                                        "what colour is the grass"};
+    enum { N = sizeof mixed / sizeof *mixed };
+    tf_pipeline *p = load("st_mean_norm");
+    float alone[N * 16], got[N * 16];
+    embed_batched(p, mixed, N, 1, alone);
+    const int32_t sizes[] = {2, 3, N};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        embed_batched(p, mixed, N, sizes[k], got);
+        for (size_t i = 0; i < N * 16; i++)
+            ck_assert_msg(fabsf(got[i] - alone[i]) <= 1e-6f, "batch %d, value %zu: %g vs %g",
+                          (int)sizes[k], i, (double)got[i], (double)alone[i]);
+    }
+    tf_pipeline_destroy(p);
+}
+END_TEST
+
+/* vectors [2, 16] of two texts from the pipeline at path, normalize 0. */
+static void embed_two(const char *path, float *vectors)
+{
+    static const char *const texts[] = {"the cat sat on the mat", "where is the red house"};
+    tf_pipeline *p;
+    ck_assert_msg(tf_pipeline_load(path, NULL, &p) == TF_OK, "%s: %s", path, tf_last_error());
+    ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_EMBEDDING);
+    ck_assert_str_eq(tf_pipeline_pooling(p), "mean");
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = 2, a.texts = texts, a.out = vectors, a.out_len = 2 * 16, a.normalize = 0;
+    ck_assert_msg(tf_pipeline_embed(p, &a) == TF_OK, "%s", tf_last_error());
+    tf_pipeline_destroy(p);
+}
+
+/* Every source tf_encoder_load reads is a pipeline too (issue 31: `tfenc
+ * serve` refused what `tfenc embed` ran): libtfenc's own folder (the file
+ * tf_encoder_save writes and a vocab.txt), and that weights file alone (its
+ * folder's vocab.txt), pooled as sentence-transformers pools a plain model
+ * (the mean), give st_mean_norm's vectors before its Normalize, bitwise. */
+START_TEST(test_own_format_sources)
+{
+    make_tmp_dir();
+    tf_encoder *enc;
+    ck_assert_int_eq(tf_encoder_load(folder("st_mean_norm").s, NULL, &enc), TF_OK);
+    ck_assert_int_eq(tf_encoder_save(enc, join(tmp_dir, "model.safetensors").s), TF_OK);
+    tf_encoder_destroy(enc);
+    ck_assert_int_eq(
+        symlink(join(folder("st_mean_norm").s, "vocab.txt").s, join(tmp_dir, "vocab.txt").s), 0);
+    float want[2 * 16], got[2 * 16];
+    embed_two(folder("st_mean_norm").s, want);
+    embed_two(tmp_dir, got);
+    ck_assert_mem_eq(got, want, sizeof want);
+    memset(got, 0, sizeof got);
+    embed_two(join(tmp_dir, "model.safetensors").s, got);
+    ck_assert_mem_eq(got, want, sizeof want);
+    tf_pipeline *p = (tf_pipeline *)&p;
+    expect_failure(tf_pipeline_load(join(tmp_dir, "none").s, NULL, &p), TF_ERR_IO,
+                   "none: cannot open: no such file or folder");
+    ck_assert_ptr_null(p);
+    remove_tmp_dir();
+}
+END_TEST
+
 /* out's size travels with it: an out_len short of n x the call's width
  * (0 included) is refused naming both, and out is not written; for embed
  * the width is `dimensions` (0: dim), for the heads the labels. */
@@ -1340,6 +1438,8 @@ int main(void)
     tcase_add_test(tc, test_long_module_paths_named_whole);
     tcase_add_test(tc, test_snapshot_without_blobs);
     tcase_add_test(tc, test_folder_without_tokenizer);
+    tcase_add_test(tc, test_own_format_sources);
+    tcase_add_test(tc, test_batch_invariance);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -14,7 +14,7 @@ Normalize.py.
 
 The vocabulary is [PAD] [UNK] [CLS] [SEP] [MASK], then made-up lower-case
 words, so that a text of n - 2 of them is n tokens; texts(n, count, seed)
-gives such texts.
+and texts_of_lengths(lengths, seed) give such texts.
 
     /usr/bin/python3 bench/serve_load/model.py OUT_DIR"""
 import json
@@ -54,9 +54,14 @@ def words():
 
 def texts(n_tokens, count, seed):
     """count texts of n_tokens tokens each ([CLS] and [SEP] included)."""
+    return texts_of_lengths([n_tokens] * count, seed)
+
+
+def texts_of_lengths(lengths, seed):
+    """A text of n tokens for each n of lengths ([CLS] and [SEP] included)."""
     vocab = words()
     rng = random.Random(seed)
-    return [" ".join(rng.choice(vocab) for _ in range(n_tokens - 2)) for _ in range(count)]
+    return [" ".join(rng.choice(vocab) for _ in range(n - 2)) for n in lengths]
 
 
 def make_weights():

@@ -33,6 +33,8 @@ _Static_assert(END(tf_hub_options, progress_user_data) == TF_HUB_OPTIONS_SIZE_0_
                "tf_hub_options' 0.4.0 fields");
 _Static_assert(offsetof(tf_pipeline_args, out_len) >= TF_PIPELINE_ARGS_SIZE_0_4,
                "tf_pipeline_args.out_len starts past the struct's size without it");
+_Static_assert(END(tf_image_args, first_index) == TF_IMAGE_ARGS_SIZE_0_5,
+               "tf_image_args' 0.5.0 fields");
 
 static size_t min_size(size_t a, size_t b)
 {
@@ -109,6 +111,7 @@ size_t tf_struct_size(const char *name)
         {"tf_encode_options", sizeof(tf_encode_options)},
         {"tf_hub_options", sizeof(tf_hub_options)},
         {"tf_hub_progress", sizeof(tf_hub_progress)},
+        {"tf_image_args", sizeof(tf_image_args)},
     };
     for (size_t i = 0; name && i < sizeof sizes / sizeof *sizes; i++)
         if (strcmp(name, sizes[i].name) == 0)

@@ -26,6 +26,8 @@
 /* ... and of those 0.4.0 added. */
 #define TF_ENCODE_OPTIONS_SIZE_0_4 28
 #define TF_HUB_OPTIONS_SIZE_0_4 64
+/* ... and of those 0.5.0 added. */
+#define TF_IMAGE_ARGS_SIZE_0_5 104
 /* tf_pipeline_args as 0.4.0 had it before out_len: the size whose callers
  * are trusted with out's length. */
 #define TF_PIPELINE_ARGS_SIZE_0_4 80

@@ -9,6 +9,7 @@ static const char *const activation_names[] = {
     [TF_ACTIVATION_GELU_TANH] = "gelu_tanh",
     [TF_ACTIVATION_RELU] = "relu",
     [TF_ACTIVATION_SILU] = "silu",
+    [TF_ACTIVATION_QUICK_GELU] = "quick_gelu",
 };
 _Static_assert(sizeof activation_names / sizeof *activation_names == TF_ACTIVATION_COUNT,
                "a name for every tf_activation");
@@ -44,9 +45,22 @@ static const char *const pipeline_kind_names[] = {
     [TF_PIPELINE_CROSS_ENCODER] = "cross-encoder",
     [TF_PIPELINE_CLASSIFIER] = "classifier",
     [TF_PIPELINE_TOKEN_CLASSIFIER] = "token-classifier",
+    [TF_PIPELINE_FILL_MASK] = "fill-mask",
+    [TF_PIPELINE_SPARSE] = "sparse-embedding",
+    [TF_PIPELINE_MULTI_VECTOR] = "multi-vector",
+    [TF_PIPELINE_IMAGE_EMBEDDING] = "image-embedding",
+    [TF_PIPELINE_IMAGE_CLASSIFIER] = "image-classifier",
 };
 _Static_assert(sizeof pipeline_kind_names / sizeof *pipeline_kind_names == TF_PIPELINE_KIND_COUNT,
                "a name for every tf_pipeline_kind");
+
+static const char *const precision_names[] = {
+    [TF_PRECISION_FLOAT32] = "float32", [TF_PRECISION_INT8] = "int8",
+    [TF_PRECISION_UINT8] = "uint8",     [TF_PRECISION_BINARY] = "binary",
+    [TF_PRECISION_UBINARY] = "ubinary",
+};
+_Static_assert(sizeof precision_names / sizeof *precision_names == TF_PRECISION_COUNT,
+               "a name for every tf_precision");
 
 static const char *const status_names[] = {
     [TF_OK] = "TF_OK",
@@ -110,6 +124,14 @@ int32_t tf_pooling_from_name(const char *name)
 const char *tf_pipeline_kind_name(int32_t kind)
 {
     return name_of(pipeline_kind_names, TF_PIPELINE_KIND_COUNT, kind);
+}
+const char *tf_precision_name(int32_t precision)
+{
+    return name_of(precision_names, TF_PRECISION_COUNT, precision);
+}
+int32_t tf_precision_from_name(const char *name)
+{
+    return value_of(precision_names, TF_PRECISION_COUNT, name);
 }
 
 const char *tf_status_name(tf_status status)

@@ -87,6 +87,8 @@ static tf_status check_architecture(const cJSON *root, const char *label, tf__hf
             a->seq_cls = 1;
         if (is_string && ends_with(item->valuestring, "ForTokenClassification"))
             a->token_cls = 1;
+        if (is_string && ends_with(item->valuestring, "ForMaskedLM"))
+            a->mlm = 1;
     }
     if (!all_known)
         return tf__hf_family_unsupported(label, model_type, names);
@@ -180,6 +182,19 @@ tf_status tf__hf_arch_read(tf__hf_arch *a, const char *path, const char *label)
         if (a->family->configure_head)
             s = a->family->configure_head(root, label, &a->head);
     }
+    cJSON_Delete(root);
+    if (s)
+        tf__hf_arch_free(a);
+    return s;
+}
+
+tf_status tf__hf_arch_read_labels(tf__hf_arch *a, const char *path, const char *label)
+{
+    *a = (tf__hf_arch){0};
+    cJSON *root;
+    tf_status s = tf__json_read_file(path, label, 0, &root);
+    if (s == TF_OK && (s = read_problem(root, label, &a->problem)) == TF_OK)
+        s = read_labels(root, label, a);
     cJSON_Delete(root);
     if (s)
         tf__hf_arch_free(a);

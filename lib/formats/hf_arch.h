@@ -20,6 +20,7 @@ typedef struct tf__hf_arch {
     const struct tf__hf_family *family; /* model_type's (hf_family.h) */
     int32_t seq_cls;                    /* architectures names a *ForSequenceClassification */
     int32_t token_cls;                  /* ... or a *ForTokenClassification */
+    int32_t mlm;                        /* ... or a *ForMaskedLM (since 0.5.0) */
     int32_t cross_encoder;              /* config.json holds the "sentence_transformers" object */
     int32_t n_labels;                   /* id2label's size (num_labels, else 2, without it) */
     char **labels;                      /* [n_labels], owned */
@@ -34,6 +35,11 @@ typedef struct tf__hf_arch {
  * family's configure_head sets it from config.json (a value it cannot run:
  * TF_ERR_UNSUPPORTED naming the key and the value). */
 tf_status tf__hf_arch_read(tf__hf_arch *a, const char *path, const char *label);
+/* Only the labels (id2label, else num_labels' LABEL_i) and problem_type of
+ * the config.json at path, read as tf__hf_arch_read reads a head's: for a
+ * head outside the text families (ViTForImageClassification); a->family
+ * stays NULL. */
+tf_status tf__hf_arch_read_labels(tf__hf_arch *a, const char *path, const char *label);
 void tf__hf_arch_free(tf__hf_arch *a);
 
 #endif

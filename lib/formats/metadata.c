@@ -202,15 +202,15 @@ static tf_status parse_field(const struct field *f, const char *text, tf_config 
                         "%d..%d",
                         f->key, tf__utf8_prefix(text, 40), text, (int)f->lo, INT32_MAX);
     if (!ok)
-        return tf__fail(TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as a %s", f->key,
-                        tf__utf8_prefix(text, 40), text,
-                        f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
-                            : f->kind == F_POSITION
-                            ? "position (none/sinusoidal/learned/rotary/alibi)"
-                            : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu/silu)"
-                            : f->kind == F_EPS        ? "number"
-                            : f->kind == F_FLOAT      ? "finite float32"
-                                                      : "64-bit unsigned integer");
+        return tf__fail(
+            TF_ERR_FORMAT, "__metadata__ \"%s\": cannot read '%.*s' as a %s", f->key,
+            tf__utf8_prefix(text, 40), text,
+            f->kind == F_BOOL || f->kind == F_NORM_FIRST ? "boolean (true/false)"
+                : f->kind == F_POSITION   ? "position (none/sinusoidal/learned/rotary/alibi)"
+                : f->kind == F_ACTIVATION ? "activation (gelu/gelu_tanh/relu/silu/quick_gelu)"
+                : f->kind == F_EPS        ? "number"
+                : f->kind == F_FLOAT      ? "finite float32"
+                                          : "64-bit unsigned integer");
     return TF_OK;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "alloc.h"
 #include "error.h"
@@ -40,6 +41,31 @@ tf_status tf__model_folder_weights(const char *dir, char **path)
         *path = NULL;
     }
     return s;
+}
+
+tf_status tf__model_source(const char *path, tf__source_kind *kind, char **folder)
+{
+    mode_t mode = 0;
+    char *config = NULL;
+    *folder = NULL;
+    tf_status s = tf__file_probe(path, &mode);
+    if (s == TF_OK && !mode)
+        s = tf__fail(TF_ERR_IO, "%s: cannot open: no such file or folder", path);
+    if (s == TF_OK && !S_ISDIR(mode)) { /* a file: the folder holding it */
+        const char *slash = strrchr(path, '/');
+        *kind = TF__SOURCE_FILE;
+        return !slash       ? tf__path_join(".", "", folder)
+            : slash == path ? tf__path_join("/", "", folder)
+                            : tf__format_alloc(folder, "%.*s", (int)(slash - path), path);
+    }
+    if (s == TF_OK)
+        s = tf__path_join(path, "config.json", &config);
+    mode = 0;
+    if (s == TF_OK)
+        s = tf__file_probe(config, &mode);
+    tf__free(config);
+    *kind = mode ? TF__SOURCE_HF_FOLDER : TF__SOURCE_OWN_FOLDER;
+    return s == TF_OK ? tf__path_join(path, "", folder) : s;
 }
 
 tf_status tf__model_folder_arch(const char *dir, tf__hf_arch *arch)

@@ -30,6 +30,20 @@ typedef struct tf__head_weights {
  * (weights_files.h), *path NULL. */
 tf_status tf__model_folder_weights(const char *dir, char **path);
 
+/* What a pipeline's source path is, for tf_pipeline_load: a Hugging Face
+ * folder (its config.json: *kind TF__SOURCE_HF_FOLDER), libtfenc's own
+ * folder (tf_encoder_save's model.safetensors and no config.json:
+ * TF__SOURCE_OWN_FOLDER), or one weights file (TF__SOURCE_FILE). *folder
+ * (allocated) is where the tokenizer's files are: path itself, or the
+ * folder holding the file. Nothing at path is TF_ERR_IO naming it
+ * (tf__file_probe's messages). */
+typedef enum tf__source_kind {
+    TF__SOURCE_HF_FOLDER,
+    TF__SOURCE_OWN_FOLDER,
+    TF__SOURCE_FILE
+} tf__source_kind;
+tf_status tf__model_source(const char *path, tf__source_kind *kind, char **folder);
+
 /* dir's config.json (tf__hf_arch_read, its messages naming "config.json"). */
 tf_status tf__model_folder_arch(const char *dir, tf__hf_arch *arch);
 

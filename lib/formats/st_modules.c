@@ -208,7 +208,7 @@ static tf_status read_pooling(tf__st_pipeline *p, const char *dir, const char *p
 /* activation_function: Dense.load imports it by name, so it must be there
  * (Dense's own default, Tanh, is its constructor's, which load never
  * leaves to it). */
-static tf_status read_activation(const cJSON *root, const char *label, tf__dense_activation *act)
+tf_status tf__st_read_activation(const cJSON *root, const char *label, tf__dense_activation *act)
 {
     const char *name = NULL;
     tf_status s = tf__json_read_string(root, "activation_function", TF_JSON_REQUIRED, label, &name);
@@ -295,7 +295,7 @@ static tf_status read_dense(tf__st_step *d, const char *dir, const char *path, i
     if (s == TF_OK)
         s = tf__json_read_bool(root, "bias", TF_JSON_NOT_NULL, *label, &bias);
     if (s == TF_OK)
-        s = read_activation(root, *label, &d->act);
+        s = tf__st_read_activation(root, *label, &d->act);
     if (s == TF_OK)
         s = read_features(root, *label);
     cJSON_Delete(root);
@@ -476,12 +476,12 @@ static tf_status read_prompts(tf__st_pipeline *p, const cJSON *prompts, const ch
     return TF_OK;
 }
 
-static tf_status read_st_config(tf__st_pipeline *p, const char *dir)
+tf_status tf__st_config_read(tf__st_pipeline *p, const char *dir, const char *similarity)
 {
     const char *label = "config_sentence_transformers.json";
     cJSON *root;
     tf_status s = read_json(dir, label, 1, &root);
-    const char *default_name = NULL, *similarity = "cosine";
+    const char *default_name = NULL;
     if (s == TF_OK && root)
         s = read_prompts(p, cJSON_GetObjectItemCaseSensitive(root, "prompts"), label);
     if (s == TF_OK && root)
@@ -526,7 +526,7 @@ tf_status tf__st_pipeline_read(tf__st_pipeline *p, const char *dir, int32_t hidd
         s = read_steps(p, dir, root, hidden_size, max_positions);
     cJSON_Delete(root);
     if (s == TF_OK)
-        s = read_st_config(p, dir);
+        s = tf__st_config_read(p, dir, "cosine");
     if (s)
         tf__st_pipeline_free(p);
     return s;

@@ -51,6 +51,19 @@ tf_status tf__st_pipeline_read(tf__st_pipeline *p, const char *dir, int32_t hidd
                                int32_t max_positions);
 void tf__st_pipeline_free(tf__st_pipeline *p);
 
+/* A Dense module's activation_function (required): its full torch name
+ * (torch.nn.modules.linear.Identity, torch.nn.modules.activation.Tanh, ReLU,
+ * Sigmoid, GELU), else TF_ERR_UNSUPPORTED naming label and the value. */
+struct cJSON;
+tf_status tf__st_read_activation(const struct cJSON *root, const char *label,
+                                 tf__dense_activation *act);
+
+/* dir's config_sentence_transformers.json (optional) into p: its prompts,
+ * default_prompt_name and similarity_fn_name (absent or null: similarity,
+ * the model class's default: "cosine" for SentenceTransformer, "dot" for
+ * SparseEncoder). */
+tf_status tf__st_config_read(tf__st_pipeline *p, const char *dir, const char *similarity);
+
 /* The index of the prompt named name, or -1. */
 int32_t tf__st_prompt_find(const tf__st_pipeline *p, const char *name);
 

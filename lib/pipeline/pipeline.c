@@ -4,14 +4,20 @@
  * what formats/ reads (model_folder.h, st_modules.h), and what the handle
  * tells about itself. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "abi.h"
 #include "alloc.h"
 #include "error.h"
 #include "model_folder.h"
+#include "multi_vector.h"
 #include "pipeline.h"
+#include "pipeline_images.h"
+#include "st_sparse.h"
+#include "sentence_pool.h"
 #include "tokenizer/tokenizer_load.h"
 #include "validate.h"
+#include "vision_folder.h"
 
 /* The limit on tokens of a model without max_position_embeddings (BERT's). */
 #define TF_PIPELINE_DEFAULT_MAX_LENGTH 512
@@ -22,6 +28,7 @@ static const tf_pipeline_options options_defaults = {
     .struct_size = sizeof(tf_pipeline_options),
     .max_seq_length = 0,
     .truncation_error = 0,
+    .kind = -1,
 };
 
 void tf_pipeline_options_init_sized(tf_pipeline_options *opts, size_t struct_size)
@@ -100,12 +107,27 @@ static tf_status load_folder_tokenizers(tf_pipeline *p, const char *dir,
     return s;
 }
 
+/* p->mask_id: the tokenizer's mask_token: the one tokenizer_config.json or
+ * special_tokens_map.json names, else the tokenizer class's default that
+ * the vocabulary has (BertTokenizer's "[MASK]", RobertaTokenizer's and
+ * XLMRobertaTokenizer's "<mask>"); -1 for none. */
+static void find_mask(tf_pipeline *p, const tf__folder_config *tc)
+{
+    static const char *const defaults[] = {"[MASK]", "<mask>"};
+    const char *named = tc->role[TF_ROLE_MASK].content;
+    p->mask_id = named ? tf_tokenizer_token_to_id(p->tok, named) : -1;
+    for (size_t i = 0; !named && p->mask_id < 0 && i < sizeof defaults / sizeof *defaults; i++)
+        p->mask_id = tf_tokenizer_token_to_id(p->tok, defaults[i]);
+}
+
 static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
 {
     tf__folder_config tc;
     tf_status s = tf__folder_config_read(dir, &tc);
     if (s == TF_OK)
         s = load_folder_tokenizers(p, dir, o, &tc);
+    if (s == TF_OK && p->kind == TF_PIPELINE_FILL_MASK)
+        find_mask(p, &tc);
     tf__folder_config_clear(&tc);
     return s;
 }
@@ -168,33 +190,97 @@ static tf_status load_head(tf_pipeline *p, const char *dir)
     return s == TF_OK ? read_score_activation(p, dir) : s;
 }
 
+/* A *ForMaskedLM folder of a family with a masked-LM head here (others,
+ * remote code's, stay embedding pipelines): its head (mlm_weights.h); the
+ * pipeline's dim is the vocabulary's size. */
+static tf_status load_mlm(tf_pipeline *p, const char *dir)
+{
+    p->kind = TF_PIPELINE_FILL_MASK;
+    p->dim = p->cfg.vocab_size;
+    p->st.similarity = "dot"; /* of its sparse vectors, as SparseEncoder's */
+    return tf__mlm_weights_read(dir, p->enc, &p->mlm);
+}
+
 /* ---- Loading ---------------------------------------------------------------------- */
 
-static tf_status load_parts(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+/* p->pooling: the names of st.pooling_modes in Pooling.py's order, '+' between. */
+static void name_pooling(tf_pipeline *p)
 {
-    tf_status s = tf__model_folder_arch(dir, &p->arch);
+    size_t at = 0;
+    for (int32_t k = 0; k < TF_POOLING_COUNT; k++) {
+        const int32_t mode = tf__pooling_order[k];
+        if (p->st.pooling_modes & (1u << mode))
+            at += (size_t)snprintf(p->pooling + at, sizeof p->pooling - at, "%s%s", at ? "+" : "",
+                                   tf_pooling_name(mode));
+    }
+}
+
+/* The pipeline of path, which tf__model_source says is a Hugging Face
+ * folder, or libtfenc's own folder or weights file (an encoder and the
+ * tokenizer in `folder`, pooled as sentence-transformers pools a plain
+ * model). */
+static tf_status load_source(tf_pipeline *p, const char *dir, tf__source_kind kind,
+                             const char *folder, const tf_pipeline_options *o)
+{
+    const int hf = kind == TF__SOURCE_HF_FOLDER;
+    tf_status s = hf ? tf__model_folder_arch(dir, &p->arch) : TF_OK;
     if (s == TF_OK && (s = tf_encoder_load(dir, NULL, &p->enc)) == TF_OK)
         s = tf_encoder_get_config(p->enc, &p->cfg);
-    int modules = 0;
+    int modules = 0, pylate = 0;
     const int head = p->arch.seq_cls || p->arch.token_cls;
-    if (s == TF_OK && !head)
+    if (s == TF_OK && hf && !head)
         s = tf__st_is_pipeline(dir, &modules);
+    if (s == TF_OK && hf && !head)
+        s = tf__pylate_is_folder(dir, &pylate);
     if (s == TF_OK && head) {
         s = load_head(p, dir);
+    } else if (s == TF_OK && pylate) {
+        s = tf__multi_vector_load(p, dir);
     } else if (s == TF_OK && modules) {
         s = tf__st_pipeline_read(&p->st, dir, p->cfg.d_model, tf__longest_sequence(&p->cfg));
+    } else if (s == TF_OK && p->arch.mlm && o->kind == TF_PIPELINE_FILL_MASK &&
+               tf__mlm_weights_known(p->arch.family)) {
+        s = load_mlm(p, dir);
     } else if (s == TF_OK) { /* sentence-transformers' default for a plain model */
         p->st.pooling_modes = 1u << TF_POOLING_MEAN;
         p->st.pooled_dim = p->cfg.d_model;
     }
-    if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING)
+    if (s == TF_OK && p->kind == TF_PIPELINE_EMBEDDING) {
         p->dim = p->st.pooled_dim;
+        name_pooling(p);
+    }
     for (size_t i = p->st.n_steps; s == TF_OK && i-- > 0;) /* the last Dense's width */
         if (!p->st.steps[i].normalize) {
             p->dim = p->st.steps[i].out;
             break;
         }
-    return s == TF_OK ? load_tokenizers(p, dir, o) : s;
+    if (s == TF_OK)
+        s = load_tokenizers(p, folder, o);
+    return s == TF_OK && p->multi_vector ? tf__multi_vector_resolve(p, dir) : s;
+}
+
+static tf_status load_parts(tf_pipeline *p, const char *path, const tf_pipeline_options *o)
+{
+    tf__source_kind kind;
+    char *folder;
+    tf_status s = tf__model_source(path, &kind, &folder);
+    int sparse = 0; /* a SparseEncoder folder (pipeline_sparse.c) */
+    if (s == TF_OK && kind == TF__SOURCE_HF_FOLDER)
+        s = tf__st_sparse_probe(path, &sparse);
+    char *vision_dir = NULL; /* a vision folder's model (pipeline_images.c); a
+                                sentence-transformers one has no config.json */
+    if (s == TF_OK && kind != TF__SOURCE_FILE && !sparse)
+        s = tf__vision_folder_probe(path, &vision_dir);
+    const char *mlm_folder = NULL;
+    if (s == TF_OK && sparse && (s = tf__pipeline_sparse_load(p, path, &mlm_folder)) == TF_OK)
+        s = load_tokenizers(p, mlm_folder, o);
+    else if (s == TF_OK && vision_dir)
+        s = tf__pipeline_images_load(p, path, vision_dir, o);
+    else if (s == TF_OK)
+        s = load_source(p, path, kind, folder, o);
+    tf__free(vision_dir);
+    tf__free(folder);
+    return s;
 }
 
 tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts, tf_pipeline **out)
@@ -210,6 +296,10 @@ tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts, tf_
     if (s == TF_OK && o.truncation_error != 0 && o.truncation_error != 1)
         s = tf__fail(TF_ERR_INVALID_ARGUMENT, "options.truncation_error: expected 0 or 1, got %d",
                      (int)o.truncation_error);
+    if (s == TF_OK && o.kind != -1 && o.kind != TF_PIPELINE_FILL_MASK)
+        s = tf__fail(TF_ERR_INVALID_ARGUMENT,
+                     "options.kind: expected -1 (as the folder says) or %d (fill-mask), got %d",
+                     (int)TF_PIPELINE_FILL_MASK, (int)o.kind);
     if (s)
         return s;
     tf_pipeline *p = tf__calloc(1, sizeof *p);
@@ -217,6 +307,7 @@ tf_status tf_pipeline_load(const char *dir, const tf_pipeline_options *opts, tf_
         return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate the pipeline");
     p->st = (tf__st_pipeline){.default_prompt = -1, .include_prompt = 1, .similarity = "cosine"};
     p->truncation_error = o.truncation_error;
+    p->mask_id = -1;
     tf_config_init(&p->cfg);
     if ((s = load_parts(p, dir, &o))) {
         tf_pipeline_destroy(p);
@@ -234,7 +325,11 @@ void tf_pipeline_destroy(tf_pipeline *p)
     tf_tokenizer_destroy(p->tok);
     tf_tokenizer_destroy(p->probe);
     tf__st_pipeline_free(&p->st);
+    tf__multi_vector_free(p->multi_vector);
     tf__hf_arch_free(&p->arch);
+    tf__mlm_weights_free(&p->mlm);
+    tf__pipeline_sparse_free(p->sparse);
+    tf__pipeline_images_free(p->images);
     tf__free(p->dense_w);
     tf__free(p->dense_b);
     tf__free(p->norm_w);
@@ -264,6 +359,27 @@ int32_t tf_pipeline_max_seq_length(const tf_pipeline *p)
 const char *tf_pipeline_label(const tf_pipeline *p, int32_t index)
 {
     return p && index >= 0 && index < p->arch.n_labels ? p->arch.labels[index] : NULL;
+}
+
+const char *tf_pipeline_pooling(const tf_pipeline *p)
+{
+    if (!p)
+        return NULL;
+    switch (p->kind) {
+    case TF_PIPELINE_EMBEDDING:
+        return p->pooling;
+    case TF_PIPELINE_SPARSE:
+    case TF_PIPELINE_FILL_MASK:
+        return "splade";
+    case TF_PIPELINE_CROSS_ENCODER:
+    case TF_PIPELINE_CLASSIFIER:
+    case TF_PIPELINE_TOKEN_CLASSIFIER:
+    case TF_PIPELINE_MULTI_VECTOR:
+    case TF_PIPELINE_IMAGE_EMBEDDING:
+    case TF_PIPELINE_IMAGE_CLASSIFIER:
+        break;
+    }
+    return NULL;
 }
 
 const char *tf_pipeline_similarity(const tf_pipeline *p)

@@ -9,6 +9,7 @@
 #include "classifier_head.h"
 #include "hf_arch.h"
 #include "hf_family.h"
+#include "mlm_weights.h"
 #include "st_modules.h"
 #include "tfenc.h"
 
@@ -30,7 +31,17 @@ struct tf_pipeline {
     float *cls_b;                         /* heads: its bias (labels) */
     tf__head_activation score_activation; /* sequence heads: tf_pipeline_score's, as
                                             CrossEncoder's activation_fn */
-    int32_t wordpiece_subwords;           /* token heads: a subword is a token longer than its
+    char pooling[96];                     /* embedding: its Pooling modes' names, '+' between
+                                            (tf_pipeline_pooling) */
+    tf__mlm_weights mlm;                  /* fill-mask: the masked-LM head (mlm_weights.h) */
+    int32_t mask_id;                      /* fill-mask: the tokenizer's mask_token, -1: none */
+    /* multi-vector: PyLate's settings (multi_vector.h) */
+    struct tf__multi_vector *multi_vector;
+    /* sparse: the SparseEncoder's modules (pipeline_sparse.c) */
+    struct tf__pipeline_sparse *sparse;
+    /* image-embedding, image-classifier: the tower and processor (pipeline_images.h) */
+    struct tf__pipeline_images *images;
+    int32_t wordpiece_subwords; /* token heads: a subword is a token longer than its
                                    span (WordPiece's "##"), else one not after a space */
 };
 
@@ -59,6 +70,33 @@ void tf__pipeline_batch_free(tf__pipeline_batch *b);
 tf_status tf__pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *args, int need_pairs,
                                 const char *call,
                                 tf__head_activation (*activation)(const tf_pipeline *));
+
+/* The caller's args into *a, checked for what every call needs (need_pairs:
+ * args.pairs is required); writes_out 1: args.out is required; 0 (a call
+ * allocating its results): args.out must be NULL and out_len 0. */
+tf_status tf__pipeline_read_args(tf_pipeline_args *a, const tf_pipeline *p,
+                                 const tf_pipeline_args *in, int need_pairs, int writes_out);
+
+/* out holds n x width floats: the caller's out_len (in's) says so, or the
+ * caller predates out_len (its struct_size ends before it). */
+tf_status tf__pipeline_check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a,
+                                     size_t width);
+
+/* The prompt's text ("" for none) and the tokens Pooling leaves out for it
+ * (include_prompt false: [CLS] and the prompt's, as Transformer.py counts
+ * them: its ids without the final [SEP]). */
+tf_status tf__pipeline_resolve_prompt(const tf_pipeline *p, const char *name, const char **text,
+                                      int32_t *skip);
+
+/* texts[i] with the prompt before it, [n] strings in one block (tf__free it). */
+tf_status tf__pipeline_prefix_texts(const char *prompt, const char *const *texts, size_t n,
+                                    char ***out);
+
+/* A SparseEncoder folder (st_sparse.h) into p: TF_PIPELINE_SPARSE, its
+ * encoder, masked-LM head (p->mlm) and modules (p->sparse); *tokenizer_dir
+ * the folder of its tokenizer (the MLMTransformer's, owned by p). */
+tf_status tf__pipeline_sparse_load(tf_pipeline *p, const char *dir, const char **tokenizer_dir);
+void tf__pipeline_sparse_free(struct tf__pipeline_sparse *sp); /* NULL is a no-op */
 
 /* TF_ERR_INVALID_ARGUMENT "<call>: the pipeline is a <kind>; use
  * tf_pipeline_<the call its kind has>", for a call p's kind does not have. */

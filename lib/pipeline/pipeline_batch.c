@@ -1,26 +1,12 @@
 /* pipeline_batch.c — one batch of a pipeline call: tokens (cut to
  * max_seq_length, the cuts counted), the encoder's forward pass. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "classifier_head.h"
 #include "error.h"
 #include "pipeline.h"
-
-/* The tokenizer's failure s of a call whose texts[0] is input `first` of
- * the pipeline's call: its message names an input "text i" or "pair i",
- * counting from texts[0]; restated with first + i, the index in the
- * caller's args.texts and args.pairs. Other messages stay as they are. */
-static tf_status renumber(tf_status s, size_t first)
-{
-    const char *m = tf_last_error(); /* tf__fail formats before it replaces it */
-    if ((strncmp(m, "text ", 5) != 0 && strncmp(m, "pair ", 5) != 0) || m[5] < '0' || m[5] > '9')
-        return s;
-    char *end;
-    const unsigned long long i = strtoull(m + 5, &end, 10);
-    return tf__fail(s, "%.4s %zu%s", m, first + (size_t)i, end);
-}
+#include "tokenizer.h"
 
 /* Counts the rows cut: a row of exactly max_len tokens was when the probe
  * gives it more. Refuses them when p->truncation_error. */
@@ -32,10 +18,11 @@ static tf_status count_cut(const tf_pipeline *p, const char *const *texts, const
             continue;
         const char *pair = pairs ? pairs[r] : NULL;
         tf_encoding *longer;
-        tf_status s = tf_tokenizer_encode(p->probe, texts[r], strlen(texts[r]), pair,
-                                          pair ? strlen(pair) : 0, &longer);
+        tf_status s = tf__tokenizer_encode_from(p->probe, 1, texts + r, NULL,
+                                                pair ? pairs + r : NULL, NULL, NULL,
+                                                first + (size_t)r, &longer);
         if (s)
-            return renumber(s, first + (size_t)r);
+            return s;
         const int cut = tf_encoding_lengths(longer)[0] > p->max_len;
         tf_encoding_destroy(longer);
         if (cut && p->truncation_error)
@@ -97,9 +84,10 @@ tf_status tf__pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
                                  int32_t n_threads, tf__pipeline_batch *b)
 {
     *b = (tf__pipeline_batch){0};
-    tf_status s = tf_tokenizer_encode_batch(p->tok, n, texts, NULL, pairs, NULL, &b->enc);
+    tf_status s = tf__tokenizer_encode_from(p->tok, n, texts, NULL, pairs, NULL, NULL, first,
+                                            &b->enc);
     if (s)
-        return renumber(s, first);
+        return s;
     b->B = tf_encoding_batch(b->enc), b->T = tf_encoding_seq_len(b->enc);
     if ((s = count_cut(p, texts, pairs, first, b)) == TF_OK)
         s = forward(p, n_threads, b);

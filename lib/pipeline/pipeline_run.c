@@ -12,6 +12,7 @@
 #include "classifier_head.h"
 #include "dense.h"
 #include "error.h"
+#include "multi_vector.h"
 #include "names.h"
 #include "pipeline.h"
 #include "sentence_pool.h"
@@ -31,9 +32,8 @@ void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_size)
     tf__abi_init(args, struct_size, &args_defaults, sizeof args_defaults);
 }
 
-/* The caller's args into *a, checked for what every call needs. */
-static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_pipeline_args *in,
-                           int need_pairs)
+tf_status tf__pipeline_read_args(tf_pipeline_args *a, const tf_pipeline *p,
+                                 const tf_pipeline_args *in, int need_pairs, int writes_out)
 {
     if (!p || !in)
         return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "args" : "pipeline");
@@ -41,11 +41,16 @@ static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_p
     tf_status s = tf__abi_read(a, sizeof *a, in, TF_PIPELINE_ARGS_SIZE_0_3, "args");
     if (s)
         return s;
-    if (a->n < 1 || !a->texts || !a->out)
+    if (a->n < 1 || !a->texts || (writes_out && !a->out))
         return tf__fail(TF_ERR_INVALID_ARGUMENT, "args.%s",
                         a->n < 1        ? "n: expected >= 1, got 0"
                             : !a->texts ? "texts is NULL"
                                         : "out is NULL");
+    if (!writes_out && (a->out || a->out_len))
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "args.out and args.out_len: expected NULL and 0 (the call "
+                        "allocates its results), got %s and %zu",
+                        a->out ? "a pointer" : "NULL", a->out_len);
     if (need_pairs && !a->pairs)
         return tf__fail(TF_ERR_INVALID_ARGUMENT,
                         "args.pairs is NULL: scoring takes (text, pair) "
@@ -63,9 +68,8 @@ static tf_status read_args(tf_pipeline_args *a, const tf_pipeline *p, const tf_p
     return TF_OK;
 }
 
-/* out holds n x width floats: the caller's out_len says so, or the caller
- * predates out_len (its struct_size ends before it). */
-static tf_status check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a, size_t width)
+tf_status tf__pipeline_check_out_len(const tf_pipeline_args *in, const tf_pipeline_args *a,
+                                     size_t width)
 {
     if (in->struct_size < offsetof(tf_pipeline_args, out_len) + sizeof a->out_len)
         return TF_OK;
@@ -93,11 +97,8 @@ static tf_status alloc_results(size_t n, size_t width, float **tmp)
 
 /* ---- Embedding ---------------------------------------------------------------------- */
 
-/* The prompt's text ("" for none) and the tokens Pooling leaves out for it
- * (include_prompt false: [CLS] and the prompt's, as Transformer.py counts
- * them: its ids without the final [SEP]). */
-static tf_status resolve_prompt(const tf_pipeline *p, const char *name, const char **text,
-                                int32_t *skip)
+tf_status tf__pipeline_resolve_prompt(const tf_pipeline *p, const char *name, const char **text,
+                                      int32_t *skip)
 {
     *text = "", *skip = 0;
     if (!name && p->st.default_prompt >= 0)
@@ -124,8 +125,8 @@ static tf_status resolve_prompt(const tf_pipeline *p, const char *name, const ch
     return s;
 }
 
-/* texts[i] with the prompt before it, [n] strings in one block. */
-static tf_status prefix_texts(const char *prompt, const char *const *texts, size_t n, char ***out)
+tf_status tf__pipeline_prefix_texts(const char *prompt, const char *const *texts, size_t n,
+                                    char ***out)
 {
     size_t bytes = n * sizeof(char *);
     for (size_t i = 0; i < n; i++)
@@ -174,7 +175,7 @@ static tf_status scratch_alloc(embed_scratch *e, const tf_pipeline *p, const tf_
     *e = (embed_scratch){0};
     const size_t bs = (size_t)a->batch_size < a->n ? (size_t)a->batch_size : a->n;
     const size_t widest = widest_vector(&p->st);
-    tf_status s = prefix_texts(prompt, a->texts, a->n, &e->texts);
+    tf_status s = tf__pipeline_prefix_texts(prompt, a->texts, a->n, &e->texts);
     if (s == TF_OK)
         s = alloc_results(a->n, (size_t)p->dim, &e->results);
     e->first = s ? NULL : tf__malloc(bs * sizeof *e->first);
@@ -197,12 +198,9 @@ static void embed_modules(const tf_pipeline *p, const tf__pipeline_batch *b, int
     size_t width = (size_t)p->st.pooled_dim, at = 0;
     for (size_t r = 0; r < B; r++)
         e->first[r] = skip;
-    static const int order[] = {TF_POOLING_CLS,           TF_POOLING_MAX,
-                                TF_POOLING_MEAN,          TF_POOLING_MEAN_SQRT_LEN,
-                                TF_POOLING_WEIGHTED_MEAN, TF_POOLING_LAST_TOKEN}; /* Pooling.py's */
-    for (size_t k = 0; k < sizeof order / sizeof *order; k++)
-        if (p->st.pooling_modes & (1u << order[k])) { /* x (B, width): column block `at` */
-            const int mode = order[k];
+    for (size_t k = 0; k < TF_POOLING_COUNT; k++)
+        if (p->st.pooling_modes & (1u << tf__pooling_order[k])) { /* x (B, width): block `at` */
+            const int mode = tf__pooling_order[k];
             tf__pool_mode(e->x + at, width, b->hidden, tf_encoding_lengths(b->enc), e->first, B,
                           (size_t)b->T, D, mode);
             at += D;
@@ -263,6 +261,11 @@ static const char *const kind_calls[] = {
     [TF_PIPELINE_CROSS_ENCODER] = "score",
     [TF_PIPELINE_CLASSIFIER] = "classify",
     [TF_PIPELINE_TOKEN_CLASSIFIER] = "entities",
+    [TF_PIPELINE_FILL_MASK] = "fill_mask",
+    [TF_PIPELINE_SPARSE] = "embed_sparse",
+    [TF_PIPELINE_MULTI_VECTOR] = "embed_tokens",
+    [TF_PIPELINE_IMAGE_EMBEDDING] = "embed_images",
+    [TF_PIPELINE_IMAGE_CLASSIFIER] = "classify_images",
 };
 _Static_assert(sizeof kind_calls / sizeof *kind_calls == TF_PIPELINE_KIND_COUNT,
                "a call for every tf_pipeline_kind");
@@ -271,7 +274,7 @@ tf_status tf__pipeline_wrong_kind(const tf_pipeline *p, const char *call)
 {
     const char *kind = tf_pipeline_kind_name(p->kind);
     return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s: the pipeline is a%s %s; use tf_pipeline_%s", call,
-                    kind[0] == 'e' ? "n" : "", kind, kind_calls[p->kind]);
+                    strchr("aeiou", kind[0]) ? "n" : "", kind, kind_calls[p->kind]);
 }
 
 static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *a)
@@ -299,15 +302,15 @@ static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *
 tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
 {
     tf_pipeline_args a;
-    tf_status s = read_args(&a, p, args, 0);
+    tf_status s = tf__pipeline_read_args(&a, p, args, 0, 1);
     if (s == TF_OK)
         s = check_embed_args(p, &a);
     if (s == TF_OK)
-        s = check_out_len(args, &a, (size_t)(a.dimensions ? a.dimensions : p->dim));
+        s = tf__pipeline_check_out_len(args, &a, (size_t)(a.dimensions ? a.dimensions : p->dim));
     const char *prompt = "";
     int32_t skip = 0;
     if (s == TF_OK)
-        s = resolve_prompt(p, a.prompt_name, &prompt, &skip);
+        s = tf__pipeline_resolve_prompt(p, a.prompt_name, &prompt, &skip);
     embed_scratch e;
     if (s || (s = scratch_alloc(&e, p, &a, prompt)))
         return s;
@@ -316,7 +319,8 @@ tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
         const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
         tf__pipeline_batch b;
         s = tf__pipeline_batch_run(p, (const char *const *)e.texts + i,
-                                   a.pairs ? a.pairs + i : NULL, n, i, a.n_threads, &b);
+                                   a.pairs ? a.pairs + i : NULL, n, a.first_index + i, a.n_threads,
+                                   &b);
         if (s == TF_OK) {
             embed_modules(p, &b, skip, a.normalize, &e, e.results + i * (size_t)p->dim);
             truncated += b.truncated;
@@ -339,11 +343,11 @@ tf_status tf__pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *ar
                                 tf__head_activation (*activation)(const tf_pipeline *))
 {
     tf_pipeline_args a;
-    tf_status s = read_args(&a, p, args, need_pairs);
+    tf_status s = tf__pipeline_read_args(&a, p, args, need_pairs, 1);
     if (s == TF_OK && p->kind != TF_PIPELINE_CROSS_ENCODER && p->kind != TF_PIPELINE_CLASSIFIER)
         s = tf__pipeline_wrong_kind(p, call);
     if (s == TF_OK)
-        s = check_out_len(args, &a, (size_t)p->dim);
+        s = tf__pipeline_check_out_len(args, &a, (size_t)p->dim);
     float *results = NULL; /* [n, labels] */
     if (s || (s = alloc_results(a.n, (size_t)p->dim, &results)))
         return s;
@@ -352,8 +356,8 @@ tf_status tf__pipeline_run_head(const tf_pipeline *p, const tf_pipeline_args *ar
     for (size_t i = 0; s == TF_OK && i < a.n; i += (size_t)a.batch_size) {
         const size_t n = a.n - i < (size_t)a.batch_size ? a.n - i : (size_t)a.batch_size;
         tf__pipeline_batch b;
-        s = tf__pipeline_batch_run(p, a.texts + i, a.pairs ? a.pairs + i : NULL, n, i, a.n_threads,
-                                   &b);
+        s = tf__pipeline_batch_run(p, a.texts + i, a.pairs ? a.pairs + i : NULL, n,
+                                   a.first_index + i, a.n_threads, &b);
         if (s == TF_OK) {
             float *logits = results + i * labels; /* (n, labels) */
             tf__head_logits(logits, b.pooled, p->cls_w, p->cls_b, n, labels, D);
@@ -395,6 +399,8 @@ static tf__head_activation classify_activation(const tf_pipeline *p)
 
 tf_status tf_pipeline_score(const tf_pipeline *p, const tf_pipeline_args *args)
 {
+    if (p && p->kind == TF_PIPELINE_MULTI_VECTOR)
+        return tf__multi_vector_score(p, args);
     return tf__pipeline_run_head(p, args, 1, "tf_pipeline_score", score_activation);
 }
 

@@ -40,6 +40,8 @@ tf_status tf_pipeline_count_tokens(const tf_pipeline *p, const char *text, const
                         !p          ? "pipeline"
                             : !text ? "text"
                                     : "tokens");
+    if (!p->tok) /* an image pipeline */
+        return tf__pipeline_wrong_kind(p, "tf_pipeline_count_tokens");
     const char *prompt;
     tf_status s = prompt_text(p, prompt_name, &prompt);
     if (s)

@@ -169,19 +169,20 @@ static tf_status check_window(size_t n, size_t keep, int32_t stride, const char 
 /* The rows of input `index`, text (and pair): its tokens truncated (and,
  * when overflowing, every window of them: tokenizers' order, the kept
  * windows first, then each further window of a with every window of b,
- * then the kept window of a with each further window of b), onto rows. */
+ * then the kept window of a with each further window of b), onto rows.
+ * Messages call it input `shown` (its index in the caller's job). */
 static tf_status encode_input(const tf_tokenizer *tok, const call_plan *plan, const char *text,
                               size_t len, const char *pair, size_t pair_len, size_t index,
-                              tf__token_vec *a, tf__token_vec *b, row_list *rows)
+                              size_t shown, tf__token_vec *a, tf__token_vec *b, row_list *rows)
 {
     char what[48];
     a->n = b->n = 0;
     if (!text && len)
-        return tf__fail(TF_ERR_INVALID_ARGUMENT, "text %zu is NULL", index);
-    snprintf(what, sizeof what, "text %zu", index);
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "text %zu is NULL", shown);
+    snprintf(what, sizeof what, "text %zu", shown);
     tf_status s = tf__tokenize(a, tok, text ? text : "", len, what);
     if (s == TF_OK && pair) {
-        snprintf(what, sizeof what, "pair %zu", index);
+        snprintf(what, sizeof what, "pair %zu", shown);
         s = tf__tokenize(b, tok, pair, pair_len, what);
     }
     const tf__template *t = pair ? &tok->pair : &tok->single;
@@ -190,7 +191,7 @@ static tf_status encode_input(const tf_tokenizer *tok, const call_plan *plan, co
     if (s == TF_OK)
         s = tf__truncation_keep(a->n, b->n, pair != NULL, tf__template_added(t), tr, what, &keep_a,
                                 &keep_b);
-    snprintf(what, sizeof what, "text %zu", index);
+    snprintf(what, sizeof what, "text %zu", shown);
     if (s == TF_OK && (tr->stride > 0 || plan->overflowing))
         s = check_window(a->n, keep_a, tr->stride, "text", what);
     if (s == TF_OK && (tr->stride > 0 || plan->overflowing))
@@ -364,6 +365,14 @@ tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
                                          const char *const *pairs, const size_t *pair_lens,
                                          const tf_encode_options *opts, tf_encoding **out)
 {
+    return tf__tokenizer_encode_from(tok, n, texts, lens, pairs, pair_lens, opts, 0, out);
+}
+
+tf_status tf__tokenizer_encode_from(const tf_tokenizer *tok, size_t n, const char *const *texts,
+                                    const size_t *lens, const char *const *pairs,
+                                    const size_t *pair_lens, const tf_encode_options *opts,
+                                    size_t first, tf_encoding **out)
+{
     if (!out)
         return tf__fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
@@ -386,7 +395,7 @@ tf_status tf_tokenizer_encode_batch_with(const tf_tokenizer *tok, size_t n,
         const size_t len = lens ? lens[i] : texts[i] ? strlen(texts[i]) : 0;
         const char *pair = pairs ? pairs[i] : NULL;
         const size_t plen = pair ? (pair_lens ? pair_lens[i] : strlen(pair)) : 0;
-        s = encode_input(tok, &plan, texts[i], len, pair, plen, i, &a, &b, &rows);
+        s = encode_input(tok, &plan, texts[i], len, pair, plen, i, first + i, &a, &b, &rows);
     }
     size_t longest = 0;
     for (size_t r = 0; r < rows.n; r++)

@@ -59,6 +59,14 @@ tf_status tf__tokenizer_options_read(tf_tokenizer_options *o, const tf_tokenizer
 tf_status tf__tokenize(tf__token_vec *out, const tf_tokenizer *tok, const char *text, size_t len,
                        const char *what);
 
+/* tf_tokenizer_encode_batch_with, its messages naming texts[i] "text
+ * <first + i>" (and "pair <first + i>"): the index of texts[0] in the
+ * caller's job (a pipeline call's batch, a caller's call of a long job). */
+tf_status tf__tokenizer_encode_from(const tf_tokenizer *tok, size_t n, const char *const *texts,
+                                    const size_t *lens, const char *const *pairs,
+                                    const size_t *pair_lens, const tf_encode_options *opts,
+                                    size_t first, tf_encoding **out);
+
 /* Makes model tok's tokenizer model, with its state allocated (zeroed) for
  * model->build to fill; TF_ERR_OUT_OF_MEMORY naming `what`. */
 tf_status tf__tokenizer_set_model(tf_tokenizer *tok, const tf__tokenizer_model *model,

@@ -65,7 +65,7 @@ def test_structs_start_from_init_sized():
 def test_enum_names_are_the_librarys():
     c = library()
     assert tfenc.ACTIVATIONS == names_of(c, "activation") == ("gelu", "gelu_tanh", "relu",
-                                                                   "silu")
+                                                                   "silu", "quick_gelu")
     assert tfenc.POSITIONS == names_of(c, "position") == ("none", "sinusoidal", "learned",
                                                                 "rotary", "alibi")
     assert tfenc.POOLINGS == names_of(c, "pooling") == ("cls", "mean", "max", "mean_sqrt_len_tokens",
@@ -79,7 +79,7 @@ def test_enum_names_are_the_librarys():
     for norm_first in (False, True):
         assert tfenc.Encoder(8, 2, 8, norm_first=norm_first).config["norm_first"] is norm_first
     with pytest.raises(ValueError, match=r"activation: expected one of \('gelu', 'gelu_tanh', "
-                                         r"'relu', 'silu'\), got 'swish'"):
+                                         r"'relu', 'silu', 'quick_gelu'\), got 'swish'"):
         tfenc.Encoder(8, 2, 8, activation="swish")
     with pytest.raises(TypeError, match=r"position: expected one of .*, got int 1"):
         tfenc.Encoder(8, 2, 8, position=1)

@@ -15,13 +15,17 @@ names, over the C library through ctypes.
 from . import quantization, similarity
 from ._lib import lib as _c
 from ._runtime import runtime_info
+from .colbert import ColBERT, colbert_scores
 from .cross_encoder import CrossEncoder
 from .encoder import ACTIVATIONS, POOLINGS, POSITIONS, Encoder, EncoderOutput
 from .errors import (FileError, FormatError, InvalidArgumentError, NotFoundError,
                      OutOfMemoryError, ShapeError, TfencError, UnsupportedError)
+from .fill_mask import FillMask
+from .images import ImageClassifier
 from .pipelines import Classifier, TokenClassifier
-from .quantization import quantize_embeddings
+from .quantization import hamming_distance, hamming_similarity, quantize_embeddings
 from .sentence_transformer import SentenceTransformer
+from .sparse_encoder import SparseEncoder
 from .tokenizer import Tokenizer
 
 SentenceEncoder = SentenceTransformer  # the earlier name, kept
@@ -31,5 +35,6 @@ __version__ = _c.tf_version_string().decode()
 __all__ = ["Encoder", "EncoderOutput", "Tokenizer", "TfencError", "InvalidArgumentError",
            "ShapeError", "OutOfMemoryError", "FileError", "FormatError", "UnsupportedError",
            "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "runtime_info",
-           "SentenceTransformer", "SentenceEncoder", "CrossEncoder", "Classifier",
-           "TokenClassifier", "quantize_embeddings", "similarity", "quantization", "__version__"]
+           "SentenceTransformer", "SentenceEncoder", "SparseEncoder", "CrossEncoder", "Classifier",
+           "TokenClassifier", "ImageClassifier", "FillMask", "ColBERT", "colbert_scores", "quantize_embeddings", "hamming_distance", "hamming_similarity", "similarity", "quantization",
+           "__version__"]

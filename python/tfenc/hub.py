@@ -13,7 +13,7 @@ from . import _lib
 from ._args import c_path, c_string, flag
 from ._lib import P, c_int32, c_int64, c_size_t, lib
 from ._progress import progress
-from .errors import FileError, InvalidArgumentError, TfencError, error_for
+from .errors import error_for
 
 VP, CP = ctypes.c_void_p, ctypes.c_char_p
 
@@ -72,6 +72,8 @@ _differ = _lib._mismatches(lib, (HubOptions, HubProgress))
 if _differ:
     raise ImportError("libtfenc's Hub structs differ from this binding's: " + _differ)
 _lib._declare("tf_hub_options_init_sized", None, P(HubOptions), c_size_t)
+_lib._declare("tf_model_resolve", ctypes.c_int, CP, P(HubOptions), ctypes.c_char_p, c_size_t,
+              P(c_size_t))
 _lib._declare("tf_hub_resolve", ctypes.c_int, CP, P(HubOptions), ctypes.c_char_p, c_size_t,
               P(c_size_t))
 
@@ -134,18 +136,25 @@ def resolve(repo_id, *, revision=None, cache_folder=None, token=None, local_file
     file), UnsupportedError (a repository with pytorch_model.bin and no model.safetensors)."""
     if not isinstance(repo_id, str):
         raise TypeError(f"repo_id: expected a str, got {type(repo_id).__name__}")
+    return _call(lib.tf_hub_resolve, c_string(repo_id, "repo_id"), repo_id, revision,
+                 cache_folder, token, local_files_only, endpoint, show_progress_bar)
+
+
+def _call(fn, name, shown, revision, cache_folder, token, local_files_only, endpoint,
+          show_progress_bar):
+    """fn (tf_hub_resolve or tf_model_resolve) of name with the options, its folder as a
+    str; the progress bar names `shown`."""
     o = _lib.new(HubOptions)
     o.revision = _optional(revision, "revision", c_string)
     o.cache_dir = _optional(cache_folder, "cache_folder", c_path)
     o.endpoint = _optional(endpoint, "endpoint", c_string)
     o.token = _token(token)
     o.local_files_only = flag(local_files_only, "local_files_only")
-    bar = _Bar(repo_id, show_progress_bar)
+    bar = _Bar(shown, show_progress_bar)
     o.progress = bar.fn
     folder = ctypes.create_string_buffer(_PATH_BYTES)
     try:
-        status = lib.tf_hub_resolve(c_string(repo_id, "repo_id"), ctypes.byref(o), folder,
-                                    _PATH_BYTES, None)
+        status = fn(name, ctypes.byref(o), folder, _PATH_BYTES, None)
     finally:
         bar.close()
     if bar.error is not None:
@@ -158,27 +167,20 @@ def resolve(repo_id, *, revision=None, cache_folder=None, token=None, local_file
 
 def model_folder(model_name_or_path, *, revision=None, cache_folder=None, token=None,
                  local_files_only=False, organization=None, show_progress_bar=None):
-    """The path (file system bytes) of the folder model_name_or_path names: itself when
-    something is there (or it is not a str: a path); else the folder of the Hub id it is
-    (resolve), a bare name first given the organization when that is set (SentenceTransformer's
-    ST_ORGANIZATION), as sentence-transformers does. A name that is neither is a FileError
-    saying both; the Hub's errors are resolve's, their message after
-    "<name>: no such folder; as a Hub id: "."""
+    """The path (file system bytes) of the folder model_name_or_path names, as the library's
+    tf_model_resolve reads it for every surface: itself when something is there (or it is not
+    a str: a path); else the folder of the Hub id it is (resolve), a bare name first given the
+    organization when that is set (SentenceTransformer's ST_ORGANIZATION), as
+    sentence-transformers does. A name that is neither is a FileError saying both; the Hub's
+    errors are resolve's, their message after "<name>: no such folder; as a Hub id: "."""
     path = c_path(model_name_or_path, "model_name_or_path")
-    if not isinstance(model_name_or_path, str) or os.path.lexists(path):
+    if not isinstance(model_name_or_path, str):
         return path
     name = model_name_or_path
-    if organization and "/" not in name and name.lower() not in BASIC_TRANSFORMER_MODELS:
+    if os.path.lexists(path):
+        revision = None  # a path has none; sentence-transformers ignores it there
+    elif organization and "/" not in name and name.lower() not in BASIC_TRANSFORMER_MODELS:
         name = f"{organization}/{name}"
-    try:
-        return c_path(resolve(name, revision=revision, cache_folder=cache_folder, token=token,
-                              local_files_only=local_files_only,
-                              show_progress_bar=show_progress_bar))
-    except TfencError as e:
-        message = str(e)
-        if isinstance(e, InvalidArgumentError) and message.startswith("repo_id "):
-            problem = message[message.find('": expected ') + 3:]
-            raise FileError(f"{model_name_or_path}: no such folder, and not a Hub id "
-                            f"({problem})", "TF_ERR_IO") from None
-        raise type(e)(f"{model_name_or_path}: no such folder; as a Hub id: {message}",
-                      e.status) from None
+    return c_path(_call(lib.tf_model_resolve, c_path(name, "model_name_or_path"), name,
+                        revision, cache_folder, token, local_files_only, None,
+                        show_progress_bar))

@@ -30,7 +30,7 @@ VP, CP = ctypes.c_void_p, ctypes.c_char_p
 class PipelineOptions(ctypes.Structure):  # since 0.3.0
     c_name = "tf_pipeline_options"
     _fields_ = [("struct_size", c_size_t), ("max_seq_length", c_int32),
-                ("truncation_error", c_int32)]
+                ("truncation_error", c_int32), ("kind", c_int32)]  # kind since 0.5.0
 
 
 class PipelineArgs(ctypes.Structure):  # since 0.3.0
@@ -39,7 +39,9 @@ class PipelineArgs(ctypes.Structure):  # since 0.3.0
                 ("prompt_name", CP), ("normalize", c_int32), ("dimensions", c_int32),
                 ("batch_size", c_int32), ("n_threads", c_int32), ("out", P(c_float)),
                 ("truncated", P(c_size_t)),
-                ("dimensions_layer_norm", c_int32), ("out_len", c_size_t)]  # since 0.4.0
+                ("dimensions_layer_norm", c_int32), ("out_len", c_size_t),  # since 0.4.0
+                ("is_query", c_int32), ("max_active_dims", c_int32),  # since 0.5.0
+                ("first_index", c_size_t)]
 
 
 _differ = _lib._mismatches(lib, (PipelineOptions, PipelineArgs))
@@ -78,6 +80,16 @@ for _name, _res, _args in [
     ("tf_entities_index", c_int32, [VP, c_size_t]),
 ]:
     _lib._declare(_name, _res, *_args)
+
+
+def _kind_value(name):
+    """The tf_pipeline_kind named name (tf_pipeline_kind_name's table: one source)."""
+    kind = 0
+    while lib.tf_pipeline_kind_name(kind) not in (None, name.encode()):
+        kind += 1
+    if lib.tf_pipeline_kind_name(kind) is None:
+        raise RuntimeError(f"the library has no pipeline kind {name!r}")
+    return kind
 
 
 def top_k_of(top_k):
@@ -144,6 +156,8 @@ class _Pipeline(Owner):
         if max_seq_length is not None:  # else the library's 0: the folder's
             o.max_seq_length = integer(max_seq_length, "max_seq_length", 1)
         o.truncation_error = self._truncation_error
+        if "fill-mask" in self._kinds:  # a bare *ForMaskedLM folder with its head
+            o.kind = _kind_value("fill-mask")
         handle = ctypes.c_void_p()
         check(lib.tf_pipeline_load(self._path, ctypes.byref(o), ctypes.byref(handle)))
         return Handle(handle, lib.tf_pipeline_destroy, type(self).__name__)

@@ -4,8 +4,8 @@ sentence-transformers folder (or a plain model folder: mean pooling) that
 tf_pipeline runs: encode, encode_query, encode_document, similarity,
 similarity_pairwise, get_sentence_embedding_dimension, prompts,
 default_prompt_name, similarity_fn_name, truncate_dim, max_seq_length,
-tokenizer. What needs torch (training, devices, token embeddings) is not
-here; docs/python.md lists where it differs."""
+tokenizer, and encode's token embeddings. What needs torch (training,
+devices) is not here; docs/python.md lists where it differs."""
 import contextlib
 import json
 import logging
@@ -17,6 +17,8 @@ from . import hub
 from ._args import c_string, flag, integer, text_items
 from ._lib import lib
 from ._tensors import convert
+from .colbert import token_vectors
+from .images import run_images
 from .pipelines import _Pipeline, name_of
 from .quantization import precision_of, quantize_embeddings
 from .similarity import SIMILARITY_FUNCTIONS, similarity, similarity_pairwise
@@ -60,7 +62,7 @@ class SentenceTransformer(_Pipeline):
     trust_remote_code is accepted (no code from a folder runs). tfenc's
     own, keyword-only: max_seq_length (None: the folder's) and
     truncation_error (True: a longer input is an error, not cut)."""
-    _kinds = ("embedding",)
+    _kinds = ("embedding", "image-embedding")
     _organization = hub.ST_ORGANIZATION
 
     def __init__(self, model_name_or_path, *, device=None, prompts=None, default_prompt_name=None,
@@ -226,14 +228,21 @@ class SentenceTransformer(_Pipeline):
         dimensions_layer_norm (tfenc's): nomic-embed-text-v1.5's Matryoshka
         recipe: layer norm, the first truncate_dim (None: all), unit length."""
         cpu_only(device)
+        if output_value == "token_embeddings":
+            return self._token_embeddings(sentences, prompt_name, prompt, batch_size,
+                                          convert_to_numpy, convert_to_tensor)
         if output_value != "sentence_embedding":
-            if output_value in ("token_embeddings", None):
+            if output_value is None:
                 raise NotImplementedError(
-                    f"output_value={output_value!r}: libtfenc's pipeline gives sentence embeddings "
-                    f"only (tf_pipeline_embed); tfenc.Encoder's last_hidden_state has the token "
-                    f"embeddings of a model")
-            raise ValueError(f"output_value: expected 'sentence_embedding', got {output_value!r}")
+                    "output_value=None: each sentence's dict of every output is not given "
+                    "here; ask for 'sentence_embedding' or 'token_embeddings'")
+            raise ValueError(f"output_value: expected 'sentence_embedding' or "
+                             f"'token_embeddings', got {output_value!r}")
         precision = precision_of(precision)
+        if self.kind == "image-embedding":
+            return self._encode_images(sentences, batch_size, show_progress_bar, precision,
+                                       convert_to_numpy, convert_to_tensor,
+                                       normalize_embeddings, truncate_dim)
         texts, single = text_items(sentences, "sentences", c_string)
         prompt_name, prefix = self._prompt_route(self._prompt_text(prompt_name, prompt))
         texts = [prefix + t for t in texts] if prefix else texts
@@ -258,6 +267,44 @@ class SentenceTransformer(_Pipeline):
         if precision != "float32" and len(vectors):
             vectors = quantize_embeddings(vectors, precision)
         return convert(vectors, single, convert_to_numpy, convert_to_tensor)
+
+    def _encode_images(self, images, batch_size, show_progress_bar, precision, convert_to_numpy,
+                       convert_to_tensor, normalize_embeddings, truncate_dim):
+        """encode() of an image folder (sentence-transformers' CLIP, CLIP,
+        SigLIP, ViT): images as images.py takes them, one vector each;
+        truncate_dim, normalize_embeddings, precision and the conversions
+        as for texts (prompts have no meaning for images)."""
+        keep = self.truncate_dim if truncate_dim is None else integer(truncate_dim,
+                                                                      "truncate_dim", 1)
+        normalize = flag(normalize_embeddings, "normalize_embeddings")
+        vectors, single = run_images(self, lib.tf_pipeline_embed_images, images, "sentences",
+                                     self.dim, batch_size, show_progress_bar=show_progress_bar)
+        vectors = np.ascontiguousarray(vectors[:, :min(keep or self.dim, self.dim)])
+        if normalize:  # torch.nn.functional.normalize: over max(|v|, 1e-12)
+            vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        if precision != "float32" and len(vectors):
+            vectors = quantize_embeddings(vectors, precision)
+        return convert(vectors, single, convert_to_numpy, convert_to_tensor)
+
+    def _token_embeddings(self, sentences, prompt_name, prompt, batch_size, convert_to_numpy,
+                          convert_to_tensor):
+        """encode(output_value="token_embeddings"): each sentence's [tokens, D]
+        last hidden state, its prompt's tokens, [CLS] and [SEP] included
+        (tf_pipeline_embed_tokens), never normalised (as upstream); a list of
+        numpy arrays (torch tensors when convert_to_tensor or not
+        convert_to_numpy), one for a str."""
+        texts, single = text_items(sentences, "sentences", c_string)
+        prompt_name, prefix = self._prompt_route(self._prompt_text(prompt_name, prompt))
+        texts = [prefix + t for t in texts] if prefix else texts
+
+        def where(i):
+            return ("sentences" if single else f"sentences[{i}]",) * 3
+        out = token_vectors(self, texts, batch_size, normalize=0, prompt_name=prompt_name,
+                            where=where)
+        if convert_to_tensor or not convert_to_numpy:
+            import torch
+            out = [torch.from_numpy(m) for m in out]
+        return out[0] if single else out
 
     def encode_query(self, sentences, prompt_name=None, prompt=None, **kwargs):
         """encode() with the "query" prompt when neither prompt nor

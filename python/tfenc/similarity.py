@@ -39,7 +39,8 @@ def _embeddings(value, name):
         array = np.asarray(to_numpy(value))
     if array.dtype.kind != "f":
         raise TypeError(f"{name}: expected floating-point embeddings, got {array.dtype} (as "
-                        f"sentence-transformers, similarity compares float embeddings only)")
+                        f"sentence-transformers, similarity compares float embeddings only; "
+                        f"packed binary / ubinary rows: tfenc.hamming_similarity)")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2:

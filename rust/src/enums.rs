@@ -85,7 +85,7 @@ c_enum! {
 
 c_enum! {
     /// The feed-forward block's activation (tf_activation: "gelu",
-    /// "gelu_tanh", "relu", "silu").
+    /// "gelu_tanh", "relu", "silu", "quick_gelu").
     Activation = ffi::tf_activation_name, ffi::tf_activation_from_name {
         /// 0.5 x (1 + erf(x / sqrt 2)), BERT's "gelu".
         Gelu = ffi::TF_ACTIVATION_GELU,
@@ -94,6 +94,8 @@ c_enum! {
         Relu = ffi::TF_ACTIVATION_RELU,
         /// x / (1 + e^-x), SwiGLU's gate (since 0.4.0).
         Silu = ffi::TF_ACTIVATION_SILU,
+        /// x / (1 + e^(-1.702 x)), CLIP's "quick_gelu" (since 0.5.0).
+        QuickGelu = ffi::TF_ACTIVATION_QUICK_GELU,
     }
 }
 
@@ -110,6 +112,23 @@ c_enum! {
         Rotary = ffi::TF_POSITION_ROTARY,
         /// ALiBi's per-head linear biases of the scores (since 0.4.0).
         Alibi = ffi::TF_POSITION_ALIBI,
+    }
+}
+
+c_enum! {
+    /// A quantized embedding's type (tf_precision: sentence-transformers'
+    /// "float32", "int8", "uint8", "binary", "ubinary"; since 0.5.0).
+    Precision = ffi::tf_precision_name, ffi::tf_precision_from_name {
+        /// The floats as they are.
+        Float32 = ffi::TF_PRECISION_FLOAT32,
+        /// Each dimension's range in 256 buckets, -128..127.
+        Int8 = ffi::TF_PRECISION_INT8,
+        /// Each dimension's range in 256 buckets, 0..255.
+        Uint8 = ffi::TF_PRECISION_UINT8,
+        /// The signs (value > 0), 8 a byte, each byte - 128 as i8.
+        Binary = ffi::TF_PRECISION_BINARY,
+        /// The signs (value > 0), 8 a byte (numpy.packbits).
+        Ubinary = ffi::TF_PRECISION_UBINARY,
     }
 }
 

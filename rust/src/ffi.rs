@@ -26,6 +26,7 @@ pub const TF_ACTIVATION_GELU: i32 = 0;
 pub const TF_ACTIVATION_GELU_TANH: i32 = 1;
 pub const TF_ACTIVATION_RELU: i32 = 2;
 pub const TF_ACTIVATION_SILU: i32 = 3;
+pub const TF_ACTIVATION_QUICK_GELU: i32 = 4;
 pub const TF_NORM_POST: i32 = 0;
 pub const TF_NORM_PRE: i32 = 1;
 pub const TF_POOLING_CLS: i32 = 0;
@@ -188,6 +189,8 @@ pub struct tf_pipeline_options {
     pub struct_size: usize,
     pub max_seq_length: i32,
     pub truncation_error: i32,
+    /// Since 0.5.0.
+    pub kind: i32,
 }
 
 /// Since 0.3.0.
@@ -207,6 +210,30 @@ pub struct tf_pipeline_args {
     /// Since 0.4.0.
     pub dimensions_layer_norm: i32,
     pub out_len: usize,
+    /// Since 0.5.0.
+    pub is_query: i32,
+    pub max_active_dims: i32,
+    pub first_index: usize,
+}
+
+/// Since 0.5.0: one call's images (encoded files, RGB pixels or pixel_values).
+#[repr(C)]
+pub struct tf_image_args {
+    pub struct_size: usize,
+    pub n: usize,
+    pub data: *const *const u8,
+    pub sizes: *const usize,
+    pub pixels: *const u8,
+    pub pixel_values: *const f32,
+    pub height: i32,
+    pub width: i32,
+    pub normalize: i32,
+    pub batch_size: i32,
+    pub n_threads: i32,
+    pub max_pixels: i64,
+    pub out: *mut f32,
+    pub out_len: usize,
+    pub first_index: usize,
 }
 
 /// Since 0.4.0. Handed out by the library, with the library's size in struct_size.
@@ -244,9 +271,31 @@ pub const TF_PIPELINE_EMBEDDING: i32 = 0;
 pub const TF_PIPELINE_CROSS_ENCODER: i32 = 1;
 pub const TF_PIPELINE_CLASSIFIER: i32 = 2;
 pub const TF_PIPELINE_TOKEN_CLASSIFIER: i32 = 3;
+pub const TF_PIPELINE_FILL_MASK: i32 = 4; // since 0.5.0
+pub const TF_PIPELINE_SPARSE: i32 = 5; // since 0.5.0
+pub const TF_PIPELINE_MULTI_VECTOR: i32 = 6; // since 0.5.0
+pub const TF_PIPELINE_IMAGE_EMBEDDING: i32 = 7; // since 0.5.0
+pub const TF_PIPELINE_IMAGE_CLASSIFIER: i32 = 8; // since 0.5.0
 
 #[repr(C)]
 pub struct tf_entities {
+    _private: [u8; 0],
+}
+
+/// Since 0.5.0.
+#[repr(C)]
+pub struct tf_fill_mask {
+    _private: [u8; 0],
+}
+
+/// Since 0.5.0.
+#[repr(C)]
+pub struct tf_sparse_vectors {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+pub struct tf_token_vectors {
     _private: [u8; 0],
 }
 
@@ -351,6 +400,11 @@ extern "C" {
     pub fn tf_encoding_attention_mask(enc: *const tf_encoding) -> *const i32;
     pub fn tf_pipeline_options_init_sized(opts: *mut tf_pipeline_options, struct_size: usize);
     pub fn tf_pipeline_args_init_sized(args: *mut tf_pipeline_args, struct_size: usize);
+    pub fn tf_image_args_init_sized(args: *mut tf_image_args, struct_size: usize); // since 0.5.0
+    pub fn tf_pipeline_embed_images(p: *const tf_pipeline, args: *const tf_image_args)
+        -> tf_status;
+    pub fn tf_pipeline_classify_images(p: *const tf_pipeline, args: *const tf_image_args)
+        -> tf_status;
     pub fn tf_pipeline_load(
         dir: *const c_char,
         opts: *const tf_pipeline_options,
@@ -377,6 +431,49 @@ extern "C" {
         out: *mut *mut tf_entities,
     ) -> tf_status;
     pub fn tf_entities_destroy(e: *mut tf_entities);
+    pub fn tf_pipeline_fill_mask(
+        p: *const tf_pipeline,
+        text: *const c_char,
+        top_k: i32,
+        out: *mut *mut tf_fill_mask,
+    ) -> tf_status;
+    pub fn tf_pipeline_embed_sparse(
+        p: *const tf_pipeline,
+        args: *const tf_pipeline_args,
+        out: *mut *mut tf_sparse_vectors,
+    ) -> tf_status;
+    pub fn tf_pipeline_embed_tokens(
+        p: *const tf_pipeline,
+        args: *const tf_pipeline_args,
+        out: *mut *mut tf_token_vectors,
+    ) -> tf_status;
+    pub fn tf_token_vectors_destroy(v: *mut tf_token_vectors);
+    pub fn tf_token_vectors_count(v: *const tf_token_vectors) -> usize;
+    pub fn tf_token_vectors_dim(v: *const tf_token_vectors) -> i32;
+    pub fn tf_token_vectors_rows(v: *const tf_token_vectors, i: usize) -> i32;
+    pub fn tf_token_vectors_data(v: *const tf_token_vectors, i: usize) -> *const f32;
+    pub fn tf_token_vectors_ids(v: *const tf_token_vectors, i: usize) -> *const i32;
+    pub fn tf_maxsim(
+        query: *const f32,
+        q_rows: i32,
+        doc: *const f32,
+        d_rows: i32,
+        dim: i32,
+        score: *mut f32,
+    ) -> tf_status;
+    pub fn tf_sparse_vectors_destroy(v: *mut tf_sparse_vectors);
+    pub fn tf_sparse_vectors_count(v: *const tf_sparse_vectors) -> usize;
+    pub fn tf_sparse_vectors_dim(v: *const tf_sparse_vectors) -> i32;
+    pub fn tf_sparse_vectors_nnz(v: *const tf_sparse_vectors, i: usize) -> i32;
+    pub fn tf_sparse_vectors_indices(v: *const tf_sparse_vectors, i: usize) -> *const i32;
+    pub fn tf_sparse_vectors_values(v: *const tf_sparse_vectors, i: usize) -> *const f32;
+    pub fn tf_fill_mask_destroy(m: *mut tf_fill_mask);
+    pub fn tf_fill_mask_count(m: *const tf_fill_mask) -> usize;
+    pub fn tf_fill_mask_top_k(m: *const tf_fill_mask) -> i32;
+    pub fn tf_fill_mask_token(m: *const tf_fill_mask, mask: usize, k: i32) -> i32;
+    pub fn tf_fill_mask_score(m: *const tf_fill_mask, mask: usize, k: i32) -> f32;
+    pub fn tf_fill_mask_token_str(m: *const tf_fill_mask, mask: usize, k: i32) -> *const c_char;
+    pub fn tf_fill_mask_sequence(m: *const tf_fill_mask, mask: usize, k: i32) -> *const c_char;
     pub fn tf_entities_count(e: *const tf_entities) -> usize;
     pub fn tf_entities_label(e: *const tf_entities, i: usize) -> *const c_char;
     pub fn tf_entities_word(e: *const tf_entities, i: usize) -> *const c_char;
@@ -393,6 +490,13 @@ extern "C" {
         size: usize,
         len: *mut usize,
     ) -> tf_status;
+    pub fn tf_model_resolve(
+        source: *const c_char,
+        opts: *const tf_hub_options,
+        dir: *mut c_char,
+        size: usize,
+        len: *mut usize,
+    ) -> tf_status;
     pub fn tf_pool(
         hidden: *const f32,
         lengths: *const i32,
@@ -402,5 +506,36 @@ extern "C" {
         pooling: i32,
         normalize: i32,
         out: *mut f32,
+    ) -> tf_status;
+}
+
+/// tf_precision (since 0.5.0).
+pub const TF_PRECISION_FLOAT32: i32 = 0;
+pub const TF_PRECISION_INT8: i32 = 1;
+pub const TF_PRECISION_UINT8: i32 = 2;
+pub const TF_PRECISION_BINARY: i32 = 3;
+pub const TF_PRECISION_UBINARY: i32 = 4;
+
+// Quantized embeddings (since 0.5.0).
+extern "C" {
+    pub fn tf_precision_name(precision: i32) -> *const c_char;
+    pub fn tf_precision_from_name(name: *const c_char) -> i32;
+    pub fn tf_precision_row_bytes(precision: i32, dim: i32) -> usize;
+    pub fn tf_hamming_distance(
+        a: *const c_void,
+        n_a: usize,
+        b: *const c_void,
+        n_b: usize,
+        dim: i32,
+        out: *mut i32,
+    ) -> tf_status;
+    pub fn tf_quantize(
+        embeddings: *const f32,
+        n: usize,
+        dim: i32,
+        precision: i32,
+        ranges: *const f32,
+        out: *mut c_void,
+        out_bytes: usize,
     ) -> tf_status;
 }

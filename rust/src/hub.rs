@@ -16,7 +16,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::ptr;
 
-use crate::error::{check, Error, Result, Status};
+use crate::error::{check, Error, Result};
 use crate::ffi;
 use crate::layout;
 
@@ -126,8 +126,15 @@ unsafe extern "C" fn on_progress(p: *const ffi::tf_hub_progress, user: *mut c_vo
 /// that may read it), File (the network, a file), Unsupported (pytorch_model.bin and no
 /// model.safetensors).
 pub fn resolve(repo_id: &str, opts: &HubOptions<'_>) -> Result<PathBuf> {
+    call(ffi::tf_hub_resolve, c_string("repo_id", repo_id)?, opts)
+}
+
+/// The library's resolver of this signature (tf_hub_resolve, tf_model_resolve) on name.
+type Resolver = unsafe extern "C" fn(*const c_char, *const ffi::tf_hub_options, *mut c_char,
+                                     usize, *mut usize) -> ffi::tf_status;
+
+fn call(resolver: Resolver, id: CString, opts: &HubOptions<'_>) -> Result<PathBuf> {
     layout::check()?;
-    let id = c_string("repo_id", repo_id)?;
     let revision = opts.revision.as_deref().map(|r| c_string("revision", r)).transpose()?;
     let cache = opts.cache_dir.as_deref().map(|c| c_path("cache_dir", c)).transpose()?;
     let endpoint = opts.endpoint.as_deref().map(|e| c_string("endpoint", e)).transpose()?;
@@ -147,10 +154,8 @@ pub fn resolve(repo_id: &str, opts: &HubOptions<'_>) -> Result<PathBuf> {
     let mut len = 0usize;
     // SAFETY: every string in o lives until the call returns; dir holds PATH_BYTES bytes;
     // the callback's user data is callback, alive and not otherwise borrowed during the call.
-    let status = unsafe {
-        ffi::tf_hub_resolve(id.as_ptr(), &o, dir.as_mut_ptr() as *mut c_char, dir.len(),
-                            &mut len)
-    };
+    let status =
+        unsafe { resolver(id.as_ptr(), &o, dir.as_mut_ptr() as *mut c_char, dir.len(), &mut len) };
     if let Some(payload) = callback.and_then(|c| c.panic) {
         panic::resume_unwind(payload);
     }
@@ -159,28 +164,12 @@ pub fn resolve(repo_id: &str, opts: &HubOptions<'_>) -> Result<PathBuf> {
     Ok(PathBuf::from(OsStr::from_bytes(&dir)))
 }
 
-/// The folder name_or_path names, as sentence-transformers and transformers take one: the
-/// path itself when something is there; else the folder of the Hub id it is (`resolve`).
-/// A name that is neither is an error of status File saying both; the Hub's errors keep
-/// their status, their message after "<name>: no such folder; as a Hub id: ".
+/// The folder name_or_path names, as the library's tf_model_resolve reads it for every
+/// surface (and as sentence-transformers and transformers take one): the path itself when
+/// something is there; else the folder of the Hub id it is (`resolve`). A name that is
+/// neither is an error of status File saying both; the Hub's errors keep their status, their
+/// message after "<name>: no such folder; as a Hub id: ". A path on disk with
+/// opts.revision is InvalidArgument (a path has no revisions).
 pub fn model_folder(name_or_path: &str, opts: &HubOptions<'_>) -> Result<PathBuf> {
-    let path = Path::new(name_or_path);
-    if path.symlink_metadata().is_ok() {
-        return Ok(path.to_path_buf());
-    }
-    resolve(name_or_path, opts).map_err(|e| {
-        let problem = e.message.find("\": expected ").map(|at| &e.message[at + 3..]);
-        match problem {
-            Some(problem) if e.status == Status::InvalidArgument
-                && e.message.starts_with("repo_id ") => Error {
-                status: Status::File,
-                message: format!("{}: no such folder, and not a Hub id ({})", name_or_path,
-                                 problem),
-            },
-            _ => Error {
-                status: e.status,
-                message: format!("{}: no such folder; as a Hub id: {}", name_or_path, e.message),
-            },
-        }
-    })
+    call(ffi::tf_model_resolve, c_path("name_or_path", Path::new(name_or_path))?, opts)
 }

@@ -26,6 +26,7 @@ unsafe impl Mirror for ffi::tf_pipeline_options {}
 unsafe impl Mirror for ffi::tf_pipeline_args {}
 unsafe impl Mirror for ffi::tf_encode_options {}
 unsafe impl Mirror for ffi::tf_hub_options {}
+unsafe impl Mirror for ffi::tf_image_args {}
 
 /// A mirror filled with its defaults by `init_sized` (a `tf_*_init_sized`),
 /// its struct_size the mirror's size.
@@ -42,7 +43,7 @@ pub(crate) fn init<T: Mirror>(init_sized: unsafe extern "C" fn(*mut T, usize)) -
 /// (C name, NUL-terminated; size of the Rust mirror) of every struct the
 /// crate shares with the library.
 type Entry = (&'static [u8], usize);
-const MIRRORS: [Entry; 11] = [
+const MIRRORS: [Entry; 12] = [
     (b"tf_config\0", size_of::<ffi::tf_config>()),
     (b"tf_forward_args\0", size_of::<ffi::tf_forward_args>()),
     (b"tf_load_options\0", size_of::<ffi::tf_load_options>()),
@@ -54,6 +55,7 @@ const MIRRORS: [Entry; 11] = [
     (b"tf_encode_options\0", size_of::<ffi::tf_encode_options>()),
     (b"tf_hub_options\0", size_of::<ffi::tf_hub_options>()),
     (b"tf_hub_progress\0", size_of::<ffi::tf_hub_progress>()),
+    (b"tf_image_args\0", size_of::<ffi::tf_image_args>()),
 ];
 
 /// The error when the mirror's size is not the library's struct's.

@@ -23,7 +23,7 @@ pub struct PipelineOptions {
 }
 
 /// A loaded folder, immutable: shared between threads freely.
-struct Pipeline {
+pub(crate) struct Pipeline {
     ptr: NonNull<ffi::tf_pipeline>,
 }
 
@@ -39,12 +39,12 @@ impl Drop for Pipeline {
     }
 }
 
-fn c_string(what: &str, s: &str) -> Result<CString> {
+pub(crate) fn c_string(what: &str, s: &str) -> Result<CString> {
     CString::new(s).map_err(|_| Error::invalid(format!("{}: contains a NUL byte", what)))
 }
 
 /// The string at p (static or owned by a live pipeline), or None for NULL.
-fn string(p: *const c_char) -> Option<String> {
+pub(crate) fn string(p: *const c_char) -> Option<String> {
     // SAFETY: NULL or a NUL-terminated string that outlives this call.
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
@@ -55,7 +55,7 @@ fn c_strings(what: &str, texts: &[&str]) -> Result<Vec<CString>> {
 }
 
 /// How many of a ranking a call keeps: every one for None, else k >= 1.
-fn top_k(k: Option<usize>) -> Result<usize> {
+pub(crate) fn top_k(k: Option<usize>) -> Result<usize> {
     match k {
         None => Ok(usize::MAX),
         Some(0) => Err(Error::invalid(
@@ -92,12 +92,16 @@ type RunFn =
     unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_pipeline_args) -> ffi::tf_status;
 
 impl Pipeline {
-    fn load(path: &Path, opts: &PipelineOptions, want: i32, type_name: &str) -> Result<Pipeline> {
+    pub(crate) fn load(path: &Path, opts: &PipelineOptions, want: i32, type_name: &str)
+                       -> Result<Pipeline> {
         layout::check()?;
         let c_path = c_string("path", &path.to_string_lossy())?;
         let mut o = layout::init(ffi::tf_pipeline_options_init_sized);
         o.max_seq_length = to_c("max_seq_length", opts.max_seq_length)?;
         o.truncation_error = opts.truncation_error as i32;
+        if want == ffi::TF_PIPELINE_FILL_MASK {
+            o.kind = ffi::TF_PIPELINE_FILL_MASK; // a bare *ForMaskedLM folder with its head
+        }
         let mut out = ptr::null_mut();
         // SAFETY: valid path and options; out receives the handle.
         check(unsafe { ffi::tf_pipeline_load(c_path.as_ptr(), &o, &mut out) })?;
@@ -118,11 +122,11 @@ impl Pipeline {
         Ok(p)
     }
 
-    fn raw(&self) -> *const ffi::tf_pipeline {
+    pub(crate) fn raw(&self) -> *const ffi::tf_pipeline {
         self.ptr.as_ptr()
     }
 
-    fn dim(&self) -> usize {
+    pub(crate) fn dim(&self) -> usize {
         // SAFETY: valid handle.
         from_c(unsafe { ffi::tf_pipeline_dim(self.raw()) })
     }

@@ -8,7 +8,7 @@ use tfenc::{ffi, Activation, Pooling, Position, Status};
 fn enum_names_are_the_library_names() {
     let activations =
         [(Activation::Gelu, "gelu"), (Activation::GeluTanh, "gelu_tanh"), (Activation::Relu, "relu"),
-         (Activation::Silu, "silu")];
+         (Activation::Silu, "silu"), (Activation::QuickGelu, "quick_gelu")];
     for (a, name) in activations {
         assert_eq!((a.name(), Activation::from_name(name)), (name, Some(a)));
     }

@@ -141,13 +141,15 @@ def layer_norm(x, w, b, eps):
     return (x - mean) / torch.sqrt(var + eps) * w + b
 
 
-def bert_forward(w, cfg, ids, types, prefix="", positions=None):
+def bert_forward(w, cfg, ids, types, prefix="", positions=None, keys=None):
     """last_hidden_state [T, D] and pooler_output [D] of one unpadded sequence
     (padding is masked out of every real token's attention, so one sequence
     alone gives the padded batch's real rows); positions: 0..T-1 unless given
     (RoBERTa's, gen_families.py); an ELECTRA's E-wide embeddings projected by
     its embeddings_project (modeling_electra.py ElectraModel.forward) when
-    w has one."""
+    w has one; keys: every token attends to the first `keys` tokens only
+    (the extended attention mask of padding the rows after them still
+    compute, as PyLate's unattended query expansion has it)."""
     def W(name):
         return w[prefix + name].double()
     eps, H = cfg["layer_norm_eps"], cfg["num_attention_heads"]
@@ -169,7 +171,10 @@ def bert_forward(w, cfg, ids, types, prefix="", positions=None):
         q = lin("attention.self.query", x).view(T, H, dk).transpose(0, 1)
         k = lin("attention.self.key", x).view(T, H, dk).transpose(0, 1)
         v = lin("attention.self.value", x).view(T, H, dk).transpose(0, 1)
-        att = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(dk), dim=-1)
+        scores = q @ k.transpose(1, 2) / math.sqrt(dk)
+        if keys is not None:
+            scores[:, :, keys:] = -math.inf
+        att = torch.softmax(scores, dim=-1)
         ctx = (att @ v).transpose(0, 1).reshape(T, D)
         x = layer_norm(lin("attention.output.dense", ctx) + x,
                        W(p + "attention.output.LayerNorm.weight"),

@@ -107,9 +107,12 @@ def curl(port, path, *args):
     return int(status), body
 
 
-def check_error(status_body, status, needle, openai=False):
+def check_error(status_body, status, needle, openai=False, error_type=None):
+    """TEI's shape (error_type: the one expected, else Validation for 422) or OpenAI's."""
     got_status, body = status_body
     assert got_status == status, (got_status, status, body)
+    if not openai and (error_type or status == 422):
+        assert body["error_type"] == (error_type or "Validation"), body
     if openai:
         err = body["error"]
         assert set(err) == {"message", "type", "param", "code"} and err["code"] == status, body
@@ -208,10 +211,11 @@ def test_embeddings(s):
     status, b64 = s.post("/v1/embeddings", {"input": TEXTS[0], "encoding_format": "base64"})
     raw = base64.b64decode(b64["data"][0]["embedding"])
     close([list(struct.unpack(f"<{len(raw) // 4}f", raw))], want[:1], "base64")
-    # the long text: 413 without truncation, else cut as tfenc embed cuts it
-    check_error(s.post("/embed", {"inputs": [TEXTS[0], LONG]}), 413,
+    # the long text: refused without truncation (TEI's 422, OpenAI's 400), else cut as
+    # tfenc embed cuts it
+    check_error(s.post("/embed", {"inputs": [TEXTS[0], LONG]}), 422,
                 "inputs[1]: 18 tokens, more than the model's limit of 12")
-    check_error(s.post("/v1/embeddings", {"input": LONG}), 413, "input[0]: 18 tokens", True)
+    check_error(s.post("/v1/embeddings", {"input": LONG}), 400, "input[0]: 18 tokens", True)
     status, cut = s.post("/embed", {"inputs": [LONG], "truncate": True})
     close(cut, expected["plain"]["embeddings"][4:5], "truncated")
     # prompts, Matryoshka dimensions, normalize false
@@ -252,10 +256,15 @@ def test_tokenize(s):
 def test_errors(s):
     check_error(s.post("/embed", b"{\"inputs\": [\"a\""), 400, "the request body")
     check_error(s.post("/v1/embeddings", b"not json"), 400, "the request body", True)
-    check_error(s.post("/embed", {"inputs": 3}), 400, "inputs: expected a string or a list")
-    check_error(s.post("/embed", {"inputs": ["a", 4]}), 400, "inputs[1]: expected a string")
-    check_error(s.post("/embed", {"inputs": []}), 400, "inputs: an empty list")
-    check_error(s.post("/embed", {"inputs": "a", "normalize": "yes"}), 400,
+    check_error(s.post("/embed", {"inputs": 3}), 422, "inputs: expected a string or a list")
+    check_error(s.post("/embed", {"inputs": ["a", 4]}), 422, "inputs[1]: expected a string")
+    # TEI's Empty: an empty list, text or body is 400 (router/src/http/server.rs)
+    check_error(s.post("/embed", {"inputs": []}), 400, "inputs: an empty list", False, "Empty")
+    check_error(s.post("/embed", {"inputs": ["a", ""]}), 400,
+                "inputs[1]: an empty string; expected a text", False, "Empty")
+    check_error(s.post("/embed", {"inputs": ""}), 400, "inputs: an empty string", False, "Empty")
+    check_error(s.post("/v1/embeddings", {"input": ""}), 400, "input: an empty string", True)
+    check_error(s.post("/embed", {"inputs": "a", "normalize": "yes"}), 422,
                 "normalize: expected true or false, got a string")
     check_error(s.post("/v1/embeddings", {"input": "a", "encoding_format": "int8"}), 400,
                 "encoding_format: expected \"float\" or \"base64\"", True)
@@ -263,7 +272,7 @@ def test_errors(s):
                 "dimensions: expected a positive integer, got 0", True)
     check_error(s.post("/v1/embeddings", {"input": "a", "dimensions": 17}), 400,
                 "dimensions: 17, but the model's vectors have 16", True)
-    check_error(s.post("/embed", {"inputs": "a", "dimensions_layer_norm": 1}), 400,
+    check_error(s.post("/embed", {"inputs": "a", "dimensions_layer_norm": 1}), 422,
                 "dimensions_layer_norm: expected true or false, got a number")
     check_error(s.post("/v1/embeddings", {"input": [55]}), 400,  # "##s" alone
                 "input[0][0]: id 55 does not come back from the ids' text (\"##s\"), which "
@@ -274,24 +283,26 @@ def test_errors(s):
                 "input[0][1]: expected a token id (an integer 0..2147483647), got -1", True)
     check_error(s.post("/v1/embeddings", {"input": [[24], []]}), 400,
                 "input[1]: an empty list of token ids", True)
-    check_error(s.post("/v1/embeddings", {"input": [24] * 11}), 413,
+    check_error(s.post("/v1/embeddings", {"input": [24] * 11}), 400,
                 "input[0]: 13 tokens, more than the model's limit of 12", True)
     # TEI's token-id inputs on /embed (once refused here), named "inputs"
-    check_error(s.post("/embed", {"inputs": [[24], [24, 999]]}), 400, "inputs[1]: ids[1]: 999")
-    check_error(s.post("/embed", {"inputs": "a", "prompt_name": "nope"}), 400,
+    check_error(s.post("/embed", {"inputs": [[24], [24, 999]]}), 422, "inputs[1]: ids[1]: 999")
+    check_error(s.post("/embed", {"inputs": "a", "prompt_name": "nope"}), 422,
                 "prompt_name \"nope\"")
     check_error(s.post("/embed", b"{\"inputs\": \"a\", \"inputs\": \"b\"}"), 400, "inputs")
-    check_error(s.post("/embed", {"inputs": ["a"] * 9}), 413,
+    check_error(s.post("/embed", {"inputs": ["a"] * 9}), 422,
                 "inputs: 9 inputs, more than the server's limit of 8")
-    check_error(s.post("/rerank", {"query": "a", "texts": ["b"]}), 400,
+    # TEI: "model is not a re-ranker model", a Backend error (424)
+    check_error(s.post("/rerank", {"query": "a", "texts": ["b"]}), 424,
                 "/rerank needs a cross-encoder model; this server's model is embedding "
                 "(use /v1/embeddings or /embed or /similarity)")
     check_error(s.request("GET", "/embed")[:2], 405, "/embed takes POST, not GET")
     check_error(s.request("GET", "/nope")[:2], 404, "no route /nope; the routes are "
-                "/v1/embeddings, /v1/models, /embed, /embed_all, /similarity, /rerank, /predict, "
-                "/, /tokenize, /decode, /info, /health, /metrics, /api-doc/openapi.json, /docs")
+                "/v1/embeddings, /v1/models, /embed, /embed_all, /embed_sparse, /similarity, "
+                "/rerank, /predict, /, /tokenize, /decode, /info, /health, /metrics, "
+                "/api-doc/openapi.json, /docs")
     metrics = s.request("GET", "/metrics")[1]  # each route's label, and the unmatched
-    for route, status in (("/rerank", 400), ("/embed", 405), ("unmatched", 404)):
+    for route, status in (("/rerank", 424), ("/embed", 405), ("unmatched", 404)):
         assert f'tfenc_requests_total{{route="{route}",status="{status}"}}' in metrics, metrics
     check_error(s.request("POST", "/v1/nope", {})[:2], 404, "no route /v1/nope")
     # a path with a newline: one log line still, the byte as \x0A
@@ -301,7 +312,7 @@ def test_errors(s):
     check_error(s.request("GET", "/%FF%FEx")[:2], 404, "no route /\ufffd\ufffdx;")
     # a quote cut to its first 64 bytes ends between two characters
     name = "a" * 63 + "\u00e9"
-    check_error(s.post("/tokenize", {"inputs": "a", "prompt_name": name}), 400,
+    check_error(s.post("/tokenize", {"inputs": "a", "prompt_name": name}), 422,
                 'prompt_name "' + "a" * 63 + '": the model has no such prompt')
     test_framing(s)
     test_nul_bytes(s)
@@ -439,7 +450,8 @@ def test_methods(s):
     status, out, r = s.request("GET", "/embed")
     assert out["error_type"] == "Validation" and r.getheader("Allow") == "POST", (out, r)
     assert s.request("GET", "/nope")[1]["error_type"] == "Validation"
-    check_error(s.post("/embed", b""), 400, "the request body is empty; expected a JSON object")
+    check_error(s.post("/embed", b""), 400, "the request body is empty; expected a JSON object",
+                False, "Empty")
     check_error(s.post("/v1/embeddings", b""), 400, "the request body is empty", True)
 
 
@@ -502,9 +514,11 @@ def test_tei_routes(s):
     assert s.post("/similarity", {"inputs": {"source_sentence": LONG, "sentences": [tail]},
                                   "parameters": {"truncate": True,
                                                  "truncation_direction": "Left"}})[1][0] > 0.999
-    # /embed_all: TEI's error shape, the route that can
-    status, err = s.post("/embed_all", {"inputs": "a"})
-    assert status == 424 and validate(err, "ErrorResponse") and "/embed" in err["error"], err
+    # /embed_all: TEI's EmbedAllResponse, every token's vector (its values:
+    # test_multi_vector_routes.py)
+    status, tokens = s.post("/embed_all", {"inputs": ["a", "a dog"]})
+    assert status == 200 and validate(tokens, "EmbedAllResponse"), tokens
+    assert [len(t) for t in tokens] == [3, 4] and len(tokens[1][0]) == 16, tokens
     # bad fields: TEI's ErrorResponse naming the field
     for body, path, needle in (
             ({"inputs": {"source_sentence": "a"}}, "/similarity",
@@ -523,13 +537,12 @@ def test_tei_routes(s):
             ({"ids": [[2], [999]]}, "/decode", "ids[1]: "),
             ({"inputs": "a"}, "/predict", "/predict needs a classifier model")):
         status, err = s.post(path, body)
-        assert status in (400, 413) and validate(err, "ErrorResponse"), (path, body, err)
+        assert status in (422, 424) and validate(err, "ErrorResponse"), (path, body, err)
         check_error((status, err), status, needle)
-    # /info: TEI's Info; its model_type an embedding's dim and similarity, not TEI's pooling
+    # /info: TEI's Info; its model_type TEI's {"embedding": {"pooling"}} (and dim, similarity)
     info = s.request("GET", "/info")[1]
-    schema = dict(SCHEMAS["Info"], properties=dict(SCHEMAS["Info"]["properties"],
-                                                   model_type={"type": "object"}))
-    assert validate(info, schema) and info["tokenization_workers"] == 1, info
+    assert validate(info, "Info") and info["tokenization_workers"] == 1, info
+    assert info["model_type"] == {"embedding": {"pooling": "mean"}}, info
     assert info["served_model_name"] == info["model_id"] == "st_mean_norm", info
     # /v1/models: OpenAI's list
     status, models = s.request("GET", "/v1/models")[:2]
@@ -568,11 +581,11 @@ def test_openai_limits(s):
     default (32) on TEI's routes."""
     status, out = s.post("/v1/embeddings", {"input": ["a"] * 2048, "user": "someone"})
     assert status == 200 and len(out["data"]) == 2048, status
-    check_error(s.post("/v1/embeddings", {"input": ["a"] * 2049}), 413,
+    check_error(s.post("/v1/embeddings", {"input": ["a"] * 2049}), 400,
                 "input: 2049 inputs, more than the server's limit of 2048 a request "
                 "(OpenAI's)", True)
     assert s.post("/embed", {"inputs": ["a"] * 32})[0] == 200
-    check_error(s.post("/embed", {"inputs": ["a"] * 33}), 413,
+    check_error(s.post("/embed", {"inputs": ["a"] * 33}), 422,
                 "inputs: 33 inputs, more than the server's limit of 32 a request "
                 "(--max-client-batch)")
     assert s.request("GET", "/info")[1]["max_client_batch_size"] == 32
@@ -590,7 +603,7 @@ def test_curl_routes(s):
     status, body = curl(s.port, "/info")
     info = json.loads(body)
     assert info["max_input_length"] == 12 and info["max_client_batch_size"] == 8, info
-    assert info["model_type"] == {"embedding": {"dim": 16, "similarity": "cosine"}}, info
+    assert info["model_type"] == {"embedding": {"pooling": "mean"}}, info
     status, body = curl(s.port, "/tokenize", "-d", json.dumps({"inputs": "hello"}))
     assert status == 200 and json.loads(body)[0][1]["text"] == "hello"
 
@@ -666,10 +679,10 @@ def test_heads():
         assert "text" not in g
     long_query = " ".join([q] * 6)  # its tokens: 6 times q's, and [CLS] [SEP] once
     query_tokens = 6 * (len(s.post("/tokenize", {"inputs": q}, headers=auth)[1][0]) - 2) + 2
-    check_error(s.post("/rerank", {"query": long_query, "texts": ["a dog."]}, headers=auth), 413,
+    check_error(s.post("/rerank", {"query": long_query, "texts": ["a dog."]}, headers=auth), 422,
                 "query: %d tokens, more than the model's limit of 32" % query_tokens)
     check_error(s.post("/rerank", {"query": q, "texts": ["a dog.", " ".join(docs * 3)]},
-                       headers=auth), 413, "texts[1] with the query: ")
+                       headers=auth), 422, "texts[1] with the query: ")
     check_error(s.post("/rerank", {"query": q, "texts": docs}), 401, "API key")
     assert s.post("/rerank", {"query": q, "texts": docs})[1]["error_type"] == "Validation"
     check_error(s.post("/rerank", {"query": q, "texts": docs},
@@ -677,9 +690,9 @@ def test_heads():
     assert s.request("GET", "/health")[0] == 200  # no key needed
     assert curl(s.port, "/rerank", "-H", "Authorization: Bearer sekret", "-d",
                 json.dumps({"query": q, "texts": docs}))[0] == 200
-    check_error(s.post("/embed", {"inputs": "a"}, headers=auth), 400,
+    check_error(s.post("/embed", {"inputs": "a"}, headers=auth), 424,
                 "/embed needs an embedding model; this server's model is cross-encoder "
-                "(use /rerank)")
+                "(use /rerank or /predict)")
     s.stop()
 
     texts = ["i liked the movie.", "the movie was bad.", "it was not good."]
@@ -697,7 +710,7 @@ def test_heads():
     softmax = {x["label"]: v / sum(z) for x, v in zip(raw, z)}
     for w in want[0]["labels"]:
         assert abs(softmax[w["label"]] - w["score"]) <= TOL, (softmax, want[0])
-    check_error(s.post("/predict", {"inputs": [["a", "b"], ["c"]]}), 400,
+    check_error(s.post("/predict", {"inputs": [["a", "b"], ["c"]]}), 422,
                 "inputs[1]: a single text among pairs")
     # TEI's PredictInput: a batch of [text] lists, and of pairs; [text] alone is one input
     status, batch = s.post("/predict", {"inputs": [[t] for t in texts]})
@@ -708,7 +721,7 @@ def test_heads():
     status, pairs = s.post("/predict", {"inputs": [[texts[0], texts[1]]]})
     assert status == 200 and pairs == [s.post("/predict", {"inputs": texts[:2]})[1]], pairs
     assert s.post("/", {"inputs": [[t] for t in texts]})[1] == got  # POST /: /predict
-    check_error(s.post("/predict", {"inputs": [["a", "b", "c"]]}), 400,
+    check_error(s.post("/predict", {"inputs": [["a", "b", "c"]]}), 422,
                 "inputs[0]: expected [text] or a pair [text, text], got an array of more than 2")
     validate(s.request("GET", "/info")[1], "Info")
     assert curl(s.port, "/predict", "-d", json.dumps({"inputs": texts[0]}))[0] == 200
@@ -782,7 +795,8 @@ def test_refused_kinds():
                           "--port-file", port_file], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1, (run.returncode, run.stderr)
     assert "roberta_token_classifier: a token-classifier folder; tfenc serve serves " \
-           "embedding, cross-encoder and classifier folders" in run.stderr, run.stderr
+           "embedding, multi-vector, sparse-embedding, cross-encoder and classifier folders" \
+        in run.stderr, run.stderr
     assert not os.path.exists(port_file)
 
 
@@ -801,6 +815,29 @@ def test_latin1_folder_name():
     log = open(s.log_path, "rb").read()
     assert b"tfenc serve: caf\\xE9 (embedding) on http://127.0.0.1:" in log, log[:200]
     log.decode("utf-8")
+
+
+def test_every_source_embed_runs():
+    """One model resolver (tf_model_resolve, tf_pipeline_load): what tfenc embed runs, the
+    server serves, with the same numbers: libtfenc's own folder (tfenc create's file and a
+    vocab.txt, no config.json: it once answered "config.json: cannot open") and that weights
+    file alone (the vocab.txt beside it)."""
+    folder = os.path.join(TMP, "own")
+    os.mkdir(folder)
+    weights = os.path.join(folder, "model.safetensors")
+    subprocess.run([TFENC, "create", weights, "--vocab",
+                    os.path.join(sys.argv[2], "wordpiece", "vocab.txt"), "--d-model", "32",
+                    "--heads", "2", "--d-ff", "64"], check=True, capture_output=True)
+    os.symlink(os.path.join(sys.argv[2], "wordpiece", "vocab.txt"),
+               os.path.join(folder, "vocab.txt"))
+    want = tfenc_json("embed", "--model", folder, "--json", "the cat sat.", "hello")
+    for source in (folder, weights):
+        s = Server(source)
+        status, got = s.post("/embed", {"inputs": ["the cat sat.", "hello"], "normalize": False})
+        assert status == 200, got
+        close(got, want["embeddings"], f"tfenc serve --model {source}")
+        assert s.request("GET", "/info")[1]["model_type"] == {"embedding": {"pooling": "mean"}}
+        s.stop()
 
 
 def half_requests(port, count, source):
@@ -989,6 +1026,7 @@ def main():
         test_back_pressure_and_cancel()
         test_refused_kinds()
         test_latin1_folder_name()
+        test_every_source_embed_runs()
         test_slow_loris()
         test_slow_requests()
         test_sigterm_under_load()
@@ -1000,4 +1038,5 @@ def main():
           "--dimensions-layer-norm, back-pressure, cancel, refused kinds, slow loris, SIGTERM: ok")
 
 
-main()
+if __name__ == "__main__":  # test_sparse_routes.py and test_multi_vector_routes.py import it
+    main()

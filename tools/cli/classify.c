@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_cli.h"
 #include "job_output.h"
 #include "options.h"
 #include "pipeline_cli.h"
@@ -196,6 +197,8 @@ static int classify_tokens(const classify_options *o)
 
 int tfenc_classify(int argc, char **argv)
 {
+    if (image_cli_wanted(argc, argv))
+        return image_cli_classify(argc, argv);
     classify_options o;
     int status;
     if (!pipeline_cli_parse(&o, "classify", classify_usage, argc, argv, 1, 1, &status))

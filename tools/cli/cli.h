@@ -20,6 +20,10 @@ int tfenc_rerank(int argc, char **argv);
 /* tfenc classify --model DIR TEXT...: a classifier's label probabilities. */
 int tfenc_classify(int argc, char **argv);
 
+/* tfenc fill-mask --model DIR [--top-k N] TEXT...: a masked-LM's best
+ * tokens for each mask token. */
+int tfenc_fill_mask(int argc, char **argv);
+
 /* tfenc serve --model DIR: an HTTP server of embeddings, reranking and
  * classification (tools/serve/; in a build without it, -Dserve=false,
  * serve_absent.c says so). */

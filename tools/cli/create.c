@@ -117,7 +117,7 @@ int tfenc_create(int argc, char **argv)
                (int)o.cfg.d_model, (int)o.cfg.n_heads, (int)o.cfg.d_ff, (int)o.cfg.n_layers,
                (int)o.cfg.vocab_size);
     else
-        cli_error("create", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("create", "%s", tf_last_error());
     tf_tokenizer_destroy(tok);
     tf_encoder_destroy(enc);
     return s ? CLI_FAILED : 0;

@@ -16,11 +16,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "embed_sparse.h"
+#include "embed_tokens.h"
+#include "image_cli.h"
 #include "job_output.h"
 #include "model_arg.h"
 #include "npy.h"
 #include "options.h"
 #include "pipeline_cli.h"
+#include "quantize_cli.h"
 #include "text_lines.h"
 #include "tfenc.h"
 
@@ -55,7 +59,13 @@ typedef struct embed_options {
     int32_t pooling, max_length; /* max_length 0: the default */
     int32_t dimensions;          /* 0: all */
     int dimensions_layer_norm;   /* --dimensions-layer-norm: nomic's Matryoshka recipe */
+    int32_t precision;           /* --precision: a tf_precision (float32 by default) */
+    const char *calibration;     /* --calibration FILE.npy: int8 / uint8 ranges, NULL: none */
     tf_load_options load;
+    embed_sparse_options sparse_opts; /* --sparse, --query, --max-active-dims, --decode-tokens */
+    int32_t sparse;
+    /* --multi-vector: every token's vector (embed_tokens.c) */
+    int32_t multi_vector;
     const char **texts; /* [n_texts]: the TEXT arguments, then the lines of --file */
     size_t n_texts, n_args;
     text_lines lines;
@@ -75,15 +85,21 @@ typedef struct embedder {
 
 static void embed_usage(FILE *out)
 {
-    char pools[64];
+    char pools[64], precisions[64];
     fprintf(out,
             "usage: tfenc embed --model FILE_OR_DIR [--vocab vocab.txt] [--cased]\n"
             "                   [--pool %s] [--normalize] [--max-length N]\n"
             "                   [--file TEXTS.txt|-] [--output text|json|jsonl|npy]\n"
             "                   [--out FILE] [--batch-size N] [--threads N] [TEXT ...]\n"
             "       tfenc embed --model DIR_OR_ID [--prompt-name NAME] [--dimensions N]\n"
-            "                   [--dimensions-layer-norm] [--normalize] [--max-length N] ...\n",
-            cli_names(tf_pooling_name, "|", "|", pools, sizeof pools));
+            "                   [--dimensions-layer-norm] [--normalize] [--max-length N] ...\n"
+            "       tfenc embed --model DIR_OR_ID --sparse [--query] [--max-active-dims K]\n"
+            "                   [--decode-tokens] [--prompt-name NAME] ...\n"
+            "       tfenc embed --model DIR_OR_ID --multi-vector [--query] [--normalize] ...\n"
+            "       tfenc embed ... [--precision %s]\n"
+            "                   [--calibration EMBEDDINGS.npy]\n",
+            cli_names(tf_pooling_name, "|", "|", pools, sizeof pools),
+            cli_names(tf_precision_name, "|", "|", precisions, sizeof precisions));
     cli_load_options_usage(out, "                   ");
     fprintf(out,
             "One vector per text (each TEXT, then each line of --file): WordPiece tokens\n"
@@ -97,8 +113,9 @@ static void embed_usage(FILE *out)
             "\"embedding\"} per text; npy, an [N, D] float32 array. Numbers are written to\n"
             "read back as the same float32. On stdout, or in --out FILE (then a note on\n"
             "stderr); --json is --output json, --npy FILE is --output npy --out FILE.\n"
-            "--batch-size N texts per forward call (default %d; the same vectors for any\n"
-            "N), --threads N at most (default: one per core).\n"
+            "--batch-size N texts per forward call (default %d; a vector differs between\n"
+            "values of N in its last bits at most), --threads N at most (default: one per\n"
+            "core; the same vectors for any N).\n"
             "A sentence-transformers folder DIR (modules.json) runs its own pipeline: its\n"
             "tokenizer settings, max_seq_length, pooling, Dense and Normalize modules,\n"
             "prompts (--prompt-name; default: its default_prompt_name) and --dimensions\n"
@@ -106,7 +123,21 @@ static void embed_usage(FILE *out)
             "nomic-embed-text-v1.5's recipe instead (its model card): a layer norm over\n"
             "all the values, the first N (default: all), unit length.\n"
             "A folder of another kind (a classifier, a cross-encoder, a token classifier)\n"
-            "is refused, naming the subcommand that runs it.\n",
+            "is refused, naming the subcommand that runs it.\n"
+            "--precision quantizes the vectors as sentence-transformers' quantize_embeddings\n"
+            "(tf_quantize): int8 and uint8 map each dimension's range onto 256 buckets (the\n"
+            "range of --calibration's rows, a float32 [rows, D] .npy, else of the texts'\n"
+            "vectors), binary and ubinary pack the signs 8 a byte. The output holds\n"
+            "integers: npy int8 (int8, binary) or uint8 (uint8, ubinary) [N, D] ([N, D/8]\n"
+            "rounded up for the bits); json adds \"precision\".\n"
+            "--sparse runs a SPLADE folder (a SparseEncoder's, or a bare *ForMaskedLM):\n"
+            "one JSON line {\"indices\", \"values\"} per text, indices ascending; --query\n"
+            "takes a Router's query route, --max-active-dims K keeps the K largest values,\n"
+            "--decode-tokens adds \"tokens\", each index's vocabulary entry.\n"
+            "--multi-vector gives every token's vector: one JSON line {\"rows\", \"dim\",\n"
+            "\"vectors\"} per text; a PyLate (ColBERT) folder's as PyLate's encode gives\n"
+            "them (documents; --query: queries), an embedding folder's last hidden state\n"
+            "(--normalize: at unit length).\n",
             DEFAULT_MAX_LENGTH, EMBED_BATCH);
     cli_model_usage(out, "");
 }
@@ -156,6 +187,7 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
         {"--vocab", "a vocab.txt", &o->vocab},
         {"--file", "a text file or - (standard input)", &o->file},
         {"--prompt-name", "a prompt of the folder", &o->prompt_name},
+        {"--calibration", "a float32 .npy of embeddings", &o->calibration},
     };
     const int rc = cli_string_table(a, flag, CLI_TABLE(paths));
     if (rc)
@@ -166,6 +198,10 @@ static int set_value(cli_args *a, const char *flag, embed_options *o)
     }
     if (!strcmp(flag, "--dimensions"))
         return cli_int(a, flag, 1, 1048576, &o->dimensions);
+    if (!strcmp(flag, "--max-active-dims"))
+        return cli_int(a, flag, 1, INT32_MAX, &o->sparse_opts.max_active_dims);
+    if (!strcmp(flag, "--precision"))
+        return cli_enum(a, flag, tf_precision_name, tf_precision_from_name, &o->precision);
     if (!strcmp(flag, "--batch-size"))
         return cli_int(a, flag, 1, MAX_BATCH, &o->batch_size);
     if (!strcmp(flag, "--threads"))
@@ -183,6 +219,15 @@ static int take_embed(cli_args *a, const char *arg, void *user)
     embed_options *o = user;
     if (!strcmp(arg, "--json"))
         return choose_output(a->command, o, OUTPUT_JSON, arg);
+    int32_t *sparse_flag = !strcmp(arg, "--sparse") ? &o->sparse
+        : !strcmp(arg, "--multi-vector")            ? &o->multi_vector
+        : !strcmp(arg, "--query")                   ? &o->sparse_opts.is_query
+        : !strcmp(arg, "--decode-tokens")           ? &o->sparse_opts.decode_tokens
+                                                    : NULL;
+    if (sparse_flag) {
+        *sparse_flag = 1;
+        return 1;
+    }
     if (!strcmp(arg, "--dimensions-layer-norm")) {
         o->dimensions_layer_norm = 1;
         return 1;
@@ -326,7 +371,7 @@ static tf_status load_tokenizer(const embed_options *o, const char *vocab, int32
 
 static int fail(tf_status s)
 {
-    cli_error("embed", "%s: %s", tf_status_name(s), tf_last_error());
+    cli_error("embed", "%s", tf_last_error());
     return CLI_FAILED;
 }
 
@@ -393,7 +438,7 @@ static tf_status report_cut(const embedder *e, const tf_encoding *enc, size_t fi
 /* The tokenizer refused texts first..first+n: names the first it refuses
  * alone (the batch's message counts from the batch's first text); else
  * the batch's message. */
-static int blame_text(const embedder *e, size_t first, size_t n, tf_status batch_status)
+static int blame_text(const embedder *e, size_t first, size_t n)
 {
     char batch_message[512];
     snprintf(batch_message, sizeof batch_message, "%s", tf_last_error());
@@ -403,12 +448,11 @@ static int blame_text(const embedder *e, size_t first, size_t n, tf_status batch
         const tf_status s = tf_tokenizer_encode(e->tok, text, strlen(text), NULL, 0, &enc);
         tf_encoding_destroy(enc);
         if (s) {
-            text_error(e->o, i, ": %s: %s", tf_status_name(s), tf_last_error());
+            text_error(e->o, i, ": %s", tf_last_error());
             return CLI_FAILED;
         }
     }
-    cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(batch_status),
-              batch_message);
+    cli_error("embed", "texts %zu..%zu: %s", first + 1, first + n, batch_message);
     return CLI_FAILED;
 }
 
@@ -419,7 +463,7 @@ static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors
     tf_encoding *enc = NULL;
     tf_status s = tf_tokenizer_encode_batch(e->tok, n, e->o->texts + first, NULL, NULL, NULL, &enc);
     if (s == TF_ERR_INVALID_ARGUMENT)
-        return blame_text(e, first, n, s);
+        return blame_text(e, first, n);
     if (s || (s = report_cut(e, enc, first, cut))) {
         tf_encoding_destroy(enc);
         return fail(s);
@@ -439,51 +483,58 @@ static int embed_batch(const embedder *e, size_t first, size_t n, float *vectors
     free(hidden);
     tf_encoding_destroy(enc);
     if (s)
-        cli_error("embed", "texts %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(s),
-                  tf_last_error());
+        cli_error("embed", "texts %zu..%zu: %s", first + 1, first + n, tf_last_error());
     return s ? CLI_FAILED : 0;
 }
 
-/* vectors [n, D] as --output says, on out. */
-static void print_vectors(FILE *out, const embed_options *o, const float *vectors, size_t n, int D)
+/* rows (of vectors [n, D]) as --output says, on out. */
+static void print_vectors(FILE *out, const embed_options *o, const cli_rows *rows, int D)
 {
     const int json = o->output == OUTPUT_JSON, jsonl = o->output == OUTPUT_JSONL;
     const char *between = json || jsonl ? ", " : " ";
     char number[CLI_FLOAT_CHARS];
-    if (json)
+    if (json && o->precision != TF_PRECISION_FLOAT32)
+        fprintf(out, "{\"dim\": %d, \"precision\": \"%s\", \"truncated\": %zu, \"embeddings\": [",
+                D, tf_precision_name(o->precision), o->truncated);
+    else if (json)
         fprintf(out, "{\"dim\": %d, \"truncated\": %zu, \"embeddings\": [", D, o->truncated);
-    for (size_t i = 0; i < n && !ferror(out); i++) {
+    for (size_t i = 0; i < rows->n && !ferror(out); i++) {
         if (jsonl)
             fprintf(out, "{\"index\": %zu, \"embedding\": [", i);
         else if (json)
             fprintf(out, "%s[", i ? ", " : "");
-        for (int k = 0; k < D; k++)
-            fprintf(out, "%s%s", k ? between : "",
-                    cli_float_text(number, vectors[i * (size_t)D + (size_t)k]));
+        for (size_t k = 0; k < rows->width; k++)
+            fprintf(out, "%s%s", k ? between : "", cli_row_value_text(number, rows, i, k));
         fputs(jsonl ? "]}\n" : json ? "]" : "\n", out);
     }
     if (json)
         fputs("]}\n", out);
 }
 
-/* vectors [n, D] on stdout or in --out; 0, or CLI_FAILED after a message. */
-static int write_vectors(const embed_options *o, const float *vectors, size_t n, int D)
+/* rows (of vectors [n, D]) as --output says, on f: 0, or -1 with errno
+ * saying why. */
+static int put_rows(FILE *f, const embed_options *o, const cli_rows *rows, int D)
 {
-    const int64_t dims[2] = {(int64_t)n, D};
+    const int64_t dims[2] = {(int64_t)rows->n, (int64_t)rows->width};
+    size_t item_bytes;
+    const char *descr = cli_rows_npy_descr(rows, &item_bytes);
+    const void *data = rows->floats ? (const void *)rows->floats : rows->bytes;
+    if (o->output == OUTPUT_NPY)
+        return npy_fwrite(f, descr, item_bytes, data, 2, dims);
+    print_vectors(f, o, rows, D);
+    return 0;
+}
+
+/* rows on stdout or in --out; 0, or CLI_FAILED after a message. */
+static int write_rows(const embed_options *o, const cli_rows *rows, int D)
+{
     if (!o->out) {
-        if (o->output == OUTPUT_NPY)
-            npy_fwrite_f32(stdout, vectors, 2, dims); /* a failure: tfenc.c's check */
-        else
-            print_vectors(stdout, o, vectors, n, D);
+        put_rows(stdout, o, rows, D); /* a failure: tfenc.c's check */
         return 0;
     }
     errno = 0;
     FILE *f = fopen(o->out, "wb");
-    int ok = f != NULL;
-    if (ok && o->output == OUTPUT_NPY)
-        ok = npy_fwrite_f32(f, vectors, 2, dims) == 0;
-    else if (ok)
-        print_vectors(f, o, vectors, n, D);
+    int ok = f != NULL && put_rows(f, o, rows, D) == 0;
     ok = ok && fflush(f) == 0 && !ferror(f);
     const int err = errno ? errno : EIO;
     if (f && fclose(f) != 0)
@@ -493,8 +544,24 @@ static int write_vectors(const embed_options *o, const float *vectors, size_t n,
                   strerror(errno ? errno : err));
         return CLI_FAILED;
     }
-    cli_error("embed", "wrote %zu vectors of %d floats to %s", n, D, o->out);
+    if (o->precision == TF_PRECISION_FLOAT32)
+        cli_error("embed", "wrote %zu vectors of %d floats to %s", rows->n, D, o->out);
+    else
+        cli_error("embed", "wrote %zu vectors of %zu %s values to %s", rows->n, rows->width,
+                  tf_precision_name(o->precision), o->out);
     return 0;
+}
+
+/* vectors [n, D] in --precision on stdout or in --out; 0, or CLI_FAILED
+ * after a message. */
+static int write_vectors(const embed_options *o, const float *vectors, size_t n, int D)
+{
+    cli_rows rows;
+    if (cli_quantize("embed", o->precision, o->calibration, vectors, n, D, &rows))
+        return CLI_FAILED;
+    const int rc = write_rows(o, &rows, D);
+    cli_rows_free(&rows);
+    return rc;
 }
 
 static int embed_all(embed_options *o)
@@ -575,8 +642,59 @@ static int embed_folder(embed_options *o)
     return rc;
 }
 
+/* --sparse (embed_sparse.c): its flags with it, the dense vectors' refused. */
+static int embed_sparse(embed_options *o)
+{
+    const char *flag = o->output_by && o->output != OUTPUT_JSONL ? o->output_by
+        : o->dimensions || o->dimensions_layer_norm              ? "--dimensions"
+        : o->precision != TF_PRECISION_FLOAT32                   ? "--precision"
+        : o->normalize                                           ? "--normalize"
+        : o->pool_given                                          ? "--pool"
+        : o->vocab                                               ? "--vocab"
+                                                                 : NULL;
+    if (flag) {
+        cli_error("embed", "%s: not with --sparse (one JSON line of indices and values a text)",
+                  flag);
+        return CLI_USAGE;
+    }
+    embed_sparse_options *s = &o->sparse_opts;
+    s->model = o->model, s->texts = o->texts, s->n = o->n_texts, s->prompt_name = o->prompt_name;
+    s->batch_size = o->batch_size, s->threads = o->threads, s->max_length = o->max_length;
+    s->out = o->out;
+    return embed_sparse_run(s);
+}
+
+/* --multi-vector (embed_tokens.c): its flags with it, the pooled vectors' refused. */
+static int embed_tokens(embed_options *o)
+{
+    const char *flag = o->output_by && o->output != OUTPUT_JSONL ? o->output_by
+        : o->dimensions || o->dimensions_layer_norm              ? "--dimensions"
+        : o->precision != TF_PRECISION_FLOAT32                   ? "--precision"
+        : o->pool_given                                          ? "--pool"
+        : o->vocab                                               ? "--vocab"
+        : o->sparse                                              ? "--sparse"
+                                                                 : NULL;
+    if (flag) {
+        cli_error("embed", "%s: not with --multi-vector (one JSON line of vectors a text)", flag);
+        return CLI_USAGE;
+    }
+    const embed_tokens_options t = {.model = o->model,
+                                    .texts = o->texts,
+                                    .n = o->n_texts,
+                                    .prompt_name = o->prompt_name,
+                                    .batch_size = o->batch_size,
+                                    .threads = o->threads,
+                                    .max_length = o->max_length,
+                                    .is_query = o->sparse_opts.is_query,
+                                    .normalize = o->normalize,
+                                    .out = o->out};
+    return embed_tokens_run(&t);
+}
+
 int tfenc_embed(int argc, char **argv)
 {
+    if (image_cli_wanted(argc, argv))
+        return image_cli_embed(argc, argv);
     embed_options o;
     const int parsed = parse_embed(argc, argv, &o);
     int rc;
@@ -589,9 +707,20 @@ int tfenc_embed(int argc, char **argv)
         rc = CLI_USAGE;
     } else if (!(o.model = cli_model_path("embed", &o.source, &rc))) {
         /* rc set after the message */
+    } else if (o.calibration && o.precision != TF_PRECISION_INT8 &&
+               o.precision != TF_PRECISION_UINT8) {
+        cli_error("embed",
+                  "--calibration: only --precision int8 and uint8 use ranges, got "
+                  "--precision %s",
+                  tf_precision_name(o.precision));
+        rc = CLI_USAGE;
     } else if (!o.out && o.output == OUTPUT_NPY && isatty(STDOUT_FILENO)) {
         cli_error("embed", "--output npy: standard output is a terminal; pass --out FILE");
         rc = CLI_USAGE;
+    } else if (o.multi_vector) {
+        rc = embed_tokens(&o);
+    } else if (o.sparse) {
+        rc = embed_sparse(&o);
     } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions ||
                o.dimensions_layer_norm) {
         rc = embed_folder(&o);

@@ -59,7 +59,7 @@ static int print_runtime(void)
     tf_runtime_info r;
     const tf_status s = tf_runtime_info_get(&r);
     if (s) {
-        cli_error("info", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("info", "%s", tf_last_error());
         return CLI_FAILED;
     }
     printf("libtfenc %s\nBLAS: %s, kernels %s, its thread setting %d\n  %s\n"
@@ -168,7 +168,7 @@ int tfenc_info(int argc, char **argv)
     tf_model_info *info;
     const tf_status s = tf_model_inspect(path, &o.load, &info);
     if (s) {
-        cli_error("info", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("info", "%s", tf_last_error());
         return CLI_FAILED;
     }
     tf_config cfg;

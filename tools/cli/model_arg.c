@@ -3,10 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_arg.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tfenc.h"
@@ -88,49 +86,10 @@ static int32_t draw_progress(const tf_hub_progress *p, void *user)
 
 /* ---- Resolving ------------------------------------------------------------------ */
 
-/* 1 when path names nothing on disk (so it may be a Hub id); 0 when
- * something is there, or it cannot be looked at (the loader says why). */
-static int nothing_at(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) &&
-        lstat(path, &st) != 0; /* a link to nothing: the loader names it */
-}
-
-/* The library's reason a repo_id is none: its message from "expected". */
-static const char *id_problem(const char *message)
-{
-    const char *expected = strstr(message, "\": expected ");
-    return expected ? expected + 3 : message;
-}
-
-/* The message and exit status of tf_hub_resolve's failure s. */
-static int hub_failed(const char *command, const cli_model *m, tf_status s)
-{
-    const char *message = tf_last_error();
-    if (s == TF_ERR_INVALID_ARGUMENT && !strncmp(message, "repo_id ", 8)) {
-        cli_error(command, "--model %s: no such folder, and not a Hub id (%s)", m->model,
-                  id_problem(message));
-        return CLI_USAGE;
-    }
-    cli_error(command, "--model %s: no such folder; as a Hub id: %s: %s", m->model,
-              tf_status_name(s), message);
-    return s == TF_ERR_NOT_FOUND || s == TF_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_FAILED;
-}
-
+/* The path to load (tf_model_resolve: the library's one reading of a
+ * model source for every surface), its messages after "--model ". */
 const char *cli_model_path(const char *command, cli_model *m, int *status)
 {
-    const int on_disk = !nothing_at(m->model);
-    if (on_disk && m->revision) {
-        cli_error(command,
-                  "--revision %s: --model %s is on disk, which has no revisions (a "
-                  "Hub id's)",
-                  m->revision, m->model);
-        *status = CLI_USAGE;
-        return NULL;
-    }
-    if (on_disk)
-        return m->model;
     char *folder = malloc(HUB_PATH_BYTES);
     if (!folder) {
         cli_error(command, "--model %s: out of memory", m->model);
@@ -146,15 +105,32 @@ const char *cli_model_path(const char *command, cli_model *m, int *status)
         o.progress = draw_progress;
         o.progress_user_data = &bar;
     }
-    const tf_status s = tf_hub_resolve(m->model, &o, folder, HUB_PATH_BYTES, NULL);
+    const tf_status s = tf_model_resolve(m->model, &o, folder, HUB_PATH_BYTES, NULL);
     if (bar.drawn)
         cli_progress_end();
     if (s) {
         free(folder);
-        *status = hub_failed(command, m, s);
+        const char *message = tf_last_error();
+        if (!strncmp(message, "options.revision", 16)) /* a path has no revisions */
+            cli_error(command,
+                      "--revision %s: --model %s is on disk, which has no revisions "
+                      "(a Hub id's)",
+                      m->revision, m->model);
+        else
+            cli_error(command, "--model %s", message);
+        /* usage: a name that is nothing, an id or revision the Hub does not have;
+           failed: the Hub or the cache failed */
+        const int hub = strstr(message, "; as a Hub id: ") != NULL;
+        *status = !hub || s == TF_ERR_NOT_FOUND || s == TF_ERR_INVALID_ARGUMENT ? CLI_USAGE
+                                                                                : CLI_FAILED;
         return NULL;
     }
     free(m->folder);
+    m->folder = NULL;
+    if (strcmp(folder, m->model) == 0) { /* on disk: --model itself */
+        free(folder);
+        return m->model;
+    }
     m->folder = folder;
     return folder;
 }

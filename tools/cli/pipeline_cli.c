@@ -35,6 +35,10 @@ static const struct {
     {TF_PIPELINE_CROSS_ENCODER, "tfenc rerank"},
     {TF_PIPELINE_CLASSIFIER, "tfenc classify"},
     {TF_PIPELINE_TOKEN_CLASSIFIER, "tfenc classify --tokens"},
+    {TF_PIPELINE_FILL_MASK, "tfenc fill-mask"},
+    {TF_PIPELINE_MULTI_VECTOR, "tfenc embed --multi-vector (and tfenc rerank)"},
+    {TF_PIPELINE_IMAGE_EMBEDDING, "tfenc embed --image"},
+    {TF_PIPELINE_IMAGE_CLASSIFIER, "tfenc classify --image"},
 };
 
 const char *pipeline_cli_runs(int32_t kind)
@@ -64,11 +68,14 @@ static int kind_taken(const char *command, const char *dir, const tf_pipeline *p
 
 /* dir as a pipeline (max_seq_length 0: the folder's); NULL with the
  * library's status in *s. */
-static tf_pipeline *load(const char *dir, int32_t max_seq_length, tf_status *s)
+static tf_pipeline *load(const char *dir, int32_t max_seq_length, unsigned kinds, tf_status *s)
 {
     tf_pipeline_options o;
     tf_pipeline_options_init(&o);
     o.max_seq_length = max_seq_length;
+    /* a bare *ForMaskedLM folder: its head for the subcommands that run one */
+    if (kinds & PIPELINE_CLI_KIND(TF_PIPELINE_FILL_MASK))
+        o.kind = TF_PIPELINE_FILL_MASK;
     tf_pipeline *p = NULL;
     *s = tf_pipeline_load(dir, &o, &p);
     return p;
@@ -78,7 +85,7 @@ tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max
                                unsigned kinds)
 {
     tf_status s;
-    tf_pipeline *p = load(dir, max_seq_length, &s);
+    tf_pipeline *p = load(dir, max_seq_length, kinds, &s);
     if (s)
         pipeline_cli_fail(command, s);
     if (p && !kind_taken(command, dir, p, kinds)) {
@@ -91,7 +98,7 @@ tf_pipeline *pipeline_cli_load(const char *command, const char *dir, int32_t max
 int pipeline_cli_other_kind(const char *command, const char *dir, unsigned kinds)
 {
     tf_status s;
-    tf_pipeline *p = load(dir, 0, &s);
+    tf_pipeline *p = load(dir, 0, kinds, &s);
     const int other = p && !kind_taken(command, dir, p, kinds);
     tf_pipeline_destroy(p);
     return other;
@@ -99,7 +106,7 @@ int pipeline_cli_other_kind(const char *command, const char *dir, unsigned kinds
 
 int pipeline_cli_fail(const char *command, tf_status s)
 {
-    cli_error(command, "%s: %s", tf_status_name(s), tf_last_error());
+    cli_error(command, "%s", tf_last_error());
     return CLI_FAILED;
 }
 
@@ -110,31 +117,27 @@ int pipeline_cli_run(const char *command, const tf_pipeline *p, pipeline_cli_cal
     tf_status s = TF_OK;
     cli_job job;
     cli_job_start(&job, command, what, all->n, progress);
-    /* one call when no progress is shown: the library's messages count from input 0 */
+    /* one call when no progress is shown */
     const size_t batch = !job.mode ? all->n
         : all->batch_size          ? (size_t)all->batch_size
                                    : PIPELINE_CLI_BATCH;
-    for (; s == TF_OK && first + n < all->n; cli_job_step(&job, first + n)) {
+    while (s == TF_OK && first + n < all->n) {
         first += n;
         n = all->n - first < batch ? all->n - first : batch;
         size_t cut = 0;
         tf_pipeline_args a = *all;
         a.n = n, a.texts = all->texts + first, a.pairs = all->pairs ? all->pairs + first : NULL;
         a.out = all->out + first * width, a.out_len = n * width, a.truncated = &cut;
+        a.first_index = first; /* messages name the job's index */
         s = call(p, &a);
         truncated += cut;
+        if (s == TF_OK)
+            cli_job_step(&job, first + n);
     }
     cli_job_end(&job);
     if (all->truncated)
         *all->truncated = truncated;
-    if (!s)
-        return 0;
-    if (n == all->n)
-        return pipeline_cli_fail(command, s);
-    /* the library counts inputs from the call's first */
-    cli_error(command, "inputs %zu..%zu: %s: %s", first + 1, first + n, tf_status_name(s),
-              tf_last_error());
-    return CLI_FAILED;
+    return s ? pipeline_cli_fail(command, s) : 0;
 }
 
 void pipeline_cli_json_string(FILE *out, const char *s)

@@ -1,5 +1,6 @@
 /* rerank.c — `tfenc rerank --model DIR QUERY DOC...`: a cross-encoder's
- * score of each (QUERY, DOC) pair, best first. */
+ * score of each (QUERY, DOC) pair, or a multi-vector (ColBERT) folder's
+ * MaxSim, best first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ static void rerank_usage(FILE *out)
             "Scores each (QUERY, DOC) pair with the cross-encoder in DIR (a\n"
             "*ForSequenceClassification folder: its logits through the folder's activation,\n"
             "sigmoid for one label by default, as sentence-transformers' CrossEncoder.predict),\n"
-            "and prints them best first:\n"
+            "or by MaxSim with a PyLate (ColBERT) folder (QUERY encoded as a query, each\n"
+            "DOC as a document, as PyLate's rank.rerank), and prints them best first:\n"
             "score, the DOC's position (from 0) and the DOC, tab-separated; --json: a list\n"
             "of {\"index\", \"score\", \"text\"} (scores that read back as the same\n"
             "float32). --file: more DOCs, one a line (-: standard input), after the DOC\n"
@@ -64,12 +66,13 @@ static void print_ranking(const rerank_options *o, const ranked *r, size_t n)
 static int rerank(const rerank_options *o)
 {
     tf_pipeline *p = pipeline_cli_load("rerank", o->model, 0,
-                                       PIPELINE_CLI_KIND(TF_PIPELINE_CROSS_ENCODER));
+                                       PIPELINE_CLI_KIND(TF_PIPELINE_CROSS_ENCODER) |
+                                           PIPELINE_CLI_KIND(TF_PIPELINE_MULTI_VECTOR));
     if (!p)
         return CLI_FAILED;
     const size_t n = o->n_args - 1;
     const char **queries = malloc(n * sizeof *queries);
-    float *scores = malloc(n * sizeof *scores); /* [n]: a cross-encoder's one label */
+    float *scores = malloc(n * sizeof *scores); /* [n]: one label's, or MaxSim */
     ranked *r = malloc(n * sizeof *r);
     int rc = 0;
     size_t truncated = 0;

@@ -20,6 +20,7 @@ static void usage(FILE *out)
             "             sentence-transformers folder's own pipeline\n"
             "  rerank     a cross-encoder's scores of (query, document) pairs, best first\n"
             "  classify   a sequence classifier's label probabilities of texts\n"
+            "  fill-mask  a masked-LM's best tokens for each mask token of texts\n"
             "  tokenize   the ids (--json: tokens, offsets, type ids) a tokenizer.json, a\n"
             "             model folder or a vocab.txt gives texts\n"
             "  serve      an HTTP server of a model folder: OpenAI's /v1/embeddings and\n"
@@ -49,9 +50,10 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"explain", tfenc_explain},   {"embed", tfenc_embed},       {"rerank", tfenc_rerank},
-    {"classify", tfenc_classify}, {"tokenize", tfenc_tokenize}, {"serve", tfenc_serve},
-    {"create", tfenc_create},     {"info", tfenc_info},         {"version", version},
+    {"explain", tfenc_explain},     {"embed", tfenc_embed},       {"rerank", tfenc_rerank},
+    {"classify", tfenc_classify},   {"tokenize", tfenc_tokenize}, {"serve", tfenc_serve},
+    {"create", tfenc_create},       {"info", tfenc_info},         {"version", version},
+    {"fill-mask", tfenc_fill_mask},
 };
 
 /* Every write to stdout went through its buffer: a failed one (a full disk,

@@ -152,7 +152,7 @@ static int tokenize(const tokenize_options *o)
     tf_tokenizer *tok;
     tf_status s = tf_tokenizer_load(o->tokenizer, NULL, &tok);
     if (s) {
-        cli_error("tokenize", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("tokenize", "%s", tf_last_error());
         return CLI_FAILED;
     }
     int rc = 0;
@@ -162,7 +162,7 @@ static int tokenize(const tokenize_options *o)
         s = tf_tokenizer_encode_batch_with(tok, 1, &o->texts[i], NULL, o->pair ? &o->pair : NULL,
                                            NULL, &opts, &e);
         if (s) {
-            cli_error("tokenize", "text %zu: %s: %s", i, tf_status_name(s), tf_last_error());
+            cli_error("tokenize", "text %zu: %s", i, tf_last_error());
             rc = CLI_FAILED;
             break;
         }

@@ -16,6 +16,7 @@
 #include "config_view.h"
 #include "dump.h"
 #include "explain_html.h"
+#include "explain_retrieval.h"
 #include "heatmap.h"
 #include "options.h"
 #include "recording.h"
@@ -487,7 +488,7 @@ static int wordpiece_tokens(walkthrough *w, int32_t *ids, const tf_tokenizer *to
     tf_encoding *e;
     const tf_status s = tf_tokenizer_encode(tok, text, strlen(text), NULL, 0, &e);
     if (s) {
-        cli_error("explain", "--text: %s: %s", tf_status_name(s), tf_last_error());
+        cli_error("explain", "--text: %s", tf_last_error());
         return -1;
     }
     const int n = tf_encoding_lengths(e)[0];
@@ -680,6 +681,7 @@ static int write_html(const walkthrough *w, const int32_t *ids)
     const explain_options *o = w->opt;
     char err[600];
     worked_example example;
+    retrieval_view view = {.kind = -1};
     const explain_page page = {
         .rec = &w->rec,
         .cfg = &w->cfg,
@@ -691,9 +693,13 @@ static int write_html(const walkthrough *w, const int32_t *ids)
         .layer = o->layer,
         .head = o->head,
         .example = &example,
+        .retrieval = &view,
     };
-    if (worked_example_compute(&example, err, sizeof err) != 0 ||
-        explain_html_write(o->html, &page, err, sizeof err) != 0) {
+    const int rc = worked_example_compute(&example, err, sizeof err) != 0 ||
+        (o->model && retrieval_view_build(o->model, o->text, &view, err, sizeof err) != 0) ||
+        explain_html_write(o->html, &page, err, sizeof err) != 0;
+    retrieval_view_free(&view);
+    if (rc) {
         cli_error("explain", "--html: %s", err);
         return CLI_FAILED;
     }
@@ -758,6 +764,23 @@ static int check_layer_head(const explain_options *o, const tf_config *cfg)
     return 0;
 }
 
+/* A retrieval folder's steps after the encoder's (explain_retrieval.h); 0,
+ * or CLI_FAILED after a message. */
+static int explain_head(walkthrough *w)
+{
+    retrieval_view v;
+    char err[512];
+    if (!w->opt->model ||
+        retrieval_view_build(w->opt->model, w->opt->text, &v, err, sizeof err) != 0) {
+        if (w->opt->model)
+            cli_error("explain", "%s", err);
+        return w->opt->model ? CLI_FAILED : 0;
+    }
+    retrieval_view_print(&v, &w->step, w->color);
+    retrieval_view_free(&v);
+    return 0;
+}
+
 /* The walkthrough, or the actions, of an encoder on the text's tokens. */
 static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
 {
@@ -769,7 +792,7 @@ static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
     if (s == TF_OK)
         s = run(w, enc, ids, out);
     if (s) {
-        cli_error("explain", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("explain", "%s", tf_last_error());
         rc = CLI_FAILED;
     } else if (w->print) {
         heading(w, "Output of the encoder");
@@ -777,6 +800,7 @@ static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
                "sentence\n",
                w->T, (int)w->cfg.d_model, (int)w->cfg.d_model);
         token_rows(w, out, w->cfg.d_model);
+        rc = explain_head(w);
     } else {
         rc = actions(w, ids);
     }
@@ -810,7 +834,7 @@ int tfenc_explain(int argc, char **argv)
         s = tf_encoder_get_config(enc, (tf_config_init(&w.cfg), &w.cfg));
     int rc = 0;
     if (s) {
-        cli_error("explain", "%s: %s", tf_status_name(s), tf_last_error());
+        cli_error("explain", "%s", tf_last_error());
         rc = CLI_FAILED;
     } else if (check_layer_head(&opt, &w.cfg) != 0 ||
                (tok ? wordpiece_tokens(&w, ids, tok, opt.text)

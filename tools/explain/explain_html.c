@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "explain_html_parts.h"
+#include "explain_html_retrieval.h"
 #include "html_page.h"
 
 /* The whole style sheet: one column on a phone, the diagram beside the
@@ -160,6 +161,7 @@ static void page_body(html_page *p, const explain_page *e)
     html_positions(p, e);
     html_layer_norms(p, e);
     html_ffn_histogram(p, e);
+    html_retrieval(p, e->retrieval);
     worked_example_table(p, e->example);
     page_printf(p,
                 "<footer class=\"note\">Made by <code>tfenc explain --html</code> from "

@@ -4,13 +4,15 @@
  * box linked to its values; the attention weights of every head as
  * heatmaps; the position table and a few of its columns as curves;
  * LayerNorm's per-token mean and std before and after; the FFN activation's
- * histogram; the tutorial's worked example beside its own numbers. */
+ * histogram; the tutorial's worked example beside its own numbers; a
+ * retrieval folder's head (explain_html_retrieval.h). */
 #ifndef TFENC_EXPLAIN_HTML_H
 #define TFENC_EXPLAIN_HTML_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "explain_retrieval.h"
 #include "recording.h"
 #include "tfenc.h"
 #include "worked_example.h"
@@ -26,6 +28,7 @@ typedef struct explain_page {
     int T;
     int layer, head; /* the layer drawn step by step; the head whose values show */
     const worked_example *example;
+    const retrieval_view *retrieval; /* a retrieval folder's head (explain_retrieval.h), or NULL */
 } explain_page;
 
 /* Writes the page to path (whole, or not at all): 0, or -1 with a message

@@ -92,8 +92,7 @@ int worked_example_compute(worked_example *out, char *err, size_t err_size)
     if (ok)
         fill(out, q, k, scores, weights);
     else
-        snprintf(err, err_size, "%s: %s", tf_status_name(s),
-                 s ? tf_last_error() : "the trace lacks layer 0's attention");
+        snprintf(err, err_size, "%s", s ? tf_last_error() : "the trace lacks layer 0's attention");
     recording_free(&rec);
     tf_encoder_destroy(enc);
     return ok ? 0 : -1;

@@ -127,9 +127,24 @@ void json_out_floats(json_out *o, const float *v, size_t n)
     json_out_raw(o, "]", 1);
 }
 
-void json_out_base64_floats(json_out *o, const float *v, size_t n)
+void json_out_base64(json_out *o, const unsigned char *raw, size_t bytes)
 {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    json_out_raw(o, "\"", 1);
+    for (size_t i = 0; i < bytes; i += 3) {
+        const size_t left = bytes - i;
+        const uint32_t w = (uint32_t)raw[i] << 16 | (left > 1 ? (uint32_t)raw[i + 1] << 8 : 0) |
+            (left > 2 ? raw[i + 2] : 0);
+        const char quad[4] = {digits[w >> 18], digits[(w >> 12) & 63],
+                              left > 1 ? digits[(w >> 6) & 63] : '=',
+                              left > 2 ? digits[w & 63] : '='};
+        json_out_raw(o, quad, 4);
+    }
+    json_out_raw(o, "\"", 1);
+}
+
+void json_out_base64_floats(json_out *o, const float *v, size_t n)
+{
     const size_t bytes = n * sizeof *v;
     unsigned char *raw = malloc(bytes ? bytes : 1); /* [bytes] little-endian float32 */
     if (!raw) {
@@ -143,17 +158,7 @@ void json_out_base64_floats(json_out *o, const float *v, size_t n)
         for (int k = 0; k < 4; k++)
             raw[4 * i + (size_t)k] = (unsigned char)(u >> (8 * k));
     }
-    json_out_raw(o, "\"", 1);
-    for (size_t i = 0; i < bytes; i += 3) {
-        const size_t left = bytes - i;
-        const uint32_t w = (uint32_t)raw[i] << 16 | (left > 1 ? (uint32_t)raw[i + 1] << 8 : 0) |
-            (left > 2 ? raw[i + 2] : 0);
-        const char quad[4] = {digits[w >> 18], digits[(w >> 12) & 63],
-                              left > 1 ? digits[(w >> 6) & 63] : '=',
-                              left > 2 ? digits[w & 63] : '='};
-        json_out_raw(o, quad, 4);
-    }
-    json_out_raw(o, "\"", 1);
+    json_out_base64(o, raw, bytes);
     free(raw);
 }
 

@@ -32,6 +32,8 @@ void json_out_floats(json_out *o, const float *v, size_t n);
 /* The n floats' bytes, little-endian float32, in base64 as a JSON string
  * (OpenAI's encoding_format "base64"). */
 void json_out_base64_floats(json_out *o, const float *v, size_t n);
+/* raw [bytes] in base64 as a JSON string. */
+void json_out_base64(json_out *o, const unsigned char *raw, size_t bytes);
 /* Takes the text (NULL when failed); the buffer is empty after. */
 char *json_out_take(json_out *o, size_t *len);
 void json_out_free(json_out *o);

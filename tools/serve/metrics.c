@@ -7,7 +7,7 @@
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
 /* The statuses the server answers with, a column each, and "other" (0). */
-static const int statuses[] = {200, 400, 401, 404, 405, 413, 424, 429, 500, 503, 0};
+static const int statuses[] = {200, 400, 401, 404, 405, 413, 422, 424, 429, 500, 503, 0};
 _Static_assert(COUNT(statuses) == SERVE_METRIC_STATUSES, "a status for each column");
 
 /* Each connection event's counter and its reason label. */

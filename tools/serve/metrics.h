@@ -26,7 +26,7 @@ typedef struct serve_histogram {
 
 /* Requests are counted by route and status (metrics.c's table; its last
  * column, "other", for the rest). */
-#define SERVE_METRIC_STATUSES 11
+#define SERVE_METRIC_STATUSES 12
 
 /* A route's requests by status; route NULL: those of a path no route has. */
 typedef struct serve_route_requests {

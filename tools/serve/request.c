@@ -104,10 +104,9 @@ int serve_list_size(const cJSON *list, const char *name, size_t max, size_t *n, 
 {
     *n = (size_t)cJSON_GetArraySize(list);
     if (*n == 0)
-        return serve_error_set(e, 400, name, "%s: an empty list; expected 1 to %zu inputs", name,
-                               max);
+        return serve_error_empty(e, name, "%s: an empty list; expected 1 to %zu inputs", name, max);
     if (*n > max)
-        return serve_error_set(e, 413, name,
+        return serve_error_set(e, 400, name,
                                "%s: %zu inputs, more than the server's limit of "
                                "%zu a request (%s)",
                                name, *n, max,
@@ -134,7 +133,7 @@ static int id_list(serve_request *r, const char *name, const cJSON *list, size_t
         at[k] = (int32_t)id;
     }
     if (k == 0)
-        return serve_error_set(e, 400, name, "%s[%zu]: an empty list of token ids", name, i);
+        return serve_error_empty(e, name, "%s[%zu]: an empty list of token ids", name, i);
     r->id_counts[i] = k;
     return 0;
 }
@@ -179,6 +178,8 @@ int serve_field_texts(serve_request *r, const char *name, size_t max, serve_erro
                                name);
     if (cJSON_IsString(v)) {
         r->single = 1;
+        if (!v->valuestring[0])
+            return serve_error_empty(e, name, "%s: an empty string; expected a text", name);
         if (serve_request_alloc_inputs(r, 1, 0, e))
             return -1;
         r->texts[0] = v->valuestring;
@@ -191,6 +192,8 @@ int serve_field_texts(serve_request *r, const char *name, size_t max, serve_erro
         return -1;
     size_t i = 0;
     for (const cJSON *item = v->child; item; item = item->next, i++) {
+        if (cJSON_IsString(item) && !item->valuestring[0])
+            return serve_error_empty(e, name, "%s[%zu]: an empty string; expected a text", name, i);
         if (cJSON_IsString(item)) {
             r->texts[i] = item->valuestring;
             continue;
@@ -232,11 +235,11 @@ int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *
                          .add_special_tokens = 1,
                          .skip_special_tokens = 1};
     if (len == 0)
-        return serve_error_set(e, 400, "", "the request body is empty; expected a JSON object");
+        return serve_error_empty(e, "", "the request body is empty; expected a JSON object");
     char why[512]; /* json_reader_parse's message */
     if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the request body", &r->root, why,
                           sizeof why) != 0)
-        return serve_error_set(e, 400, "", "%s", why);
+        return serve_error_malformed(e, "%s", why);
     int rc = cJSON_IsObject(r->root) ? parse(r, max_inputs, e)
                                      : serve_error_set(e, 400, "",
                                                        "the request body: expected "

@@ -40,11 +40,12 @@ typedef struct serve_request {
     int32_t add_special_tokens;    /* tokenize */
     int32_t skip_special_tokens;   /* decode */
     int32_t base64;                /* /v1/embeddings encoding_format "base64" */
+    int32_t precision;             /* /embed, /v1/embeddings: a tf_precision (0: float32) */
     const char *model;             /* /v1/embeddings: as given, or NULL */
 } serve_request;
 
 /* A route's parser: r->root, a JSON object, into r's fields, at most
- * max_inputs inputs; 0, or -1 with *e (400, or 413 for more inputs). */
+ * max_inputs inputs; 0, or -1 with *e. */
 typedef int serve_body_parser(serve_request *r, size_t max_inputs, serve_error *e);
 
 /* Reads body[0..len) with parse; 0, or -1 with *e set. On success free *r

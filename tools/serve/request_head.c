@@ -193,26 +193,26 @@ static int check_nul(const char *method, const char *url, const char *version,
     for (size_t i = 1; spaces && i < gap; i++)
         spaces = method[n + i] == ' ';
     if (!spaces)
-        return serve_error_set(e, 400, "",
-                               "the request line holds a NUL byte (in its method, "
-                               "after \"%.*s\")",
-                               utf8_prefix(method, SERVE_QUOTE_BYTES), method);
+        return serve_error_malformed(e,
+                                     "the request line holds a NUL byte (in its method, "
+                                     "after \"%.*s\")",
+                                     utf8_prefix(method, SERVE_QUOTE_BYTES), method);
     if (line->target_end && (uintptr_t)line->target_end + 1 != (uintptr_t)version)
-        return serve_error_set(e, 400, "",
-                               "the request line holds a NUL byte (in its target, "
-                               "after \"%s\")",
-                               line->target);
+        return serve_error_malformed(e,
+                                     "the request line holds a NUL byte (in its target, "
+                                     "after \"%s\")",
+                                     line->target);
     if (w->folded)
-        return serve_error_set(e, 400, "",
-                               "a header line continues on the next (obs-fold), "
-                               "which the server does not take (RFC 9112, section 5.2)");
+        return serve_error_malformed(e,
+                                     "a header line continues on the next (obs-fold), "
+                                     "which the server does not take (RFC 9112, section 5.2)");
     /* the last header's line, then the empty line, end the head */
     if (!w->cut_key && w->last_key && !line_end(w->text_end, w->head_end, 4))
         w->cut_key = w->last_key, w->cut_value = w->last_value;
     if (w->cut_key)
-        return serve_error_set(e, 400, "", "the header %.*s holds a NUL byte (after \"%.*s\")",
-                               utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
-                               utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES), w->cut_value);
+        return serve_error_malformed(e, "the header %.*s holds a NUL byte (after \"%.*s\")",
+                                     utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
+                                     utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES), w->cut_value);
     return 0;
 }
 #endif
@@ -222,17 +222,17 @@ static int check_nul(const char *method, const char *url, const char *version,
 static int check_lengths(const head_walk *w, serve_error *e)
 {
     if (w->lengths > 1)
-        return serve_error_set(e, 400, "",
-                               "Content-Length: given %d times (%.*s, then %.*s); "
-                               "a request says its body's length once (RFC 9112, section 6.3)",
-                               w->lengths, utf8_prefix(w->length[0], SERVE_QUOTE_BYTES),
-                               w->length[0], utf8_prefix(w->length[1], SERVE_QUOTE_BYTES),
-                               w->length[1]);
+        return serve_error_malformed(
+            e,
+            "Content-Length: given %d times (%.*s, then %.*s); "
+            "a request says its body's length once (RFC 9112, section 6.3)",
+            w->lengths, utf8_prefix(w->length[0], SERVE_QUOTE_BYTES), w->length[0],
+            utf8_prefix(w->length[1], SERVE_QUOTE_BYTES), w->length[1]);
     if (w->lengths && w->te.headers)
-        return serve_error_set(e, 400, "",
-                               "both Content-Length and Transfer-Encoding: a "
-                               "request says its body's length one way (RFC 9112, section "
-                               "6.1)");
+        return serve_error_malformed(e,
+                                     "both Content-Length and Transfer-Encoding: a "
+                                     "request says its body's length one way (RFC 9112, section "
+                                     "6.1)");
     return 0;
 }
 
@@ -243,32 +243,33 @@ static int check_codings(const codings *t, const char *version, serve_error *e)
     if (!t->headers)
         return 0;
     if (strcmp(version, MHD_HTTP_VERSION_1_0) == 0)
-        return serve_error_set(e, 400, "",
-                               "an HTTP/1.0 request with Transfer-Encoding: its "
-                               "framing is faulty (RFC 9112, section 6.1)");
+        return serve_error_malformed(e,
+                                     "an HTTP/1.0 request with Transfer-Encoding: its "
+                                     "framing is faulty (RFC 9112, section 6.1)");
     if (!t->count)
-        return serve_error_set(e, 400, "", "Transfer-Encoding: no coding");
+        return serve_error_malformed(e, "Transfer-Encoding: no coding");
     if (t->chunked > 1)
-        return serve_error_set(e, 400, "",
-                               "Transfer-Encoding: chunked given %d times; a body "
-                               "is chunked once (RFC 9112, section 7)",
-                               t->chunked);
+        return serve_error_malformed(e,
+                                     "Transfer-Encoding: chunked given %d times; a body "
+                                     "is chunked once (RFC 9112, section 7)",
+                                     t->chunked);
     if (!is_chunked(t->last, t->last_len))
-        return serve_error_set(e, 400, "",
-                               "Transfer-Encoding: the final coding is %.*s, not "
-                               "chunked: the body's length cannot be known (RFC 9112, section "
-                               "6.3)",
-                               quoted(t->last, t->last_len), t->last);
+        return serve_error_malformed(
+            e,
+            "Transfer-Encoding: the final coding is %.*s, not "
+            "chunked: the body's length cannot be known (RFC 9112, section "
+            "6.3)",
+            quoted(t->last, t->last_len), t->last);
     if (t->other)
         return serve_error_set(e, 501, "",
                                "Transfer-Encoding: %.*s: the server decodes no "
                                "transfer coding but chunked (RFC 9112, section 6.1)",
                                quoted(t->other, t->other_len), t->other);
     if (t->headers > 1 || strcasecmp(t->first, "chunked") != 0)
-        return serve_error_set(e, 400, "",
-                               "Transfer-Encoding: \"%.*s\": the server reads a "
-                               "chunked body as \"Transfer-Encoding: chunked\" alone",
-                               utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
+        return serve_error_malformed(e,
+                                     "Transfer-Encoding: \"%.*s\": the server reads a "
+                                     "chunked body as \"Transfer-Encoding: chunked\" alone",
+                                     utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
     return 0;
 }
 

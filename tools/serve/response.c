@@ -21,17 +21,43 @@ static void end_between_characters(char *s, size_t len)
         s[lead - 1] = '\0';
 }
 
-int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
+__attribute__((format(printf, 5, 0))) static int error_set(serve_error *e, int status,
+                                                           serve_refusal refusal, const char *param,
+                                                           const char *format, va_list ap)
 {
-    e->status = status;
+    e->status = status, e->refusal = refusal;
     if (snprintf(e->param, sizeof e->param, "%s", param) >= (int)sizeof e->param)
         end_between_characters(e->param, sizeof e->param - 1);
-    va_list ap;
-    va_start(ap, format);
     const int n = vsnprintf(e->message, sizeof e->message, format, ap);
-    va_end(ap);
     if (n >= (int)sizeof e->message)
         end_between_characters(e->message, sizeof e->message - 1);
+    return -1;
+}
+
+int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    error_set(e, status, SERVE_INVALID, param, format, ap);
+    va_end(ap);
+    return -1;
+}
+
+int serve_error_empty(serve_error *e, const char *param, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    error_set(e, 400, SERVE_EMPTY, param, format, ap);
+    va_end(ap);
+    return -1;
+}
+
+int serve_error_malformed(serve_error *e, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    error_set(e, 400, SERVE_MALFORMED, "", format, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -47,14 +73,24 @@ void serve_respond_json(serve_response *out, int status, json_out *o)
     }
 }
 
-/* TEI's error_type of a status. TEI's ErrorType (router/src/lib.rs) has
+/* TEI's status of a refusal: its ErrorType's (router/src/http/server.rs,
+ * From<&ErrorType> for StatusCode): Validation and Tokenizer 422, Empty 400;
+ * the others are HTTP's own. */
+static int tei_status(const serve_error *e)
+{
+    return e->status == 400 && e->refusal == SERVE_INVALID ? 422 : e->status;
+}
+
+/* TEI's error_type of a refusal. TEI's ErrorType (router/src/lib.rs) has
  * Unhealthy, Backend, Overloaded, Validation, Tokenizer and Empty; a
  * request the server cannot take as sent (no API key, no such route,
  * another method, a transfer coding it does not decode) is Validation, the
  * closest. */
-static const char *tei_error_type(int status)
+static const char *tei_error_type(const serve_error *e)
 {
-    switch (status) {
+    if (e->refusal == SERVE_EMPTY)
+        return "Empty";
+    switch (e->status) {
     case 400:
     case 401:
     case 404:
@@ -111,10 +147,10 @@ void serve_respond_error(serve_error_shape shape, const serve_error *e, serve_re
         json_out_str(&o, "{\"error\":");
         json_out_string(&o, e->message);
         json_out_str(&o, ",\"error_type\":");
-        json_out_string(&o, tei_error_type(e->status));
+        json_out_string(&o, tei_error_type(e));
         json_out_str(&o, "}");
         break;
     }
-    serve_respond_json(out, e->status, &o);
+    serve_respond_json(out, shape == SERVE_ERRORS_TEI ? tei_status(e) : e->status, &o);
     out->queue_s = out->compute_s = -1;
 }

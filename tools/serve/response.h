@@ -18,10 +18,22 @@ typedef struct serve_response {
     double queue_s, compute_s; /* negative when nothing ran */
 } serve_response;
 
-/* A refused request: the HTTP status, the field it names (OpenAI's
- * "param"; "" for none) and the message. */
+/* What a 400 refuses, which TEI's routes answer as TEI does
+ * (router/src/http/server.rs): a request it will not run is 422
+ * "Validation", an empty input 400 "Empty", a request HTTP or JSON cannot
+ * read (its framing, its JSON syntax: axum's own refusals) 400. */
+typedef enum serve_refusal {
+    SERVE_INVALID = 0, /* serve_error_set */
+    SERVE_EMPTY,       /* serve_error_empty */
+    SERVE_MALFORMED    /* serve_error_malformed */
+} serve_refusal;
+
+/* A refused request: the HTTP status (OpenAI's: 400 for each kind of
+ * refusal above), the field it names (OpenAI's "param"; "" for none) and
+ * the message. */
 typedef struct serve_error {
     int status;
+    serve_refusal refusal;
     char param[32];
     char message[320];
 } serve_error;
@@ -30,6 +42,12 @@ typedef struct serve_error {
  * two characters. */
 int serve_error_set(serve_error *e, int status, const char *param, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with status 400: an empty input, list or body (TEI's Empty), or
+ * bytes that are not an HTTP request or not JSON. */
+int serve_error_empty(serve_error *e, const char *param, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+int serve_error_malformed(serve_error *e, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The bytes of a client's string (a path, a field's value) a message
  * quotes, at most, cut between two characters:

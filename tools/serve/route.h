@@ -36,7 +36,7 @@ struct serve_route {
     serve_error_shape errors; /* its API's error bodies */
     int32_t kind;             /* the folder kind it runs (SERVE_KIND; a classifier route
                                   takes a cross-encoder too, a classifier of one label):
-                                  another is 400 naming the routes of the server's kind, and
+                                  another is 424 (TEI's) naming the routes of the server's kind, and
                                   a folder of a kind no route runs is refused at start */
     int no_key;               /* 1: answered without --api-key's header (/health) */
     serve_body_parser *parse; /* its JSON body into a serve_request; NULL: no body */

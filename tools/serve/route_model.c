@@ -20,20 +20,20 @@ void routes_inputs_free(routes_inputs *in)
 int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e)
 {
     const int32_t have = tf_pipeline_kind_of(s->p);
-    if (route->kind == SERVE_KIND(have) ||
-        (route->kind == SERVE_KIND(TF_PIPELINE_CLASSIFIER) && have == TF_PIPELINE_CROSS_ENCODER))
+    if (routes_kind_runs(route->kind, have))
         return 0;
     char needs[64], routes[256];
     kind_text(needs, sizeof needs, SERVE_KIND_PIPELINE(route->kind));
-    return serve_error_set(e, 400, "", "%s needs %s model; this server's model is %s (use %s)",
+    /* TEI: "model is not a re-ranker model", a Backend error (424) */
+    return serve_error_set(e, 424, "", "%s needs %s model; this server's model is %s (use %s)",
                            route->path, needs, tf_pipeline_kind_name(have),
                            routes_of_kind(have, routes, sizeof routes) ? routes : "no route");
 }
 
-/* 413: `what` (an input, or the query) has n tokens, more than limit. */
+/* 400 (TEI's 422): `what` (an input, or the query) has n tokens, more than limit. */
 static int too_long(serve_error *e, const char *field, const char *what, int32_t n, int32_t limit)
 {
-    return serve_error_set(e, 413, field,
+    return serve_error_set(e, 400, field,
                            "%s: %d tokens, more than the model's limit of %d "
                            "(max_seq_length); send \"truncate\": true, or start the server "
                            "with --auto-truncate",

@@ -28,7 +28,7 @@ void routes_inputs_free(routes_inputs *in);
 int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e);
 
 /* Counts each of q's inputs' tokens into *in (its out [n, width]
- * allocated); one over the model's limit is 413, naming field, unless the
+ * allocated); one over the model's limit is 400 (TEI's 422), naming field, unless the
  * request (or --auto-truncate) lets it be cut: at its end (the library's
  * cut), or with truncation_direction "Left" at its start, in->texts[i]
  * then the tail kept (see left_cut in route_model.c). */

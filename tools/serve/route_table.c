@@ -17,6 +17,7 @@
     X(route_v1_models)     \
     X(route_embed)         \
     X(route_embed_all)     \
+    X(route_embed_sparse)  \
     X(route_similarity)    \
     X(route_rerank)        \
     X(route_predict)       \
@@ -87,12 +88,19 @@ int routes_check_method(const serve_route *route, const char *method, const char
     return 0;
 }
 
+int routes_kind_runs(int32_t route_kind, int32_t kind)
+{
+    return route_kind == SERVE_KIND(kind) ||
+        (route_kind == SERVE_KIND(TF_PIPELINE_CLASSIFIER) && kind == TF_PIPELINE_CROSS_ENCODER) ||
+        (route_kind == SERVE_KIND(TF_PIPELINE_SPARSE) && kind == TF_PIPELINE_FILL_MASK);
+}
+
 size_t routes_of_kind(int32_t kind, char *out, size_t size)
 {
     size_t n = 0, used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < serve_routes_count; i++)
-        if (serve_routes[i]->kind == SERVE_KIND(kind) && used < size)
+        if (routes_kind_runs(serve_routes[i]->kind, kind) && used < size)
             used += (size_t)snprintf(out + used, size - used, "%s%s", n++ ? " or " : "",
                                      serve_routes[i]->path);
     return n;

@@ -33,6 +33,7 @@ typedef struct serve_options {
     cli_model source;  /* --model and where it comes from */
     const char *model; /* the folder it names (a Hub id's, resolved) */
     const char *host, *port_file, *model_id;
+    const char *pooling; /* --pooling: NULL, or "splade" */
     int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
     int32_t max_connections, max_client_connections; /* 0: from --max-concurrent */
     int32_t request_timeout, keep_alive_timeout;
@@ -50,18 +51,21 @@ static void serve_usage(FILE *out)
             "                   [--request-timeout %d] [--keep-alive-timeout %d]\n"
             "                   [--auto-truncate] [--dimensions-layer-norm] [--api-key KEY]\n"
             "                   [--model-id NAME (default: the Hub id, or DIR's name)]\n"
-            "                   [--port-file FILE]\n"
+            "                   [--port-file FILE] [--pooling splade]\n"
             "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
             "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
             "GET /v1/models, and text-embeddings-inference's POST / (the model's route),\n"
-            "/embed, /similarity, /embed_all (refused), /rerank (a cross-encoder),\n"
+            "/embed, /similarity, /embed_all (every token's vector), /rerank (a\n"
+            "cross-encoder, or a PyLate ColBERT folder by MaxSim),\n"
             "/predict (a classifier), /tokenize, /decode and GET (or HEAD) /info,\n"
             "/health, /metrics, /api-doc/openapi.json and /docs (docs/server.md). A\n"
-            "token classifier's folder is refused (TEI has no route for it).\n"
+            "token classifier's folder is refused (TEI has no route for it). --pooling\n"
+            "splade serves a bare *ForMaskedLM folder as SPLADE on /embed_sparse (TEI's\n"
+            "--pooling splade); without it such a folder is an embedding (mean pooling).\n"
             "Requests wait in one queue (at most --max-concurrent, beyond which 429); one\n"
             "compute thread packs their inputs into forward calls of at most\n"
             "--max-batch-tokens real tokens (an input of more runs alone), the oldest\n"
-            "first. An input longer than the model's max_seq_length is 413 unless the\n"
+            "first. An input longer than the model's max_seq_length is refused unless the\n"
             "request says \"truncate\": true or the server runs with --auto-truncate. A\n"
             "request has at most --max-client-batch inputs (TEI's default, 32; OpenAI's\n"
             "2048 on /v1/embeddings) and --payload-limit bytes.\n"
@@ -94,10 +98,9 @@ static int take_serve(cli_args *a, const char *arg, void *user)
 {
     serve_options *o = user;
     const cli_string_flag strings[] = {
-        {"--host", "an IP address", &o->host},
-        {"--port-file", "a file", &o->port_file},
-        {"--model-id", "a name", &o->model_id},
-        {"--api-key", "a key", &o->api_key},
+        {"--host", "an IP address", &o->host},  {"--port-file", "a file", &o->port_file},
+        {"--model-id", "a name", &o->model_id}, {"--api-key", "a key", &o->api_key},
+        {"--pooling", "splade", &o->pooling},
     };
     const cli_int_flag ints[] = {
         {"--port", 0, 65535, &o->port},
@@ -281,6 +284,13 @@ int tfenc_serve(int argc, char **argv)
     int rc = cli_parse(&a, take_serve, &o);
     if (rc == 0 && !o.source.model)
         rc = cli_usage_error(&a);
+    if (rc == 0 && o.pooling && strcmp(o.pooling, "splade") != 0) {
+        cli_error("serve",
+                  "--pooling: expected splade (a *ForMaskedLM folder as SPLADE), got '%s'; an "
+                  "embedding folder's pooling is its own (1_Pooling/config.json)",
+                  o.pooling);
+        rc = -1; /* a bad command line: cli_parse_status's exit status 2 */
+    }
     if (rc)
         return cli_parse_status(rc);
     if (!(o.model = cli_model_path("serve", &o.source, &rc)))
@@ -293,7 +303,20 @@ int tfenc_serve(int argc, char **argv)
     sigaddset(&stop, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
-    tf_pipeline *p = pipeline_cli_load("serve", o.model, 0, PIPELINE_CLI_ANY_KIND);
+    /* a bare *ForMaskedLM folder: its head with --pooling splade, else its encoder */
+    const unsigned kinds = o.pooling
+        ? PIPELINE_CLI_ANY_KIND
+        : PIPELINE_CLI_ANY_KIND & ~PIPELINE_CLI_KIND(TF_PIPELINE_FILL_MASK);
+    tf_pipeline *p = pipeline_cli_load("serve", o.model, 0, kinds);
+    if (p && o.pooling && tf_pipeline_kind_of(p) != TF_PIPELINE_FILL_MASK &&
+        tf_pipeline_kind_of(p) != TF_PIPELINE_SPARSE) {
+        char what[64];
+        kind_text(what, sizeof what, tf_pipeline_kind_of(p));
+        cli_error("serve", "--pooling splade: %s is %s folder; splade takes a *ForMaskedLM one",
+                  o.model, what);
+        tf_pipeline_destroy(p);
+        p = NULL;
+    }
     if (!p || !served(p, o.model)) {
         tf_pipeline_destroy(p);
         cli_model_free(&o.source);

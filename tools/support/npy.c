@@ -116,10 +116,12 @@ void npy_free(npy_array *a)
     memset(a, 0, sizeof *a);
 }
 
-int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims)
+int npy_fwrite(FILE *f, const char *descr, size_t item_bytes, const void *data, int rank,
+               const int64_t *dims)
 {
     char header[256];
-    int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
+    int n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (",
+                     descr);
     size_t count = 1;
     for (int i = 0; i < rank; i++) {
         n += snprintf(header + n, sizeof header - (size_t)n,
@@ -146,8 +148,13 @@ int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims)
     int ok = fwrite(prefix, 1, 10, f) == 10 && fwrite(header, 1, (size_t)n, f) == (size_t)n;
     for (int i = 0; ok && i < pad; i++)
         ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF && fwrite(data, sizeof *data, count, f) == count;
+    ok = ok && fputc('\n', f) != EOF && fwrite(data, item_bytes, count, f) == count;
     return ok ? 0 : -1;
+}
+
+int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims)
+{
+    return npy_fwrite(f, "<f4", sizeof *data, data, rank, dims);
 }
 
 int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims)

@@ -1,6 +1,7 @@
 /* npy.h — NumPy's .npy files: reading little-endian '<f4' and '<i4' arrays
- * in C order (the test fixtures, tfenc explain --compare) and writing '<f4'
- * ones (tfenc explain --dump). */
+ * in C order (the test fixtures, tfenc explain --compare, tfenc embed
+ * --calibration) and writing '<f4' ones (tfenc explain --dump) and the
+ * int8 / uint8 ones of tfenc embed --precision. */
 #ifndef TEST_NPY_H
 #define TEST_NPY_H
 
@@ -26,5 +27,8 @@ int npy_write_f32(const char *path, const float *data, int rank, const int64_t *
 /* The same onto an open stream (stdout), which stays open; 0, or -1 with
  * errno saying why. */
 int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims);
+/* Any dtype: descr its name ("<f4", "|i1", "|u1"), item_bytes its size. */
+int npy_fwrite(FILE *f, const char *descr, size_t item_bytes, const void *data, int rank,
+               const int64_t *dims);
 
 #endif

@@ -12,6 +12,10 @@
 #include "names.h"
 #include "tfenc.h"
 
+const int32_t tf__pooling_order[TF_POOLING_COUNT] = {
+    TF_POOLING_CLS,           TF_POOLING_MAX,           TF_POOLING_MEAN,
+    TF_POOLING_MEAN_SQRT_LEN, TF_POOLING_WEIGHTED_MEAN, TF_POOLING_LAST_TOKEN};
+
 /* Pooling.py's value for a masked token under max pooling. */
 #define TF_POOL_MAX_MASKED (-1e9)
 

@@ -6,6 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"
+
+/* The tf_pooling modes in the order Pooling.py concatenates them (and names
+ * them in its config): cls, max, mean, mean_sqrt_len_tokens, weightedmean,
+ * lasttoken. */
+extern const int32_t tf__pooling_order[TF_POOLING_COUNT];
+
 /* out (B, ld_out), columns 0..D-1 = `pooling` (a tf_pooling) of seq
  * [B, T, D] over the tokens first[b] <= t < lengths[b] (first NULL: from
  * 0), as sentence-transformers computes it (its Pooling.forward): a token

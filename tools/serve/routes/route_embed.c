@@ -2,8 +2,10 @@
  * ids, or a list of them; "normalize" (TEI's default true: unit vectors;
  * false skips the folder's Normalize too), "truncate",
  * "truncation_direction", "prompt_name", "dimensions" and
- * "dimensions_layer_norm"; the vectors as a list of lists. */
+ * "dimensions_layer_norm"; the vectors as a list of lists. This server's
+ * "precision" (serve_precision.h) answers integers instead. */
 #include "route_model.h"
+#include "serve_precision.h"
 
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
@@ -13,7 +15,8 @@ static int parse(serve_request *r, size_t max, serve_error *e)
             serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
             serve_field_string(r, "prompt_name", &r->prompt_name, e) ||
             serve_field_positive(r, "dimensions", &r->dimensions, e) ||
-            serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e)
+            serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ||
+            serve_field_precision(r, e)
         ? -1
         : 0;
 }
@@ -23,18 +26,22 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 {
     routes_inputs in;
     size_t width;
-    const int rc = routes_embed(s, route, q, "inputs", &in, &width, out, e);
+    serve_rows rows = {0};
+    int rc = routes_embed(s, route, q, "inputs", &in, &width, out, e);
+    if (rc == 0)
+        rc = serve_quantize(q, in.out, width, &rows, e);
     if (rc == 0) {
         json_out o = {0};
         json_out_str(&o, "[");
         for (size_t i = 0; i < q->n; i++) {
             json_out_str(&o, i ? "," : "");
-            json_out_floats(&o, in.out + i * width, width);
+            serve_write_row(&o, &rows, i, 0);
         }
         json_out_str(&o, "]");
         out->tokens = in.total;
         serve_respond_json(out, 200, &o);
     }
+    serve_rows_free(&rows);
     routes_inputs_free(&in);
     return rc;
 }

@@ -1,27 +1,119 @@
-/* route_embed_all.c — POST /embed_all, TEI's per-token vectors: refused.
- * tfenc.h gives a pipeline's pooled vectors only (tf_pipeline_embed): no
- * call returns the hidden states of a pipeline's forward, nor its encoder
- * handle, so this route answers TEI's error for a backend that cannot run
- * a request (424, "Backend") naming the route that can. */
-#include "route.h"
+/* route_embed_all.c — POST /embed_all, TEI's EmbedAllRequest: "inputs" a
+ * string, token ids, or a list of them; "prompt_name", "truncate",
+ * "truncation_direction"; every token's vector of each input as a list of
+ * lists of lists (TEI's EmbedAllResponse): an embedding model's last hidden
+ * state ([CLS] and [SEP] included), a multi-vector (ColBERT) model's
+ * vectors as PyLate's encode gives them, documents unless this server's
+ * "is_query": true asks for queries (tf_pipeline_embed_tokens). The call
+ * runs on the request's thread, outside the batcher: its results differ in
+ * size between inputs. */
+#include "route_model.h"
+#include "token_inputs.h"
+
+static int parse(serve_request *r, size_t max, serve_error *e)
+{
+    return serve_field_texts_or_ids(r, "inputs", max, e) ||
+            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
+            serve_field_string(r, "prompt_name", &r->prompt_name, e)
+        ? -1
+        : 0;
+}
+
+/* TEI's 424 for a model of another kind: either kind runs this route. */
+static int need_kind(serve_server *s, serve_error *e)
+{
+    const int32_t kind = tf_pipeline_kind_of(s->p);
+    if (kind == TF_PIPELINE_EMBEDDING || kind == TF_PIPELINE_MULTI_VECTOR)
+        return 0;
+    return serve_error_set(e, 424, "",
+                           "/embed_all needs an embedding or multi-vector model; this "
+                           "server's model is %s",
+                           tf_pipeline_kind_name(kind));
+}
+
+/* [[[f32, ...] a token] an input] */
+static void write_vectors(const tf_token_vectors *v, json_out *o)
+{
+    const size_t dim = (size_t)tf_token_vectors_dim(v);
+    json_out_str(o, "[");
+    for (size_t i = 0; i < tf_token_vectors_count(v); i++) {
+        json_out_str(o, i ? ",[" : "[");
+        const float *data = tf_token_vectors_data(v, i);
+        for (int32_t r = 0; r < tf_token_vectors_rows(v, i); r++) {
+            json_out_str(o, r ? "," : "");
+            json_out_floats(o, data + (size_t)r * dim, dim);
+        }
+        json_out_str(o, "]");
+    }
+    json_out_str(o, "]");
+}
+
+/* The vectors of q's inputs as counted (in), queries when is_query. An
+ * input the library cuts (a query longer than the model's query length)
+ * is refused, as one over the limit is, unless the request lets it be cut. */
+static int run(serve_server *s, const serve_request *q, const routes_inputs *in, int32_t is_query,
+               serve_response *out, serve_error *e)
+{
+    size_t truncated = 0;
+    tf_pipeline_args a;
+    tf_pipeline_args_init(&a);
+    a.n = q->n, a.texts = in->texts, a.prompt_name = q->prompt_name;
+    a.is_query = is_query, a.truncated = &truncated;
+    tf_token_vectors *v = NULL;
+    if (tf_pipeline_embed_tokens(s->p, &a, &v) != TF_OK)
+        return serve_error_set(e, 400, "inputs", "inputs: %s", tf_last_error());
+    const int cut = q->truncate >= 0 ? q->truncate : s->limits.auto_truncate;
+    int rc = 0;
+    if (truncated && !cut)
+        rc = serve_error_set(e, 400, "inputs",
+                             "inputs: %zu have more tokens than the model's %s length; send "
+                             "\"truncate\": true, or start the server with --auto-truncate",
+                             truncated, is_query ? "query" : "document");
+    if (rc == 0) {
+        json_out o = {0};
+        write_vectors(v, &o);
+        out->tokens = in->total;
+        serve_respond_json(out, 200, &o);
+    }
+    tf_token_vectors_destroy(v);
+    return rc;
+}
 
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
-    (void)s, (void)route, (void)q, (void)out;
-    return serve_error_set(e, 424, "",
-                           "/embed_all: per-token vectors are not available from "
-                           "this server (libtfenc's pipeline gives pooled vectors only); use "
-                           "/embed");
+    (void)route;
+    int32_t is_query = 0;
+    if (need_kind(s, e) || serve_field_bool(q, "is_query", &is_query, e))
+        return -1;
+    char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
+    serve_request counted = *q;
+    if (q->ids && token_inputs_texts(s->p, q, "inputs", &id_texts, e)) {
+        token_inputs_free(id_texts, q->n);
+        return -1;
+    }
+    if (q->ids)
+        counted.texts = (const char **)id_texts, counted.prompt_name = "";
+    routes_inputs in;
+    int rc = routes_count_inputs(s, &counted, "inputs", 1, &in, e);
+    if (rc == 0)
+        rc = run(s, &counted, &in, is_query, out, e);
+    routes_inputs_free(&in);
+    token_inputs_free(id_texts, q->n);
+    return rc;
 }
 
 const serve_route route_embed_all = {
     .path = "/embed_all",
     .method = "POST",
     .errors = SERVE_ERRORS_TEI,
-    .kind = SERVE_NO_KIND, /* no model runs it: not named among the embedding routes */
+    /* a multi-vector model's route (its kind: tfenc serve serves such a
+       folder); an embedding model's too (need_kind) */
+    .kind = SERVE_KIND(TF_PIPELINE_MULTI_VECTOR),
+    .parse = parse,
     .handle = handle,
-    .summary = "Per-token vectors (TEI): not available, answers 424",
+    .summary = "Every token's vector (TEI): an embedding model's last hidden state, a "
+               "multi-vector model's ColBERT vectors",
     .request_schema = "EmbedAllRequest",
     .response_schema = "EmbedAllResponse",
 };

@@ -3,17 +3,24 @@
  * embedding's dim and similarity, or a head's id2label and label2id), and
  * the server's limits. tokenization_workers is 1: the compute thread
  * tokenizes each forward call's inputs (a request's thread counts them). */
+#include <string.h>
+
 #include "route_model.h"
 
-/* TEI's model_type: {"embedding": {dim, similarity}}, or a head's labels
- * as {"reranker"|"classifier": {"id2label": {...}, "label2id": {...}}}. */
+/* TEI's model_type: {"embedding": {pooling}} (tf_pipeline_pooling, with
+ * TEI's name "last_token" for sentence-transformers' "lasttoken"), or a
+ * head's labels as
+ * {"reranker"|"classifier": {"id2label": {...}, "label2id": {...}}}. */
 static void write_model_type(const tf_pipeline *p, json_out *o)
 {
     const char *head = "classifier";
     switch ((tf_pipeline_kind)tf_pipeline_kind_of(p)) {
     case TF_PIPELINE_EMBEDDING:
-        json_out_printf(o, "{\"embedding\":{\"dim\":%d,\"similarity\":", (int)tf_pipeline_dim(p));
-        json_out_string(o, tf_pipeline_similarity(p));
+    case TF_PIPELINE_SPARSE:
+    case TF_PIPELINE_FILL_MASK: /* TEI runs a *ForMaskedLM as SPLADE: /embed_sparse */
+        json_out_str(o, "{\"embedding\":{\"pooling\":");
+        const char *pooling = tf_pipeline_pooling(p);
+        json_out_string(o, strcmp(pooling, "lasttoken") ? pooling : "last_token");
         json_out_str(o, "}}");
         return;
     case TF_PIPELINE_CROSS_ENCODER:
@@ -22,6 +29,9 @@ static void write_model_type(const tf_pipeline *p, json_out *o)
     case TF_PIPELINE_CLASSIFIER:
         break;
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
+    case TF_PIPELINE_MULTI_VECTOR:
+    case TF_PIPELINE_IMAGE_EMBEDDING: /* refused when the server starts */
+    case TF_PIPELINE_IMAGE_CLASSIFIER:
         json_out_str(o, "null");
         return;
     }

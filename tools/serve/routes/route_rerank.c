@@ -1,10 +1,13 @@
 /* route_rerank.c — POST /rerank, TEI's RerankRequest on a cross-encoder:
  * "query" and "texts", each (query, text) pair scored; "raw_scores",
  * "return_text", "truncate", "truncation_direction"; the ranking
- * [{"index", "score"(, "text")}] best first. */
+ * [{"index", "score"(, "text")}] best first. On a multi-vector (ColBERT)
+ * model the score is MaxSim of the query and each text as a document
+ * (rerank_maxsim.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rerank_maxsim.h"
 #include "route_model.h"
 
 /* The query and the texts: n (query, text) pairs. */
@@ -64,14 +67,17 @@ static void write_ranking(const serve_request *q, const float *scores, size_t *o
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
-    if (routes_need_kind(s, route, e))
+    const int maxsim = tf_pipeline_kind_of(s->p) == TF_PIPELINE_MULTI_VECTOR;
+    if (!maxsim && routes_need_kind(s, route, e))
         return -1;
     size_t *order = malloc(q->n * sizeof *order); /* the ranking's indices */
     if (!order)
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     routes_inputs in;
-    const int rc = routes_run_head(
-        s, q, "texts", q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_SCORE, 1, &in, out, e);
+    const int rc = maxsim
+        ? rerank_maxsim(s, q, &in, out, e)
+        : routes_run_head(s, q, "texts", q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_SCORE, 1,
+                          &in, out, e);
     if (rc == 0) {
         json_out o = {0};
         write_ranking(q, in.out, order, &o);

@@ -1,10 +1,12 @@
 /* route_root.c — POST /, TEI's route for the model's kind
- * (router/src/http/server.rs): /embed for an embedding model, /predict for
- * a classifier, /rerank for a cross-encoder (a reranker); what
+ * (router/src/http/server.rs): /embed for an embedding model, /embed_sparse
+ * for a SPLADE one, /predict for a classifier, /rerank for a cross-encoder
+ * (a reranker); /embed_all for a ColBERT one (not TEI's); what
  * @huggingface/inference posts to when given the server's URL. */
 #include "route_model.h"
 
-extern const serve_route route_embed, route_predict, route_rerank;
+extern const serve_route route_embed, route_embed_all, route_embed_sparse, route_predict,
+    route_rerank;
 
 static const serve_route *runs(const serve_server *s)
 {
@@ -13,8 +15,15 @@ static const serve_route *runs(const serve_server *s)
         return &route_rerank;
     case TF_PIPELINE_CLASSIFIER:
         return &route_predict;
+    case TF_PIPELINE_SPARSE:
+    case TF_PIPELINE_FILL_MASK: /* served as SPLADE (--pooling splade) */
+        return &route_embed_sparse;
+    case TF_PIPELINE_MULTI_VECTOR: /* ColBERT's vectors: every token's */
+        return &route_embed_all;
     case TF_PIPELINE_EMBEDDING:
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
+    case TF_PIPELINE_IMAGE_EMBEDDING:  /* refused when the server starts */
+    case TF_PIPELINE_IMAGE_CLASSIFIER:
         break;
     }
     return &route_embed;
@@ -26,5 +35,6 @@ const serve_route route_root = {
     .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_NO_KIND,
     .runs = runs,
-    .summary = "The model's route: /embed, /predict or /rerank as its kind is",
+    .summary = "The model's route: /embed, /embed_sparse, /embed_all, /predict or /rerank as its "
+               "kind is",
 };

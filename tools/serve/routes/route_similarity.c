@@ -35,7 +35,7 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
                                            "missing; expected a list of strings");
     size_t n;
     if (max < 2)
-        return serve_error_set(e, 413, "inputs.sentences",
+        return serve_error_set(e, 400, "inputs.sentences",
                                "inputs.sentences: the server's "
                                "limit of %zu inputs a request (--max-client-batch) leaves no "
                                "room for a sentence beside the source",

@@ -1,10 +1,13 @@
 /* route_v1_embeddings.c — POST /v1/embeddings, OpenAI's embeddings API
  * (CreateEmbeddingRequest): "input" a string, a list of them, or token ids
  * (a list, or a list of lists); "encoding_format" "float" or "base64";
- * "dimensions"; "model" and "user" taken as given. */
+ * "dimensions"; "model" and "user" taken as given. This server's
+ * "precision" (serve_precision.h) answers integers instead of floats, or
+ * with "base64" the base64 of each row's bytes. */
 #include <string.h>
 
 #include "route_model.h"
+#include "serve_precision.h"
 #include "utf8_bytes.h"
 
 static int parse(serve_request *r, size_t max, serve_error *e)
@@ -15,7 +18,8 @@ static int parse(serve_request *r, size_t max, serve_error *e)
         serve_field_string(r, "encoding_format", &format, e) ||
         serve_field_string(r, "user", &user, e) ||
         serve_field_positive(r, "dimensions", &r->dimensions, e) ||
-        serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e))
+        serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ||
+        serve_field_precision(r, e))
         return -1;
     if (format && strcmp(format, "float") != 0 && strcmp(format, "base64") != 0)
         return serve_error_set(e, 400, "encoding_format",
@@ -29,16 +33,13 @@ static int parse(serve_request *r, size_t max, serve_error *e)
 /* {"object": "list", "data": [{"object": "embedding", "index", "embedding"}],
  * "model", "usage"}. */
 static void write_list(const serve_server *s, const serve_request *q, const routes_inputs *in,
-                       size_t width, json_out *o)
+                       const serve_rows *rows, json_out *o)
 {
     json_out_str(o, "{\"object\":\"list\",\"data\":[");
     for (size_t i = 0; i < q->n; i++) {
         json_out_printf(o, "%s{\"object\":\"embedding\",\"index\":%zu,\"embedding\":", i ? "," : "",
                         i);
-        if (q->base64)
-            json_out_base64_floats(o, in->out + i * width, width);
-        else
-            json_out_floats(o, in->out + i * width, width);
+        serve_write_row(o, rows, i, q->base64);
         json_out_str(o, "}");
     }
     json_out_str(o, "],\"model\":");
@@ -52,13 +53,17 @@ static int handle(serve_server *s, const serve_route *route, const serve_request
 {
     routes_inputs in;
     size_t width;
-    const int rc = routes_embed(s, route, q, "input", &in, &width, out, e);
+    serve_rows rows = {0};
+    int rc = routes_embed(s, route, q, "input", &in, &width, out, e);
+    if (rc == 0)
+        rc = serve_quantize(q, in.out, width, &rows, e);
     if (rc == 0) {
         json_out o = {0};
-        write_list(s, q, &in, width, &o);
+        write_list(s, q, &in, &rows, &o);
         out->tokens = in.total;
         serve_respond_json(out, 200, &o);
     }
+    serve_rows_free(&rows);
     routes_inputs_free(&in);
     return rc;
 }
