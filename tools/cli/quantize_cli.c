@@ -67,6 +67,7 @@ int cli_quantize(const char *command, int32_t precision, const char *calibration
     if (!rows->bytes || (calibration && !ranges)) {
         cli_error(command, "out of memory");
         free(ranges);
+        cli_rows_free(rows);
         return CLI_FAILED;
     }
     int rc = calibration ? calibration_ranges(command, calibration, D, ranges) : 0;
@@ -78,6 +79,8 @@ int cli_quantize(const char *command, int32_t precision, const char *calibration
         rc = CLI_FAILED;
     }
     free(ranges);
+    if (rc) /* on failure nothing stays allocated */
+        cli_rows_free(rows);
     return rc;
 }
 

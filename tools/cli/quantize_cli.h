@@ -18,7 +18,8 @@ typedef struct cli_rows {
 } cli_rows;
 
 /* *rows = vectors [n, D] in precision, ranges from the .npy file
- * `calibration` (NULL: the vectors'): 0, or CLI_FAILED after a message. */
+ * `calibration` (NULL: the vectors'): 0, or CLI_FAILED after a message
+ * with nothing left allocated. */
 int cli_quantize(const char *command, int32_t precision, const char *calibration,
                  const float *vectors, size_t n, int32_t D, cli_rows *rows);
 void cli_rows_free(cli_rows *rows);
