@@ -27,16 +27,12 @@ struct tf_fill_mask {
     char **sequences;  /* [M, K], owned */
 };
 
-static tf_status check_call(const tf_pipeline *p, const char *text, int32_t top_k)
+static tf_status check_call(const tf_pipeline *p, const char *text)
 {
     if (!p || !text)
         return tf__fail(TF_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "text" : "pipeline");
     if (p->kind != TF_PIPELINE_FILL_MASK)
         return tf__pipeline_wrong_kind(p, "tf_pipeline_fill_mask");
-    if (top_k < 1 || top_k > p->cfg.vocab_size)
-        return tf__fail(TF_ERR_INVALID_ARGUMENT,
-                        "top_k: expected 1..%d (the vocabulary's size), got %d",
-                        (int)p->cfg.vocab_size, (int)top_k);
     if (p->mask_id < 0)
         return tf__fail(TF_ERR_INVALID_ARGUMENT,
                         "the tokenizer has no mask_token (tokenizer_config.json), "
@@ -44,15 +40,19 @@ static tf_status check_call(const tf_pipeline *p, const char *text, int32_t top_
     return TF_OK;
 }
 
-/* The positions of the mask tokens among ids[0..T) into at[] (T of room);
- * their count. */
-static size_t find_masks(const int32_t *ids, size_t T, int32_t mask_id, size_t *at)
+/* The positions of the mask tokens among ids[0..T) into at[] (T of room),
+ * their count in *M; an error for a text without one. */
+static tf_status find_masks(const tf_pipeline *p, const int32_t *ids, size_t T, size_t *at,
+                            size_t *M)
 {
-    size_t m = 0;
+    *M = 0;
     for (size_t t = 0; t < T; t++)
-        if (ids[t] == mask_id)
-            at[m++] = t;
-    return m;
+        if (ids[t] == p->mask_id)
+            at[(*M)++] = t;
+    if (*M == 0)
+        return tf__fail(TF_ERR_INVALID_ARGUMENT, "text: no mask_token (%s) found on the input",
+                        tf_tokenizer_id_to_token(p->tok, p->mask_id));
+    return TF_OK;
 }
 
 /* Whether v at index i ranks below w at index j: a smaller logit, or the
@@ -227,8 +227,11 @@ static tf_status predict(const tf_pipeline *p, const float *hidden, const size_t
     return s;
 }
 
-tf_status tf__fill_mask_at(const tf_pipeline *p, const tf__pipeline_batch *b, const size_t *at,
-                           size_t M, int32_t top_k, tf_fill_mask **out)
+/* *out = the predictions at rows at[0..M) of b's one text (b->hidden
+ * [T, D]; each at[i] < T), top_k each, token_str and sequence decoded;
+ * *out NULL on failure. */
+static tf_status fill_mask_at(const tf_pipeline *p, const tf__pipeline_batch *b, const size_t *at,
+                              size_t M, int32_t top_k, tf_fill_mask **out)
 {
     const size_t T = (size_t)tf_encoding_lengths(b->enc)[0];
     const int32_t *ids = tf_encoding_ids(b->enc); /* (T) real tokens: one text, no padding */
@@ -242,23 +245,42 @@ tf_status tf__fill_mask_at(const tf_pipeline *p, const tf__pipeline_batch *b, co
     return s;
 }
 
-/* The text's one sequence run; the mask positions found, predicted, decoded. */
-static tf_status fill(const tf_pipeline *p, const tf__pipeline_batch *b, int32_t top_k,
-                      tf_fill_mask **out)
+/* The predictions at the rows pick chooses of b's one text. */
+static tf_status predict_rows(const tf_pipeline *p, const tf__pipeline_batch *b, int32_t top_k,
+                              tf__pick_rows pick, tf_fill_mask **out)
 {
     const size_t T = (size_t)tf_encoding_lengths(b->enc)[0];
-    const int32_t *ids = tf_encoding_ids(b->enc); /* (T) real tokens: one text, no padding */
-    size_t *at = tf__malloc((T ? T : 1) * sizeof *at);
+    const int32_t *ids = tf_encoding_ids(b->enc);      /* (T) real tokens: one text, no padding */
+    size_t *at = tf__malloc((T ? T : 1) * sizeof *at); /* (T) room for every row */
     if (!at)
         return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %zu positions", T);
-    const size_t M = find_masks(ids, T, p->mask_id, at);
-    tf_status s = TF_OK;
-    if (M == 0)
-        s = tf__fail(TF_ERR_INVALID_ARGUMENT, "text: no mask_token (%s) found on the input",
-                     tf_tokenizer_id_to_token(p->tok, p->mask_id));
+    size_t M = 0;
+    tf_status s = pick(p, ids, T, at, &M);
     if (s == TF_OK)
-        s = tf__fill_mask_at(p, b, at, M, top_k, out);
+        s = fill_mask_at(p, b, at, M, top_k, out);
     tf__free(at);
+    return s;
+}
+
+tf_status tf__fill_mask_text(const tf_pipeline *p, const char *text, int32_t top_k,
+                             tf__pick_rows pick, const char *call, tf_fill_mask **out)
+{
+    if (top_k < 1 || top_k > p->cfg.vocab_size)
+        return tf__fail(TF_ERR_INVALID_ARGUMENT,
+                        "top_k: expected 1..%d (the vocabulary's size), got %d",
+                        (int)p->cfg.vocab_size, (int)top_k);
+    tf__pipeline_batch b;
+    tf_status s = tf__pipeline_batch_run(p, &text, NULL, 1, 0, 0, &b);
+    if (s)
+        return s;
+    if (b.truncated)
+        s = tf__fail(TF_ERR_INVALID_ARGUMENT,
+                     "text: more than %d tokens (the pipeline's max_seq_length); "
+                     "%s takes the whole text",
+                     (int)p->max_len, call);
+    if (s == TF_OK)
+        s = predict_rows(p, &b, top_k, pick, out);
+    tf__pipeline_batch_free(&b);
     return s;
 }
 
@@ -268,19 +290,8 @@ tf_status tf_pipeline_fill_mask(const tf_pipeline *p, const char *text, int32_t 
     if (!out)
         return tf__fail(TF_ERR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
-    tf_status s = check_call(p, text, top_k);
-    tf__pipeline_batch b;
-    if (s || (s = tf__pipeline_batch_run(p, &text, NULL, 1, 0, 0, &b)))
-        return s;
-    if (b.truncated)
-        s = tf__fail(TF_ERR_INVALID_ARGUMENT,
-                     "text: more than %d tokens (the pipeline's max_seq_length); "
-                     "fill-mask takes the whole text",
-                     (int)p->max_len);
-    if (s == TF_OK)
-        s = fill(p, &b, top_k, out);
-    tf__pipeline_batch_free(&b);
-    return s;
+    const tf_status s = check_call(p, text);
+    return s ? s : tf__fill_mask_text(p, text, top_k, find_masks, "fill-mask", out);
 }
 
 void tf_fill_mask_destroy(tf_fill_mask *m)
