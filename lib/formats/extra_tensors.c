@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "checkpoint.h"
 #include "error.h"
+#include "file.h"
 
 static const tf__st_tensor *find(const tf__st_file *f, const char *name)
 {
@@ -52,4 +53,21 @@ tf_status tf__extra_tensor_read(const tf__st_file *f, const char *name, int32_t 
         return tf__fail(TF_ERR_OUT_OF_MEMORY, "cannot allocate %s", name);
     tf__checkpoint_convert(*out, t);
     return TF_OK;
+}
+
+tf_status tf__dense_linear_read(const tf__st_file *f, int64_t out, int64_t in, int bias,
+                                const char *label, const char *config, float **w, float **b)
+{
+    char *why = NULL;
+    tf_status s = tf__format_alloc(&why, "out_features %d, in_features %d in %s", (int)out, (int)in,
+                                   config);
+    const int64_t w_dims[2] = {out, in}, b_dims[1] = {out};
+    if (s == TF_OK)
+        s = tf__extra_tensor_read(f, "linear.weight", 2, w_dims, label, why, w);
+    if (s == TF_OK && bias)
+        s = tf__extra_tensor_read(f, "linear.bias", 1, b_dims, label, why, b);
+    if (s == TF_OK && !bias && tf__extra_tensor_exists(f, "linear.bias"))
+        s = tf__fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", label, config);
+    tf__free(why);
+    return s;
 }

@@ -14,6 +14,13 @@ tf_status tf__extra_tensor_read(const tf__st_file *f, const char *name, int32_t 
                                 const int64_t *dims, const char *label, const char *why,
                                 float **out);
 
+/* A sentence-transformers Dense module's linear.weight [out, in] into *w
+ * and, when bias, linear.bias [out] into *b, from f (label names the file;
+ * config the module's config.json, which gives out, in and bias): a
+ * linear.bias the config says is absent is refused. */
+tf_status tf__dense_linear_read(const tf__st_file *f, int64_t out, int64_t in, int bias,
+                                const char *label, const char *config, float **w, float **b);
+
 /* 1 if f has a tensor of that name. */
 int tf__extra_tensor_exists(const tf__st_file *f, const char *name);
 

@@ -248,15 +248,11 @@ tf_status tf__mlm_weights_read(const char *dir, const tf_encoder *enc, tf__mlm_w
     tf__hf_arch_free(&arch);
     if (s == TF_OK)
         s = size_head(enc, &hc, &out->head);
-    char *path = NULL;
-    if (s == TF_OK)
-        s = tf__model_folder_weights(dir, &path);
     tf__st_file f;
-    if (s == TF_OK && (s = tf__st_open(&f, path)) == TF_OK) {
+    if (s == TF_OK && (s = tf__model_folder_open(dir, &f)) == TF_OK) {
         s = read_tensors(&f, names, &hc, enc, out);
         tf__st_close(&f);
     }
-    tf__free(path);
     out->head.dense_w = out->dense_w, out->head.dense_b = out->dense_b;
     out->head.norm_w = out->norm_w, out->head.norm_b = out->norm_b;
     out->head.decoder_b = out->decoder_b;

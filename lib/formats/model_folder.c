@@ -43,6 +43,16 @@ tf_status tf__model_folder_weights(const char *dir, char **path)
     return s;
 }
 
+tf_status tf__model_folder_open(const char *dir, tf__st_file *f)
+{
+    char *path = NULL;
+    tf_status s = tf__model_folder_weights(dir, &path);
+    if (s == TF_OK)
+        s = tf__st_open(f, path);
+    tf__free(path);
+    return s;
+}
+
 tf_status tf__model_source(const char *path, tf__source_kind *kind, char **folder)
 {
     mode_t mode = 0;
@@ -116,12 +126,8 @@ tf_status tf__model_folder_head(const char *dir, const tf__hf_seq_head *head, in
                                 int64_t D, tf__head_weights *w)
 {
     memset(w, 0, sizeof *w);
-    char *path;
-    tf_status s = tf__model_folder_weights(dir, &path);
     tf__st_file f;
-    if (s == TF_OK)
-        s = tf__st_open(&f, path);
-    tf__free(path);
+    tf_status s = tf__model_folder_open(dir, &f);
     if (s)
         return s;
     if (head)

@@ -14,6 +14,7 @@
 #include "classifier_head.h"
 #include "hf_arch.h"
 #include "hf_family.h"
+#include "safetensors.h"
 #include "tfenc.h"
 
 /* A classification head's weights, owned. */
@@ -29,6 +30,10 @@ typedef struct tf__head_weights {
  * <file> but no model.safetensors: " and how to convert it
  * (weights_files.h), *path NULL. */
 tf_status tf__model_folder_weights(const char *dir, char **path);
+
+/* *f = dir's weights file opened (tf__model_folder_weights' file; close it
+ * with tf__st_close), refused as that function and tf__st_open refuse. */
+tf_status tf__model_folder_open(const char *dir, tf__st_file *f);
 
 /* What a pipeline's source path is, for tf_pipeline_load: a Hugging Face
  * folder (its config.json: *kind TF__SOURCE_HF_FOLDER), libtfenc's own

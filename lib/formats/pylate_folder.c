@@ -130,25 +130,20 @@ static tf_status read_features(const cJSON *root, const char *label)
 static tf_status read_dense_weights(tf__pylate_dense *d, const char *module, const char *rel,
                                     int32_t bias, const char *config)
 {
-    char *file = NULL, *why = NULL;
-    tf_status s = tf__model_folder_weights(module, &file);
-    if (s == TF_OK)
-        s = tf__format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out, (int)d->in,
-                             config);
+    char *why = NULL;
     tf__st_file f;
-    const int opened = s == TF_OK && (s = tf__st_open(&f, file)) == TF_OK;
-    const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
+    tf_status s = tf__model_folder_open(module, &f);
+    const int opened = s == TF_OK;
     if (s == TF_OK)
-        s = tf__extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
-    if (s == TF_OK && bias)
-        s = tf__extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
-    if (s == TF_OK && !bias && tf__extra_tensor_exists(&f, "linear.bias"))
-        s = tf__fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", rel, config);
-    if (s == TF_OK && d->use_residual && d->in != d->out)
-        s = tf__extra_tensor_read(&f, "residual.weight", 2, w_dims, rel, why, &d->residual_w);
+        s = tf__dense_linear_read(&f, d->out, d->in, bias, rel, config, &d->w, &d->b);
+    const int64_t residual_dims[2] = {d->out, d->in};
+    if (s == TF_OK && d->use_residual && d->in != d->out &&
+        (s = tf__format_alloc(&why, "use_residual with out_features %d != in_features %d in %s",
+                              (int)d->out, (int)d->in, config)) == TF_OK)
+        s = tf__extra_tensor_read(&f, "residual.weight", 2, residual_dims, rel, why,
+                                  &d->residual_w);
     if (opened)
         tf__st_close(&f);
-    tf__free(file);
     tf__free(why);
     return s;
 }

@@ -246,30 +246,18 @@ static tf_status read_features(const cJSON *root, const char *label)
 static tf_status read_dense_weights(tf__st_step *d, const char *dir, const char *path, int bias,
                                     const char *config)
 {
-    char *rel = NULL, *module = NULL, *file = NULL, *why = NULL;
+    char *rel = NULL, *module = NULL;
     tf_status s = module_file(path, "model.safetensors", &rel);
     if (s == TF_OK)
         s = tf__path_join(dir, path, &module);
-    if (s == TF_OK)
-        s = tf__model_folder_weights(module, &file);
-    if (s == TF_OK)
-        s = tf__format_alloc(&why, "out_features %d, in_features %d in %s", (int)d->out, (int)d->in,
-                             config);
     tf__st_file f;
-    const int opened = s == TF_OK && (s = tf__st_open(&f, file)) == TF_OK;
-    const int64_t w_dims[2] = {d->out, d->in}, b_dims[1] = {d->out};
+    const int opened = s == TF_OK && (s = tf__model_folder_open(module, &f)) == TF_OK;
     if (s == TF_OK)
-        s = tf__extra_tensor_read(&f, "linear.weight", 2, w_dims, rel, why, &d->w);
-    if (s == TF_OK && bias)
-        s = tf__extra_tensor_read(&f, "linear.bias", 1, b_dims, rel, why, &d->b);
-    if (s == TF_OK && !bias && tf__extra_tensor_exists(&f, "linear.bias"))
-        s = tf__fail(TF_ERR_FORMAT, "%s: has linear.bias, but %s says bias false", rel, config);
+        s = tf__dense_linear_read(&f, d->out, d->in, bias, rel, config, &d->w, &d->b);
     if (opened)
         tf__st_close(&f);
     tf__free(rel);
     tf__free(module);
-    tf__free(file);
-    tf__free(why);
     return s;
 }
 

@@ -428,10 +428,9 @@ tf_status tf__st_sparse_check(tf__st_sparse *sp, int32_t vocab)
                         sp->pooling_label, (int)sp->pooling_dim, (int)vocab);
     if (sp->query != TF_SPARSE_QUERY_STATIC)
         return TF_OK;
-    char *file = NULL;
-    tf_status s = tf__model_folder_weights(sp->static_dir, &file);
     tf__st_file f;
-    const int opened = s == TF_OK && (s = tf__st_open(&f, file)) == TF_OK;
+    tf_status s = tf__model_folder_open(sp->static_dir, &f);
+    const int opened = s == TF_OK;
     const int64_t dims[1] = {vocab};
     if (s == TF_OK)
         s = tf__extra_tensor_read(&f, "weight", 1, dims, sp->static_label,
@@ -439,7 +438,6 @@ tf_status tf__st_sparse_check(tf__st_sparse *sp, int32_t vocab)
                                   &sp->static_weight);
     if (opened)
         tf__st_close(&f);
-    tf__free(file);
     return s;
 }
 
