@@ -16,6 +16,7 @@
 
 #include "common/expect.h"
 #include "common/json_fixture.h"
+#include "common/mlm_folders.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
 #include "mlm_head.h"
@@ -26,15 +27,9 @@
 
 static const char *data_dir;
 
-static const char *const folders[] = {
-    "bert_base_uncased", "bert_untied",    "distilbert_base_uncased", "electra_generator",
-    "roberta_base",      "roberta_untied", "xlm_roberta_base",        "modernbert_base",
-};
-enum { N_FOLDERS = sizeof folders / sizeof folders[0] };
-
 static path_buf folder(const char *name)
 {
-    return join(join(data_dir, "mlm").s, name);
+    return mlm_folder(data_dir, name);
 }
 
 static cJSON *expected(const char *name)
@@ -92,7 +87,7 @@ static void expect_case_logits(const tf_encoder *enc, const tf__mlm_head *h, con
 
 START_TEST(test_head_logits)
 {
-    const char *name = folders[_i];
+    const char *name = mlm_folders[_i];
     tf_encoder *enc;
     ck_assert_msg(tf_encoder_load(folder(name).s, NULL, &enc) == TF_OK, "%s: %s", name,
                   tf_last_error());
@@ -110,23 +105,9 @@ START_TEST(test_head_logits)
 }
 END_TEST
 
-/* Options that load a bare *ForMaskedLM folder with its head (by default
- * it is an embedding, as SentenceTransformer loads it). */
-static tf_pipeline_options fill_mask_options(void)
-{
-    tf_pipeline_options o;
-    tf_pipeline_options_init(&o);
-    o.kind = TF_PIPELINE_FILL_MASK;
-    return o;
-}
-
 static tf_pipeline *load(const char *name)
 {
-    const tf_pipeline_options o = fill_mask_options();
-    tf_pipeline *p;
-    ck_assert_msg(tf_pipeline_load(folder(name).s, &o, &p) == TF_OK, "%s: %s", name,
-                  tf_last_error());
-    return p;
+    return load_fill_mask(folder(name).s);
 }
 
 /* Without options.kind a bare *ForMaskedLM folder is an embedding, mean
@@ -170,7 +151,7 @@ static void expect_predictions(const tf_fill_mask *m, const cJSON *c, int top_k,
 
 START_TEST(test_fill_mask_predictions)
 {
-    const char *name = folders[_i];
+    const char *name = mlm_folders[_i];
     tf_pipeline *p = load(name);
     cJSON *exp = expected(name);
     ck_assert_int_eq(tf_pipeline_kind_of(p), TF_PIPELINE_FILL_MASK);
@@ -317,8 +298,8 @@ int main(void)
     data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("fill_mask");
     TCase *tc = tcase_create("fill_mask");
-    tcase_add_loop_test(tc, test_head_logits, 0, N_FOLDERS);
-    tcase_add_loop_test(tc, test_fill_mask_predictions, 0, N_FOLDERS);
+    tcase_add_loop_test(tc, test_head_logits, 0, N_MLM_FOLDERS);
+    tcase_add_loop_test(tc, test_fill_mask_predictions, 0, N_MLM_FOLDERS);
     tcase_add_test(tc, test_whole_vocabulary);
     tcase_add_test(tc, test_bad_calls);
     tcase_add_test(tc, test_long_text_refused);

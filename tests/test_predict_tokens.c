@@ -11,6 +11,7 @@
 
 #include "common/expect.h"
 #include "common/json_fixture.h"
+#include "common/mlm_folders.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
 #include "tfenc.h"
@@ -19,26 +20,14 @@
 
 static const char *data_dir;
 
-static const char *const folders[] = {
-    "bert_base_uncased", "bert_untied",    "distilbert_base_uncased", "electra_generator",
-    "roberta_base",      "roberta_untied", "xlm_roberta_base",        "modernbert_base",
-};
-enum { N_FOLDERS = sizeof folders / sizeof folders[0] };
-
 static path_buf folder(const char *name)
 {
-    return join(join(data_dir, "mlm").s, name);
+    return mlm_folder(data_dir, name);
 }
 
 static tf_pipeline *load(const char *name)
 {
-    tf_pipeline_options o;
-    tf_pipeline_options_init(&o);
-    o.kind = TF_PIPELINE_FILL_MASK;
-    tf_pipeline *p;
-    ck_assert_msg(tf_pipeline_load(folder(name).s, &o, &p) == TF_OK, "%s: %s", name,
-                  tf_last_error());
-    return p;
+    return load_fill_mask(folder(name).s);
 }
 
 /* Token t's top_k against want (top_k + 1 entries, best first). */
@@ -100,7 +89,7 @@ static void expect_case(const tf_pipeline *p, const cJSON *c, int top_k, const c
 
 START_TEST(test_every_position)
 {
-    const char *name = folders[_i];
+    const char *name = mlm_folders[_i];
     tf_pipeline *p = load(name);
     cJSON *exp = read_json(join(folder(name).s, "expected.json").s);
     const int top_k = json_at(exp, "top_k")->valueint;
@@ -200,7 +189,7 @@ int main(void)
     data_dir = test_dir("TFENC_DATA_DIR");
     Suite *s = suite_create("predict_tokens");
     TCase *tc = tcase_create("predict_tokens");
-    tcase_add_loop_test(tc, test_every_position, 0, N_FOLDERS);
+    tcase_add_loop_test(tc, test_every_position, 0, N_MLM_FOLDERS);
     tcase_add_test(tc, test_blocks_join);
     tcase_add_test(tc, test_sparse_folder);
     tcase_add_test(tc, test_bad_calls);
