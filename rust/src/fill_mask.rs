@@ -1,12 +1,10 @@
 //! `FillMask`: a *ForMaskedLM folder's best tokens for each mask token of a
 //! text, as transformers' fill-mask pipeline (pipelines/fill_mask.py,
 //! FillMaskPipeline) gives them, over the C library's tf_pipeline_fill_mask.
-use std::path::Path;
 use std::ptr;
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
-use crate::hub::{self, HubOptions};
 use crate::pipeline::{c_string, string, Pipeline, PipelineOptions};
 use crate::sizes::to_c;
 
@@ -28,22 +26,9 @@ pub struct MaskPrediction {
 /// A masked-LM folder: fill-mask as transformers' pipeline.
 pub struct FillMask(Pipeline);
 
+pipeline_constructors!(FillMask, ffi::TF_PIPELINE_FILL_MASK);
+
 impl FillMask {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<FillMask> {
-        FillMask::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<FillMask> {
-        FillMask::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<FillMask> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_FILL_MASK, "FillMask").map(FillMask)
-    }
-
     /// For each mask token of text (the tokenizer's mask_token), its top_k
     /// predictions (>= 1; the pipeline's default is 5), best first.
     pub fn fill(&self, text: &str, top_k: usize) -> Result<Vec<Vec<MaskPrediction>>> {

@@ -4,11 +4,9 @@
 //! as transformers' image-classification pipeline, over
 //! tf_pipeline_classify_images). Images are files' bytes (decoded by the
 //! library: JPEG, PNG, WebP, EXIF orientation applied) or RGB pixels.
-use std::path::Path;
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
-use crate::hub::{self, HubOptions};
 use crate::layout;
 use crate::pipeline::{string, top_k, Pipeline, PipelineOptions};
 use crate::sizes::to_c;
@@ -114,23 +112,9 @@ fn run(p: &Pipeline, images: &[Image<'_>], batch_size: usize, normalize: bool,
 /// An image-embedding folder: one vector an image.
 pub struct ImageEncoder(Pipeline);
 
+pipeline_constructors!(ImageEncoder, ffi::TF_PIPELINE_IMAGE_EMBEDDING);
+
 impl ImageEncoder {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<ImageEncoder> {
-        ImageEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<ImageEncoder> {
-        ImageEncoder::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<ImageEncoder> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_IMAGE_EMBEDDING, "ImageEncoder")
-            .map(ImageEncoder)
-    }
-
     /// The width of its vectors.
     pub fn dim(&self) -> usize {
         self.0.dim()
@@ -147,23 +131,9 @@ impl ImageEncoder {
 /// A ViTForImageClassification folder.
 pub struct ImageClassifier(Pipeline);
 
+pipeline_constructors!(ImageClassifier, ffi::TF_PIPELINE_IMAGE_CLASSIFIER);
+
 impl ImageClassifier {
-    /// A folder, or a Hugging Face Hub id (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<ImageClassifier> {
-        ImageClassifier::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<ImageClassifier> {
-        ImageClassifier::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
-                                        -> Result<ImageClassifier> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_IMAGE_CLASSIFIER, "ImageClassifier")
-            .map(ImageClassifier)
-    }
-
     /// id2label, in id order.
     pub fn labels(&self) -> Vec<String> {
         (0..self.0.dim())

@@ -8,6 +8,9 @@
 //! println!("{:?}", out.shape); // [1, 4, d_model]
 //! # Ok::<(), tfenc::Error>(())
 //! ```
+#[macro_use]
+mod constructors;
+
 mod config;
 mod encoder;
 mod enums;

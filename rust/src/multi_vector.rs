@@ -4,12 +4,10 @@
 //! out of documents, unit rows), and MaxSim (PyLate's colbert_scores), over
 //! the C library's tf_pipeline_embed_tokens and tf_maxsim.
 use std::os::raw::c_char;
-use std::path::Path;
 use std::ptr;
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
-use crate::hub::{self, HubOptions};
 use crate::pipeline::{c_string, Pipeline, PipelineOptions};
 use crate::sizes::to_c;
 
@@ -52,22 +50,9 @@ pub fn maxsim(query: &TokenVectors, document: &TokenVectors) -> Result<f32> {
 /// A PyLate (ColBERT) folder.
 pub struct ColBERT(Pipeline);
 
+pipeline_constructors!(ColBERT, ffi::TF_PIPELINE_MULTI_VECTOR);
+
 impl ColBERT {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<ColBERT> {
-        ColBERT::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<ColBERT> {
-        ColBERT::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<ColBERT> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_MULTI_VECTOR, "ColBERT").map(ColBERT)
-    }
-
     /// Values a token's vector has (the last Dense module's out_features).
     pub fn dim(&self) -> usize {
         // SAFETY: valid handle.

@@ -10,7 +10,6 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
-use crate::hub::{self, HubOptions};
 use crate::layout;
 use crate::sizes::{from_c, to_c};
 
@@ -211,24 +210,9 @@ pub struct EncodeOptions<'a> {
 /// A sentence-transformers folder (or a plain model: mean pooling).
 pub struct SentenceEncoder(Pipeline);
 
+pipeline_constructors!(SentenceEncoder, ffi::TF_PIPELINE_EMBEDDING);
+
 impl SentenceEncoder {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<SentenceEncoder> {
-        SentenceEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<SentenceEncoder> {
-        SentenceEncoder::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
-                                        -> Result<SentenceEncoder> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_EMBEDDING, "SentenceEncoder")
-            .map(SentenceEncoder)
-    }
-
     /// The vectors' width (after any Dense).
     pub fn dim(&self) -> usize {
         self.0.dim()
@@ -283,23 +267,9 @@ impl SentenceEncoder {
 /// `sentence_transformers.activation_fn`, else Sigmoid for one label).
 pub struct CrossEncoder(Pipeline);
 
+pipeline_constructors!(CrossEncoder, ffi::TF_PIPELINE_CROSS_ENCODER);
+
 impl CrossEncoder {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<CrossEncoder> {
-        CrossEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<CrossEncoder> {
-        CrossEncoder::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<CrossEncoder> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_CROSS_ENCODER, "CrossEncoder")
-            .map(CrossEncoder)
-    }
-
     pub fn max_seq_length(&self) -> usize {
         self.0.max_seq_length()
     }
@@ -344,23 +314,9 @@ impl CrossEncoder {
 /// text-classification pipeline (softmax, sigmoid or logits by problem_type).
 pub struct Classifier(Pipeline);
 
+pipeline_constructors!(Classifier, ffi::TF_PIPELINE_CLASSIFIER);
+
 impl Classifier {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<Classifier> {
-        Classifier::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<Classifier> {
-        Classifier::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions) -> Result<Classifier> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_CLASSIFIER, "Classifier")
-            .map(Classifier)
-    }
-
     /// id2label, in id order.
     pub fn labels(&self) -> Vec<String> {
         (0..self.0.dim())
@@ -440,24 +396,9 @@ pub struct Entity {
 /// A token classifier: entities as transformers' token-classification pipeline.
 pub struct TokenClassifier(Pipeline);
 
+pipeline_constructors!(TokenClassifier, ffi::TF_PIPELINE_TOKEN_CLASSIFIER);
+
 impl TokenClassifier {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<TokenClassifier> {
-        TokenClassifier::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<TokenClassifier> {
-        TokenClassifier::with_options(path, &PipelineOptions::default())
-    }
-
-    pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
-                                        -> Result<TokenClassifier> {
-        Pipeline::load(path.as_ref(), opts, ffi::TF_PIPELINE_TOKEN_CLASSIFIER, "TokenClassifier")
-            .map(TokenClassifier)
-    }
-
     /// The entities of text (`&text[e.start..e.end]` is each one's span),
     /// grouped as transformers' aggregation_strategy says.
     pub fn entities(&self, text: &str, aggregation_strategy: Aggregation) -> Result<Vec<Entity>> {

@@ -10,7 +10,6 @@ use std::ptr;
 
 use crate::error::{check, Result};
 use crate::ffi;
-use crate::hub::{self, HubOptions};
 use crate::pipeline::{c_string, Pipeline, PipelineOptions};
 use crate::sizes::to_c;
 
@@ -63,18 +62,9 @@ pub struct SparseOptions<'a> {
 /// A SPLADE folder.
 pub struct SparseEncoder(Pipeline);
 
+pipeline_constructors!(SparseEncoder);
+
 impl SparseEncoder {
-    /// A folder, or a Hugging Face Hub id from the Hub's cache or downloaded into it
-    /// (hub::model_folder), loaded with opts.
-    pub fn from_pretrained(name_or_path: &str, opts: &PipelineOptions, hub: &HubOptions<'_>)
-                           -> Result<SparseEncoder> {
-        SparseEncoder::with_options(hub::model_folder(name_or_path, hub)?, opts)
-    }
-
-    pub fn from_dir<P: AsRef<Path>>(path: P) -> Result<SparseEncoder> {
-        SparseEncoder::with_options(path, &PipelineOptions::default())
-    }
-
     /// A SparseEncoder folder, else (loaded again as such) a bare *ForMaskedLM;
     /// a folder of neither kind is the first load's error.
     pub fn with_options<P: AsRef<Path>>(path: P, opts: &PipelineOptions)
