@@ -23,10 +23,12 @@ made before); the padding and the skiplist are dropped after, as PyLate does,
 and the kept vectors are checked against tfenc's (max |diff|).
 
     PYTHONPATH=python TFENC_LIBRARY=build/lib/libtfenc.so.0 \\
-        /usr/bin/python3 bench/colbert_encode.py [--runs 3] [--ort [--threads 2]] [--sorted]
+        /usr/bin/python3 bench/colbert_encode.py [--runs 3] [--ort [--threads 2]] [--save F]
 
---sorted gives tfenc the documents longest first (PyLate's order before it
-batches; tfenc.ColBERT.encode batches them as given).
+tfenc.ColBERT.encode is given the documents in their order and batches them
+longest first, as PyLate's encode does. --save writes the last run's kept
+vectors (all documents' rows, in order, float32 [rows, 96]) to F (.npy), to
+compare two builds or versions.
 """
 import argparse
 import json
@@ -194,17 +196,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--ort", action="store_true")
-    ap.add_argument("--sorted", action="store_true",
-                    help="give tfenc the documents longest first, as PyLate's encode orders "
-                         "them before batching")
+    ap.add_argument("--save", help="the last run's vectors, np.save'd to this file")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.model_dir, "vocab.txt")):
         write_model(args.model_dir)
     import tfenc
     docs = documents(args.documents)
-    if args.sorted:
-        docs.sort(key=lambda d: -len(d.split()))
     peer = OrtPeer(args.model_dir, docs, args.batch_size, args.threads,
                    os.path.dirname(args.model_dir)) if args.ort else None
     with tfenc.ColBERT.from_dir(args.model_dir) as model:
@@ -219,6 +217,8 @@ def main():
                 print(f"round: tfenc {times[-1]:.3f} s, ORT {ort_times[-1]:.3f} s", flush=True)
         truncated = model.truncated
     rows = sum(len(m) for m in out)
+    if args.save:
+        np.save(args.save, np.concatenate(out))
     best, median = min(times), statistics.median(times)
     info = tfenc.runtime_info()
     print(f"ColBERT encode, {len(docs)} documents ({truncated} cut at {DOCUMENT_LENGTH} tokens), "

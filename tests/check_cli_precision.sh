@@ -8,7 +8,11 @@
 #    (dtype int8 for int8 and binary, uint8 for uint8 and ubinary), on
 #    stdout or in --out with the note "wrote N vectors of W <precision> values";
 #  - bad command lines get one exact line and exit 2; a dimension without a
-#    range, or a calibration file of another shape, one line and exit 1.
+#    range, or a calibration file of another shape, one line and exit 1;
+#  - --multi-vector (a ColBERT folder's token vectors): every text's rows
+#    quantized together (tests/data/gen_quantize.py multi_vector_reference),
+#    ranges from all texts' rows or from --calibration's, one JSON line a
+#    text with "precision", on stdout or in --out.
 set -eu
 tfenc=$1 data=$2
 py=/usr/bin/python3
@@ -103,4 +107,51 @@ fails 1 "tfenc embed: --calibration $tmp/wide.npy: expected float32 embeddings [
     embed --model "$st" --precision uint8 --calibration "$tmp/wide.npy" hi
 fails 1 "tfenc embed: --calibration $tmp/none.npy: $tmp/none.npy: cannot open: No such file or directory" \
     embed --model "$st" --precision uint8 --calibration "$tmp/none.npy" hi
+colbert=$data/colbert/answerai_like
+set -- embed --model "$colbert" --multi-vector --file "$tmp/texts.txt"
+"$tfenc" "$@" >"$tmp/tokens.jsonl"
+"$tfenc" embed --model "$colbert" --multi-vector --file "$tmp/calibration.txt" >"$tmp/cal.jsonl"
+"$py" -c "import json, sys, numpy as np
+rows = [r for l in open(sys.argv[1]) for r in json.loads(l)['vectors']]
+np.save(sys.argv[2], np.array(rows, np.float32))" "$tmp/cal.jsonl" "$tmp/tokens_cal.npy"
+for p in int8 uint8 binary ubinary; do
+    "$tfenc" "$@" --precision "$p" >"$tmp/tokens.$p.jsonl"
+done
+for p in int8 uint8; do
+    "$tfenc" "$@" --precision "$p" --calibration "$tmp/tokens_cal.npy" \
+        --out "$tmp/tokens.$p.calibrated.jsonl"
+done
+"$py" - "$tmp" "$data" <<'PY'
+import json, sys
+import numpy as np
+tmp, data = sys.argv[1], sys.argv[2]
+sys.path.insert(0, data)
+from gen_quantize import multi_vector_reference
+def lines(name):
+    return [json.loads(l) for l in open(f"{tmp}/{name}")]
+floats = [np.array(l["vectors"], np.float32) for l in lines("tokens.jsonl")]
+assert len(floats) == 4 and all(m.shape[1] == 8 for m in floats), [m.shape for m in floats]
+cal = np.load(f"{tmp}/tokens_cal.npy")  # [rows, 8]: the calibration texts' token vectors
+def check(name, p, calibration=None):
+    want = multi_vector_reference(floats, p, calibration)
+    got = lines(name)
+    assert len(got) == 4, got
+    for l, w in zip(got, want):
+        assert l["rows"] == len(w) and l["dim"] == 8 and l["precision"] == p, l
+        assert all(isinstance(v, int) for r in l["vectors"] for v in r), l
+        assert np.array_equal(np.array(l["vectors"]), w), (name, l, w)
+for p in ("int8", "uint8", "binary", "ubinary"):
+    check(f"tokens.{p}.jsonl", p)
+for p in ("int8", "uint8"):
+    check(f"tokens.{p}.calibrated.jsonl", p, cal)
+# the batch's ranges span all texts: one text alone would quantize its rows otherwise
+alone = multi_vector_reference(floats[:1], "int8")[0]
+assert not np.array_equal(alone, multi_vector_reference(floats, "int8")[0])
+PY
+fails 1 "tfenc embed: --calibration $tmp/wide.npy: expected float32 embeddings [rows, 8] (rows >= 1), got float32 [2, 7]" \
+    embed --model "$colbert" --multi-vector --precision int8 --calibration "$tmp/wide.npy" hi
+fails 2 "tfenc embed: --calibration: only --precision int8 and uint8 use ranges, got --precision ubinary" \
+    embed --model "$colbert" --multi-vector --precision ubinary --calibration "$tmp/wide.npy" hi
+fails 2 "tfenc embed: --output: not with --multi-vector (one JSON line of vectors a text)" \
+    embed --model "$colbert" --multi-vector --precision int8 --output npy hi
 echo "tfenc embed --precision: ok"

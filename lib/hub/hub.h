@@ -94,10 +94,19 @@ void tf__hub_names_free(tf__hub_names *list);
 int tf__hub_wanted(const char *file, const tf__hub_names *dirs);
 /* The module folders modules.json (at path, label in messages) names, each
  * checked (tf__hub_check_repo_file) and without a trailing '/', added to
- * dirs once each ("" the top folder); those of modules with files (all but
- * Normalize: they hold a config.json) also to configured, when not NULL. */
+ * dirs once each ("" the top folder); those of modules that keep a
+ * config.json (all but Normalize, which has no files, and Router) also to
+ * configured, and those of Routers to routers, each when not NULL. */
 tf_status tf__hub_module_dirs(const char *path, const char *label, tf__hub_names *dirs,
-                              tf__hub_names *configured);
+                              tf__hub_names *configured, tf__hub_names *routers);
+/* The folders of a Router's modules (sentence-transformers' models/Router.py,
+ * Router.load): each module id of each route of router_config.json's
+ * "structure" (at path, label in messages) as a folder of dir, the
+ * Router's own ("" the top folder; an id "" is dir itself), added to dirs
+ * and configured as tf__hub_module_dirs adds them ("types" gives each id's
+ * class). */
+tf_status tf__hub_route_dirs(const char *path, const char *dir, const char *label,
+                             tf__hub_names *dirs, tf__hub_names *configured);
 /* The shards model.safetensors.index.json (at path, in the repository
  * folder dir, label in messages) names: weight_map's values, each dir/value
  * checked, added to shards once each. */
@@ -114,9 +123,27 @@ typedef int (*tf__hub_has_fn)(const char *file, const void *where);
  * is TF_ERR_UNSUPPORTED "<repo_id>[/<dir>] at revision R (commit C): <file>
  * but no model.safetensors: " and how to convert it (weights_files.h, the
  * words the folder's loader says it in); a required folder with neither
- * TF_ERR_NOT_FOUND. */
+ * TF_ERR_NOT_FOUND "<repo_id>[/<dir>] at revision R (commit C): no
+ * model.safetensors ...". */
 tf_status tf__hub_check_weights(const tf__hub_request *req, const char *commit, const char *dir,
                                 int required, tf__hub_has_fn has, const void *where);
+/* The folder whose config.json and weights are the model's, as the loaders
+ * find it (tf__model_source, vision_folder.c), in a repository whose
+ * modules.json names the module folders named (NULL: it has none): the top
+ * folder "", unless named lacks it (a sentence-transformers folder whose
+ * model is a module's, as sentence-transformers/clip-ViT-B-32's
+ * 0_CLIPModel): then the first of named that holds model.safetensors or
+ * its index, else the first of named (whose weights are then missing).
+ * *dir points into named or to a literal "". */
+tf_status tf__hub_model_dir(const tf__hub_names *named, tf__hub_has_fn has, const void *where,
+                            const char **dir);
+/* The Router config file of the Router in folder dir, as Router.load (and
+ * st_sparse.c) picks it: "<dir>/router_config.json" when has() finds it,
+ * else, in a module folder, the legacy "<dir>/config.json" (Asym's) when
+ * has() finds that, allocated into *file; NULL when there is none (the top
+ * folder's config.json is the model's, never a Router's). */
+tf_status tf__hub_router_config(const char *dir, tf__hub_has_fn has, const void *where,
+                                char **file);
 
 /* ---- hub_cache.c ----------------------------------------------------------- */
 

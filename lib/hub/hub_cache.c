@@ -223,26 +223,72 @@ static int in_snapshot(const char *file, const void *where)
     return found;
 }
 
-/* The weights: model.safetensors, or the index and each shard it names;
- * PyTorch's pickle instead refused as the folder's loader refuses it. */
-static tf_status need_weights(const tf__hub_request *req, const char *commit)
+/* "<dir>/<name>" ("name" alone for the top folder ""), allocated into *out. */
+static tf_status dir_file(const char *dir, const char *name, char **out)
 {
-    static const char index[] = "model.safetensors.index.json";
+    return tf__format_alloc(out, "%s%s%s", dir, dir[0] ? "/" : "", name);
+}
+
+/* The weights of folder dir: model.safetensors, or the index and each
+ * shard it names; PyTorch's pickle instead refused as the folder's loader
+ * refuses it. */
+static tf_status need_weights(const tf__hub_request *req, const char *commit, const char *dir)
+{
     const snapshot_of snap = {req, commit};
-    char *path = NULL;
-    tf_status s = tf__hub_check_weights(req, commit, "", 0, in_snapshot, &snap);
-    if (s == TF_OK)
+    char *index = NULL, *path = NULL, *weights = NULL;
+    tf_status s = tf__hub_check_weights(req, commit, dir, 0, in_snapshot, &snap);
+    if (s == TF_OK && (s = dir_file(dir, "model.safetensors.index.json", &index)) == TF_OK)
         s = tf__hub_snapshot_path(req, commit, index, &path);
-    if (s == TF_OK && !tf__hub_is_file(path))
-        s = need_file(req, commit, "model.safetensors");
+    if (s == TF_OK && !tf__hub_is_file(path) &&
+        (s = dir_file(dir, "model.safetensors", &weights)) == TF_OK)
+        s = need_file(req, commit, weights);
     else if (s == TF_OK) {
         tf__hub_names shards = {0};
-        s = tf__hub_index_shards(path, "", path, &shards);
+        s = tf__hub_index_shards(path, dir, path, &shards);
         for (size_t i = 0; s == TF_OK && i < shards.count; i++)
             s = need_file(req, commit, shards.items[i]);
         tf__hub_names_free(&shards);
     }
+    tf__free(weights);
     tf__free(path);
+    tf__free(index);
+    return s;
+}
+
+/* The model's folder (tf__hub_model_dir of the module folders named, NULL
+ * without modules.json): its config.json and weights. */
+static tf_status need_model(const tf__hub_request *req, const char *commit,
+                            const tf__hub_names *named)
+{
+    const snapshot_of snap = {req, commit};
+    const char *dir = "";
+    char *config = NULL;
+    tf_status s = tf__hub_model_dir(named, in_snapshot, &snap, &dir);
+    if (s == TF_OK && (s = dir_file(dir, "config.json", &config)) == TF_OK)
+        s = need_file(req, commit, config);
+    if (s == TF_OK)
+        s = need_weights(req, commit, dir);
+    tf__free(config);
+    return s;
+}
+
+/* The Router in folder dir: its router config (router_config.json, or the
+ * legacy config.json; neither: router_config.json missing), whose route
+ * folders are added to dirs and configured. */
+static tf_status need_routes(const tf__hub_request *req, const char *commit, const char *dir,
+                             tf__hub_names *dirs, tf__hub_names *configured)
+{
+    const snapshot_of snap = {req, commit};
+    char *config = NULL, *path = NULL;
+    tf_status s = tf__hub_router_config(dir, in_snapshot, &snap, &config);
+    if (s == TF_OK && !config && (s = dir_file(dir, "router_config.json", &config)) == TF_OK)
+        s = need_file(req, commit, config);
+    if (s == TF_OK)
+        s = tf__hub_snapshot_path(req, commit, config, &path);
+    if (s == TF_OK)
+        s = tf__hub_route_dirs(path, dir, path, dirs, configured);
+    tf__free(path);
+    tf__free(config);
     return s;
 }
 
@@ -256,14 +302,15 @@ tf_status tf__hub_check_snapshot(const tf__hub_request *req, const char *commit)
                      "revision %s (commit %s)",
                      snap, req->repo_id, req->revision, commit);
     if (s == TF_OK)
-        s = need_file(req, commit, "config.json");
-    if (s == TF_OK)
-        s = need_weights(req, commit);
-    if (s == TF_OK)
         s = tf__hub_snapshot_path(req, commit, "modules.json", &modules);
-    tf__hub_names dirs = {0}, configured = {0};
-    if (s == TF_OK && tf__hub_is_file(modules))
-        s = tf__hub_module_dirs(modules, modules, &dirs, &configured);
+    tf__hub_names dirs = {0}, configured = {0}, routers = {0};
+    const int has_modules = s == TF_OK && tf__hub_is_file(modules);
+    if (has_modules)
+        s = tf__hub_module_dirs(modules, modules, &dirs, &configured, &routers);
+    for (size_t i = 0; s == TF_OK && i < routers.count; i++)
+        s = need_routes(req, commit, routers.items[i], &dirs, &configured);
+    if (s == TF_OK)
+        s = need_model(req, commit, has_modules ? &dirs : NULL);
     for (size_t i = 0; s == TF_OK && i < configured.count; i++) {
         char *config;
         if ((s = tf__format_alloc(&config, "%s/config.json", configured.items[i])) == TF_OK)
@@ -272,6 +319,7 @@ tf_status tf__hub_check_snapshot(const tf__hub_request *req, const char *commit)
     }
     tf__hub_names_free(&dirs);
     tf__hub_names_free(&configured);
+    tf__hub_names_free(&routers);
     tf__free(modules);
     tf__free(snap);
     return s;

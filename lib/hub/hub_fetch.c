@@ -284,24 +284,52 @@ static int listed(const char *file, const void *repo)
     return tf__hub_names_has(repo, file);
 }
 
-/* The folder's files, once the top folder is known to hold weights
- * libtfenc reads: modules.json first (it names the module folders), then,
- * once no module folder holds PyTorch's pickle instead, the safetensors
- * indexes (they name the shards), then the rest. */
+/* The route folders of the Router in folder dir, added to dirs: its
+ * router config fetched first (the loader reads it; none: nothing added,
+ * and the loader says what is missing). */
+static tf_status add_route_dirs(tf__hub_http *http, const char *commit, const tf__hub_names *repo,
+                                const char *dir, tf__hub_names *dirs)
+{
+    char *config = NULL, *path = NULL;
+    tf_status s = tf__hub_router_config(dir, listed, repo, &config);
+    if (s == TF_OK && config)
+        s = get_file(http, commit, repo, config);
+    if (s == TF_OK && config &&
+        (s = tf__hub_snapshot_path(http->req, commit, config, &path)) == TF_OK)
+        s = tf__hub_route_dirs(path, dir, config, dirs, NULL);
+    tf__free(path);
+    tf__free(config);
+    return s;
+}
+
+/* The folder's files: modules.json first (it names the module folders),
+ * then each Router's config (it names the route folders), then, once no
+ * folder holds PyTorch's pickle instead and the model's folder
+ * (tf__hub_model_dir) holds weights libtfenc reads, the safetensors indexes
+ * (they name the shards), then the rest. A folder without modules.json is
+ * checked before anything is fetched. */
 static tf_status get_folder(tf__hub_http *http, const char *commit, const tf__hub_names *repo)
 {
-    tf__hub_names dirs = {0}, wanted = {0};
+    tf__hub_names named = {0}, routers = {0}, dirs = {0}, wanted = {0};
+    const int has_modules = tf__hub_names_has(repo, "modules.json");
     char *modules = NULL;
-    tf_status s = tf__hub_check_weights(http->req, commit, "", 1, listed, repo);
+    tf_status s = tf__hub_check_weights(http->req, commit, "", !has_modules, listed, repo);
+    if (s == TF_OK && has_modules && (s = get_file(http, commit, repo, "modules.json")) == TF_OK &&
+        (s = tf__hub_snapshot_path(http->req, commit, "modules.json", &modules)) == TF_OK)
+        s = tf__hub_module_dirs(modules, "modules.json", &named, NULL, &routers);
+    for (size_t i = 0; s == TF_OK && i < routers.count; i++)
+        s = add_route_dirs(http, commit, repo, routers.items[i], &named);
     if (s == TF_OK)
         s = tf__hub_names_add(&dirs, "");
-    if (s == TF_OK)
-        s = get_file(http, commit, repo, "modules.json");
-    if (s == TF_OK && tf__hub_names_has(repo, "modules.json") &&
-        (s = tf__hub_snapshot_path(http->req, commit, "modules.json", &modules)) == TF_OK)
-        s = tf__hub_module_dirs(modules, "modules.json", &dirs, NULL);
+    for (size_t i = 0; s == TF_OK && i < named.count; i++)
+        if (!tf__hub_names_has(&dirs, named.items[i]))
+            s = tf__hub_names_add(&dirs, named.items[i]);
     for (size_t i = 1; s == TF_OK && i < dirs.count; i++) /* the modules' ("" checked above) */
         s = tf__hub_check_weights(http->req, commit, dirs.items[i], 0, listed, repo);
+    const char *model_dir = "";
+    if (s == TF_OK && has_modules &&
+        (s = tf__hub_model_dir(&named, listed, repo, &model_dir)) == TF_OK)
+        s = tf__hub_check_weights(http->req, commit, model_dir, 1, listed, repo);
     for (size_t i = 0; s == TF_OK && i < repo->count; i++)
         if (tf__hub_wanted(repo->items[i], &dirs))
             s = tf__hub_names_add(&wanted, repo->items[i]);
@@ -312,6 +340,8 @@ static tf_status get_folder(tf__hub_http *http, const char *commit, const tf__hu
     tf__free(modules);
     tf__hub_names_free(&wanted);
     tf__hub_names_free(&dirs);
+    tf__hub_names_free(&routers);
+    tf__hub_names_free(&named);
     return s;
 }
 

@@ -40,6 +40,32 @@ def test_encode_queries_documents_and_scores(name):
         np.testing.assert_allclose(one, queries[0], atol=1e-6)
 
 
+def test_encode_runs_longest_first_and_answers_in_the_callers_order(monkeypatch):
+    """PyLate's ColBERT.encode: batches of texts longest first, the matrices in
+    the caller's order; the numbers as the float64 references have them."""
+    exp = expected("answerai_like")
+    texts, want = exp["documents"]["texts"], exp["documents"]["vectors"]
+    order = [3, 4, 1, 0, 4, 2, 3]  # 11 to 70 characters (5 to 14 kept rows), repeats
+    token_vectors, ran = tfenc.colbert.token_vectors, []
+
+    def spy(pipeline, texts_run, *args, **kwargs):  # the C calls' texts, in their order
+        ran.append(list(texts_run))
+        return token_vectors(pipeline, texts_run, *args, **kwargs)
+    monkeypatch.setattr(tfenc.colbert, "token_vectors", spy)
+    with tfenc.ColBERT.from_dir(os.path.join(COLBERT, "answerai_like")) as model:
+        got = model.encode([texts[i] for i in order], is_query=False, batch_size=2)
+        assert model.truncated == exp["documents"]["truncated"] * order.count(4)
+    lengths = [len(t) for t in ran[0]]
+    assert lengths == sorted((len(texts[i]) for i in order), reverse=True)
+    assert [len(m) for m in got] == [len(want[i]) for i in order]
+    for m, i in zip(got, order):
+        np.testing.assert_allclose(m, np.array(want[i]), atol=1e-5)
+    with tfenc.ColBERT.from_dir(os.path.join(COLBERT, "answerai_like"),
+                                truncation_error=True) as model:
+        with pytest.raises(tfenc.InvalidArgumentError, match=r"^sentences\[2\] has more than"):
+            model.encode([texts[3], texts[1], texts[4], texts[0]], is_query=False, batch_size=2)
+
+
 def test_refusals():
     with tfenc.ColBERT.from_dir(os.path.join(COLBERT, "answerai_like")) as model:
         with pytest.raises(TypeError, match="is_query: expected a bool"):

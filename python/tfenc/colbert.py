@@ -103,6 +103,14 @@ def colbert_scores(queries_embeddings, documents_embeddings):
                     dtype=np.float32).reshape(len(queries), len(documents))
 
 
+def _longest_first(texts):
+    """The indices of texts (UTF-8 bytes) longest first, by characters, as
+    PyLate's ColBERT.encode orders its inputs before it batches them
+    (np.argsort of -_input_length: a text's len); ties in the given order."""
+    lengths = [len(t.decode("utf-8")) for t in texts]
+    return sorted(range(len(texts)), key=lambda i: -lengths[i])
+
+
 class ColBERT(_Pipeline):
     """ColBERT(path): a PyLate folder (a Hub id: revision=, cache_folder=,
     token=, local_files_only=), its query_length, document_length, prefixes
@@ -119,16 +127,23 @@ class ColBERT(_Pipeline):
                show_progress_bar=None, convert_to_numpy=True):
         """A [tokens, dim] float32 matrix of each sentence as PyLate's
         ColBERT.encode gives it (is_query True, its default: queries);
-        a str gives one matrix, a list a list of them."""
+        a str gives one matrix, a list a list of them, in the list's order.
+        As PyLate's, the texts run longest first, batch_size at a time, so
+        that a batch holds texts of near one length."""
         texts, single = text_items(sentences, "sentences", c_string)
         if not flag(convert_to_numpy, "convert_to_numpy"):
             raise NotImplementedError("convert_to_numpy=False: tfenc.ColBERT gives numpy arrays")
+        order = _longest_first(texts)  # run position -> the caller's index
 
-        def where(i):
-            return ("sentences" if single else f"sentences[{i}]",) * 3
-        out = token_vectors(self, texts, batch_size, flag(is_query, "is_query"),
+        def where(position):
+            return ("sentences" if single else f"sentences[{order[position]}]",) * 3
+        ran = token_vectors(self, [texts[i] for i in order], batch_size,
+                            flag(is_query, "is_query"),
                             1 if flag(normalize_embeddings, "normalize_embeddings") else 0,
                             where=where)
+        out = [None] * len(ran)
+        for position, i in enumerate(order):
+            out[i] = ran[position]
         return out[0] if single else out
 
     def encode_query(self, sentences, **kwargs):

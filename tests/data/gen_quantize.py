@@ -29,6 +29,11 @@ so and checks that the two agree everywhere else:
 A constant dimension (max == min: 0 / 0 upstream) is refused, which
 tests/test_quantize.c checks without this file.
 
+multi_vector_reference is the same for token vectors (a ColBERT model's):
+every text's rows quantized together; tests/check_cli_precision.sh and
+tests/serve/test_precision.py import it and `reference` for the float32
+vectors the CLI and the server answer.
+
     /usr/bin/python3 tests/data/gen_quantize.py"""
 import json
 import os
@@ -77,6 +82,20 @@ def reference(embeddings, precision, ranges):
         flat = np.packbits(embeddings > 0).reshape(embeddings.shape[0], -1)
         assert (bits == flat).all()
     return bits if precision == "ubinary" else (bits - 128).astype(np.int8)
+
+
+def multi_vector_reference(matrices, precision, calibration=None):
+    """Each text's [R_i, D] token vectors quantized as quantize_embeddings
+    quantizes the rows of all of them (np.vstack: upstream takes one 2-D
+    array), ranges from the calibration embeddings' rows, else from every
+    text's rows together; split back into the texts' matrices. This is what
+    `tfenc embed --multi-vector --precision` writes and /embed_all's
+    "precision" answers."""
+    rows = np.vstack(matrices).astype(np.float32)
+    ranges = ranges_of(calibration if calibration is not None else rows)
+    out = reference(rows, precision, ranges)
+    ends = np.cumsum([len(m) for m in matrices])[:-1]
+    return np.split(out, ends)
 
 
 def normal(n, dim, scale=0.1):

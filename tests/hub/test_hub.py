@@ -51,6 +51,29 @@ def pipeline_files(name):
     return folder_files(os.path.join(DATA, "pipelines", name))
 
 
+# A vision folder: its image processor's preprocessor_config.json (image_folder.c reads it).
+VISION = "tfenc-test/vision"
+VISION_NEEDED = {"config.json", "model.safetensors", "preprocessor_config.json"}
+# A sentence-transformers image model whose model is a module's, with nothing of it in the top
+# folder (as sentence-transformers/clip-ViT-B-32: vision_folder.c finds 0_CLIPModel).
+ST_CLIP = "tfenc-test/st-clip"
+ST_CLIP_NEEDED = {"modules.json", "config_sentence_transformers.json", "0_CLIPModel/config.json",
+                  "0_CLIPModel/model.safetensors", "0_CLIPModel/preprocessor_config.json"}
+# A SparseEncoder whose one module is a Router (tests/data/sparse/opensearch_doc_v2, laid out
+# as opensearch-project/opensearch-neural-sparse-encoding-doc-v2-distill): router_config.json
+# names the route folders, the query route's with its own tokenizer.
+ROUTER = "tfenc-test/router"
+ROUTER_NEEDED = {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json",
+                 "special_tokens_map.json", "sentence_bert_config.json", "modules.json",
+                 "config_sentence_transformers.json", "router_config.json",
+                 "query_0_SparseStaticEmbedding/config.json",
+                 "query_0_SparseStaticEmbedding/model.safetensors",
+                 "query_0_SparseStaticEmbedding/vocab.txt",
+                 "query_0_SparseStaticEmbedding/tokenizer_config.json",
+                 "query_0_SparseStaticEmbedding/special_tokens_map.json",
+                 "document_1_SpladePooling/config.json"}
+
+
 def fake_shard(name):
     return ("shard %s" % name).encode() * 100
 
@@ -87,6 +110,17 @@ def make_repos():
          "type": "sentence_transformers.models.Pooling"}]).encode()})
     repos.append(Repo("tfenc-test/evil-modules", {make_commit("e", "main"): evil_modules},
                       {"main": make_commit("e", "main")}))
+    vision = folder_files(os.path.join(DATA, "image_pipeline", "vit_model"))
+    repos.append(Repo(VISION, {make_commit("v", "main"): dict(vision, **EXTRAS)},
+                      {"main": make_commit("v", "main")}))
+    st_clip = folder_files(os.path.join(DATA, "image_pipeline", "st_clip"))
+    st_clip.update({"README.md": EXTRAS["README.md"],
+                    "0_CLIPModel/pytorch_model.bin": EXTRAS["pytorch_model.bin"]})
+    repos.append(Repo(ST_CLIP, {make_commit("c", "main"): st_clip},
+                      {"main": make_commit("c", "main")}))
+    router = folder_files(os.path.join(DATA, "sparse", "opensearch_doc_v2"))
+    repos.append(Repo(ROUTER, {make_commit("r", "main"): dict(router, **EXTRAS)},
+                      {"main": make_commit("r", "main")}))
     return repos
 
 
@@ -530,6 +564,49 @@ def test_sharded_weights_fetch_the_index_and_its_shards(fresh):
     os.unlink(os.path.join(folder, "model-00002-of-00002.safetensors"))
     p = run("tfenc-test/sharded", "--local-files-only", cache=cache, check=False)
     assert "model-00002-of-00002.safetensors: not in the cached snapshot" in p.stderr
+
+
+@online
+def test_a_router_fetches_its_config_and_route_folders(fresh):
+    hub, cache = fresh
+    p = run(ROUTER, "--load", cache=cache, endpoint=hub.url)
+    folder, loaded = p.stdout.splitlines()
+    assert snapshot_files(folder) == ROUTER_NEEDED
+    assert loaded == "kind=sparse-embedding dim=%d" % json.load(
+        open(os.path.join(DATA, "sparse", "opensearch_doc_v2", "config.json")))["vocab_size"]
+    offline = run(ROUTER, "--local-files-only", "--load", cache=cache)
+    assert offline.stdout.splitlines() == [folder, loaded]
+    # A snapshot without a route folder's file is not taken offline.
+    os.unlink(os.path.join(folder, "document_1_SpladePooling", "config.json"))
+    p = run(ROUTER, "--local-files-only", cache=cache, check=False)
+    assert "document_1_SpladePooling/config.json: not in the cached snapshot" in p.stderr
+    os.unlink(os.path.join(folder, "router_config.json"))
+    p = run(ROUTER, "--local-files-only", cache=cache, check=False)
+    assert "router_config.json: not in the cached snapshot" in p.stderr
+
+
+@online
+def test_a_vision_folder_fetches_its_preprocessor_config(fresh):
+    hub, cache = fresh
+    p = run(VISION, "--load", cache=cache, endpoint=hub.url)
+    folder, loaded = p.stdout.splitlines()
+    assert snapshot_files(folder) == VISION_NEEDED
+    assert loaded == "kind=image-embedding dim=%d" % json.load(
+        open(os.path.join(DATA, "image_pipeline", "vit_model", "config.json")))["hidden_size"]
+
+
+@online
+def test_a_model_in_a_module_folder_alone_is_fetched(fresh):
+    hub, cache = fresh
+    p = run(ST_CLIP, "--load", cache=cache, endpoint=hub.url)
+    folder, loaded = p.stdout.splitlines()
+    assert snapshot_files(folder) == ST_CLIP_NEEDED
+    assert loaded == "kind=image-embedding dim=%d" % json.load(open(os.path.join(
+        DATA, "image_pipeline", "st_clip", "0_CLIPModel", "config.json")))["projection_dim"]
+    assert run(ST_CLIP, "--local-files-only", cache=cache).stdout.strip() == folder
+    os.unlink(os.path.join(folder, "0_CLIPModel", "model.safetensors"))
+    p = run(ST_CLIP, "--local-files-only", cache=cache, check=False)
+    assert "0_CLIPModel/model.safetensors: not in the cached snapshot" in p.stderr
 
 
 # ---- Progress, cancel, and two downloads at once -------------------------------------------

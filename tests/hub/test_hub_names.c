@@ -190,6 +190,7 @@ START_TEST(test_wanted)
                                "modules.json",
                                "sentence_bert_config.json",
                                "sentence_xlm-roberta_config.json",
+                               "preprocessor_config.json",
                                "spiece.model",
                                "model.safetensors.index.json",
                                "1_Pooling/config.json",
@@ -256,7 +257,7 @@ START_TEST(test_module_dirs)
     char path[1024];
     tf__hub_names dirs = {0}, configured = {0};
     snprintf(path, sizeof path, "%s/modules.json", tmp_dir);
-    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, &configured), TF_OK);
+    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, &configured, NULL), TF_OK);
     ck_assert_uint_eq(dirs.count, 3);
     ck_assert_str_eq(dirs.items[0], "");
     ck_assert_str_eq(dirs.items[1], "1_Pooling");
@@ -265,18 +266,140 @@ START_TEST(test_module_dirs)
     ck_assert_str_eq(configured.items[0], "1_Pooling");
     tf__hub_names_free(&dirs);
     snprintf(path, sizeof path, "%s/evil.json", tmp_dir);
-    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL), TF_ERR_FORMAT);
+    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL, NULL), TF_ERR_FORMAT);
     ck_assert_str_eq(tf_last_error(),
                      "modules.json[1]: the name \"../../etc\" is not a path "
                      "inside the repository's folder: it has a \".\" or \"..\" "
                      "part");
     tf__hub_names_free(&dirs);
     snprintf(path, sizeof path, "%s/nopath.json", tmp_dir);
-    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL), TF_ERR_FORMAT);
+    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, NULL, NULL), TF_ERR_FORMAT);
     ck_assert_str_eq(tf_last_error(), "modules.json[0]: path is missing (it must be a string)");
     tf__hub_names_free(&dirs);
     tf__hub_names_free(&configured);
     remove_tmp_dir();
+}
+END_TEST
+
+/* tf__hub_has_fn of a list of names. */
+static int in_list(const char *file, const void *list)
+{
+    return tf__hub_names_has(list, file);
+}
+
+START_TEST(test_router_dirs)
+{
+    make_tmp_dir();
+    write_file("modules.json",
+               "[{\"idx\": 0, \"path\": \"\", \"type\": "
+               "\"sentence_transformers.models.Router\"},"
+               " {\"idx\": 1, \"path\": \"1_Router\", \"type\": "
+               "\"sentence_transformers.models.Router\"}]");
+    write_file("router_config.json",
+               "{\"types\": {\"query_0_SparseStaticEmbedding\": \"sentence_transformers."
+               "sparse_encoder.models.SparseStaticEmbedding\", \"document_0_MLMTransformer\": "
+               "\"sentence_transformers.sparse_encoder.models.MLMTransformer\", "
+               "\"document_1_SpladePooling\": \"sentence_transformers.sparse_encoder.models."
+               "SpladePooling\", \"\": \"sentence_transformers.models.Transformer\", "
+               "\"query_2_Normalize\": \"sentence_transformers.models.Normalize\"},"
+               " \"structure\": {\"query\": [\"query_0_SparseStaticEmbedding\", "
+               "\"query_2_Normalize\"], \"document\": [\"document_0_MLMTransformer\", "
+               "\"document_1_SpladePooling\"], \"other\": [\"\"]}}");
+    write_file("evil.json", "{\"structure\": {\"query\": [\"../../etc\"]}}");
+    write_file("ids.json", "{\"structure\": {\"query\": [1]}}");
+    write_file("nostructure.json", "{\"types\": {}}");
+    char path[1024];
+    tf__hub_names dirs = {0}, configured = {0}, routers = {0};
+    snprintf(path, sizeof path, "%s/modules.json", tmp_dir);
+    ck_assert_int_eq(tf__hub_module_dirs(path, "modules.json", &dirs, &configured, &routers),
+                     TF_OK);
+    ck_assert_uint_eq(routers.count, 2);
+    ck_assert_str_eq(routers.items[0], "");
+    ck_assert_str_eq(routers.items[1], "1_Router");
+    ck_assert_uint_eq(configured.count, 0); /* a Router keeps router_config.json */
+    snprintf(path, sizeof path, "%s/router_config.json", tmp_dir);
+    ck_assert_int_eq(tf__hub_route_dirs(path, "", "router_config.json", &dirs, &configured), TF_OK);
+    const char *const want_dirs[] = {"",
+                                     "1_Router",
+                                     "query_0_SparseStaticEmbedding",
+                                     "query_2_Normalize",
+                                     "document_0_MLMTransformer",
+                                     "document_1_SpladePooling"};
+    ck_assert_uint_eq(dirs.count, sizeof want_dirs / sizeof *want_dirs);
+    for (size_t i = 0; i < dirs.count; i++)
+        ck_assert_str_eq(dirs.items[i], want_dirs[i]);
+    ck_assert_uint_eq(configured.count, 3); /* not Normalize, not the top folder */
+    ck_assert_str_eq(configured.items[0], "query_0_SparseStaticEmbedding");
+    ck_assert_str_eq(configured.items[1], "document_0_MLMTransformer");
+    ck_assert_str_eq(configured.items[2], "document_1_SpladePooling");
+    /* a Router in a module folder: its ids are folders of that folder */
+    ck_assert_int_eq(
+        tf__hub_route_dirs(path, "1_Router", "1_Router/router_config.json", &dirs, NULL), TF_OK);
+    ck_assert(tf__hub_names_has(&dirs, "1_Router/document_1_SpladePooling"));
+    ck_assert(tf__hub_wanted("1_Router/document_1_SpladePooling/config.json", &dirs));
+    ck_assert(tf__hub_wanted("query_0_SparseStaticEmbedding/vocab.txt", &dirs));
+    ck_assert(!tf__hub_wanted("query_0_SparseStaticEmbedding/README.md", &dirs));
+    snprintf(path, sizeof path, "%s/evil.json", tmp_dir);
+    ck_assert_int_eq(tf__hub_route_dirs(path, "", "router_config.json", &dirs, NULL),
+                     TF_ERR_FORMAT);
+    ck_assert_str_eq(tf_last_error(),
+                     "router_config.json: structure.query[0]: the name \"../../etc\" is not a "
+                     "path inside the repository's folder: it has a \".\" or \"..\" part");
+    snprintf(path, sizeof path, "%s/ids.json", tmp_dir);
+    ck_assert_int_eq(tf__hub_route_dirs(path, "", "router_config.json", &dirs, NULL),
+                     TF_ERR_FORMAT);
+    ck_assert_str_eq(tf_last_error(),
+                     "router_config.json: structure.query must be a list of "
+                     "module ids (strings), got 1");
+    snprintf(path, sizeof path, "%s/nostructure.json", tmp_dir);
+    ck_assert_int_eq(tf__hub_route_dirs(path, "", "router_config.json", &dirs, NULL),
+                     TF_ERR_FORMAT);
+    ck_assert_str_eq(tf_last_error(),
+                     "router_config.json: structure is missing (it must be an "
+                     "object of route -> module ids)");
+    /* which file is a Router's config: router_config.json, else (in a module
+     * folder only) the legacy config.json */
+    tf__hub_names repo = {0};
+    ck_assert_int_eq(tf__hub_names_add(&repo, "config.json"), TF_OK);
+    ck_assert_int_eq(tf__hub_names_add(&repo, "1_Router/config.json"), TF_OK);
+    char *file = NULL;
+    ck_assert_int_eq(tf__hub_router_config("", in_list, &repo, &file), TF_OK);
+    ck_assert_ptr_null(file);
+    ck_assert_int_eq(tf__hub_router_config("1_Router", in_list, &repo, &file), TF_OK);
+    ck_assert_str_eq(file, "1_Router/config.json");
+    free(file);
+    ck_assert_int_eq(tf__hub_names_add(&repo, "1_Router/router_config.json"), TF_OK);
+    ck_assert_int_eq(tf__hub_router_config("1_Router", in_list, &repo, &file), TF_OK);
+    ck_assert_str_eq(file, "1_Router/router_config.json");
+    free(file);
+    tf__hub_names_free(&repo);
+    tf__hub_names_free(&dirs);
+    tf__hub_names_free(&configured);
+    tf__hub_names_free(&routers);
+    remove_tmp_dir();
+}
+END_TEST
+
+START_TEST(test_model_dir)
+{
+    tf__hub_names repo = {0}, named = {0};
+    ck_assert_int_eq(tf__hub_names_add(&repo, "1_Dense/model.safetensors"), TF_OK);
+    ck_assert_int_eq(tf__hub_names_add(&repo, "2_CLIPModel/model.safetensors.index.json"), TF_OK);
+    const char *dir = NULL;
+    ck_assert_int_eq(tf__hub_model_dir(NULL, in_list, &repo, &dir), TF_OK);
+    ck_assert_str_eq(dir, ""); /* no modules.json: the top folder */
+    ck_assert_int_eq(tf__hub_names_add(&named, "0_Asym"), TF_OK);
+    ck_assert_int_eq(tf__hub_model_dir(&named, in_list, &repo, &dir), TF_OK);
+    ck_assert_str_eq(dir, "0_Asym"); /* none holds weights: the first, whose are missing */
+    ck_assert_int_eq(tf__hub_names_add(&named, "2_CLIPModel"), TF_OK);
+    ck_assert_int_eq(tf__hub_names_add(&named, "1_Dense"), TF_OK);
+    ck_assert_int_eq(tf__hub_model_dir(&named, in_list, &repo, &dir), TF_OK);
+    ck_assert_str_eq(dir, "2_CLIPModel"); /* the first that holds weights (an index) */
+    ck_assert_int_eq(tf__hub_names_add(&named, ""), TF_OK);
+    ck_assert_int_eq(tf__hub_model_dir(&named, in_list, &repo, &dir), TF_OK);
+    ck_assert_str_eq(dir, ""); /* a module in the top folder: it is the model's */
+    tf__hub_names_free(&named);
+    tf__hub_names_free(&repo);
 }
 END_TEST
 
@@ -651,6 +774,8 @@ int main(void)
     TCase *files = tcase_create("files");
     tcase_add_test(files, test_wanted);
     tcase_add_test(files, test_module_dirs);
+    tcase_add_test(files, test_router_dirs);
+    tcase_add_test(files, test_model_dir);
     tcase_add_test(files, test_index_shards);
     suite_add_tcase(s, files);
     TCase *environment = tcase_create("environment");

@@ -1,44 +1,95 @@
 /* embed_tokens.c — `tfenc embed --multi-vector`: each text's token vectors
  * as one JSON line {"rows": R, "dim": D, "vectors": [[...], ...]} (R rows
- * of D values, each read back as the same float32). */
+ * of D values, each read back as the same float32); with --precision the
+ * rows of every text quantized together (cli_quantize: int8 / uint8 ranges
+ * from --calibration, else from all the texts' rows), the line with
+ * "precision" after "dim" and rows of integers (D, or ceil(D / 8) bytes of
+ * bits). */
 #define _POSIX_C_SOURCE 200809L
 #include "embed_tokens.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli_message.h"
 #include "options.h"
 #include "pipeline_cli.h"
+#include "quantize_cli.h"
 #include "tfenc.h"
 
-/* Input i of v as one JSON line on f. */
-static void write_line(FILE *f, const tf_token_vectors *v, size_t i)
+/* Every input's rows of v, one after another: *all [total, dim] (owned)
+ * and *total; 0, or CLI_FAILED after a message. */
+static int gather_rows(const tf_token_vectors *v, float **all, size_t *total)
 {
-    const int32_t rows = tf_token_vectors_rows(v, i), dim = tf_token_vectors_dim(v);
-    const float *data = tf_token_vectors_data(v, i); /* [rows, dim] */
-    fprintf(f, "{\"rows\": %d, \"dim\": %d, \"vectors\": [", (int)rows, (int)dim);
-    for (int32_t r = 0; r < rows; r++) {
-        fputs(r ? ", [" : "[", f);
-        for (int32_t c = 0; c < dim; c++)
-            fprintf(f, "%s%.9g", c ? ", " : "", (double)data[(size_t)r * (size_t)dim + (size_t)c]);
+    const size_t dim = (size_t)tf_token_vectors_dim(v);
+    *total = 0;
+    for (size_t i = 0; i < tf_token_vectors_count(v); i++)
+        *total += (size_t)tf_token_vectors_rows(v, i);
+    if (!(*all = malloc(*total * dim * sizeof **all + 1))) {
+        cli_error("embed", "out of memory");
+        return CLI_FAILED;
+    }
+    for (size_t i = 0, at = 0; i < tf_token_vectors_count(v); i++) {
+        const size_t values = (size_t)tf_token_vectors_rows(v, i) * dim;
+        memcpy(*all + at, tf_token_vectors_data(v, i), values * sizeof **all);
+        at += values;
+    }
+    return 0;
+}
+
+/* Rows first..first + n of rows (a text's R rows of D values) as one JSON line on f. */
+static void write_line(FILE *f, const cli_rows *rows, size_t first, size_t n, int32_t D)
+{
+    char number[CLI_FLOAT_CHARS];
+    fprintf(f, "{\"rows\": %zu, \"dim\": %d, ", n, (int)D);
+    if (rows->precision != TF_PRECISION_FLOAT32)
+        fprintf(f, "\"precision\": \"%s\", ", tf_precision_name(rows->precision));
+    fputs("\"vectors\": [", f);
+    for (size_t r = first; r < first + n; r++) {
+        fputs(r > first ? ", [" : "[", f);
+        for (size_t k = 0; k < rows->width; k++)
+            fprintf(f, "%s%s", k ? ", " : "", cli_row_value_text(number, rows, r, k));
         fputs("]", f);
     }
     fputs("]}\n", f);
 }
 
-static int write_all(const embed_tokens_options *o, const tf_token_vectors *v)
+/* The lines of v's inputs, their rows in rows, on stdout or in --out. */
+static int write_all(const embed_tokens_options *o, const tf_token_vectors *v, const cli_rows *rows)
 {
     FILE *f = o->out ? fopen(o->out, "w") : stdout;
     if (!f) {
         cli_error("embed", "--out %s: cannot open it for writing", o->out);
         return CLI_FAILED;
     }
-    for (size_t i = 0; i < tf_token_vectors_count(v); i++)
-        write_line(f, v, i);
+    for (size_t i = 0, first = 0; i < tf_token_vectors_count(v); i++) {
+        const size_t n = (size_t)tf_token_vectors_rows(v, i);
+        write_line(f, rows, first, n, tf_token_vectors_dim(v));
+        first += n;
+    }
     const int failed = ferror(f) | (o->out ? fclose(f) != 0 : fflush(f) != 0);
     if (failed)
         cli_error("embed", "%s: writing failed", o->out ? o->out : "standard output");
     return failed ? CLI_FAILED : 0;
+}
+
+/* v's rows in --precision, written: 0, or CLI_FAILED after a message. */
+static int quantize_and_write(const embed_tokens_options *o, const tf_token_vectors *v)
+{
+    float *all = NULL; /* [total, dim]: every input's rows */
+    size_t total;
+    cli_rows rows;
+    int rc = gather_rows(v, &all, &total);
+    if (rc == 0)
+        rc = cli_quantize("embed", o->precision, o->calibration, all, total,
+                          tf_token_vectors_dim(v), &rows);
+    if (rc == 0) {
+        rc = write_all(o, v, &rows);
+        cli_rows_free(&rows);
+    }
+    free(all);
+    return rc;
 }
 
 int embed_tokens_run(const embed_tokens_options *o)
@@ -59,7 +110,7 @@ int embed_tokens_run(const embed_tokens_options *o)
     int rc = s ? pipeline_cli_fail("embed", s) : 0;
     if (rc == 0) {
         pipeline_cli_truncated("embed", truncated, p);
-        rc = write_all(o, v);
+        rc = quantize_and_write(o, v);
     }
     tf_token_vectors_destroy(v);
     tf_pipeline_destroy(p);

@@ -18,7 +18,10 @@ typedef struct embed_tokens_options {
     int32_t max_length;      /* --max-length, 0: the folder's */
     int32_t is_query;        /* --query: PyLate's queries (prefix, [MASK] expansion) */
     int32_t normalize;       /* --normalize: unit rows (a multi-vector folder's always are) */
-    const char *out;         /* --out FILE, NULL: stdout */
+    int32_t precision;       /* --precision: a tf_precision */
+    const char
+        *calibration; /* --calibration FILE.npy: int8 / uint8 ranges, NULL: all texts' rows */
+    const char *out;  /* --out FILE, NULL: stdout */
 } embed_tokens_options;
 
 /* Runs it: 0, or an exit status after a message. */

@@ -10,9 +10,7 @@
 #include "options.h"
 #include "tfenc.h"
 
-/* ranges [2, D] = the minima, then the maxima, of the rows of the float32
- * [rows, D] array in path: 0, or CLI_FAILED after a message. */
-static int calibration_ranges(const char *command, const char *path, int32_t D, float *ranges)
+int cli_calibration_ranges(const char *command, const char *path, int32_t D, float *ranges)
 {
     npy_array a;
     char err[512];
@@ -70,7 +68,7 @@ int cli_quantize(const char *command, int32_t precision, const char *calibration
         cli_rows_free(rows);
         return CLI_FAILED;
     }
-    int rc = calibration ? calibration_ranges(command, calibration, D, ranges) : 0;
+    int rc = calibration ? cli_calibration_ranges(command, calibration, D, ranges) : 0;
     const tf_status s = rc
         ? TF_OK
         : tf_quantize(vectors, n, D, precision, ranges, rows->bytes, n * row_bytes);

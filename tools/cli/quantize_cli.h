@@ -17,6 +17,12 @@ typedef struct cli_rows {
     void *bytes;         /* [n, width] int8_t or uint8_t otherwise (owned) */
 } cli_rows;
 
+/* ranges [2, D] = the minima, then the maxima, of the rows of the float32
+ * [rows, D] array in the .npy file path (rows >= 1, every value finite):
+ * 0, or CLI_FAILED after a message naming --calibration and the file
+ * (tfenc embed's and tfenc serve's --calibration). */
+int cli_calibration_ranges(const char *command, const char *path, int32_t D, float *ranges);
+
 /* *rows = vectors [n, D] in precision, ranges from the .npy file
  * `calibration` (NULL: the vectors'): 0, or CLI_FAILED after a message
  * with nothing left allocated. */
