@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh TARGET SECONDS — fuzzes fuzz_TARGET (loader, forward, tokenizer,
-# tokenizer_json, tokenizer_encode, tokenizer_folder, image, serve_request) for
+# tokenizer_json, tokenizer_encode, tokenizer_folder, image, spiece, serve_request) for
 # SECONDS (or until RUNS executions per job, if given) with clang's libFuzzer under AddressSanitizer and UBSan (no
 # recovery), starting from the committed corpus (copied to fuzz/work/TARGET,
 # where new inputs go). A crash is written to fuzz/crashes/TARGET/: fix it,
@@ -26,6 +26,7 @@ max_len=""
 [ "$target" != loader ] || max_len=-max_len=4096
 [ "$target" != tokenizer_encode ] || max_len=-max_len=4096
 [ "$target" != tokenizer_json ] || max_len=-max_len=8192
+[ "$target" != spiece ] || max_len=-max_len=8192
 mkdir -p fuzz/build "fuzz/work/$target" "fuzz/crashes/$target"
 # the library with every optional part built in (so none of its *_absent.c stand-ins)
 libs="openblas libcjson libutf8proc libpcre2-8 libjpeg libpng libwebp libwebpdemux libcurl libcrypto"

@@ -23,13 +23,18 @@
 #   clang-tidy (scripts/lint.sh, CI's format check and clang-tidy pass),
 #   libjpeg62-turbo-dev libpng-dev libwebp-dev (images in: JPEG, PNG, WebP
 #   decoding, the `images` feature), python3-pil python3-skimage (the image
-#   tests' references: PIL as transformers uses it, skimage.data's photographs).
+#   tests' references: PIL as transformers uses it, skimage.data's photographs),
+#   python3-sentencepiece python3-protobuf (SentencePiece's trainer and
+#   encoder, its model's protobuf classes: the references of the Unigram
+#   tokenizers and of SigLIP's spiece.model, tests/data/gen_text_tokenizers.py
+#   and tests/tokenizer_json/gen_spm.py).
 set -eu
 packages="gcc g++ meson ninja-build pkg-config libopenblas-dev libcjson-dev libutf8proc-dev libpcre2-dev libcairo2-dev fonts-dejavu-core check binutils abigail-tools valgrind libblis-openmp-dev chromium
           libmicrohttpd-dev curl libcurl4-openssl-dev libssl-dev
           python3-numpy python3-pytest python3-pip python3-distributed python3-tqdm
           python3-mesonpy python3-venv clang-format clang-tidy
-          libjpeg62-turbo-dev libpng-dev libwebp-dev python3-pil python3-skimage"
+          libjpeg62-turbo-dev libpng-dev libwebp-dev python3-pil python3-skimage
+          python3-sentencepiece python3-protobuf"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -108,7 +108,7 @@ static tf_status read_extra_specials(const reader *r, const cJSON *list, tf__fol
         t.special = 1; /* transformers: every special token attribute is special */
         c->added[c->n_added++] = t;
     }
-    return TF_OK;
+    return s; /* reserve_added's failure too, where the list is empty */
 }
 
 /* An added_tokens_decoder entry: its id, its place in the file, itself. */
@@ -224,8 +224,8 @@ static tf_status read_max_length(const reader *r, const cJSON *root, tf__folder_
 
 /* tokenizer_config.json's casing (do_lower_case and
  * tokenize_chinese_chars booleans, as BertTokenizerFast's normalizer takes
- * them; strip_accents also null, its None: as do_lower_case) and
- * model_max_length. */
+ * them; strip_accents also null, its None: as do_lower_case),
+ * model_max_length and tokenizer_class. */
 static tf_status read_init_args(const reader *r, const cJSON *root, tf__folder_config *c)
 {
     tf_status s = read_max_length(r, root, c);
@@ -236,6 +236,12 @@ static tf_status read_init_args(const reader *r, const cJSON *root, tf__folder_c
     if (s == TF_OK)
         s = tf__json_read_bool(root, "tokenize_chinese_chars", TF_JSON_NOT_NULL, r->path,
                                &c->split_cjk);
+    const cJSON *tokenizer_class = item(root, "tokenizer_class");
+    if (s == TF_OK && tokenizer_class && !cJSON_IsNull(tokenizer_class) &&
+        !cJSON_IsString(tokenizer_class))
+        s = wrong(r, "tokenizer_class", "a string", tokenizer_class);
+    else if (s == TF_OK && cJSON_IsString(tokenizer_class))
+        s = tf__format_alloc(&c->tokenizer_class, "%s", tokenizer_class->valuestring);
     return s;
 }
 
@@ -280,5 +286,7 @@ void tf__folder_config_clear(tf__folder_config *c)
         token_clear(&c->added[k]);
     tf__free(c->added);
     c->added = NULL;
+    tf__free(c->tokenizer_class);
+    c->tokenizer_class = NULL;
     c->n_added = c->n_decoder = 0;
 }

@@ -47,6 +47,7 @@ typedef struct tf__folder_config {
                                              ([0, n_decoder)), then
                                              additional_special_tokens */
     size_t n_added, n_decoder;
+    char *tokenizer_class; /* tokenizer_config.json's tokenizer_class; NULL: not said */
 } tf__folder_config;
 
 /* Reads dir's tokenizer_config.json and special_tokens_map.json where they

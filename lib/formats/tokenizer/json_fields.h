@@ -77,6 +77,13 @@ tf_status tf__json_stages_load(const tf__json_loader *l, const cJSON *root);
  * the tokenizer's templates. */
 tf_status tf__json_post_processor_load(const tf__json_loader *l, const cJSON *post_processor);
 
+/* Loads into tok the tokenizer.json already parsed into root, named `what`
+ * in messages: how the readers of files that carry no tokenizer.json
+ * (clip_files.c, siglip_files.c) assemble what transformers' converter
+ * (convert_slow_tokenizer.py) would write. */
+tf_status tf__tokenizer_json_load_root(tf_tokenizer *tok, const cJSON *root, const char *what,
+                                       const tf_tokenizer_options *o);
+
 /* A component (a stage, a post-processor) o at field, inside depth
  * Sequences; arg is the caller's. */
 typedef tf_status (*tf__json_component_fn)(const tf__json_loader *l, const cJSON *o,

@@ -198,6 +198,13 @@ static tf_status load_root(const tf__json_loader *l, const cJSON *root,
     return s;
 }
 
+tf_status tf__tokenizer_json_load_root(tf_tokenizer *tok, const cJSON *root, const char *what,
+                                       const tf_tokenizer_options *o)
+{
+    const tf__json_loader l = {what, tok};
+    return load_root(&l, root, o);
+}
+
 tf_status tf__tokenizer_json_load(tf_tokenizer *tok, const char *path,
                                   const tf_tokenizer_options *o)
 {
@@ -208,9 +215,8 @@ tf_status tf__tokenizer_json_load(tf_tokenizer *tok, const char *path,
         return s;
     cJSON *root = NULL;
     s = tf__json_parse(text, len, TF_JSON_MAX_DEPTH, path, &root);
-    const tf__json_loader l = {path, tok};
     if (s == TF_OK)
-        s = load_root(&l, root, o);
+        s = tf__tokenizer_json_load_root(tok, root, path, o);
     cJSON_Delete(root);
     tf__free(text);
     return s;
