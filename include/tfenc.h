@@ -1320,7 +1320,9 @@ typedef struct tf_pipeline_args {
 TF_API void tf_pipeline_args_init_sized(tf_pipeline_args *args, size_t struct_size);
 #define tf_pipeline_args_init(args) tf_pipeline_args_init_sized((args), sizeof *(args))
 
-/* Sentence vectors (TF_PIPELINE_EMBEDDING). A `dimensions` above dim is
+/* Sentence vectors (TF_PIPELINE_EMBEDDING; a whole CLIP or SigLIP folder's
+ * text vectors, see tf_pipeline_zero_shot, with pairs, prompts and
+ * dimensions refused). A `dimensions` above dim is
  * TF_ERR_INVALID_ARGUMENT naming both, as is a dimensions_layer_norm other
  * than 0 or 1; an unknown prompt_name names the folder's. On failure out is
  * not written.
@@ -1617,7 +1619,8 @@ TF_API tf_status tf_hamming_distance(const void *a, size_t n_a, const void *b, s
  *    or "siglip_vision_model" (ViTModel, ViTForImageClassification,
  *    CLIPModel, CLIPVisionModel(WithProjection), SiglipModel,
  *    SiglipVisionModel, as transformers saves them; a CLIPModel's or
- *    SiglipModel's text half is left in its file), or a
+ *    SiglipModel's text half is loaded when the folder has a tokenizer,
+ *    else left in its file), or a
  *    sentence-transformers folder whose modules.json has a
  *    sentence_transformers.models.CLIPModel module (clip-ViT-B-32: that
  *    module's folder is a CLIPModel folder);
@@ -1639,7 +1642,11 @@ TF_API tf_status tf_hamming_distance(const void *a, size_t n_a, const void *b, s
  * max_seq_length other than 0 is refused) and tf_pipeline_similarity
  * "cosine". The text calls (tf_pipeline_embed, tf_pipeline_count_tokens,
  * ...) refuse an image pipeline by its kind, as the image calls refuse a
- * text one.
+ * text one; except that a whole CLIPModel or SiglipModel folder with its
+ * tokenizer (tokenizer.json, CLIP's vocab.json and merges.txt, SigLIP's
+ * spiece.model) has its text tower too: tf_pipeline_tokenizer and
+ * tf_pipeline_max_seq_length are its (the option sets it), tf_pipeline_embed
+ * gives its text vectors and tf_pipeline_zero_shot compares the two (below).
  *
  * Images are decoded as transformers' image_utils.load_image sees a file:
  * PIL.Image.open, exif_transpose (the EXIF Orientation tag of a JPEG's APP1,
@@ -1677,7 +1684,37 @@ typedef struct tf_image_args {
                                          TF_ERR_INVALID_ARGUMENT naming both */
     size_t first_index;         /* the index messages give image 0 ("image 33: ..."):
                                          0 by default */
+    tf_trace_fn trace;          /* NULL (default): no tracing; else called with
+                                         every step of each image ("Tracing an
+                                         image" below) */
+    void *trace_user_data;
 } tf_image_args;
+
+/* Tracing an image: with args.trace set, the callback gets each step of
+ * every image as the encoder's trace events do (data valid only during the
+ * call; layer -1 outside the layers), in this order, for each forward call
+ * of a batch of B images (args.batch_size):
+ *   image.decoded      [H0, W0, 3]   an encoded or pixels image as decoded,
+ *                                    RGB values 0..255 (not for pixel_values)
+ *   image.resized      [H1, W1, 3]   after the processor's resize (if it has
+ *                                    one), before its center crop
+ *   pixel_values       [B, 3, H, W]  what the tower reads: the images
+ *                                    cropped, rescaled and normalised
+ *   embed.patches      [B, P, D]     the patch embedding: the Conv2d of
+ *                                    stride = kernel = p over each of the
+ *                                    P = H/p x W/p patches, row by row
+ *   embed.class_token  [D]           ViT's and CLIP's class token (SigLIP
+ *                                    has none)
+ *   embed.position     [T, D]        the positions added: the class token's,
+ *                                    then one per patch (T = P + 1, or P)
+ *   then the encoder's events (see Tracing) from embed.token [B, T, D], the
+ *   class token and patches with their positions: CLIP's pre_layrnorm is
+ *   embed.norm; layers.l.attn.weights [B, H, T, T] every head's attention;
+ *   ViT's and SigLIP's last LayerNorm final_norm, ViT's pooler pooler;
+ *   head.attn.weights  [B, H, 1, T]  SigLIP's attention-pooling head: the
+ *                                    probe's attention over the T tokens.
+ * image.decoded and image.resized come once per image (B of each before the
+ * batch's pixel_values). */
 
 /* Everything 0 / NULL, struct_size set. */
 TF_API void tf_image_args_init_sized(tf_image_args *args, size_t struct_size);
@@ -1700,12 +1737,42 @@ TF_API void tf_image_args_init_sized(tf_image_args *args, size_t struct_size);
  * model (S*S).", naming the image); a non-finite pixel value. */
 TF_API tf_status tf_pipeline_embed_images(const tf_pipeline *p, const tf_image_args *args);
 
+/* *is_image = 1 when path is a folder tf_pipeline_load reads as an image
+ * pipeline (a vision model folder, as the list above has them; its
+ * preprocessor_config.json not read), else 0: a text model's folder or
+ * file, a Hub id, a path that is not there. Only a config.json or
+ * modules.json that cannot be read (or a module outside the folder) fails,
+ * naming it. path or is_image NULL: TF_ERR_INVALID_ARGUMENT. The tools use
+ * it to tell a text call's refusal of an image model apart. */
+TF_API tf_status tf_model_is_image(const char *path, int32_t *is_image);
+
 /* Label probabilities (TF_PIPELINE_IMAGE_CLASSIFIER) into args.out [n,
  * labels], as transformers' ImageClassificationPipeline's
  * function_to_apply "default": sigmoid for problem_type
  * "multi_label_classification" or one label, else softmax; args.normalize
  * must be 0. Refused as tf_pipeline_embed_images is. */
 TF_API tf_status tf_pipeline_classify_images(const tf_pipeline *p, const tf_image_args *args);
+
+/* Since 0.5.0. Zero-shot image classification with a whole CLIPModel or
+ * SiglipModel folder (config.json with text_config and vision_config, one
+ * model.safetensors holding both towers, and a tokenizer; a
+ * sentence-transformers clip-ViT-B-32 folder's 0_CLIPModel/ alike): such a
+ * folder loads as TF_PIPELINE_IMAGE_EMBEDDING whose tf_pipeline_embed embeds
+ * texts with its text tower (CLIPModel.get_text_features: text_projection of
+ * the end-of-text token's row, not normalised; SiglipModel's: its head on the
+ * last row of the text padded to max_seq_length, 64 for google/siglip-*) and
+ * tf_pipeline_embed_images images, both tf_pipeline_dim wide.
+ * Writes args.out [n, n_labels]: for image i and label j, with the cosine c
+ * of their vectors, CLIPModel.forward's logits_per_image exp(logit_scale) c
+ * softmaxed over the labels (transformers' ZeroShotImageClassificationPipeline),
+ * or for SigLIP sigmoid(exp(logit_scale) c + logit_bias). labels are the
+ * texts as given (the pipeline's hypothesis_template, "This is a photo of
+ * {}.", is the caller's to apply). args.normalize must be 0 and args.out_len
+ * at least n x n_labels. Refused with nothing written, TF_ERR_INVALID_ARGUMENT:
+ * a pipeline without a text tower, labels NULL, n_labels 0, labels[j] NULL,
+ * and what tf_pipeline_embed_images refuses. */
+TF_API tf_status tf_pipeline_zero_shot(const tf_pipeline *p, const tf_image_args *args,
+                                       const char *const *labels, size_t n_labels);
 
 /* ---- Models by name: the Hugging Face Hub (since 0.4.0) --------------------- *
  *
@@ -1726,13 +1793,15 @@ TF_API tf_status tf_pipeline_classify_images(const tf_pipeline *p, const tf_imag
  * HUGGINGFACE_HUB_CACHE, $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub,
  * ~/.cache/huggingface/hub (the first set).
  *
- * The files a folder needs, of those the repository has: in its top folder
- * and in each module folder its modules.json names (1_Pooling, 2_Dense, ...):
- * config.json, model.safetensors or model.safetensors.index.json and the
- * shards it names, tokenizer.json, tokenizer_config.json,
- * special_tokens_map.json, added_tokens.json, vocab.txt, vocab.json,
- * merges.txt, the SentencePiece models (spiece.model, sentencepiece.bpe.model,
- * tokenizer.model), modules.json, config_sentence_transformers.json and
+ * The files a folder needs, of those the repository has: in its top folder,
+ * in each module folder its modules.json names (1_Pooling, 2_Dense, ...) and,
+ * for a Router module, its router_config.json and each route's module folder
+ * that names (query_0_SparseStaticEmbedding, document_1_SpladePooling, ...):
+ * config.json, preprocessor_config.json (an image model's),
+ * model.safetensors or model.safetensors.index.json and the shards it names,
+ * tokenizer.json, tokenizer_config.json, special_tokens_map.json,
+ * added_tokens.json, vocab.txt, vocab.json, merges.txt, the SentencePiece
+ * models (spiece.model, sentencepiece.bpe.model, tokenizer.model), modules.json, config_sentence_transformers.json and
  * sentence_bert_config.json (and its sentence_<model>_config.json kin). Not
  * pytorch_model.bin, README.md, ONNX or other exports.
  *
@@ -1756,10 +1825,12 @@ TF_API tf_status tf_pipeline_classify_images(const tf_pipeline *p, const tf_imag
  * TRANSFORMERS_OFFLINE set to 1, ON, YES or TRUE), or when the Hub cannot
  * be reached or answers an error other than "no such revision": the
  * revision's commit is refs/<revision> (or the revision itself when it is
- * a commit), and its snapshot is the folder, if it holds config.json and
- * the weights (model.safetensors, or the index and every shard it names)
- * and each module folder modules.json names; otherwise the error says
- * which file is missing, or why the Hub could not be asked.
+ * a commit), and its snapshot is the folder, if its model folder (below)
+ * holds config.json and the weights (model.safetensors, or the index and
+ * every shard it names) and each module folder modules.json names (a
+ * Router's: its router_config.json and each route's module folder, their
+ * config.json); otherwise the error says which file is missing, or why
+ * the Hub could not be asked.
  *
  * Errors: a repo_id that is not "name" or "org/name" of letters, digits,
  * '-', '_' and '.' (not at either end, no "--" or "..", at most 96
@@ -1771,10 +1842,13 @@ TF_API tf_status tf_pipeline_classify_images(const tf_pipeline *p, const tf_imag
  * X-Error-Message; a file name, module path, shard name or ETag from the
  * Hub that would lead out of its folder, a missing header, a commit or size
  * that disagrees, TF_ERR_FORMAT; a repository (or cached snapshot) whose
- * top folder has no model.safetensors (nor its index) TF_ERR_NOT_FOUND,
+ * model folder has no model.safetensors (nor its index) TF_ERR_NOT_FOUND,
  * and one whose top or module folder has pytorch_model.bin (or its shards'
  * index) in its place TF_ERR_UNSUPPORTED saying how to convert it, before
- * anything is downloaded; a network or file failure TF_ERR_IO; a
+ * anything but modules.json (and a Router's config) is downloaded (the
+ * model folder: the top one, unless modules.json names no module there, as
+ * sentence-transformers/clip-ViT-B-32, whose model is 0_CLIPModel's: then
+ * the first module folder holding the weights); a network or file failure TF_ERR_IO; a
  * library built without the Hub client (meson -Dhub=disabled, or no
  * libcurl), when the cache does not hold the folder, TF_ERR_UNSUPPORTED.
  * The library never prints: a caller that wants a progress bar draws it
@@ -1789,8 +1863,9 @@ typedef struct tf_hub_progress {
     const char *file;    /* the repository file being fetched ("model.safetensors") */
     int32_t file_index;  /* 0..file_count-1 */
     int32_t file_count;  /* the files of this batch not already cached: a call fetches
-                            in up to three batches (modules.json; a sharded
-                            checkpoint's index files; then the rest), and
+                            in batches (modules.json; each Router's
+                            router_config.json; a sharded checkpoint's index
+                            files; then the rest), and
                             file_index, bytes and total_bytes start again with each */
     int64_t file_bytes;  /* bytes of this file on disk (a resumed one starts above 0) */
     int64_t file_size;   /* its size */

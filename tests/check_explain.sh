@@ -8,6 +8,9 @@
 #  - --heatmap writes a PNG of the documented size;
 #  - --dump then --compare reports zero error, and a perturbed tensor is
 #    caught as the first one over the tolerance;
+#  - --image walks an image model's folder (CLIP, SigLIP, ViT) through a
+#    photograph with its shapes; an image folder without --image, --image
+#    on a text model, and --image's other refusals: stderr exactly;
 #  - a bad option or model is an error.
 set -eu
 tfenc=$1 data=$2 golden=$3
@@ -133,4 +136,78 @@ expect "d_model 512 is not divisible by n_heads 7"
 if "$tfenc" explain --model "$data/bert_tiny" --d-model 64 >/dev/null 2>"$out"; then
     echo "--model with --d-model should fail"; exit 1
 fi
-echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, a rotary local and an ALiBi model, fill-mask, SPLADE and ColBERT heads, heatmap 964x630, dump/compare"
+# --image: an image model's folder on a photograph, step by step
+photo=$data/images/files/photo_chelsea_90x60.png
+"$tfenc" explain --model "$data/image_pipeline/clip" --image "$photo" --head 1 >"$out"
+for want in \
+    'image.decoded  [60, 90, 3]  (H,W,C)' \
+    '90 x 60 -> resize 48 x 32 -> center crop 32 x 32 -> rescale, normalise -> [3, 32, 32]' \
+    'image.resized  [32, 48, 3]  (H,W,C)' \
+    'pixel_values  [1, 3, 32, 32]  (B,C,H,W)' \
+    '32 / 8 = 4 rows x 32 / 8 = 4 columns of 8 x 8 pixels: N_patches = 16,' \
+    '(16, 192) . W^T (192, 32) + b -> (16, 32)' \
+    'embed.patches  [1, 16, 32]  (B,P,D)' \
+    'embed.class_token  [32]  (D)' \
+    'T = 16 patches + 1 = 17 tokens' \
+    'embed.position  [17, 32]  (T,D)' \
+    'embed.norm  [1, 17, 32]  (B,T,D)' \
+    'layers.1.attn.weights  [1, 2, 17, 17]  (B,H,T,T)' \
+    "head 1: the class token's attention over the 4 x 4 patches:" \
+    'layers.1.ffn.hidden  [1, 17, 64]  (B,T,F)' \
+    'Attention rollout (Abnar & Zuidema 2020)' \
+    "Output: the image's vector"; do
+    expect "$want"
+done
+image_width=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$out")
+[ "$image_width" -le 100 ] || { echo "an image line is $image_width columns wide"; exit 1; }
+"$tfenc" explain --model "$data/image_pipeline/siglip" --image "$photo" >"$out"
+for want in \
+    '90 x 60 -> resize 32 x 32 -> rescale, normalise -> [3, 32, 32]' \
+    'none: this tower has no class token, T = N_patches = 16' \
+    'embed.position  [16, 32]  (T,D)' \
+    'layers.0.attn.weights  [1, 2, 16, 16]  (B,H,T,T)' \
+    'head 0: the mean attention over the queries over the 4 x 4 patches:' \
+    'final_norm  [1, 16, 32]  (B,T,D)' \
+    'head.attn.weights  [1, 2, 1, 16]  (B,H,1,T)' \
+    "head 0: the probe's attention over the 4 x 4 patches:"; do
+    expect "$want"
+done
+"$tfenc" explain --model "$data/image_pipeline/vit_classifier" --image "$photo" >"$out"
+expect 'final_norm  [1, 17, 32]  (B,T,D)'
+expect 'Output: the label probabilities'
+expect 'output     [   0.'
+
+# --image's refusals: exit status and stderr exactly
+refused() { # STATUS MESSAGE ARGS...
+    status=$1 message=$2
+    shift 2
+    if "$tfenc" explain "$@" >/dev/null 2>"$tmp/err"; then echo "accepted: $*"; exit 1; else rc=$?; fi
+    [ "$rc" -eq "$status" ] || { echo "status $rc, not $status: $*"; cat "$tmp/err"; exit 1; }
+    printf '%s\n' "$message" >"$tmp/want"
+    cmp -s "$tmp/err" "$tmp/want" || { echo "stderr of $*:"; cat "$tmp/err"; echo "wanted:";
+        cat "$tmp/want"; exit 1; }
+}
+for name in vit_model clip siglip st_clip; do
+    refused 2 "tfenc explain: --model $data/vision/$name: an image model (a vision tower); "\
+"explain it on an image with --image FILE" --model "$data/vision/$name"
+done
+refused 2 "tfenc explain: --image: --model $data/bert_tiny is not an image model (a ViT, CLIP "\
+"or SigLIP folder); explain a text with --text" --model "$data/bert_tiny" --image "$photo"
+refused 2 "tfenc explain: --image: give the image model's folder with --model" --image "$photo"
+refused 2 "tfenc explain: --image: --text is for a text; an image takes --model, --head and "\
+"--html" --model "$data/image_pipeline/clip" --image "$photo" --text hello
+refused 2 "tfenc explain: --image: --layer is for a text; an image takes --model, --head and "\
+"--html" --model "$data/image_pipeline/clip" --image "$photo" --layer 1
+refused 2 "tfenc explain: --image: a load option is for a text; an image takes --model, --head "\
+"and --html" --model "$data/image_pipeline/clip" --image "$photo" --n-heads 2
+refused 2 "tfenc explain: --head: expected an integer 0..1 (the model's heads), got '2'" \
+    --model "$data/image_pipeline/clip" --image "$photo" --head 2
+refused 1 "tfenc explain: $tmp/none.png: cannot read: No such file or directory" \
+    --model "$data/image_pipeline/clip" --image "$tmp/none.png"
+refused 1 "tfenc explain: $data/images/hostile/text.txt: not a JPEG, PNG or WebP image: it "\
+"starts with 68 65 6c 6c 6f 2c 20 77" --model "$data/image_pipeline/clip" \
+    --image "$data/images/hostile/text.txt"
+refused 1 "tfenc explain: $data/vision/clip/preprocessor_config.json: cannot open: No such file "\
+"or directory" --model "$data/vision/clip" --image "$photo"
+
+echo "tfenc explain: walkthrough (widest line $width columns), worked example, WordPiece, a PyTorch model, a rotary local and an ALiBi model, fill-mask, SPLADE and ColBERT heads, heatmap 964x630, dump/compare, 3 image folders (widest line $image_width columns) and 13 refusals of --image"

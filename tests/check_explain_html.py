@@ -19,6 +19,13 @@ A fill-mask folder's page holds the table position x top-k tokens with
 probabilities (the mask's row: gen_mlm.py's float64 fill-mask reference)
 and the sparse vector's top terms; a ColBERT folder's, the document rows
 with the tokens the skiplist dropped and the query's [MASK] expansion.
+An image model's page (--image, the folders of tests/data/image_pipeline/
+on a photograph): the patch grid's 16 patches, the image as the processor
+makes it and the file as decoded (the inline PNGs decoded: PIL's pixels),
+the region the tower reads outlined on it, one heatmap per layer and head (SigLIP:
+per head of its probe too) and the attention rollout, their values within
+1e-5 of explain_image_reference.py's PyTorch forward; a decoded image over a
+megapixel is named, not drawn.
 Bad input: --layer out of range (exit 2, both values named) and an
 unwritable path (exit 1, the path named) write nothing; a write that fails
 midway (a file-size limit) leaves the old page whole and no temporary file.
@@ -49,6 +56,8 @@ TUTORIAL = {
 }
 Q = np.array([[0.1, 0.2], [0.5, 0.6], [0.9, 1.0]], dtype=np.float32).astype(np.float64)
 K = Q + np.float32(0.2)
+
+PNG_URI = "data:image/png;base64,"  # the image page's one picture, inline
 
 failures = []
 
@@ -137,7 +146,8 @@ def check_self_contained(name, p, text):
     for node in walk(p.root):
         for attr in ("src", "href", "xlink:href", "action", "poster", "data", "srcset"):
             value = node["attrs"].get(attr)
-            if value is not None and not value.startswith("#"):
+            inline = node["tag"] == "image" and (value or "").startswith(PNG_URI)
+            if value is not None and not value.startswith("#") and not inline:
                 fail(f"{name}: <{node['tag']} {attr}=\"{value}\"> points outside the page")
         if node["tag"] in ("link", "iframe", "object", "embed", "img", "base"):
             fail(f"{name}: a <{node['tag']}> element")
@@ -341,6 +351,120 @@ def check_bad_input(tfenc, data, tmp):
              f"or left {left}")
 
 
+# --image: the folders of tests/data/image_pipeline/ on a photograph, each
+# family's reference (explain_image_reference.py)
+IMAGE_PAGES = {"clip": "clip", "siglip": "siglip", "vit_classifier": "vit",
+               "vit_model": "vit_model"}
+IMAGE_TOL = 1e-5
+
+
+def figure_values(node):
+    return np.array([float(v) for v in node["attrs"]["data-values"].split()])
+
+
+def check_image_page(tfenc, data, tmp, name, family):
+    """The page of one folder: well-formed and self-contained; the grid's
+    patches; the image as the tower reads it; a heatmap per layer and head
+    (and per head of SigLIP's probe) and the rollout, their values the
+    PyTorch reference's within IMAGE_TOL."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    import explain_image_reference as ref
+    folder = os.path.join(data, "image_pipeline", name)
+    photo = os.path.join(data, "images", "files", "photo_astronaut_200x160.jpg")
+    page = os.path.join(tmp, f"image-{name}.html")
+    r = run([tfenc, "explain", "--model", folder, "--image", photo, "--html", page])
+    want = f"wrote {page}: 4 x 4 patches, 2 layers x 2 heads of attention"
+    if r.returncode != 0 or want not in r.stdout:
+        fail(f"{name}: tfenc explain --image --html exited {r.returncode}: {r.stderr}{r.stdout}")
+        return
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    p = check_well_formed(name, text)
+    check_self_contained(name, p, text)
+    expected = ref.reference(folder, family, photo)
+    nodes = list(walk(p.root))
+    grid = [n for n in nodes if n["attrs"].get("id") == "patch-grid"]
+    patches = [n for n in nodes if n["tag"] == "rect" and n["attrs"].get("class") == "patch"]
+    if len(grid) != 1 or [grid[0]["attrs"].get(k) for k in
+                          ("data-rows", "data-cols", "data-patch", "data-patches")] != \
+            ["4", "4", "8", "16"] or len(patches) != 16:
+        fail(f"{name}: the patch grid: {[g['attrs'] for g in grid]}, {len(patches)} patches")
+    def inline_png(node):
+        png = base64.b64decode(node["attrs"]["href"][len(PNG_URI):])
+        return np.array(Image.open(io.BytesIO(png)).convert("RGB"))
+    images = [n for n in nodes if n["tag"] == "image" and "href" in n["attrs"]]
+    shown = [n for n in images if n["attrs"].get("id") == "shown-image"]
+    decoded = [n for n in walk(next((n for n in nodes if n["attrs"].get("id") == "decoded"),
+                                    {"children": []})) if n["tag"] == "image"]
+    if len(images) != 2 or len(shown) != 1 or len(decoded) != 1:
+        fail(f"{name}: {len(images)} inline images, not the decoded one and the tower's")
+        return
+    for what, node, want in (("the tower's image", shown[0], expected["image"]),
+                             ("the decoded image", decoded[0], ref.load_rgb(photo))):
+        got = inline_png(node)
+        if got.shape != want.shape or (got != want).any():
+            fail(f"{name}: {what} drawn {got.shape} is not PIL's {want.shape}")
+    crop = [n for n in nodes if n["tag"] == "rect" and n["attrs"].get("class") == "crop"]
+    box = [float(crop[0]["attrs"][k]) for k in ("x", "y", "width", "height")] if crop else []
+    if box != expected["crop"]:
+        fail(f"{name}: the region the tower reads is outlined at {box}, not {expected['crop']}")
+    maps = {(int(n["attrs"]["data-layer"]), int(n["attrs"]["data-head"])): n for n in nodes
+            if n["tag"] == "figure" and n["attrs"].get("class") == "attn"}
+    L, H, P = expected["maps"].shape
+    if sorted(maps) != [(l, h) for l in range(L) for h in range(H)]:
+        fail(f"{name}: heatmaps of {sorted(maps)}, not one per layer and head")
+        return
+    worst = 0.0
+    for (l, h), node in maps.items():
+        cells = [n for n in walk(node) if n["tag"] == "rect" and n["attrs"].get("class") == "heat"]
+        got = figure_values(node)
+        if len(cells) != P or got.shape != (P,):
+            fail(f"{name}: layer {l} head {h}: {len(cells)} cells, {got.shape} values")
+            continue
+        worst = max(worst, np.abs(got - expected["maps"][l, h]).max())
+    probes = {int(n["attrs"]["data-head"]): figure_values(n) for n in nodes
+              if n["tag"] == "figure" and n["attrs"].get("class") == "probe"}
+    if ("probe" in expected) != bool(probes) or (probes and sorted(probes) != list(range(H))):
+        fail(f"{name}: probe heatmaps {sorted(probes)}")
+    for h, got in probes.items():
+        worst = max(worst, np.abs(got - expected["probe"][h]).max())
+    rollout = [figure_values(n) for n in nodes if n["attrs"].get("id") == "rollout"]
+    if len(rollout) != 1 or rollout[0].shape != (P,):
+        fail(f"{name}: the rollout figure: {len(rollout)}")
+        return
+    worst_rollout = np.abs(rollout[0] - expected["rollout"]).max()
+    if worst > IMAGE_TOL or worst_rollout > IMAGE_TOL:
+        fail(f"{name}: attention off by {worst:.2e}, rollout by {worst_rollout:.2e} "
+             f"(tolerance {IMAGE_TOL})")
+    print(f"image {name}: grid 4 x 4, the decoded image and the crop's region, the image as the "
+          f"processor makes it, {len(maps)} heatmaps"
+          f"{f' and {len(probes)} probe maps' if probes else ''}: attention within "
+          f"{worst:.1e}, rollout within {worst_rollout:.1e} of PyTorch")
+
+
+def check_large_image(tfenc, data, tmp):
+    """A decoded image over a megapixel is named on the page, not drawn: the
+    tower's image is the one picture."""
+    from PIL import Image
+    photo = os.path.join(tmp, "large.png")
+    Image.new("RGB", (1100, 1000), (200, 30, 30)).save(photo)
+    page = os.path.join(tmp, "large.html")
+    r = run([tfenc, "explain", "--model", os.path.join(data, "image_pipeline", "clip"),
+             "--image", photo, "--html", page])
+    if r.returncode != 0:
+        fail(f"a large image: exit {r.returncode}: {r.stderr}")
+        return
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    note = "The decoded image (1100 \u00d7 1000) is larger than 1048576 pixels and is not drawn"
+    if note not in text or text.count(PNG_URI) != 1:
+        fail(f"a large image: {text.count(PNG_URI)} inline images, the note: {note in text}")
+
+
 def table_rows(p, table_id):
     """The rows of table table_id as lists of their cells' text (None: no table)."""
     table = next((n for n in walk(p.root) if n["attrs"].get("id") == table_id), None)
@@ -412,6 +536,9 @@ def main():
                    ["pre-norm", "a final LayerNorm", "LayerNorm (pre-norm)", "adds none",
                     "x + attention output (pre-norm: no norm here)"])
         check_retrieval(tfenc, data, tmp)
+        for name, family in IMAGE_PAGES.items():
+            check_image_page(tfenc, data, tmp, name, family)
+        check_large_image(tfenc, data, tmp)
         check_bad_input(tfenc, data, tmp)
     if failures:
         print(f"{len(failures)} failures")

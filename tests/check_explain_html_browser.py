@@ -13,8 +13,14 @@ small heatmap cells), at a desktop width (1280) and a phone's (390):
     its own, is mostly viridis-coloured cells (the PNGs decoded here: a
     corner shot with Chromium's own filter per row and with Up on every row
     must decode alike).
---save DIR keeps the PNGs (desktop.png is docs/explain_html.png, shown in docs/cli.md,
-see docs/screenshot_walkthrough.sh). Without chromium: exit 77 (skipped).
+An --image page (the CLIP test folder on a photograph) at both widths: no
+error, no sideways scroll, the image drawn at least 150 px wide in each of
+its 4 heatmaps, the grid's region the photograph's many colours, the
+heatmaps' region coloured.
+--save DIR keeps the PNGs (tutorial-desktop.png is docs/explain_html.png,
+shown in docs/cli.md; image-desktop.png docs/explain_image.png, in
+docs/images.md; see docs/screenshot_walkthrough.sh). Without chromium: exit
+77 (skipped).
 """
 import base64
 import json
@@ -314,6 +320,53 @@ def check_render(browser, name, url, view, save):
                 f.write(png)
 
 
+IMAGE_RECTS = """(() => {
+  const r = e => { if (!e) return null; const b = e.getBoundingClientRect();
+    return {x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height}; };
+  const maps = [...document.querySelectorAll('figure.attn svg')];
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth,
+          height: document.documentElement.scrollHeight,
+          grid: r(document.getElementById('patch-grid-svg')),
+          attention: r(document.getElementById('attention')),
+          maps: maps.length, drawn: maps.filter(m => m.getBoundingClientRect().width >= 150).length,
+          image: (() => { const i = document.getElementById('shown-image');
+                          return i ? i.getBoundingClientRect().width : 0; })()};
+})()"""
+
+
+def check_image_render(browser, name, url, view, save):
+    """An --image page: no error, no sideways scroll; the image drawn (many
+    colours: the photograph, not a blank box) at least 150 px wide in every
+    heatmap; the heatmaps' region coloured."""
+    width, mobile = WIDTHS[view]
+    what = f"{name} at {width} px"
+    target, s = open_tab(browser, url, width, mobile)
+    m = evaluate(browser, s, IMAGE_RECTS)
+    for err in console_errors(browser.events):
+        fail(f"{what}: {err}")
+    if m["scrollWidth"] > m["innerWidth"]:
+        fail(f"{what}: the page scrolls sideways: scrollWidth {m['scrollWidth']}")
+    if not m["grid"] or not m["attention"] or m["maps"] != 4 or m["drawn"] != 4 or \
+            m["image"] < 150:
+        fail(f"{what}: the grid, the heatmaps or the image are missing or small: {m}")
+        return
+    top_png = screenshot(browser, s, 0, 0, width, min(TOP, m["height"]))
+    g, a = m["grid"], m["attention"]
+    grid = decode_png(screenshot(browser, s, g["x"], g["y"], g["width"], g["height"]))
+    heat = decode_png(screenshot(browser, s, a["x"], a["y"], a["width"], a["height"]))
+    browser.call("Target.closeTarget", {"targetId": target})
+    if colours(grid) < 100 or non_white(grid) < 0.9:
+        fail(f"{what}: the image with its grid: {colours(grid)} colours, "
+             f"{non_white(grid):.2f} non-white")
+    if viridis_like(heat) < 0.15:
+        fail(f"{what}: the heatmaps' region is {viridis_like(heat):.3f} coloured")
+    print(f"{what}: scrollWidth {m['scrollWidth']}, image {m['image']:.0f} px wide with "
+          f"{colours(grid)} colours, 4 heatmaps drawn, {viridis_like(heat):.2f} coloured")
+    if save:
+        with open(os.path.join(save, f"{name}-{view}.png"), "wb") as f:
+            f.write(top_png)
+
+
 def check_png_decoder(browser, url):
     """The same corner of a page, shot with Chromium's per-row filters and
     with Up on every row, decodes to the same pixels: the one-pass path of
@@ -359,7 +412,10 @@ def main():
                                                "--layer", "1"],
                  "long": ["--vocab", os.path.join(data, "wordpiece", "vocab.txt"),
                           "--text", long_text]}
-        for name, extra in pages.items():
+        image_pages = {"image": ["--model", os.path.join(data, "image_pipeline", "clip"),
+                                 "--image", os.path.join(data, "images", "files",
+                                                         "photo_astronaut_200x160.jpg")]}
+        for name, extra in {**pages, **image_pages}.items():
             page = os.path.join(tmp, name + ".html")
             r = subprocess.run([tfenc, "explain", *extra, "--html", page],
                                capture_output=True, text=True)
@@ -375,6 +431,11 @@ def main():
                     for view in WIDTHS:
                         check_render(browser, name, "file://" + os.path.join(tmp, name + ".html"),
                                      view, save)
+                for name in image_pages:
+                    for view in WIDTHS:
+                        check_image_render(browser, name,
+                                           "file://" + os.path.join(tmp, name + ".html"), view,
+                                           save)
             finally:
                 browser.close()
     if failures:

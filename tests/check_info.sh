@@ -3,7 +3,8 @@
 # BLAS, the kernels it runs (the environment's OPENBLAS_CORETYPE when set),
 # the vector loops and the threads; with a file it describes the Hugging
 # Face fixture, a RoBERTa and a DistilBERT folder and a PyTorch checkpoint, and on every malformed file prints
-# the expected error to stderr, nothing to stdout, and exits 1.
+# the expected error to stderr, nothing to stdout, and exits 1; an image model's
+# folder is named as one (stderr exactly).
 set -eu
 tfenc=$1 data=$2 golden=$3
 out=$(mktemp) err=$(mktemp)
@@ -54,6 +55,17 @@ expect "(ignored)"
 expect "format: pytorch-transformer-encoder"
 expect "layers.0.attn.q.weight + k + v (stacked)"
 
+# an image model's folder (ViT, CLIP, SigLIP, a sentence-transformers CLIP) is
+# named as one, exit status 1, stderr exactly, nothing on stdout
+for name in vit_model clip siglip st_clip; do
+    d=$data/vision/$name
+    if "$tfenc" info "$d" >"$out" 2>"$err"; then echo "$name: tfenc info succeeded"; exit 1; fi
+    [ ! -s "$out" ] || { echo "$name: printed to stdout"; exit 1; }
+    printf 'tfenc info: %s: an image model (a vision tower): tfenc info reads text encoders; '\
+'tfenc explain --model %s --image FILE traces it\n' "$d" "$d" >"$out"
+    cmp -s "$err" "$out" || { echo "$name: stderr:"; cat "$err"; echo "wanted:"; cat "$out"; exit 1; }
+done
+
 count=0
 while IFS="$(printf '\t')" read -r file status message; do
     if "$tfenc" info --n-heads 2 --activation gelu --norm-first false \
@@ -66,4 +78,4 @@ while IFS="$(printf '\t')" read -r file status message; do
         { echo "$file: expected $message (without $status), got: $(cat "$err")"; exit 1; }
     count=$((count + 1))
 done <"$data/malformed/manifest.tsv"
-echo "tfenc info: fixture, variants, PyTorch checkpoint and $count malformed files as expected"
+echo "tfenc info: fixture, variants, PyTorch checkpoint, 4 image folders and $count malformed files as expected"

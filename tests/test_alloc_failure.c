@@ -2,7 +2,8 @@
  * every allocation of create, load (Hugging Face, PyTorch, our own files),
  * inspect, save, forward (plain, with a workspace, traced), the
  * tokenizer (vocab.txt and tokenizer.json files of every kind of stage, a
- * folder whose tokenizer_config.json adds tokens) and
+ * folder whose tokenizer_config.json adds tokens, CLIP's and SigLIP's
+ * folders without a tokenizer.json) and
  * model folders (tf_pipeline_load and a call; fill-mask; images) is made to fail in turn: each run returns TF_ERR_OUT_OF_MEMORY
  * or succeeds, leaks nothing, and an existing handle keeps working. Also:
  * loading a hostile file of at most 4 KiB never holds more than 2 MiB, and
@@ -209,6 +210,31 @@ static tf_status image_pipeline_run(void *dir)
     return s;
 }
 
+/* A whole CLIP or SigLIP folder (both towers, its tokenizer) loaded, two
+ * texts embedded by its text tower, then one image's zero-shot probabilities
+ * over them. ctx: the folder. */
+static tf_status zero_shot_run(void *dir)
+{
+    tf_pipeline *p;
+    tf_status s = tf_pipeline_load(dir, NULL, &p);
+    if (s)
+        return s;
+    const char *texts[] = {"a photo of a cat", "a dog"};
+    float out[2 * 32];
+    tf_pipeline_args t;
+    tf_pipeline_args_init(&t);
+    t.n = 2, t.texts = texts, t.out = out, t.out_len = 2 * 32;
+    s = tf_pipeline_embed(p, &t);
+    static const uint8_t pixels[4 * 5 * 3];
+    tf_image_args a;
+    tf_image_args_init(&a);
+    a.n = 1, a.pixels = pixels, a.height = 4, a.width = 5, a.out = out, a.out_len = 2;
+    if (s == TF_OK)
+        s = tf_pipeline_zero_shot(p, &a, texts, 2);
+    tf_pipeline_destroy(p);
+    return s;
+}
+
 /* A *ForMaskedLM folder loaded (its masked-LM head), then fill-mask on a
  * text of two masks (predictions, their decoded tokens and sequences). */
 static tf_status fill_mask_run(void *dir)
@@ -357,6 +383,18 @@ START_TEST(test_image_pipelines)
 }
 END_TEST
 
+START_TEST(test_zero_shot)
+{
+    const char *folders[] = {"clip_text/st_clip", "clip_text/siglip"};
+    for (int i = 0; i < 2; i++) {
+        char dir[512], name[64];
+        snprintf(dir, sizeof dir, "%s/%s", data_dir, folders[i]);
+        snprintf(name, sizeof name, "pipeline %s", folders[i]);
+        ck_assert_int_gt(sweep(name, zero_shot_run, dir), 20);
+    }
+}
+END_TEST
+
 START_TEST(test_fill_mask)
 {
     char dir[512];
@@ -467,6 +505,19 @@ START_TEST(test_tokenizer_folder)
         fclose(f);
     }
     ck_assert_int_gt(sweep("tokenizer folder", tokenize_json, dir), 50);
+}
+END_TEST
+
+/* Folders without a tokenizer.json: CLIP's vocab.json and merges.txt,
+ * SigLIP's spiece.model (tests/data/gen_text_tokenizers.py). */
+START_TEST(test_text_tower_tokenizers)
+{
+    static const char *const folders[] = {"tokenizer_folders/clip", "tokenizer_folders/siglip"};
+    for (int k = 0; k < 2; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", data_dir, folders[k]);
+        ck_assert_int_gt(sweep(folders[k], tokenize_json, path), 50);
+    }
 }
 END_TEST
 
@@ -582,8 +633,10 @@ int main(void)
     tcase_add_test(tc, test_tokenizer);
     tcase_add_test(tc, test_tokenizer_json);
     tcase_add_test(tc, test_tokenizer_folder);
+    tcase_add_test(tc, test_text_tower_tokenizers);
     tcase_add_test(tc, test_pipelines);
     tcase_add_test(tc, test_image_pipelines);
+    tcase_add_test(tc, test_zero_shot);
     tcase_add_test(tc, test_fill_mask);
     tcase_add_test(tc, test_small_hostile_files_need_little_memory);
     tcase_add_test(tc, test_long_text_memory_is_linear);

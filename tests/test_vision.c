@@ -3,8 +3,9 @@
  * a ViTModel, openai/clip-vit-base-patch32, sentence-transformers/clip-ViT-B-32
  * and google/siglip-base-patch16-224) against the float64 references of
  * upstream's code: every output within 1e-5, at the trained 32 x 32 and
- * interpolated to 40 x 56; and the refusals, message by message. The
- * internal API (vision.h, vision_folder.h) until the public calls exist. */
+ * interpolated to 40 x 56; and the refusals, message by message; a CLIP
+ * text tower's pooled row (text_tower.h; its values are test_clip_text's).
+ * The internal API (vision.h, vision_folder.h, text_tower_folder.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp (tmp_dir.h) */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -18,6 +19,7 @@
 #include "common/suite.h"
 #include "tfenc.h"
 #include "common/tmp_dir.h"
+#include "text_tower_folder.h"
 #include "vision.h"
 #include "vision_folder.h"
 
@@ -330,6 +332,32 @@ START_TEST(test_interpolation_identities)
 }
 END_TEST
 
+/* A text tower pools the row upstream picks: with CLIP's legacy eos_token_id 2
+ * the largest id; one that falls in the padding is refused, naming the text. */
+START_TEST(test_text_tower_refuses_a_padding_row)
+{
+    path_buf dir = join(join(test_dir("TFENC_DATA_DIR"), "clip_text").s, "clip");
+    tf__text_folder t;
+    ck_assert_msg(tf__text_folder_load(dir.s, &t) == TF_OK, "%s", tf_last_error());
+    const tf__text_config *c = tf__text_tower_config(t.tower);
+    ck_assert_int_eq(tf__text_pooling_of(c), TF_TEXT_POOL_EOS_ARGMAX);
+    ck_assert_int_eq(tf__text_causal(c), 1);
+    const int32_t top = c->vocab_size - 1; /* <|endoftext|>, the largest id */
+    /* [2, 4]: the second row's largest id is its padding */
+    const int32_t ids[] = {top - 1, 3, top, top, top - 1, 3, 4, top};
+    const int32_t mask[] = {1, 1, 1, 0, 1, 1, 1, 0};
+    float out[2 * 24] = {0};
+    expect_message(tf__text_tower_forward(t.tower, ids, mask, 2, 4, 7, 1, out),
+                   TF_ERR_INVALID_ARGUMENT,
+                   "text 8: the pooled position 3 (its largest id) is padding: the text has 3 "
+                   "tokens");
+    for (size_t i = 0; i < 2 * 24; i++)
+        ck_assert_float_eq(out[i], 0.0f);
+    ck_assert_int_eq(tf__text_tower_forward(t.tower, ids, mask, 1, 4, 0, 1, out), TF_OK);
+    tf__text_folder_free(&t);
+}
+END_TEST
+
 static Suite *vision_suite(void)
 {
     Suite *s = suite_create("vision");
@@ -341,6 +369,7 @@ static Suite *vision_suite(void)
     tcase_add_loop_test(tc, test_refuses_folder, 0, (int)(sizeof malformed / sizeof *malformed));
     tcase_add_test(tc, test_refuses_config);
     tcase_add_test(tc, test_interpolation_identities);
+    tcase_add_test(tc, test_text_tower_refuses_a_padding_row);
     suite_add_tcase(s, tc);
     return s;
 }

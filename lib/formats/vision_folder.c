@@ -44,7 +44,7 @@ static const struct {
     {"swish", TF_ACTIVATION_SILU},
 };
 
-static tf_status read_activation(const cJSON *obj, const char *label, int32_t *out)
+tf_status tf__vision_read_activation(const cJSON *obj, const char *label, int32_t *out)
 {
     const char *name = NULL;
     tf_status s = tf__json_read_string(obj, "hidden_act", TF_JSON_NOT_NULL, label, &name);
@@ -61,7 +61,7 @@ static tf_status read_activation(const cJSON *obj, const char *label, int32_t *o
                     label, name);
 }
 
-static tf_status read_eps(const cJSON *obj, const char *label, float *out)
+tf_status tf__vision_read_eps(const cJSON *obj, const char *label, float *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "layer_norm_eps");
     if (!v || cJSON_IsNull(v))
@@ -96,8 +96,8 @@ static tf_status read_sizes(const cJSON *v, const char *label, tf__vision_config
     if (!s && c->family == TF_VISION_VIT)
         s = tf__json_read_bool(v, "qkv_bias", TF_JSON_NOT_NULL, label, &c->qkv_bias);
     if (!s)
-        s = read_activation(v, label, &c->activation);
-    return s ? s : read_eps(v, label, &c->layer_norm_eps);
+        s = tf__vision_read_activation(v, label, &c->activation);
+    return s ? s : tf__vision_read_eps(v, label, &c->layer_norm_eps);
 }
 
 /* The number of labels of a ViTForImageClassification: id2label's entries
@@ -172,13 +172,8 @@ static tf_status read_config(const cJSON *root, const char *label, folder_kind *
 
 /* ---- The tensors ------------------------------------------------------------ */
 
-/* Their name (after the tower's prefix) and ours. */
-typedef struct name_pair {
-    const char *theirs, *ours;
-} name_pair;
-
 /* A layer's tensors after "<prefix><layers>.{l}.", ours after "layers.{l}.". */
-static const name_pair vit_layer[] = {
+static const tf__name_pair vit_layer[] = {
     {"attention.attention.query", "attn.q"},
     {"attention.attention.key", "attn.k"},
     {"attention.attention.value", "attn.v"},
@@ -188,7 +183,7 @@ static const name_pair vit_layer[] = {
     {"output.dense", "ffn.down"},
     {"layernorm_after", "norm2"},
 };
-static const name_pair clip_layer[] = {
+const tf__name_pair tf__clip_layer_names[TF_CLIP_LAYER_NAMES] = {
     {"self_attn.q_proj", "attn.q"}, {"self_attn.k_proj", "attn.k"},
     {"self_attn.v_proj", "attn.v"}, {"self_attn.out_proj", "attn.out"},
     {"layer_norm1", "norm1"},       {"mlp.fc1", "ffn.up"},
@@ -197,7 +192,7 @@ static const name_pair clip_layer[] = {
 
 /* Tensors outside the layers (after the prefix, "/" marking one without
  * it), ours: the tower's (vision.h) or the encoder's (weights.h). */
-static const name_pair vit_top[] = {
+static const tf__name_pair vit_top[] = {
     {"embeddings.cls_token", TF_VISION_CLASS_TOKEN},
     {"embeddings.position_embeddings", TF_VISION_POSITION},
     {"embeddings.patch_embeddings.projection.weight", TF_VISION_PATCH_WEIGHT},
@@ -209,7 +204,7 @@ static const name_pair vit_top[] = {
     {"/classifier.weight", TF_VISION_CLASSIFIER_WEIGHT},
     {"/classifier.bias", TF_VISION_CLASSIFIER_BIAS},
 };
-static const name_pair clip_top[] = {
+static const tf__name_pair clip_top[] = {
     {"embeddings.class_embedding", TF_VISION_CLASS_TOKEN},
     {"embeddings.patch_embedding.weight", TF_VISION_PATCH_WEIGHT},
     {"embeddings.position_embedding.weight", TF_VISION_POSITION},
@@ -219,7 +214,7 @@ static const name_pair clip_top[] = {
     {"post_layernorm.bias", TF_VISION_POST_NORM_BIAS},
     {"/visual_projection.weight", TF_VISION_PROJECTION_WEIGHT},
 };
-static const name_pair siglip_top[] = {
+static const tf__name_pair siglip_top[] = {
     {"embeddings.patch_embedding.weight", TF_VISION_PATCH_WEIGHT},
     {"embeddings.patch_embedding.bias", TF_VISION_PATCH_BIAS},
     {"embeddings.position_embedding.weight", TF_VISION_POSITION},
@@ -240,9 +235,9 @@ static const name_pair siglip_top[] = {
 
 /* A family's names: its tables, where its layers are. */
 typedef struct family_names {
-    const name_pair *top;
+    const tf__name_pair *top;
     size_t n_top;
-    const name_pair *layer;
+    const tf__name_pair *layer;
     size_t n_layer;
     const char *layers; /* "encoder.layer" */
 } family_names;
@@ -250,8 +245,10 @@ typedef struct family_names {
 #define TABLE(t) (t), sizeof(t) / sizeof *(t)
 static const family_names names_of[TF_VISION_FAMILY_COUNT] = {
     [TF_VISION_VIT] = {TABLE(vit_top), TABLE(vit_layer), "encoder.layer"},
-    [TF_VISION_CLIP] = {TABLE(clip_top), TABLE(clip_layer), "encoder.layers"},
-    [TF_VISION_SIGLIP] = {TABLE(siglip_top), TABLE(clip_layer), "encoder.layers"},
+    [TF_VISION_CLIP] = {TABLE(clip_top), tf__clip_layer_names, TF_CLIP_LAYER_NAMES,
+                        "encoder.layers"},
+    [TF_VISION_SIGLIP] = {TABLE(siglip_top), tf__clip_layer_names, TF_CLIP_LAYER_NAMES,
+                          "encoder.layers"},
 };
 #undef TABLE
 

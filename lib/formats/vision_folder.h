@@ -10,8 +10,26 @@
 #ifndef TF_VISION_FOLDER_H
 #define TF_VISION_FOLDER_H
 
+#include <cjson/cJSON.h>
+
 #include "tfenc.h"
 #include "vision.h"
+
+/* A tensor's name in a checkpoint (after its tower's prefix) and ours. */
+typedef struct tf__name_pair {
+    const char *theirs, *ours;
+} tf__name_pair;
+
+/* CLIPEncoderLayer's and SiglipEncoderLayer's tensors after "<prefix>encoder.layers.{l}.",
+ * ours after "layers.{l}." (both towers of both families have them). */
+#define TF_CLIP_LAYER_NAMES 8
+extern const tf__name_pair tf__clip_layer_names[TF_CLIP_LAYER_NAMES];
+
+/* config.json's hidden_act in obj (transformers' ACT2FN names) into *out, a
+ * tf_activation; absent: *out kept. label names the file in messages. */
+tf_status tf__vision_read_activation(const cJSON *obj, const char *label, int32_t *out);
+/* obj's layer_norm_eps into *out (a number in (0, 1] that float32 keeps); absent: kept. */
+tf_status tf__vision_read_eps(const cJSON *obj, const char *label, float *out);
 
 /* Loads the vision half of the model in dir into *out. A CLIPModel's or
  * SiglipModel's text tower (text_model.*, text_projection, logit_scale,

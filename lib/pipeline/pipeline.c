@@ -120,7 +120,8 @@ static void find_mask(tf_pipeline *p, const tf__folder_config *tc)
         p->mask_id = tf_tokenizer_token_to_id(p->tok, defaults[i]);
 }
 
-static tf_status load_tokenizers(tf_pipeline *p, const char *dir, const tf_pipeline_options *o)
+tf_status tf__pipeline_load_tokenizers(tf_pipeline *p, const char *dir,
+                                       const tf_pipeline_options *o)
 {
     tf__folder_config tc;
     tf_status s = tf__folder_config_read(dir, &tc);
@@ -255,7 +256,7 @@ static tf_status load_source(tf_pipeline *p, const char *dir, tf__source_kind ki
             break;
         }
     if (s == TF_OK)
-        s = load_tokenizers(p, folder, o);
+        s = tf__pipeline_load_tokenizers(p, folder, o);
     return s == TF_OK && p->multi_vector ? tf__multi_vector_resolve(p, dir) : s;
 }
 
@@ -273,7 +274,7 @@ static tf_status load_parts(tf_pipeline *p, const char *path, const tf_pipeline_
         s = tf__vision_folder_probe(path, &vision_dir);
     const char *mlm_folder = NULL;
     if (s == TF_OK && sparse && (s = tf__pipeline_sparse_load(p, path, &mlm_folder)) == TF_OK)
-        s = load_tokenizers(p, mlm_folder, o);
+        s = tf__pipeline_load_tokenizers(p, mlm_folder, o);
     else if (s == TF_OK && vision_dir)
         s = tf__pipeline_images_load(p, path, vision_dir, o);
     else if (s == TF_OK)

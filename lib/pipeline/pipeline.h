@@ -64,6 +64,17 @@ tf_status tf__pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
                                  int32_t n_threads, tf__pipeline_batch *b);
 void tf__pipeline_batch_free(tf__pipeline_batch *b);
 
+/* Counts b's rows that max_len cut (a row of max_len tokens that the probe
+ * makes longer) into b->truncated, or refuses them when p->truncation_error;
+ * texts and pairs (or NULL) are b's inputs, first the index of texts[0]. */
+tf_status tf__pipeline_count_cut(const tf_pipeline *p, const char *const *texts,
+                                 const char *const *pairs, size_t first, tf__pipeline_batch *b);
+
+/* p->tok and p->probe from the folder dir (its tokenizer file and what
+ * tokenizer_config.json says), cut at the limit p->cfg and o give (p->max_len). */
+tf_status tf__pipeline_load_tokenizers(tf_pipeline *p, const char *dir,
+                                       const tf_pipeline_options *o);
+
 /* A head's call (score, classify, logits): batches of inputs, the logits
  * of the pooled vectors, then activation(p) on them; call names it in
  * messages. need_pairs: args.pairs is required. */

@@ -10,8 +10,8 @@
 
 /* Counts the rows cut: a row of exactly max_len tokens was when the probe
  * gives it more. Refuses them when p->truncation_error. */
-static tf_status count_cut(const tf_pipeline *p, const char *const *texts, const char *const *pairs,
-                           size_t first, tf__pipeline_batch *b)
+tf_status tf__pipeline_count_cut(const tf_pipeline *p, const char *const *texts,
+                                 const char *const *pairs, size_t first, tf__pipeline_batch *b)
 {
     for (int32_t r = 0; r < b->B; r++) {
         if (tf_encoding_lengths(b->enc)[r] < p->max_len)
@@ -89,7 +89,7 @@ tf_status tf__pipeline_batch_run(const tf_pipeline *p, const char *const *texts,
     if (s)
         return s;
     b->B = tf_encoding_batch(b->enc), b->T = tf_encoding_seq_len(b->enc);
-    if ((s = count_cut(p, texts, pairs, first, b)) == TF_OK)
+    if ((s = tf__pipeline_count_cut(p, texts, pairs, first, b)) == TF_OK)
         s = forward(p, n_threads, b);
     if (s)
         tf__pipeline_batch_free(b);

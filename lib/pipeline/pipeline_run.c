@@ -15,6 +15,7 @@
 #include "multi_vector.h"
 #include "names.h"
 #include "pipeline.h"
+#include "pipeline_images.h"
 #include "sentence_pool.h"
 
 #define TF_PIPELINE_BATCH 32
@@ -301,6 +302,8 @@ static tf_status check_embed_args(const tf_pipeline *p, const tf_pipeline_args *
 
 tf_status tf_pipeline_embed(const tf_pipeline *p, const tf_pipeline_args *args)
 {
+    if (p && tf__pipeline_images_has_text(p)) /* a whole CLIP or SigLIP folder's texts */
+        return tf__pipeline_images_embed_texts(p, args);
     tf_pipeline_args a;
     tf_status s = tf__pipeline_read_args(&a, p, args, 0, 1);
     if (s == TF_OK)

@@ -21,7 +21,7 @@ from .encoder import ACTIVATIONS, POOLINGS, POSITIONS, Encoder, EncoderOutput
 from .errors import (FileError, FormatError, InvalidArgumentError, NotFoundError,
                      OutOfMemoryError, ShapeError, TfencError, UnsupportedError)
 from .fill_mask import FillMask
-from .images import ImageClassifier
+from .images import ImageClassifier, ZeroShotImageClassifier
 from .pipelines import Classifier, TokenClassifier
 from .quantization import hamming_distance, hamming_similarity, quantize_embeddings
 from .sentence_transformer import SentenceTransformer
@@ -36,5 +36,5 @@ __all__ = ["Encoder", "EncoderOutput", "Tokenizer", "TfencError", "InvalidArgume
            "ShapeError", "OutOfMemoryError", "FileError", "FormatError", "UnsupportedError",
            "NotFoundError", "ACTIVATIONS", "POSITIONS", "POOLINGS", "runtime_info",
            "SentenceTransformer", "SentenceEncoder", "SparseEncoder", "CrossEncoder", "Classifier",
-           "TokenClassifier", "ImageClassifier", "FillMask", "ColBERT", "colbert_scores", "quantize_embeddings", "hamming_distance", "hamming_similarity", "similarity", "quantization",
+           "TokenClassifier", "ImageClassifier", "ZeroShotImageClassifier", "FillMask", "ColBERT", "colbert_scores", "quantize_embeddings", "hamming_distance", "hamming_similarity", "similarity", "quantization",
            "__version__"]

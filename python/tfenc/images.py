@@ -1,7 +1,9 @@
 """Images through an image pipeline (tf_pipeline_embed_images,
-tf_pipeline_classify_images): what SentenceTransformer.encode runs for a
-vision folder (sentence-transformers' CLIP folders, CLIP, SigLIP, ViTModel),
-and tfenc.ImageClassifier, shaped as transformers' image-classification
+tf_pipeline_classify_images, tf_pipeline_zero_shot): what
+SentenceTransformer.encode runs for a vision folder (sentence-transformers'
+CLIP folders, CLIP, SigLIP, ViTModel), tfenc.ImageClassifier, shaped as
+transformers' image-classification pipeline, and tfenc.ZeroShotImageClassifier
+(a whole CLIP or SigLIP folder), shaped as its zero-shot-image-classification
 pipeline. An image is a PIL.Image.Image (converted to RGB, as the processors'
 convert_rgb; its EXIF orientation is not applied, as transformers does not
 apply it to an Image given), a uint8 numpy array [H, W, 3] (RGB), a path
@@ -16,7 +18,7 @@ import re
 import numpy as np
 
 from . import _lib
-from ._args import integer
+from ._args import c_string, integer, text_items
 from ._lib import P, c_float, c_int32, c_size_t, check, lib
 from ._progress import progress
 from .errors import TfencError
@@ -32,7 +34,8 @@ class ImageArgs(ctypes.Structure):  # since 0.5.0
                 ("sizes", P(c_size_t)), ("pixels", U8P), ("pixel_values", P(c_float)),
                 ("height", c_int32), ("width", c_int32), ("normalize", c_int32),
                 ("batch_size", c_int32), ("n_threads", c_int32), ("max_pixels", ctypes.c_int64),
-                ("out", P(c_float)), ("out_len", c_size_t), ("first_index", c_size_t)]
+                ("out", P(c_float)), ("out_len", c_size_t), ("first_index", c_size_t),
+                ("trace", _lib.TRACE_FN), ("trace_user_data", VP)]
 
 
 _differ = _lib._mismatches(lib, (ImageArgs,))
@@ -43,6 +46,7 @@ for _name, _res, _args in [
     ("tf_image_args_init_sized", None, [P(ImageArgs), c_size_t]),
     ("tf_pipeline_embed_images", ctypes.c_int, [VP, P(ImageArgs)]),
     ("tf_pipeline_classify_images", ctypes.c_int, [VP, P(ImageArgs)]),
+    ("tf_pipeline_zero_shot", ctypes.c_int, [VP, P(ImageArgs), P(ctypes.c_char_p), c_size_t]),
 ]:
     _lib._declare(_name, _res, *_args)
 
@@ -175,3 +179,37 @@ class ImageClassifier(_Pipeline):
             order = sorted(range(len(labels)), key=lambda i: (-row[i], i))[:keep]
             out.append([{"label": labels[i], "score": float(row[i])} for i in order])
         return out[0] if single else out
+
+
+class ZeroShotImageClassifier(_Pipeline):
+    """ZeroShotImageClassifier(path): a whole CLIPModel or SiglipModel folder (both
+    towers and a tokenizer), called as transformers'
+    pipeline("zero-shot-image-classification") is: image(s), candidate_labels,
+    hypothesis_template ("This is a photo of {}." by default, as upstream) give
+    [{"score", "label"}, ...] best first per image (a list of those for a list
+    of images); scores are CLIP's softmax over the labels, SigLIP's sigmoid."""
+    _kinds = ("image-embedding",)
+
+    def predict_proba(self, images, texts, batch_size=32):
+        """[n, len(texts)] float32 ([len(texts)] for one image): the probability of
+        each text (as given, no template) per image."""
+        labels, _ = text_items(texts, "texts", c_string)
+        if not labels:
+            raise ValueError("texts: expected at least one text")
+        array = (ctypes.c_char_p * len(labels))(*labels)
+
+        def zero_shot(h, a):
+            return lib.tf_pipeline_zero_shot(h, a, array, len(labels))
+        probs, single = run_images(self, zero_shot, images, "images", len(labels), batch_size)
+        return probs[0] if single else probs
+
+    def __call__(self, images, candidate_labels, hypothesis_template="This is a photo of {}.",
+                 batch_size=32):
+        labels, _ = text_items(candidate_labels, "candidate_labels", lambda t, n: t)
+        probs = self.predict_proba(images, [hypothesis_template.format(x) for x in labels],
+                                   batch_size)
+        rows = [probs] if probs.ndim == 1 else probs
+        out = [[{"score": float(score), "label": label}
+                for score, label in sorted(zip(row, labels), key=lambda x: -x[0])]
+               for row in rows]
+        return out[0] if probs.ndim == 1 else out

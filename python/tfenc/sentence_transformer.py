@@ -52,6 +52,12 @@ def _pooling_includes_prompt(folder):
     return True
 
 
+def _has_text(inputs):
+    """Whether encode()'s inputs hold a text: a str, or a list or tuple with one."""
+    return isinstance(inputs, str) or (isinstance(inputs, (list, tuple)) and
+                                       any(isinstance(x, str) for x in inputs))
+
+
 class SentenceTransformer(_Pipeline):
     """SentenceTransformer(model_name_or_path): a sentence-transformers
     folder, used as sentence-transformers' SentenceTransformer is: a path,
@@ -271,20 +277,53 @@ class SentenceTransformer(_Pipeline):
     def _encode_images(self, images, batch_size, show_progress_bar, precision, convert_to_numpy,
                        convert_to_tensor, normalize_embeddings, truncate_dim):
         """encode() of an image folder (sentence-transformers' CLIP, CLIP,
-        SigLIP, ViT): images as images.py takes them, one vector each;
-        truncate_dim, normalize_embeddings, precision and the conversions
-        as for texts (prompts have no meaning for images)."""
+        SigLIP, ViT): images as images.py takes them, one vector each; with a
+        text tower (a whole CLIP or SigLIP folder with its tokenizer) a str is
+        a text, its text tower's vector, as sentence-transformers' CLIPModel
+        reads a list of texts and images; truncate_dim, normalize_embeddings,
+        precision and the conversions as for texts (prompts have no meaning
+        for images)."""
         keep = self.truncate_dim if truncate_dim is None else integer(truncate_dim,
                                                                       "truncate_dim", 1)
         normalize = flag(normalize_embeddings, "normalize_embeddings")
-        vectors, single = run_images(self, lib.tf_pipeline_embed_images, images, "sentences",
-                                     self.dim, batch_size, show_progress_bar=show_progress_bar)
+        if self._has_text_tower() and _has_text(images):
+            vectors, single = self._encode_texts_and_images(images, batch_size,
+                                                            show_progress_bar)
+        else:
+            vectors, single = run_images(self, lib.tf_pipeline_embed_images, images, "sentences",
+                                         self.dim, batch_size,
+                                         show_progress_bar=show_progress_bar)
         vectors = np.ascontiguousarray(vectors[:, :min(keep or self.dim, self.dim)])
         if normalize:  # torch.nn.functional.normalize: over max(|v|, 1e-12)
             vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         if precision != "float32" and len(vectors):
             vectors = quantize_embeddings(vectors, precision)
         return convert(vectors, single, convert_to_numpy, convert_to_tensor)
+
+    def _has_text_tower(self):
+        with self._borrow() as h:
+            return bool(lib.tf_pipeline_tokenizer(h))
+
+    def _encode_texts_and_images(self, inputs, batch_size, show_progress_bar):
+        """([n, dim] float32, single): the texts of inputs (a str, or a list of str
+        and images) through the text tower (tf_pipeline_embed), the images
+        through the vision tower, in the caller's order."""
+        single = isinstance(inputs, str)
+        items = [inputs] if single else list(inputs)
+        texts = [i for i, x in enumerate(items) if isinstance(x, str)]
+        images = [i for i, x in enumerate(items) if not isinstance(x, str)]
+        out = np.empty((len(items), self.dim), dtype=np.float32)  # [n, dim]
+
+        def where(i):  # the caller's name of text i
+            return ("sentences" if single else f"sentences[{texts[i]}]",) * 3
+        out[texts] = self._run(lib.tf_pipeline_embed, [c_string(items[i], "sentences")
+                                                       for i in texts], None, self.dim,
+                               batch_size, show_progress_bar, where)
+        if images:
+            out[images], _ = run_images(self, lib.tf_pipeline_embed_images,
+                                        [items[i] for i in images], "sentences", self.dim,
+                                        batch_size, show_progress_bar=show_progress_bar)
+        return out, single
 
     def _token_embeddings(self, sentences, prompt_name, prompt, batch_size, convert_to_numpy,
                           convert_to_tensor):

@@ -234,6 +234,8 @@ pub struct tf_image_args {
     pub out: *mut f32,
     pub out_len: usize,
     pub first_index: usize,
+    pub trace: tf_trace_fn,
+    pub trace_user_data: *mut c_void,
 }
 
 /// Since 0.4.0. Handed out by the library, with the library's size in struct_size.
@@ -405,6 +407,13 @@ extern "C" {
         -> tf_status;
     pub fn tf_pipeline_classify_images(p: *const tf_pipeline, args: *const tf_image_args)
         -> tf_status;
+    pub fn tf_pipeline_tokenizer(p: *const tf_pipeline) -> *const tf_tokenizer;
+    pub fn tf_pipeline_zero_shot(
+        p: *const tf_pipeline,
+        args: *const tf_image_args,
+        labels: *const *const c_char,
+        n_labels: usize,
+    ) -> tf_status; // since 0.5.0
     pub fn tf_pipeline_load(
         dir: *const c_char,
         opts: *const tf_pipeline_options,

@@ -1,15 +1,18 @@
 //! Images through an image pipeline: `ImageEncoder` (a ViT, CLIP, SigLIP or
 //! sentence-transformers CLIP folder: one vector an image, as
-//! tf_pipeline_embed_images) and `ImageClassifier` (ViTForImageClassification,
-//! as transformers' image-classification pipeline, over
-//! tf_pipeline_classify_images). Images are files' bytes (decoded by the
+//! tf_pipeline_embed_images; a whole CLIP or SigLIP folder with its tokenizer
+//! also one vector a text, tf_pipeline_embed, and zero-shot label
+//! probabilities, tf_pipeline_zero_shot) and `ImageClassifier`
+//! (ViTForImageClassification, as transformers' image-classification pipeline,
+//! over tf_pipeline_classify_images). Images are files' bytes (decoded by the
 //! library: JPEG, PNG, WebP, EXIF orientation applied) or RGB pixels.
 
 use crate::error::{check, Error, Result};
 use crate::ffi;
 use crate::layout;
-use crate::pipeline::{string, top_k, Pipeline, PipelineOptions};
+use crate::pipeline::{c_string, string, top_k, Pipeline, PipelineOptions};
 use crate::sizes::to_c;
+use std::os::raw::c_char;
 
 /// One image.
 #[derive(Clone, Copy, Debug)]
@@ -34,14 +37,15 @@ impl Image<'_> {
     }
 }
 
+/// A library call on one run of images (its arguments filled).
+type ImageCall<'a> = &'a dyn Fn(&ffi::tf_image_args) -> ffi::tf_status;
+
 /// images through call into [images.len(), width] rows, batch_size a call at most.
-fn run(p: &Pipeline, images: &[Image<'_>], batch_size: usize, normalize: bool,
-       call: unsafe extern "C" fn(*const ffi::tf_pipeline, *const ffi::tf_image_args)
-           -> ffi::tf_status) -> Result<Vec<Vec<f32>>> {
+fn run(images: &[Image<'_>], batch_size: usize, normalize: bool, width: usize,
+       call: ImageCall<'_>) -> Result<Vec<Vec<f32>>> {
     if batch_size == 0 {
         return Err(Error::invalid("batch_size: expected at least 1, got 0".to_string()));
     }
-    let width = p.dim();
     let mut out = vec![0f32; images.len() * width]; // [n, width]
     let mut first = 0;
     while first < images.len() {
@@ -102,8 +106,7 @@ fn run(p: &Pipeline, images: &[Image<'_>], batch_size: usize, normalize: bool,
         let rows = &mut out[first * width..last * width];
         a.out = rows.as_mut_ptr();
         a.out_len = rows.len();
-        // SAFETY: valid handle; a's pointers hold n images and out n x width floats.
-        check(unsafe { call(p.raw(), &a) })?;
+        check(call(&a))?;
         first = last;
     }
     Ok(out.chunks(width.max(1)).map(<[f32]>::to_vec).collect())
@@ -124,7 +127,60 @@ impl ImageEncoder {
     /// output); normalize: unit length.
     pub fn encode(&self, images: &[Image<'_>], batch_size: usize, normalize: bool)
                   -> Result<Vec<Vec<f32>>> {
-        run(&self.0, images, batch_size, normalize, ffi::tf_pipeline_embed_images)
+        // SAFETY: valid handle; a's pointers hold n images and out n x width floats.
+        let call =
+            |a: &ffi::tf_image_args| unsafe { ffi::tf_pipeline_embed_images(self.0.raw(), a) };
+        run(images, batch_size, normalize, self.dim(), &call)
+    }
+
+    /// Whether the folder has a text tower (a whole CLIP or SigLIP folder with its
+    /// tokenizer): then `encode_texts` and `zero_shot` run.
+    pub fn has_text_tower(&self) -> bool {
+        // SAFETY: valid handle.
+        !unsafe { ffi::tf_pipeline_tokenizer(self.0.raw()) }.is_null()
+    }
+
+    /// One vector a text from the text tower (CLIPModel.get_text_features,
+    /// SiglipModel's), as wide as the images'; normalize: unit length.
+    pub fn encode_texts(&self, texts: &[&str], batch_size: usize, normalize: bool)
+                        -> Result<Vec<Vec<f32>>> {
+        let width = self.dim();
+        let strings = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| c_string(&format!("texts[{}]", i), t))
+            .collect::<Result<Vec<_>>>()?;
+        let pointers: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        let mut out = vec![0f32; texts.len() * width]; // [n, width]
+        let mut a = layout::init(ffi::tf_pipeline_args_init_sized);
+        a.n = texts.len();
+        a.texts = pointers.as_ptr();
+        a.normalize = if normalize { 1 } else { -1 };
+        a.batch_size = to_c("batch_size", batch_size)?;
+        a.out = out.as_mut_ptr();
+        a.out_len = out.len();
+        // SAFETY: valid handle; n texts live until the call returns; out holds n x width.
+        check(unsafe { ffi::tf_pipeline_embed(self.0.raw(), &a) })?;
+        Ok(out.chunks(width.max(1)).map(<[f32]>::to_vec).collect())
+    }
+
+    /// [n][labels] zero-shot probabilities of each label (a text as given) per
+    /// image: CLIP's softmax over the labels, SigLIP's sigmoid (transformers'
+    /// zero-shot-image-classification pipeline without its template).
+    pub fn zero_shot(&self, images: &[Image<'_>], labels: &[&str], batch_size: usize)
+                     -> Result<Vec<Vec<f32>>> {
+        let strings = labels
+            .iter()
+            .enumerate()
+            .map(|(i, t)| c_string(&format!("labels[{}]", i), t))
+            .collect::<Result<Vec<_>>>()?;
+        let pointers: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        // SAFETY: valid handle; a's pointers hold n images, out n x labels floats, and
+        // the labels live until the call returns.
+        let call = |a: &ffi::tf_image_args| unsafe {
+            ffi::tf_pipeline_zero_shot(self.0.raw(), a, pointers.as_ptr(), pointers.len())
+        };
+        run(images, batch_size, false, labels.len(), &call)
     }
 }
 
@@ -145,7 +201,10 @@ impl ImageClassifier {
     /// [n][labels] probabilities: softmax (sigmoid for one label or
     /// multi-label), as the image-classification pipeline.
     pub fn predict_proba(&self, images: &[Image<'_>], batch_size: usize) -> Result<Vec<Vec<f32>>> {
-        run(&self.0, images, batch_size, false, ffi::tf_pipeline_classify_images)
+        // SAFETY: valid handle; a's pointers hold n images and out n x labels floats.
+        let call =
+            |a: &ffi::tf_image_args| unsafe { ffi::tf_pipeline_classify_images(self.0.raw(), a) };
+        run(images, batch_size, false, self.0.dim(), &call)
     }
 
     /// Each image's top_k (None: every) (label, score), best first.

@@ -423,9 +423,10 @@ def write_st_clip():
     expected(d, lambda px: clip_forward(w, px))
 
 
-def write_siglip():
-    d = folder("siglip")
-    w = Weights(5)
+def siglip_weights(seed):
+    """A SiglipModel's vision tower with its head (and a stub of a text tower, which
+    the vision loader leaves alone)."""
+    w = Weights(seed)
     pfx, grid = "vision_model.", IMAGE // PATCH
     w.add(pfx + "embeddings.patch_embedding.weight", (D, CHANNELS, PATCH, PATCH), "linear")
     w.add(pfx + "embeddings.patch_embedding.bias", (D,), "bias")
@@ -443,6 +444,12 @@ def write_siglip():
     w.add("text_model.embeddings.token_embedding.weight", (40, 16), "embed")
     w.tensors["logit_scale"] = np.array([2.3026], dtype=np.float32)
     w.tensors["logit_bias"] = np.array([-10.0], dtype=np.float32)
+    return w
+
+
+def write_siglip():
+    d = folder("siglip")
+    w = siglip_weights(5)
     w.save(d)
     dump(os.path.join(d, "config.json"), {
         "architectures": ["SiglipModel"], "initializer_factor": 1.0, "model_type": "siglip",

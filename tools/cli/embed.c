@@ -137,7 +137,9 @@ static void embed_usage(FILE *out)
             "--multi-vector gives every token's vector: one JSON line {\"rows\", \"dim\",\n"
             "\"vectors\"} per text; a PyLate (ColBERT) folder's as PyLate's encode gives\n"
             "them (documents; --query: queries), an embedding folder's last hidden state\n"
-            "(--normalize: at unit length).\n",
+            "(--normalize: at unit length). With --precision every text's rows are\n"
+            "quantized together (int8 / uint8: ranges of --calibration's rows, else of\n"
+            "all the texts' rows) and the line adds \"precision\".\n",
             DEFAULT_MAX_LENGTH, EMBED_BATCH);
     cli_model_usage(out, "");
 }
@@ -669,7 +671,6 @@ static int embed_tokens(embed_options *o)
 {
     const char *flag = o->output_by && o->output != OUTPUT_JSONL ? o->output_by
         : o->dimensions || o->dimensions_layer_norm              ? "--dimensions"
-        : o->precision != TF_PRECISION_FLOAT32                   ? "--precision"
         : o->pool_given                                          ? "--pool"
         : o->vocab                                               ? "--vocab"
         : o->sparse                                              ? "--sparse"
@@ -687,8 +688,18 @@ static int embed_tokens(embed_options *o)
                                     .max_length = o->max_length,
                                     .is_query = o->sparse_opts.is_query,
                                     .normalize = o->normalize,
+                                    .precision = o->precision,
+                                    .calibration = o->calibration,
                                     .out = o->out};
     return embed_tokens_run(&t);
+}
+
+/* Whether model is an image folder: its texts, if it has a text tower (a whole
+ * CLIP or SigLIP folder), are its pipeline's. */
+static int is_image_folder(const char *model)
+{
+    int32_t image = 0;
+    return tf_model_is_image(model, &image) == TF_OK && image;
 }
 
 int tfenc_embed(int argc, char **argv)
@@ -721,8 +732,8 @@ int tfenc_embed(int argc, char **argv)
         rc = embed_tokens(&o);
     } else if (o.sparse) {
         rc = embed_sparse(&o);
-    } else if (pipeline_cli_is_folder(o.model) || o.prompt_name || o.dimensions ||
-               o.dimensions_layer_norm) {
+    } else if (pipeline_cli_is_folder(o.model) || is_image_folder(o.model) || o.prompt_name ||
+               o.dimensions || o.dimensions_layer_norm) {
         rc = embed_folder(&o);
     } else {
         rc = embed_all(&o);

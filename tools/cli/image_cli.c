@@ -1,7 +1,8 @@
 /* image_cli.c — `tfenc embed --image` and `tfenc classify --image`: the
  * command line, the files read a batch at a time (never all at once), the
  * library's calls and the output (embed: text, json, jsonl or npy as
- * `tfenc embed` writes vectors; classify: the top-k labels). */
+ * `tfenc embed` writes vectors; classify: the top-k labels, a classifier's
+ * or, with --labels, a whole CLIP or SigLIP folder's zero-shot ones). */
 #define _POSIX_C_SOURCE 200809L
 #include "image_cli.h"
 
@@ -22,6 +23,8 @@
 
 /* The largest image file read (the library bounds the pixels). */
 #define MAX_FILE_BYTES (256u << 20)
+/* transformers' ZeroShotImageClassificationPipeline's hypothesis_template default. */
+#define DEFAULT_TEMPLATE "This is a photo of {}."
 /* transformers' ImageClassificationPipeline top_k default. */
 enum { DEFAULT_TOP_K = 5, MAX_BATCH = 4096, MAX_THREADS = 1024 };
 
@@ -41,6 +44,13 @@ typedef struct image_options {
     int32_t batch_size, threads, top_k, normalize;
     image_output output;
     const char *out; /* --out FILE (embed), NULL: stdout */
+    /* classify --labels: zero-shot over these labels, each put into the template */
+    const char *labels_arg;   /* --labels "a cat,a dog" */
+    const char *template_arg; /* --template, "{}" marking the label */
+    char *labels_text;        /* labels_arg with each ',' made a NUL */
+    const char **labels;      /* [n_labels] into labels_text */
+    char **hypotheses;        /* [n_labels] each label in the template (malloc'ed) */
+    size_t n_labels;
 } image_options;
 
 int image_cli_wanted(int argc, char **argv)
@@ -77,8 +87,13 @@ static void classify_usage(FILE *out)
             "transformers' image-classification pipeline: softmax (sigmoid for one label or\n"
             "multi-label), the K best (default %d), best first. One line per label: the\n"
             "label, its score and the file, tab-separated; --json: a list of {\"image\",\n"
-            "\"labels\": [{\"label\", \"score\"}, ...]}.\n",
-            DEFAULT_TOP_K);
+            "\"labels\": [{\"label\", \"score\"}, ...]}.\n"
+            "--labels \"A,B,...\" [--template T]: zero-shot, with a whole CLIP or SigLIP\n"
+            "folder (both towers and a tokenizer), as transformers'\n"
+            "zero-shot-image-classification pipeline: each label (comma-separated) put into\n"
+            "the template at its {} (default \"%s\"), its text compared\n"
+            "with each image: CLIP's softmax over the labels, SigLIP's sigmoid.\n",
+            DEFAULT_TOP_K, DEFAULT_TEMPLATE);
     cli_model_usage(out, "");
 }
 
@@ -134,7 +149,55 @@ static int take(cli_args *a, const char *arg, void *user)
         return cli_int(a, arg, 1, INT32_MAX, &o->top_k);
     if (embed && !strcmp(arg, "--out"))
         return cli_string(a, arg, "an output file", &o->out);
+    if (!embed && !strcmp(arg, "--labels"))
+        return cli_string(a, arg, "labels, comma-separated", &o->labels_arg);
+    if (!embed && !strcmp(arg, "--template"))
+        return cli_string(a, arg, "a template with {} where the label goes", &o->template_arg);
     return cli_model_option(a, arg, &o->source);
+}
+
+/* --labels split at its commas and put into --template's {}: 0, or
+ * CLI_USAGE / CLI_FAILED after a message. */
+static int split_labels(image_options *o)
+{
+    const char *template = o->template_arg ? o->template_arg : DEFAULT_TEMPLATE;
+    const char *mark = strstr(template, "{}");
+    if (o->template_arg && !o->labels_arg) {
+        cli_error(o->command, "--template: only with --labels");
+        return CLI_USAGE;
+    }
+    if (!mark) {
+        cli_error(o->command, "--template '%s': no {} where the label goes", template);
+        return CLI_USAGE;
+    }
+    size_t n = 1;
+    for (const char *c = o->labels_arg; *c; c++)
+        n += *c == ',';
+    o->labels_text = strdup(o->labels_arg);
+    o->labels = calloc(n, sizeof *o->labels);
+    o->hypotheses = calloc(n, sizeof *o->hypotheses);
+    if (!o->labels_text || !o->labels || !o->hypotheses) {
+        cli_error(o->command, "out of memory");
+        return CLI_FAILED;
+    }
+    for (char *label = o->labels_text, *next; label; label = next) {
+        next = strchr(label, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*label) {
+            cli_error(o->command, "--labels '%s': label %zu is empty", o->labels_arg, o->n_labels);
+            return CLI_USAGE;
+        }
+        const int head = (int)(mark - template);
+        const size_t bytes = strlen(template) + strlen(label) - 1;
+        if (!(o->hypotheses[o->n_labels] = malloc(bytes))) {
+            cli_error(o->command, "out of memory");
+            return CLI_FAILED;
+        }
+        snprintf(o->hypotheses[o->n_labels], bytes, "%.*s%s%s", head, template, label, mark + 2);
+        o->labels[o->n_labels++] = label;
+    }
+    return 0;
 }
 
 /* 0 with *o filled and --model resolved; else an exit status (0 after
@@ -173,6 +236,9 @@ static int parse(image_options *o, const char *command, void (*usage)(FILE *out)
         cli_error(command, "--output npy: standard output is a terminal; pass --out FILE");
         return CLI_USAGE;
     }
+    const int labels_rc = o->labels_arg || o->template_arg ? split_labels(o) : 0;
+    if (labels_rc)
+        return labels_rc;
     int status = 0;
     o->model = cli_model_path(command, &o->source, &status);
     return o->model ? 0 : status;
@@ -180,6 +246,11 @@ static int parse(image_options *o, const char *command, void (*usage)(FILE *out)
 
 static void options_free(image_options *o)
 {
+    for (size_t i = 0; o->hypotheses && i < o->n_labels; i++)
+        free(o->hypotheses[i]);
+    free(o->hypotheses);
+    free(o->labels);
+    free(o->labels_text);
     free(o->paths);
     text_lines_free(&o->lines);
     cli_model_free(&o->source);
@@ -189,7 +260,7 @@ static void options_free(image_options *o)
 
 /* The bytes of path into *data (malloc'ed), *size: 0, or CLI_FAILED after
  * a message naming the file. */
-static int read_image(const char *command, const char *path, uint8_t **data, size_t *size)
+int image_cli_read(const char *command, const char *path, uint8_t **data, size_t *size)
 {
     *data = NULL, *size = 0;
     FILE *f = fopen(path, "rb");
@@ -232,7 +303,26 @@ static int blame_file(const image_options *o, tf_status s)
     return CLI_FAILED;
 }
 
-typedef tf_status image_call(const tf_pipeline *p, const tf_image_args *a);
+/* A library call on a batch of the files. */
+typedef tf_status image_call(const image_options *o, const tf_pipeline *p, const tf_image_args *a);
+
+static tf_status embed_call(const image_options *o, const tf_pipeline *p, const tf_image_args *a)
+{
+    (void)o;
+    return tf_pipeline_embed_images(p, a);
+}
+
+static tf_status classify_call(const image_options *o, const tf_pipeline *p, const tf_image_args *a)
+{
+    (void)o;
+    return tf_pipeline_classify_images(p, a);
+}
+
+static tf_status zero_shot_call(const image_options *o, const tf_pipeline *p,
+                                const tf_image_args *a)
+{
+    return tf_pipeline_zero_shot(p, a, (const char *const *)o->hypotheses, o->n_labels);
+}
 
 /* Every file through call into out [n, width], a batch of files read at a
  * time: 0, or CLI_FAILED after a message. */
@@ -250,14 +340,14 @@ static int run_files(const image_options *o, const tf_pipeline *p, image_call *c
     for (size_t first = 0; rc == 0 && first < o->n; first += batch) {
         const size_t n = o->n - first < batch ? o->n - first : batch;
         for (size_t i = 0; rc == 0 && i < n; i++)
-            rc = read_image(o->command, o->paths[first + i], &data[i], &sizes[i]);
+            rc = image_cli_read(o->command, o->paths[first + i], &data[i], &sizes[i]);
         tf_image_args a;
         tf_image_args_init(&a);
         a.n = n, a.data = (const uint8_t *const *)data, a.sizes = sizes;
         a.normalize = o->normalize, a.n_threads = o->threads, a.batch_size = o->batch_size;
         a.out = out + first * width, a.out_len = n * width, a.first_index = first;
         tf_status s = TF_OK;
-        if (rc == 0 && (s = call(p, &a)) != TF_OK)
+        if (rc == 0 && (s = call(o, p, &a)) != TF_OK)
             rc = blame_file(o, s);
         for (size_t i = 0; i < n; i++) {
             free(data[i]);
@@ -332,7 +422,7 @@ int image_cli_embed(int argc, char **argv)
         rc = CLI_FAILED;
     }
     if (!rc)
-        rc = run_files(&o, p, tf_pipeline_embed_images, D, vectors);
+        rc = run_files(&o, p, embed_call, D, vectors);
     if (!rc)
         rc = write_vectors(&o, vectors, D);
     free(vectors);
@@ -353,10 +443,11 @@ static int by_score(const void *a, const void *b)
     return x > y ? -1 : x < y ? 1 : (i > j) - (i < j);
 }
 
-static void print_labels(const image_options *o, const tf_pipeline *p, size_t i, const float *probs,
-                         int32_t *order)
+/* Image i's top-k of labels (names [labels]) by probs [labels]; order [labels] scratch. */
+static void print_labels(const image_options *o, const char *const *names, int32_t labels, size_t i,
+                         const float *probs, int32_t *order)
 {
-    const int32_t labels = tf_pipeline_dim(p), k = o->top_k < labels ? o->top_k : labels;
+    const int32_t k = o->top_k < labels ? o->top_k : labels;
     for (int32_t l = 0; l < labels; l++)
         order[l] = l;
     ranked_probs = probs;
@@ -368,7 +459,7 @@ static void print_labels(const image_options *o, const tf_pipeline *p, size_t i,
         printf(", \"labels\": [");
     }
     for (int32_t r = 0; r < k; r++) {
-        const char *label = tf_pipeline_label(p, order[r]);
+        const char *label = names[order[r]];
         cli_float_text(number, probs[order[r]]);
         if (o->output != OUT_JSON) {
             printf("%s\t%s\t%s\n", label, number, o->paths[i]);
@@ -382,33 +473,45 @@ static void print_labels(const image_options *o, const tf_pipeline *p, size_t i,
         printf("]}");
 }
 
+/* names [L] = the labels' names: --labels', else the classifier's. */
+static void label_names(const image_options *o, const tf_pipeline *p, const char **names, size_t L)
+{
+    for (size_t l = 0; l < L; l++)
+        names[l] = o->labels ? o->labels[l] : tf_pipeline_label(p, (int32_t)l);
+}
+
 int image_cli_classify(int argc, char **argv)
 {
     image_options o;
     int rc = parse(&o, "classify", classify_usage, argc, argv);
+    const tf_pipeline_kind kind = o.labels ? TF_PIPELINE_IMAGE_EMBEDDING
+                                           : TF_PIPELINE_IMAGE_CLASSIFIER;
     tf_pipeline *p = rc || !o.model
         ? NULL
-        : pipeline_cli_load("classify", o.model, 0,
-                            PIPELINE_CLI_KIND(TF_PIPELINE_IMAGE_CLASSIFIER));
+        : pipeline_cli_load("classify", o.model, 0, PIPELINE_CLI_KIND(kind));
     if (!rc && !p)
         rc = CLI_FAILED;
-    const size_t L = p ? (size_t)tf_pipeline_dim(p) : 0;
+    const size_t L = !p ? 0 : o.labels ? o.n_labels : (size_t)tf_pipeline_dim(p);
     float *probs = p ? malloc(o.n * L * sizeof *probs) : NULL; /* [n, L] */
     int32_t *order = p ? malloc(L * sizeof *order) : NULL;     /* [L] */
-    if (p && (!probs || !order)) {
+    const char **names = p ? malloc(L * sizeof *names) : NULL; /* [L] */
+    if (p && (!probs || !order || !names)) {
         cli_error("classify", "out of memory");
         rc = CLI_FAILED;
     }
     if (!rc)
-        rc = run_files(&o, p, tf_pipeline_classify_images, L, probs);
+        rc = run_files(&o, p, o.labels ? zero_shot_call : classify_call, L, probs);
+    if (!rc)
+        label_names(&o, p, names, L);
     if (!rc && o.output == OUT_JSON)
         printf("[");
     for (size_t i = 0; !rc && i < o.n; i++)
-        print_labels(&o, p, i, probs + i * L, order);
+        print_labels(&o, names, (int32_t)L, i, probs + i * L, order);
     if (!rc && o.output == OUT_JSON)
         printf("]\n");
     free(probs);
     free(order);
+    free(names);
     tf_pipeline_destroy(p);
     options_free(&o);
     return rc;

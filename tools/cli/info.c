@@ -165,6 +165,14 @@ int tfenc_info(int argc, char **argv)
     if (!o.path)
         return print_runtime();
     const char *path = o.path;
+    int32_t is_image = 0;
+    if (tf_model_is_image(path, &is_image) == TF_OK && is_image) {
+        cli_error("info",
+                  "%s: an image model (a vision tower): tfenc info reads text encoders; "
+                  "tfenc explain --model %s --image FILE traces it",
+                  path, path);
+        return CLI_FAILED;
+    }
     tf_model_info *info;
     const tf_status s = tf_model_inspect(path, &o.load, &info);
     if (s) {

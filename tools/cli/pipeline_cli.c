@@ -56,6 +56,10 @@ static int kind_taken(const char *command, const char *dir, const tf_pipeline *p
     const int32_t kind = tf_pipeline_kind_of(p);
     if (kinds & PIPELINE_CLI_KIND(kind))
         return 1;
+    /* a whole CLIP or SigLIP folder (images, and texts through its tokenizer) embeds texts */
+    if (kind == TF_PIPELINE_IMAGE_EMBEDDING && tf_pipeline_tokenizer(p) &&
+        (kinds & PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING)))
+        return 1;
     char what[64];
     kind_text(what, sizeof what, kind);
     const char *runs = pipeline_cli_runs(kind);

@@ -16,6 +16,7 @@
 #include "config_view.h"
 #include "dump.h"
 #include "explain_html.h"
+#include "explain_image.h"
 #include "explain_retrieval.h"
 #include "heatmap.h"
 #include "options.h"
@@ -37,8 +38,9 @@ typedef struct explain_options {
     int32_t d_model, heads, d_ff, layers, layer, head;
     int sized; /* a size or --seed of the tutorial's model was given */
     uint64_t seed;
-    const char *text, *model, *vocab, *heatmap, *dump, *compare, *html;
+    const char *text, *model, *vocab, *heatmap, *dump, *compare, *html, *image;
     int cased, worked_example;
+    int layer_given; /* --layer was given (an image's walkthrough has every layer) */
     double tol;
     tf_load_options load;
 } explain_options;
@@ -513,6 +515,7 @@ static void explain_usage(FILE *out)
             "                     [--vocab vocab.txt [--cased]]\n"
             "                     [--heatmap FILE.png | --dump DIR | --compare DIR [--tol 1e-4]]\n"
             "                     [--html PAGE.html]\n"
+            "       tfenc explain --model VISION_DIR --image FILE [--head H] [--html PAGE.html]\n"
             "       tfenc explain --worked-example\n"
             "load options:\n");
     cli_load_options_usage(out, "  ");
@@ -522,6 +525,9 @@ static void explain_usage(FILE *out)
             "--dump writes every intermediate as .npy, --compare checks another\n"
             "implementation's .npy files against them, --html writes the walkthrough as\n"
             "one self-contained page (diagram, heatmaps, plots; nothing fetched).\n"
+            "With --image, an image model's folder (ViT, CLIP, SigLIP) on an image: the\n"
+            "preprocessing, the patch grid, every layer's tensors and the attention over\n"
+            "the image (--html draws it on the image, with the attention rollout).\n"
             "The text may have up to %d tokens.\n"
             "Without --vocab, a small built-in vocabulary is used; its words: ",
             MAX_TOKENS);
@@ -541,6 +547,7 @@ static int parse_valued(cli_args *a, explain_options *o, const char *flag)
         {"--dump", "an output directory", &o->dump},
         {"--compare", "a directory of .npy files", &o->compare},
         {"--html", "an output .html file", &o->html},
+        {"--image", "an image file (JPEG, PNG or WebP)", &o->image},
     };
     const cli_int_flag sizes[] = {
         /* of the tutorial's model */
@@ -573,11 +580,49 @@ static int parse_valued(cli_args *a, explain_options *o, const char *flag)
 static int take_explain(cli_args *a, const char *arg, void *user)
 {
     explain_options *o = user;
+    o->layer_given |= !strcmp(arg, "--layer");
     if (!strcmp(arg, "--worked-example") || !strcmp(arg, "--cased")) {
         *(arg[2] == 'w' ? &o->worked_example : &o->cased) = 1;
         return 1;
     }
     return parse_valued(a, o, arg);
+}
+
+/* 1 when a load option changed *load from its defaults. */
+static int load_options_given(const tf_load_options *load)
+{
+    tf_load_options d;
+    tf_load_options_init(&d);
+    return load->n_heads != d.n_heads || load->activation != d.activation ||
+        load->norm_placement != d.norm_placement || load->layer_norm_eps != d.layer_norm_eps;
+}
+
+/* --image's command line: a --model, none of the text's options; 0, or -1
+ * after a message. */
+static int check_image_options(const cli_args *a, const explain_options *o)
+{
+    const char *text_only = o->text    ? "--text"
+        : o->vocab                     ? "--vocab"
+        : o->heatmap                   ? "--heatmap"
+        : o->dump                      ? "--dump"
+        : o->compare                   ? "--compare"
+        : o->layer_given               ? "--layer"
+        : o->worked_example            ? "--worked-example"
+        : o->sized                     ? "--d-model, --heads, --d-ff, --layers or --seed"
+        : load_options_given(&o->load) ? "a load option"
+                                       : NULL;
+    if (!o->model) {
+        cli_error(a->command, "--image: give the image model's folder with --model");
+        return -1;
+    }
+    if (text_only) {
+        cli_error(a->command,
+                  "--image: %s is for a text; an image takes --model, --head "
+                  "and --html",
+                  text_only);
+        return -1;
+    }
+    return 0;
 }
 
 /* 0 with *o filled; 1 after --help; -1 after a message. */
@@ -595,6 +640,8 @@ static int parse_options(int argc, char **argv, explain_options *o)
                   "tutorial's model; --model brings its own");
         return -1;
     }
+    if (o->image)
+        return check_image_options(&a, o);
     if (!o->text)
         o->text = o->vocab ? "I love NLP" : "[CLS] I love NLP [SEP]";
     return 0;
@@ -808,6 +855,21 @@ static int explain(walkthrough *w, const tf_encoder *enc, const int32_t *ids)
     return rc;
 }
 
+/* A text's walkthrough of an image model's folder is refused, naming what
+ * runs it: -1 after that message, else 0 (the loader says what else is
+ * wrong with the folder). */
+static int refuse_image_model(const char *model)
+{
+    int32_t is_image = 0;
+    if (tf_model_is_image(model, &is_image) != TF_OK || !is_image)
+        return 0;
+    cli_error("explain",
+              "--model %s: an image model (a vision tower); explain it on an image with "
+              "--image FILE",
+              model);
+    return -1;
+}
+
 int tfenc_explain(int argc, char **argv)
 {
     explain_options opt;
@@ -816,6 +878,12 @@ int tfenc_explain(int argc, char **argv)
         return cli_parse_status(parsed);
     if (opt.worked_example)
         return tfenc_worked_example();
+    if (opt.image) {
+        const explain_image_options io = {opt.model, opt.image, opt.html, opt.head};
+        return explain_image(&io);
+    }
+    if (opt.model && refuse_image_model(opt.model) != 0)
+        return CLI_USAGE;
     walkthrough w = {.opt = &opt, .color = isatty(STDOUT_FILENO)};
     w.print = !opt.heatmap && !opt.dump && !opt.compare && !opt.html;
     tf_tokenizer *tok = NULL;

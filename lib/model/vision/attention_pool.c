@@ -49,27 +49,29 @@ size_t tf__attention_pool_floats(const tf__vision_config *c, int32_t B, int32_t 
 }
 
 /* ctx (B, D) = for each image b and head h: softmax(q_h K_h^T / sqrt(d_k)) V_h,
- * q (D), kv (B T, 2D) (K | V). */
-static void attend(const pool_scratch *p, int32_t B, int32_t T, size_t D, size_t H)
+ * q (D), kv (B T, 2D) (K | V); the softmax kept in weights (B, H, T) unless
+ * it is NULL. */
+static void attend(const pool_scratch *p, float *weights, int32_t B, int32_t T, size_t D, size_t H)
 {
     const size_t dk = D / H, ld = 2 * D;
     const float scale = (float)(1.0 / sqrt((double)dk));
     for (size_t b = 0; b < (size_t)B; b++) {
         const float *K = p->kv + b * (size_t)T * ld, *V = K + D; /* (T, D) each, row stride 2D */
         for (size_t h = 0; h < H; h++) {
+            float *scores = weights ? weights + (b * H + h) * (size_t)T : p->scores; /* (T) */
             /* scores (1, T) = q_h (1, d_k) . K_h^T / sqrt(d_k) */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 1, T, (int)dk, scale,
-                        p->q + h * dk, (int)dk, K + h * dk, (int)ld, 0.0f, p->scores, T);
-            tf__softmax_rows(p->scores, 1, (size_t)T);
+                        p->q + h * dk, (int)dk, K + h * dk, (int)ld, 0.0f, scores, T);
+            tf__softmax_rows(scores, 1, (size_t)T);
             /* ctx[b, h d_k : (h + 1) d_k] (1, d_k) = scores (1, T) . V_h (T, d_k) */
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, (int)dk, T, 1.0f, p->scores,
-                        T, V + h * dk, (int)ld, 0.0f, p->ctx + b * D + h * dk, (int)D);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, (int)dk, T, 1.0f, scores, T,
+                        V + h * dk, (int)ld, 0.0f, p->ctx + b * D + h * dk, (int)D);
         }
     }
 }
 
-void tf__attention_pool(float *pooled, const tf__vision_model *m, const float *h, int32_t B,
-                        int32_t T, float *scratch)
+void tf__attention_pool(float *pooled, float *weights, const tf__vision_model *m, const float *h,
+                        int32_t B, int32_t T, float *scratch)
 {
     const tf__vision_config *c = &m->cfg;
     const size_t D = (size_t)c->d_model, F = (size_t)c->d_ff;
@@ -80,7 +82,7 @@ void tf__attention_pool(float *pooled, const tf__vision_model *m, const float *h
     /* q (1, D) = probe . W_q^T + b_q; kv (B T, 2D) = h . [W_k | W_v]^T + [b_k | b_v] */
     tf__linear(p.q, tf__vision_view(m, TF_VISION_HEAD_PROBE), in_w, in_b, 1, D, D);
     tf__linear(p.kv, h, in_w + D * D, in_b + D, (size_t)B * (size_t)T, 2 * D, D);
-    attend(&p, B, T, D, (size_t)c->n_heads);
+    attend(&p, weights, B, T, D, (size_t)c->n_heads);
     /* attn (B, D) = ctx . W_out^T + b_out */
     tf__linear(p.attn, p.ctx, tf__vision_view(m, TF_VISION_HEAD_OUT_WEIGHT),
                tf__vision_view(m, TF_VISION_HEAD_OUT_BIAS), (size_t)B, D, D);

@@ -140,8 +140,12 @@ typedef struct tf__vision_args {
     float *hidden_states;             /* [layers + 1, B, T, D]: the embeddings, then
                                           each layer's output (tf_forward_args') */
     float *attentions;                /* [layers, B, H, T, T] */
-    tf_trace_fn trace;                /* tf_forward_args': the encoder's steps, from
-                                         its input (the embeddings) on */
+    tf_trace_fn trace;                /* the tower's steps (pixel_values, embed.patches,
+                                         embed.class_token, embed.position), the
+                                         encoder's (tf_forward_args') from its input
+                                         (the embeddings) on, SigLIP's head's
+                                         head.attn.weights: tfenc.h's "Tracing an
+                                         image" */
     void *trace_user_data;
     int32_t n_threads; /* tf_forward_args' */
 } tf__vision_args;

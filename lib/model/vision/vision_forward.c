@@ -1,12 +1,15 @@
 /* vision_forward.c — one call of a tower: its arguments checked, then
  *   pixels [B, C, H, W] -> embeddings [B, T, D] -> the encoder's layers
- *   (tf_encoder_forward on vectors) -> last_hidden_state [B, T, D] -> heads. */
+ *   (tf_encoder_forward on vectors) -> last_hidden_state [B, T, D] -> heads;
+ * with a trace callback, the tower's own steps shown around the encoder's
+ * (tfenc.h's "Tracing an image"). */
 #include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "error.h"
 #include "kernels.h"
+#include "trace.h"
 #include "vision_model.h"
 
 /* The patch sizes and pixel values of a call fit the tower. */
@@ -64,8 +67,14 @@ static tf_status check_outputs(const tf__vision_config *c, const tf__vision_args
 /* The sizes of a call, checked against size_t and int (the BLAS's). */
 typedef struct call_sizes {
     size_t P, T, K, D;
-    size_t embed_floats, hidden_floats, head_floats, total;
+    size_t embed_floats, hidden_floats, head_floats, trace_floats, total;
 } call_sizes;
+
+/* SigLIP's head runs and its probe's attention is traced. */
+static int traces_pool(const tf__vision_config *c, const tf__vision_args *a)
+{
+    return a->trace && c->attention_pool && a->pooled_output;
+}
 
 static tf_status size_call(call_sizes *z, const tf__vision_config *c, const tf__vision_args *a)
 {
@@ -84,8 +93,38 @@ static tf_status size_call(call_sizes *z, const tf__vision_config *c, const tf__
     z->embed_floats = B * z->P * z->K + B * z->P * z->D + z->P * z->D + B * z->T * z->D;
     z->hidden_floats = a->last_hidden_state ? 0 : B * z->T * z->D;
     z->head_floats = tf__vision_head_floats(c, a->batch, (int32_t)z->T);
-    z->total = z->embed_floats + z->hidden_floats + z->head_floats;
+    /* traced: the positions added (T, D), the head's attention (B, H, T) */
+    z->trace_floats = a->trace ? z->T * z->D : 0;
+    z->trace_floats += traces_pool(c, a) ? B * (size_t)c->n_heads * z->T : 0;
+    z->total = z->embed_floats + z->hidden_floats + z->head_floats + z->trace_floats;
     return TF_OK;
+}
+
+/* The tower's steps before the encoder as trace events: pixel_values, the
+ * patch embeddings, the class token, the positions added (gathered into
+ * positions (T, D)). */
+static void trace_embedding(tf__tracer *tr, const tf__vision_model *m, const tf__vision_args *a,
+                            const call_sizes *z, const tf__vision_embed_scratch *x,
+                            float *positions)
+{
+    const tf__vision_config *c = &m->cfg;
+    const int64_t B = a->batch, P = (int64_t)z->P, T = (int64_t)z->T, D = (int64_t)z->D;
+    const int64_t pixels[4] = {B, a->channels, a->height, a->width};
+    tf__trace_emit(tr, "pixel_values", -1, 4, pixels, "B,C,H,W", a->pixel_values);
+    const int64_t patches[3] = {B, P, D};
+    tf__trace_emit(tr, "embed.patches", -1, 3, patches, "B,P,D", x->patches);
+    const size_t cls = c->class_token ? 1 : 0;
+    const float *table = tf__vision_view(m, TF_VISION_POSITION); /* (cls + g g, D) */
+    if (cls)
+        tf__trace_emit(tr, "embed.class_token", -1, 1, &D, "D",
+                       tf__vision_view(m, TF_VISION_CLASS_TOKEN));
+    const int32_t g = c->image_size / c->patch_size; /* the trained grid, g x g */
+    const int interpolated = a->height / c->patch_size != g || a->width / c->patch_size != g;
+    memcpy(positions, table, cls * z->D * sizeof *positions);
+    memcpy(positions + cls * z->D, interpolated ? x->positions : table + cls * z->D,
+           z->P * z->D * sizeof *positions);
+    const int64_t rows[2] = {T, D};
+    tf__trace_emit(tr, "embed.position", -1, 2, rows, "T,D", positions);
 }
 
 tf_status tf__vision_forward(const tf__vision_model *m, const tf__vision_args *a)
@@ -111,11 +150,16 @@ tf_status tf__vision_forward(const tf__vision_model *m, const tf__vision_args *a
     float *embeds = x.positions + z.P * z.D; /* [B, T, D] */
     float *hidden = a->last_hidden_state ? a->last_hidden_state : embeds + B * z.T * z.D;
     float *head_scratch = mem + z.embed_floats + z.hidden_floats;
+    float *trace_positions = head_scratch + z.head_floats; /* (T, D) when tracing */
+    float *pool_weights = traces_pool(c, a) ? trace_positions + z.T * z.D : NULL; /* (B, H, T) */
+    tf__tracer tr = {.fn = a->trace, .user_data = a->trace_user_data};
 
     tf__schedule sched;
     tf__schedule_begin(&sched, a->n_threads);
     tf__vision_embed(&sched, embeds, &x, m, a->pixel_values, a->batch, a->height, a->width);
     tf__schedule_end(&sched);
+    if (tf__tracing(&tr))
+        trace_embedding(&tr, m, a, &z, &x, trace_positions);
 
     tf_forward_args e;
     tf_forward_args_init(&e);
@@ -132,8 +176,12 @@ tf_status tf__vision_forward(const tf__vision_model *m, const tf__vision_args *a
     s = tf_encoder_forward(m->encoder, &e);
     if (!s) {
         tf__schedule_begin(&sched, a->n_threads); /* the BLAS held as in every call */
-        tf__vision_heads(m, a, hidden, (int32_t)z.T, head_scratch);
+        tf__vision_heads(m, a, hidden, (int32_t)z.T, pool_weights, head_scratch);
         tf__schedule_end(&sched);
+    }
+    if (!s && pool_weights) {
+        const int64_t dims[4] = {a->batch, c->n_heads, 1, (int64_t)z.T};
+        tf__trace_emit(&tr, "head.attn.weights", -1, 4, dims, "B,H,1,T", pool_weights);
     }
     tf__free(mem);
     return s;

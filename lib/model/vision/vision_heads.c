@@ -23,7 +23,7 @@ static void gather_first(float *cls, const float *h, int32_t B, int32_t T, size_
 }
 
 void tf__vision_heads(const tf__vision_model *m, const tf__vision_args *a, const float *h,
-                      int32_t T, float *scratch)
+                      int32_t T, float *pool_weights, float *scratch)
 {
     const tf__vision_config *c = &m->cfg;
     const size_t B = (size_t)a->batch, D = (size_t)c->d_model;
@@ -44,5 +44,5 @@ void tf__vision_heads(const tf__vision_model *m, const tf__vision_args *a, const
         tf__linear(a->image_embeds, pooled, tf__vision_view(m, TF_VISION_PROJECTION_WEIGHT), NULL,
                    B, (size_t)c->projection_dim, D);
     if (c->attention_pool && a->pooled_output)
-        tf__attention_pool(a->pooled_output, m, h, a->batch, T, rest);
+        tf__attention_pool(a->pooled_output, pool_weights, m, h, a->batch, T, rest);
 }

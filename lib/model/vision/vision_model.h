@@ -44,16 +44,18 @@ void tf__vision_embed(const tf__schedule *s, float *embeds, const tf__vision_emb
 /* The heads on the last hidden state h [B, T, D] (vision_heads.c): the
  * outputs a asks for but the encoder's pooler (ViT's, written by the
  * encoder): logits, CLIP's pooled output and image_embeds, SigLIP's pooled
- * output. scratch: tf__vision_head_floats(). */
+ * output, its probe's attention weights [B, H, T] kept in pool_weights
+ * unless NULL. scratch: tf__vision_head_floats(). */
 size_t tf__vision_head_floats(const tf__vision_config *c, int32_t B, int32_t T);
 void tf__vision_heads(const tf__vision_model *m, const tf__vision_args *a, const float *h,
-                      int32_t T, float *scratch);
+                      int32_t T, float *pool_weights, float *scratch);
 
 /* SigLIP's head: pooled [B, D] = SiglipMultiheadAttentionPoolingHead(h),
  * h [B, T, D] (attention_pool.c), its small products on the caller's
- * thread. scratch: tf__attention_pool_floats(). */
+ * thread; the probe's attention weights (B, H, T) kept in weights unless
+ * NULL. scratch: tf__attention_pool_floats(). */
 size_t tf__attention_pool_floats(const tf__vision_config *c, int32_t B, int32_t T);
-void tf__attention_pool(float *pooled, const tf__vision_model *m, const float *h, int32_t B,
-                        int32_t T, float *scratch);
+void tf__attention_pool(float *pooled, float *weights, const tf__vision_model *m, const float *h,
+                        int32_t B, int32_t T, float *scratch);
 
 #endif
