@@ -95,10 +95,10 @@ def main():
     servers = [check_colbert(name) for name in ("answerai_like", "modernbert_like")]
     servers.append(check_embedding())
     refused = subprocess.run([TFENC, "embed", "--model", os.path.join(COLBERT, "answerai_like"),
-                              "--multi-vector", "--precision", "int8", "a"], capture_output=True,
+                              "--multi-vector", "--pool", "cls", "a"], capture_output=True,
                              text=True)
     assert refused.returncode == 2 and refused.stderr == (
-        "tfenc embed: --precision: not with --multi-vector (one JSON line of vectors a text)\n"), \
+        "tfenc embed: --pool: not with --multi-vector (one JSON line of vectors a text)\n"), \
         refused.stderr
     ce = Server(os.path.join(DATA, "pipelines", "cross_encoder"))
     status, body = ce.post("/embed_all", {"inputs": "a"})

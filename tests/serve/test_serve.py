@@ -795,8 +795,8 @@ def test_refused_kinds():
                           "--port-file", port_file], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1, (run.returncode, run.stderr)
     assert "roberta_token_classifier: a token-classifier folder; tfenc serve serves " \
-           "embedding, multi-vector, sparse-embedding, cross-encoder and classifier folders" \
-        in run.stderr, run.stderr
+           "embedding, image-embedding, multi-vector, sparse-embedding, cross-encoder, " \
+           "classifier and image-classifier folders" in run.stderr, run.stderr
     assert not os.path.exists(port_file)
 
 

@@ -33,12 +33,14 @@ struct serve_batcher {
     int stopping;
     pthread_t thread;
     /* The compute thread's, for one call: */
-    size_t capacity;       /* items a call can hold */
-    batch_item *items;     /* [capacity] */
-    const char **texts;    /* [capacity] */
-    const char **pairs;    /* [capacity] */
-    tf_status *statuses;   /* [capacity] each item's call's */
-    char (*messages)[256]; /* [capacity] and its message */
+    size_t capacity;        /* items a call can hold */
+    batch_item *items;      /* [capacity] */
+    const char **texts;     /* [capacity] */
+    const char **pairs;     /* [capacity] */
+    const uint8_t **images; /* [capacity] */
+    size_t *image_sizes;    /* [capacity] */
+    tf_status *statuses;    /* [capacity] each item's call's */
+    char (*messages)[256];  /* [capacity] and its message */
 };
 
 /* Jobs whose inputs can share one call. */
@@ -50,13 +52,21 @@ static int compatible(const serve_job *a, const serve_job *b)
         (!a->prompt_name || strcmp(a->prompt_name, b->prompt_name) == 0);
 }
 
+static int is_image_task(serve_task task)
+{
+    return task == SERVE_TASK_EMBED_IMAGES || task == SERVE_TASK_CLASSIFY_IMAGES;
+}
+
 /* Takes inputs for one call, the oldest job's first (under the lock),
- * until the next one would pass the token budget or the padding bound;
- * the first input is always taken. Jobs whose inputs are all taken leave
- * the queue. Returns the number of items. */
+ * until the next one would pass the token budget or the padding bound
+ * (images: SERVE_IMAGES_PER_CALL); the first input is always taken. Jobs
+ * whose inputs are all taken leave the queue. Returns the number of items. */
 static size_t gather(serve_batcher *b)
 {
     const serve_job *first = b->head;
+    const size_t most = is_image_task(first->task) && SERVE_IMAGES_PER_CALL < b->capacity
+        ? SERVE_IMAGES_PER_CALL
+        : b->capacity;
     size_t B = 0, tokens = 0, longest = 0;
     const size_t budget = b->o.max_batch_tokens;
     int full = 0;
@@ -71,7 +81,7 @@ static size_t gather(serve_batcher *b)
             const size_t t = (size_t)job->tokens[job->taken];
             const size_t wider = t > longest ? t : longest;
             if (B > 0 &&
-                (B == b->capacity || tokens + t > budget ||
+                (B == most || tokens + t > budget ||
                  (B + 1) * wider > SERVE_PADDING_FACTOR * budget)) {
                 full = 1;
                 break;
@@ -95,10 +105,32 @@ static size_t gather(serve_batcher *b)
     return B;
 }
 
+/* One forward call of the images items[first..first+B): results [B, width]
+ * into out. A refused image's message names its index in its request. */
+static tf_status run_images_call(serve_batcher *b, size_t first, size_t B, float *out)
+{
+    const serve_job *job = b->items[first].job;
+    for (size_t i = 0; i < B; i++) {
+        const batch_item *it = &b->items[first + i];
+        b->images[i] = it->job->images[it->index];
+        b->image_sizes[i] = it->job->image_sizes[it->index];
+    }
+    tf_image_args a;
+    tf_image_args_init(&a);
+    a.n = B, a.data = b->images, a.sizes = b->image_sizes;
+    a.normalize = job->normalize, a.batch_size = (int32_t)B, a.n_threads = b->o.n_threads;
+    a.max_pixels = b->o.max_image_pixels, a.first_index = b->items[first].index;
+    a.out = out, a.out_len = B * job->width;
+    return job->task == SERVE_TASK_EMBED_IMAGES ? tf_pipeline_embed_images(b->p, &a)
+                                                : tf_pipeline_classify_images(b->p, &a);
+}
+
 /* One forward call of items[first..first+B): results [B, width] into out. */
 static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
 {
     const serve_job *job = b->items[first].job;
+    if (is_image_task(job->task))
+        return run_images_call(b, first, B, out);
     for (size_t i = 0; i < B; i++) {
         const batch_item *it = &b->items[first + i];
         b->texts[i] = it->job->texts[it->index];
@@ -120,6 +152,9 @@ static tf_status run_call(serve_batcher *b, size_t first, size_t B, float *out)
         return tf_pipeline_classify(b->p, &a);
     case SERVE_TASK_LOGITS:
         return tf_pipeline_logits(b->p, &a);
+    case SERVE_TASK_EMBED_IMAGES: /* run_images_call's */
+    case SERVE_TASK_CLASSIFY_IMAGES:
+        break;
     }
     return TF_ERR_INVALID_ARGUMENT;
 }
@@ -208,6 +243,8 @@ static void free_arrays(serve_batcher *b)
     free(b->items);
     free(b->texts);
     free(b->pairs);
+    free(b->images);
+    free(b->image_sizes);
     free(b->statuses);
     free(b->messages);
 }
@@ -223,9 +260,14 @@ serve_batcher *serve_batcher_start(const tf_pipeline *p, const serve_batcher_opt
     b->items = calloc(b->capacity, sizeof *b->items);
     b->texts = calloc(b->capacity, sizeof *b->texts);
     b->pairs = calloc(b->capacity, sizeof *b->pairs);
+    b->images = calloc(b->capacity, sizeof *b->images);
+    b->image_sizes = calloc(b->capacity, sizeof *b->image_sizes);
     b->statuses = calloc(b->capacity, sizeof *b->statuses);
     b->messages = calloc(b->capacity, sizeof *b->messages);
-    int err = !b->items || !b->texts || !b->pairs || !b->statuses || !b->messages ? ENOMEM : 0;
+    int err = !b->items || !b->texts || !b->pairs || !b->images || !b->image_sizes ||
+            !b->statuses || !b->messages
+        ? ENOMEM
+        : 0;
     if (!err) {
         pthread_mutex_init(&b->lock, NULL);
         pthread_cond_init(&b->work, NULL);

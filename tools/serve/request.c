@@ -90,6 +90,21 @@ int serve_field_direction(serve_request *r, const char *object, serve_error *e)
     return 0;
 }
 
+int serve_field_modality(serve_request *r, serve_error *e)
+{
+    const char *m = NULL;
+    if (serve_field_string(r, "modality", &m, e))
+        return -1;
+    if (!m)
+        return 0;
+    if (strcmp(m, "text") != 0 && strcmp(m, "image") != 0)
+        return serve_error_set(e, 400, "modality",
+                               "modality: expected \"text\" or \"image\", got \"%.*s\"",
+                               utf8_prefix(m, SERVE_QUOTE_BYTES), m);
+    r->modality = strcmp(m, "image") == 0 ? SERVE_MODALITY_IMAGE : SERVE_MODALITY_TEXT;
+    return 0;
+}
+
 int serve_request_alloc_inputs(serve_request *r, size_t n, int pairs, serve_error *e)
 {
     r->n = n;
@@ -232,6 +247,7 @@ int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *
     *r = (serve_request){.normalize = -1,
                          .truncate = -1,
                          .dimensions_layer_norm = -1,
+                         .modality = SERVE_MODALITY_MODEL,
                          .add_special_tokens = 1,
                          .skip_special_tokens = 1};
     if (len == 0)

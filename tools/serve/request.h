@@ -40,9 +40,20 @@ typedef struct serve_request {
     int32_t add_special_tokens;    /* tokenize */
     int32_t skip_special_tokens;   /* decode */
     int32_t base64;                /* /v1/embeddings encoding_format "base64" */
-    int32_t precision;             /* /embed, /v1/embeddings: a tf_precision (0: float32) */
+    int32_t precision;             /* the embedding routes: a tf_precision (0: float32) */
     const char *model;             /* /v1/embeddings: as given, or NULL */
+    int32_t modality; /* "modality": SERVE_MODALITY_* (image_inputs.h says which inputs are
+                         images) */
+    /* the server's --calibration (serve_precision.h; routes_run sets it), or NULL */
+    const struct serve_calibration *calibration;
 } serve_request;
+
+/* What a request's "modality" (infinity's field) says its inputs are. */
+enum {
+    SERVE_MODALITY_MODEL = -1, /* absent: the model's */
+    SERVE_MODALITY_TEXT = 0,   /* "text" */
+    SERVE_MODALITY_IMAGE = 1   /* "image": each input a data URI */
+};
 
 /* A route's parser: r->root, a JSON object, into r's fields, at most
  * max_inputs inputs; 0, or -1 with *e. */
@@ -74,6 +85,9 @@ int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
 /* TEI's truncation_direction of r->root's member `object` (NULL: the body itself):
  * "Right" (the default) or "Left" (either capitalised), into r->truncate_left. */
 int serve_field_direction(serve_request *r, const char *object, serve_error *e);
+
+/* "modality": "text" or "image", into r->modality. */
+int serve_field_modality(serve_request *r, serve_error *e);
 
 /* OpenAI's limit of inputs a /v1/embeddings request: 2048. */
 #define SERVE_OPENAI_MAX_INPUTS 2048

@@ -38,6 +38,10 @@ struct serve_route {
                                   takes a cross-encoder too, a classifier of one label):
                                   another is 424 (TEI's) naming the routes of the server's kind, and
                                   a folder of a kind no route runs is refused at start */
+    /* The image kind it runs beside its kind (SERVE_KIND(TF_PIPELINE_IMAGE_EMBEDDING) on
+       the embedding routes that take images as data URIs, image_inputs.h), or
+       SERVE_NO_KIND. */
+    int32_t image_kind;
     int no_key;               /* 1: answered without --api-key's header (/health) */
     serve_body_parser *parse; /* its JSON body into a serve_request; NULL: no body */
     serve_route_handler *handle;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image_inputs.h"
 #include "kind_text.h"
 #include "route_table.h"
 #include "token_inputs.h"
@@ -20,13 +21,26 @@ void routes_inputs_free(routes_inputs *in)
 int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e)
 {
     const int32_t have = tf_pipeline_kind_of(s->p);
-    if (routes_kind_runs(route->kind, have))
+    if (routes_kind_runs(route, have))
         return 0;
     char needs[64], routes[256];
     kind_text(needs, sizeof needs, SERVE_KIND_PIPELINE(route->kind));
     /* TEI: "model is not a re-ranker model", a Backend error (424) */
     return serve_error_set(e, 424, "", "%s needs %s model; this server's model is %s (use %s)",
                            route->path, needs, tf_pipeline_kind_name(have),
+                           routes_of_kind(have, routes, sizeof routes) ? routes : "no route");
+}
+
+int routes_need_tokenizer(serve_server *s, const serve_route *route, serve_error *e)
+{
+    if (tf_pipeline_tokenizer(s->p))
+        return 0;
+    const int32_t have = tf_pipeline_kind_of(s->p);
+    char routes[256];
+    return serve_error_set(e, 424, "",
+                           "%s needs a model with a tokenizer; this server's model is "
+                           "%s, which has none (use %s)",
+                           route->path, tf_pipeline_kind_name(have),
                            routes_of_kind(have, routes, sizeof routes) ? routes : "no route");
 }
 
@@ -208,6 +222,9 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
     *in = (routes_inputs){0};
     if (routes_need_kind(s, route, e))
         return -1;
+    const int images = image_inputs_wanted(s->p, q, field, e);
+    if (images < 0)
+        return -1;
     const int32_t dim = tf_pipeline_dim(s->p);
     if (q->dimensions > dim)
         return serve_error_set(e, 400, "dimensions",
@@ -215,6 +232,8 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
                                "have %d",
                                (int)q->dimensions, (int)dim);
     *width = (size_t)(q->dimensions ? q->dimensions : dim);
+    if (images)
+        return image_inputs_embed(s, q, field, *width, in, out, e);
     char **id_texts = NULL; /* [n] token-id inputs as their texts, run without a prompt */
     serve_request run = *q;
     if (q->ids && token_inputs_texts(s->p, q, field, &id_texts, e)) {

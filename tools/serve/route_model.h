@@ -27,6 +27,10 @@ void routes_inputs_free(routes_inputs *in);
  * its model takes. */
 int routes_need_kind(serve_server *s, const serve_route *route, serve_error *e);
 
+/* 0 when the server's model has a tokenizer (an image model has none);
+ * else 424 naming the routes its model takes. */
+int routes_need_tokenizer(serve_server *s, const serve_route *route, serve_error *e);
+
 /* Counts each of q's inputs' tokens into *in (its out [n, width]
  * allocated); one over the model's limit is 400 (TEI's 422), naming field, unless the
  * request (or --auto-truncate) lets it be cut: at its end (the library's
@@ -44,8 +48,8 @@ int routes_run_head(serve_server *s, const serve_request *q, const char *field, 
                     size_t width, routes_inputs *in, serve_response *out, serve_error *e);
 
 /* An embedding route's request run (its kind checked, dimensions against
- * the model's, token ids as their text, inputs named field): in->out
- * [n, *width] the vectors; 0, or -1 with *e. */
+ * the model's, token ids as their text, images as image_inputs.h says,
+ * inputs named field): in->out [n, *width] the vectors; 0, or -1 with *e. */
 int routes_embed(serve_server *s, const serve_route *route, const serve_request *q,
                  const char *field, routes_inputs *in, size_t *width, serve_response *out,
                  serve_error *e);

@@ -88,11 +88,12 @@ int routes_check_method(const serve_route *route, const char *method, const char
     return 0;
 }
 
-int routes_kind_runs(int32_t route_kind, int32_t kind)
+int routes_kind_runs(const serve_route *route, int32_t kind)
 {
-    return route_kind == SERVE_KIND(kind) ||
-        (route_kind == SERVE_KIND(TF_PIPELINE_CLASSIFIER) && kind == TF_PIPELINE_CROSS_ENCODER) ||
-        (route_kind == SERVE_KIND(TF_PIPELINE_SPARSE) && kind == TF_PIPELINE_FILL_MASK);
+    const int32_t own = route->kind;
+    return own == SERVE_KIND(kind) || route->image_kind == SERVE_KIND(kind) ||
+        (own == SERVE_KIND(TF_PIPELINE_CLASSIFIER) && kind == TF_PIPELINE_CROSS_ENCODER) ||
+        (own == SERVE_KIND(TF_PIPELINE_SPARSE) && kind == TF_PIPELINE_FILL_MASK);
 }
 
 size_t routes_of_kind(int32_t kind, char *out, size_t size)
@@ -100,35 +101,37 @@ size_t routes_of_kind(int32_t kind, char *out, size_t size)
     size_t n = 0, used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < serve_routes_count; i++)
-        if (routes_kind_runs(serve_routes[i]->kind, kind) && used < size)
+        if (routes_kind_runs(serve_routes[i], kind) && used < size)
             used += (size_t)snprintf(out + used, size - used, "%s%s", n++ ? " or " : "",
                                      serve_routes[i]->path);
     return n;
 }
 
-/* Whether route i is the first of the table to run its kind. */
-static int first_of_kind(size_t i)
+/* kind (SERVE_KIND) added to kinds[0..*n) unless SERVE_NO_KIND or there already. */
+static void add_kind(int32_t *kinds, size_t *n, int32_t kind)
 {
-    for (size_t k = 0; k < i; k++)
-        if (serve_routes[k]->kind == serve_routes[i]->kind)
-            return 0;
-    return 1;
+    for (size_t k = 0; k < *n; k++)
+        if (kinds[k] == kind)
+            return;
+    if (kind != SERVE_NO_KIND)
+        kinds[(*n)++] = kind;
 }
 
 void routes_served_kinds(char *out, size_t size)
 {
-    const char *names[SERVE_MAX_ROUTES]; /* [n] each kind some route runs, once */
+    int32_t kinds[2 * SERVE_MAX_ROUTES]; /* [n] each kind some route runs, once (SERVE_KIND) */
     size_t n = 0, used = 0;
-    for (size_t i = 0; i < serve_routes_count; i++)
-        if (serve_routes[i]->kind != SERVE_NO_KIND && first_of_kind(i))
-            names[n++] = tf_pipeline_kind_name(SERVE_KIND_PIPELINE(serve_routes[i]->kind));
+    for (size_t i = 0; i < serve_routes_count; i++) {
+        add_kind(kinds, &n, serve_routes[i]->kind);
+        add_kind(kinds, &n, serve_routes[i]->image_kind);
+    }
     out[0] = '\0';
     for (size_t k = 0; k < n && used < size; k++)
         used += (size_t)snprintf(out + used, size - used, "%s%s",
                                  k == 0          ? ""
                                      : k + 1 < n ? ", "
                                                  : " and ",
-                                 names[k]);
+                                 tf_pipeline_kind_name(SERVE_KIND_PIPELINE(kinds[k])));
 }
 
 void routes_run(serve_server *s, const serve_route *route, const char *body, size_t len,
@@ -141,6 +144,8 @@ void routes_run(serve_server *s, const serve_route *route, const char *body, siz
     serve_error e;
     const size_t max = route->max_inputs ? route->max_inputs : s->limits.max_client_batch;
     int rc = route->parse ? serve_request_parse(&q, route->parse, body, len, max, &e) : 0;
+    if (rc == 0 && route->parse)
+        q.calibration = s->calibration;
     if (rc == 0) {
         rc = route->handle(s, route, route->parse ? &q : NULL, out, &e);
         if (route->parse)

@@ -46,14 +46,14 @@ serve_error_shape routes_errors_of(const serve_route *route);
  * refuses when it starts. */
 size_t routes_of_kind(int32_t kind, char *out, size_t size);
 
-/* Whether a route of route_kind (SERVE_KIND) runs a folder of kind: its
- * own, and a classifier route a cross-encoder (a classifier of one label),
- * a sparse route a *ForMaskedLM folder loaded with its head (the older
- * SPLADE folders, tfenc serve --pooling splade). */
-int routes_kind_runs(int32_t route_kind, int32_t kind);
+/* Whether route runs a folder of kind: its own, its image kind, and a
+ * classifier route a cross-encoder (a classifier of one label), a sparse
+ * route a *ForMaskedLM folder loaded with its head (the older SPLADE
+ * folders, tfenc serve --pooling splade). */
+int routes_kind_runs(const serve_route *route, int32_t kind);
 
-/* The kinds some route runs, for a message: "embedding, cross-encoder and
- * classifier". */
+/* The kinds some route runs (its kind or its image kind), for a message:
+ * "embedding, image-embedding, cross-encoder and classifier". */
 void routes_served_kinds(char *out, size_t size);
 
 /* Runs route on the request body[0..len) (a route without a body: none)

@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,7 +17,9 @@
 #include "model_arg.h"
 #include "options.h"
 #include "pipeline_cli.h"
+#include "quantize_cli.h"
 #include "route_table.h"
+#include "serve_precision.h"
 #include "server.h"
 #include "utf8_bytes.h"
 
@@ -29,13 +32,19 @@
 #define SERVE_REQUEST_SECONDS 30
 #define SERVE_KEEP_ALIVE_SECONDS 15
 
+/* --max-image-pixels' default: 4096 x 4096 (an image of 2 MB of PNG can
+ * say far more; PIL's limit, the CLI's, is 89478485). */
+#define SERVE_MAX_IMAGE_PIXELS (4096 * 4096)
+
 typedef struct serve_options {
     cli_model source;  /* --model and where it comes from */
     const char *model; /* the folder it names (a Hub id's, resolved) */
     const char *host, *port_file, *model_id;
-    const char *pooling; /* --pooling: NULL, or "splade" */
+    const char *pooling;     /* --pooling: NULL, or "splade" */
+    const char *calibration; /* --calibration FILE.npy: int8 / uint8 ranges, or NULL */
     int32_t port, threads, max_batch_tokens, max_client_batch, max_concurrent, payload_limit;
     int32_t max_connections, max_client_connections; /* 0: from --max-concurrent */
+    int32_t max_image_pixels;
     int32_t request_timeout, keep_alive_timeout;
     int auto_truncate, dimensions_layer_norm;
     const char *api_key;
@@ -52,6 +61,8 @@ static void serve_usage(FILE *out)
             "                   [--auto-truncate] [--dimensions-layer-norm] [--api-key KEY]\n"
             "                   [--model-id NAME (default: the Hub id, or DIR's name)]\n"
             "                   [--port-file FILE] [--pooling splade]\n"
+            "                   [--max-image-pixels %d]\n"
+            "                   [--calibration EMBEDDINGS.npy]\n"
             "Serves the model folder DIR (its tokenizer, pooling and normalisation, as\n"
             "tfenc embed --model DIR runs them) over HTTP: OpenAI's POST /v1/embeddings,\n"
             "GET /v1/models, and text-embeddings-inference's POST / (the model's route),\n"
@@ -69,12 +80,23 @@ static void serve_usage(FILE *out)
             "request says \"truncate\": true or the server runs with --auto-truncate. A\n"
             "request has at most --max-client-batch inputs (TEI's default, 32; OpenAI's\n"
             "2048 on /v1/embeddings) and --payload-limit bytes.\n"
+            "An image model (ViT, CLIP, SigLIP; ViTForImageClassification on /predict)\n"
+            "takes each input as a data URI, data:image/png;base64,... (image/jpeg,\n"
+            "image/webp), within --payload-limit, of at most --max-image-pixels pixels\n"
+            "(height x width, read from the file's header before it is decoded); a\n"
+            "request's \"modality\": \"image\" or \"text\" says what its inputs are\n"
+            "(infinity's field; default: the model's) (docs/server.md).\n"
             "--dimensions-layer-norm: an embedding request's \"dimensions\" follows\n"
             "nomic-embed-text-v1.5's recipe (layer norm, cut, unit length) unless it\n"
             "says \"dimensions_layer_norm\": false (without the flag: unless true).\n"
             "--threads: the forward's threads (0, the default: one per core). --port 0\n"
             "takes a free port; the port is printed on stderr and written to --port-file.\n"
             "--api-key: every route but /health needs \"Authorization: Bearer KEY\".\n"
+            "\"precision\" (/embed, /v1/embeddings, /embed_all) quantizes a request's\n"
+            "vectors as sentence-transformers' quantize_embeddings: int8 and uint8 map each\n"
+            "dimension's range onto 256 buckets, the range of --calibration's rows (float32\n"
+            "embeddings [rows, D] of this model, as tfenc embed --calibration takes) or,\n"
+            "without it, of the request's own vectors (one input has none: refused).\n"
             "Connections: at most --max-connections (default --max-concurrent + %d,\n"
             "at most %d), at most --max-client-connections from one address (default\n"
             "half of --max-connections); one beyond is answered 503 (429 for one\n"
@@ -89,8 +111,8 @@ static void serve_usage(FILE *out)
             "One line per request on stderr (a byte that is not UTF-8, or a control byte,\n"
             "as \\xNN): method, path, status, tokens, queue and compute milliseconds.\n"
             "SIGTERM or SIGINT: stop accepting, finish what is queued, exit 0.\n",
-            SERVE_REQUEST_SECONDS, SERVE_KEEP_ALIVE_SECONDS, SERVE_SPARE_CONNECTIONS,
-            SERVE_MAX_CONNECTIONS);
+            SERVE_REQUEST_SECONDS, SERVE_KEEP_ALIVE_SECONDS, SERVE_MAX_IMAGE_PIXELS,
+            SERVE_SPARE_CONNECTIONS, SERVE_MAX_CONNECTIONS);
     cli_model_usage(out, "");
 }
 
@@ -98,9 +120,12 @@ static int take_serve(cli_args *a, const char *arg, void *user)
 {
     serve_options *o = user;
     const cli_string_flag strings[] = {
-        {"--host", "an IP address", &o->host},  {"--port-file", "a file", &o->port_file},
-        {"--model-id", "a name", &o->model_id}, {"--api-key", "a key", &o->api_key},
+        {"--host", "an IP address", &o->host},
+        {"--port-file", "a file", &o->port_file},
+        {"--model-id", "a name", &o->model_id},
+        {"--api-key", "a key", &o->api_key},
         {"--pooling", "splade", &o->pooling},
+        {"--calibration", "a float32 .npy of embeddings", &o->calibration},
     };
     const cli_int_flag ints[] = {
         {"--port", 0, 65535, &o->port},
@@ -113,6 +138,7 @@ static int take_serve(cli_args *a, const char *arg, void *user)
         {"--max-client-connections", 1, SERVE_MAX_CONNECTIONS, &o->max_client_connections},
         {"--request-timeout", 1, 86400, &o->request_timeout},
         {"--keep-alive-timeout", 1, 86400, &o->keep_alive_timeout},
+        {"--max-image-pixels", 1, 1 << 30, &o->max_image_pixels},
     };
     if (!strcmp(arg, "--auto-truncate") || !strcmp(arg, "--dimensions-layer-norm")) {
         *(arg[2] == 'a' ? &o->auto_truncate : &o->dimensions_layer_norm) = 1;
@@ -210,6 +236,36 @@ static int served(const tf_pipeline *p, const char *dir)
     return 0;
 }
 
+/* --calibration's ranges for p's vectors into *c (c->ranges owned); 0, or
+ * CLI_FAILED after a message: a model whose routes answer no quantized
+ * vectors, or a file that is not float32 [rows, D] of finite values
+ * (tfenc embed --calibration's reader and its messages). */
+static int load_calibration(const char *path, const tf_pipeline *p, const char *dir,
+                            serve_calibration *c)
+{
+    const int32_t kind = tf_pipeline_kind_of(p);
+    if (kind != TF_PIPELINE_EMBEDDING && kind != TF_PIPELINE_MULTI_VECTOR) {
+        char what[64];
+        kind_text(what, sizeof what, kind);
+        cli_error("serve",
+                  "--calibration: %s is %s folder; only an embedding or multi-vector model's "
+                  "vectors are quantized (\"precision\")",
+                  dir, what);
+        return CLI_FAILED;
+    }
+    c->dim = tf_pipeline_dim(p);
+    if (!(c->ranges = malloc(2 * (size_t)c->dim * sizeof *c->ranges))) {
+        cli_error("serve", "out of memory");
+        return CLI_FAILED;
+    }
+    if (cli_calibration_ranges("serve", path, c->dim, c->ranges)) {
+        free(c->ranges);
+        c->ranges = NULL;
+        return CLI_FAILED;
+    }
+    return 0;
+}
+
 /* Waits for SIGTERM or SIGINT (blocked in every thread). */
 static int wait_for_stop(const sigset_t *stop)
 {
@@ -236,6 +292,7 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
     const serve_batcher_options bo = {.max_batch_tokens = s->limits.max_batch_tokens,
                                       .max_jobs = s->limits.max_concurrent,
                                       .n_threads = o->threads,
+                                      .max_image_pixels = o->max_image_pixels,
                                       .on_batch = serve_metrics_batch,
                                       .user = &s->metrics};
     if (!(s->batcher = serve_batcher_start(s->p, &bo))) {
@@ -279,7 +336,8 @@ int tfenc_serve(int argc, char **argv)
                        .max_concurrent = 512,
                        .payload_limit = 2000000,
                        .request_timeout = SERVE_REQUEST_SECONDS,
-                       .keep_alive_timeout = SERVE_KEEP_ALIVE_SECONDS};
+                       .keep_alive_timeout = SERVE_KEEP_ALIVE_SECONDS,
+                       .max_image_pixels = SERVE_MAX_IMAGE_PIXELS};
     cli_args a = cli_args_start("serve", serve_usage, argc, argv);
     int rc = cli_parse(&a, take_serve, &o);
     if (rc == 0 && !o.source.model)
@@ -317,7 +375,9 @@ int tfenc_serve(int argc, char **argv)
         tf_pipeline_destroy(p);
         p = NULL;
     }
-    if (!p || !served(p, o.model)) {
+    serve_calibration calibration = {0};
+    if (!p || !served(p, o.model) ||
+        (o.calibration && load_calibration(o.calibration, p, o.model, &calibration))) {
         tf_pipeline_destroy(p);
         cli_model_free(&o.source);
         return CLI_FAILED;
@@ -328,6 +388,7 @@ int tfenc_serve(int argc, char **argv)
                           : hub_id           ? hub_id
                                              : folder_name(o.model),
                       .started_at = time(NULL),
+                      .calibration = o.calibration ? &calibration : NULL,
                       .limits = {.max_batch_tokens = (size_t)o.max_batch_tokens,
                                  .max_client_batch = (size_t)o.max_client_batch,
                                  .max_concurrent = (size_t)o.max_concurrent,
@@ -339,6 +400,7 @@ int tfenc_serve(int argc, char **argv)
     serve_metrics_init(&s.metrics);
     rc = run(&s, &o, &stop);
     serve_metrics_destroy(&s.metrics);
+    free(calibration.ranges);
     tf_pipeline_destroy(p);
     cli_model_free(&o.source);
     return rc;

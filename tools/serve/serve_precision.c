@@ -37,25 +37,44 @@ int serve_field_precision(serve_request *r, serve_error *e)
     return 0;
 }
 
-int serve_quantize(const serve_request *q, const float *vectors, size_t width, serve_rows *rows,
-                   serve_error *e)
+static int uses_ranges(int32_t precision)
 {
-    *rows = (serve_rows){.precision = q->precision, .n = q->n, .width = width};
+    return precision == TF_PRECISION_INT8 || precision == TF_PRECISION_UINT8;
+}
+
+int serve_quantize_rows(const serve_request *q, const float *vectors, size_t n, size_t width,
+                        serve_rows *rows, serve_error *e)
+{
+    *rows = (serve_rows){.precision = q->precision, .n = n, .width = width};
     if (q->precision == TF_PRECISION_FLOAT32) {
         rows->floats = vectors;
         return 0;
     }
+    const char *name = tf_precision_name(q->precision);
+    const serve_calibration *c = uses_ranges(q->precision) ? q->calibration : NULL;
+    if (c && width != (size_t)c->dim)
+        return serve_error_set(e, 400, "precision",
+                               "precision \"%s\": the vectors have %zu values, the server's "
+                               "--calibration embeddings %d; ask for all the model's dimensions",
+                               name, width, (int)c->dim);
     rows->width = tf_precision_row_bytes(q->precision, (int32_t)width);
-    if (!(rows->bytes = malloc(q->n * rows->width + 1)))
+    if (!(rows->bytes = malloc(n * rows->width + 1)))
         return serve_error_set(e, 500, "", "out of memory");
-    const tf_status s = tf_quantize(vectors, q->n, (int32_t)width, q->precision, NULL, rows->bytes,
-                                    q->n * rows->width);
+    const tf_status s = tf_quantize(vectors, n, (int32_t)width, q->precision, c ? c->ranges : NULL,
+                                    rows->bytes, n * rows->width);
     if (s) {
         serve_rows_free(rows);
-        return serve_error_set(e, 400, "precision", "precision \"%s\": %s",
-                               tf_precision_name(q->precision), tf_last_error());
+        const int no_calibration = uses_ranges(q->precision) && !q->calibration;
+        return serve_error_set(e, 400, "precision", "precision \"%s\": %s%s", name, tf_last_error(),
+                               no_calibration ? " (this server runs without --calibration)" : "");
     }
     return 0;
+}
+
+int serve_quantize(const serve_request *q, const float *vectors, size_t width, serve_rows *rows,
+                   serve_error *e)
+{
+    return serve_quantize_rows(q, vectors, q->n, width, rows, e);
 }
 
 void serve_rows_free(serve_rows *rows)

@@ -1,8 +1,10 @@
-/* serve_precision.h — quantized embeddings on /embed and /v1/embeddings:
- * the body's "precision" (sentence-transformers' names: "float32", the
- * default, "int8", "uint8", "binary", "ubinary"), and the vectors of a
- * request quantized together by tf_quantize (each dimension's range over
- * the request's inputs), answered as integers, or with OpenAI's
+/* serve_precision.h — quantized embeddings on /embed, /v1/embeddings and
+ * /embed_all: the body's "precision" (sentence-transformers' names:
+ * "float32", the default, "int8", "uint8", "binary", "ubinary"), and the
+ * vectors of a request quantized together by tf_quantize (int8 and uint8:
+ * each dimension's range over the rows of the server's --calibration
+ * embeddings, as quantize_embeddings' calibration_embeddings, else over
+ * the request's own vectors), answered as integers, or with OpenAI's
  * encoding_format "base64" as the base64 of each row's bytes. */
 #ifndef SERVE_PRECISION_H
 #define SERVE_PRECISION_H
@@ -12,6 +14,12 @@
 
 #include "json_out.h"
 #include "request.h"
+
+/* tfenc serve --calibration FILE.npy, read at start (serve.c). */
+typedef struct serve_calibration {
+    int32_t dim;   /* values a row: the model's */
+    float *ranges; /* [2, dim]: each dimension's minimum, then maximum, over the file's rows */
+} serve_calibration;
 
 /* A request's vectors as answered: the floats, or tf_quantize's bytes. */
 typedef struct serve_rows {
@@ -25,9 +33,14 @@ typedef struct serve_rows {
  * (400, TEI's 422) naming the field, the names it takes and the value. */
 int serve_field_precision(serve_request *r, serve_error *e);
 
-/* *rows = vectors [n, width] in q->precision; 0, or -1 with *e: 400
- * (TEI's 422) naming "precision" and tf_quantize's message (a dimension
- * without a range: one input, or inputs equal there). */
+/* *rows = vectors [n, width] in q->precision, int8 / uint8 ranges from
+ * q->calibration (NULL: the n rows'); 0, or -1 with *e: 400 (TEI's 422)
+ * naming "precision" and tf_quantize's message (without calibration, a
+ * dimension without a range: one input, or inputs equal there), or the
+ * two widths when the calibration's is not width ("dimensions"). */
+int serve_quantize_rows(const serve_request *q, const float *vectors, size_t n, size_t width,
+                        serve_rows *rows, serve_error *e);
+/* The same for the request's q->n vectors. */
 int serve_quantize(const serve_request *q, const float *vectors, size_t width, serve_rows *rows,
                    serve_error *e);
 void serve_rows_free(serve_rows *rows);

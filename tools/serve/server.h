@@ -31,6 +31,7 @@ typedef struct serve_server {
     const char *model_id; /* what /info and /v1/embeddings call the model */
     time_t started_at;    /* /v1/models' "created" */
     serve_limits limits;
+    const struct serve_calibration *calibration; /* --calibration, or NULL (serve_precision.h) */
     serve_batcher *batcher;
     serve_connections *connections; /* http.c's, while it serves */
     serve_metrics metrics;

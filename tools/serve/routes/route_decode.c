@@ -36,8 +36,9 @@ static int write_text(const serve_server *s, const serve_request *q, size_t i, j
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
+    if (routes_need_tokenizer(s, route, e))
+        return -1;
     json_out o = {0};
-    (void)route;
     json_out_str(&o, "[");
     for (size_t i = 0; i < q->n; i++) {
         json_out_str(&o, i ? "," : "");

@@ -3,7 +3,8 @@
  * false skips the folder's Normalize too), "truncate",
  * "truncation_direction", "prompt_name", "dimensions" and
  * "dimensions_layer_norm"; the vectors as a list of lists. This server's
- * "precision" (serve_precision.h) answers integers instead. */
+ * "precision" (serve_precision.h) answers integers instead; its "modality"
+ * (infinity's) and an image model take images as data URIs (image_inputs.h). */
 #include "route_model.h"
 #include "serve_precision.h"
 
@@ -16,7 +17,7 @@ static int parse(serve_request *r, size_t max, serve_error *e)
             serve_field_string(r, "prompt_name", &r->prompt_name, e) ||
             serve_field_positive(r, "dimensions", &r->dimensions, e) ||
             serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ||
-            serve_field_precision(r, e)
+            serve_field_precision(r, e) || serve_field_modality(r, e)
         ? -1
         : 0;
 }
@@ -51,6 +52,7 @@ const serve_route route_embed = {
     .method = "POST",
     .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .image_kind = SERVE_KIND(TF_PIPELINE_IMAGE_EMBEDDING),
     .parse = parse,
     .handle = handle,
     .summary = "Embeddings (TEI)",

@@ -4,17 +4,23 @@
  * lists of lists (TEI's EmbedAllResponse): an embedding model's last hidden
  * state ([CLS] and [SEP] included), a multi-vector (ColBERT) model's
  * vectors as PyLate's encode gives them, documents unless this server's
- * "is_query": true asks for queries (tf_pipeline_embed_tokens). The call
- * runs on the request's thread, outside the batcher: its results differ in
- * size between inputs. */
+ * "is_query": true asks for queries (tf_pipeline_embed_tokens). This
+ * server's "precision" (serve_precision.h) answers integers instead: the
+ * rows of all the request's inputs quantized together. The call runs on
+ * the request's thread, outside the batcher: its results differ in size
+ * between inputs. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "route_model.h"
+#include "serve_precision.h"
 #include "token_inputs.h"
 
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return serve_field_texts_or_ids(r, "inputs", max, e) ||
             serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
-            serve_field_string(r, "prompt_name", &r->prompt_name, e)
+            serve_field_string(r, "prompt_name", &r->prompt_name, e) || serve_field_precision(r, e)
         ? -1
         : 0;
 }
@@ -31,21 +37,60 @@ static int need_kind(serve_server *s, serve_error *e)
                            tf_pipeline_kind_name(kind));
 }
 
-/* [[[f32, ...] a token] an input] */
-static void write_vectors(const tf_token_vectors *v, json_out *o)
+/* Every input's rows of v, one after another: *all [total, dim] (owned)
+ * and *total; 0, or -1 with *e. */
+static int gather_rows(const tf_token_vectors *v, float **all, size_t *total, serve_error *e)
 {
     const size_t dim = (size_t)tf_token_vectors_dim(v);
+    *total = 0;
+    for (size_t i = 0; i < tf_token_vectors_count(v); i++)
+        *total += (size_t)tf_token_vectors_rows(v, i);
+    if (!(*all = malloc(*total * dim * sizeof **all + 1)))
+        return serve_error_set(e, 500, "", "out of memory");
+    for (size_t i = 0, at = 0; i < tf_token_vectors_count(v); i++) {
+        const size_t values = (size_t)tf_token_vectors_rows(v, i) * dim;
+        memcpy(*all + at, tf_token_vectors_data(v, i), values * sizeof **all);
+        at += values;
+    }
+    return 0;
+}
+
+/* [[[value, ...] a token] an input]: rows, v's inputs' rows one after another */
+static void write_vectors(const tf_token_vectors *v, const serve_rows *rows, json_out *o)
+{
     json_out_str(o, "[");
-    for (size_t i = 0; i < tf_token_vectors_count(v); i++) {
+    for (size_t i = 0, first = 0; i < tf_token_vectors_count(v); i++) {
         json_out_str(o, i ? ",[" : "[");
-        const float *data = tf_token_vectors_data(v, i);
-        for (int32_t r = 0; r < tf_token_vectors_rows(v, i); r++) {
-            json_out_str(o, r ? "," : "");
-            json_out_floats(o, data + (size_t)r * dim, dim);
+        const size_t n = (size_t)tf_token_vectors_rows(v, i);
+        for (size_t r = first; r < first + n; r++) {
+            json_out_str(o, r > first ? "," : "");
+            serve_write_row(o, rows, r, 0);
         }
+        first += n;
         json_out_str(o, "]");
     }
     json_out_str(o, "]");
+}
+
+/* v in q's precision as the response; 0, or -1 with *e. */
+static int respond(const serve_request *q, const routes_inputs *in, const tf_token_vectors *v,
+                   serve_response *out, serve_error *e)
+{
+    float *all = NULL; /* [total, dim]: every input's rows */
+    size_t total;
+    serve_rows rows = {0};
+    int rc = gather_rows(v, &all, &total, e);
+    if (rc == 0)
+        rc = serve_quantize_rows(q, all, total, (size_t)tf_token_vectors_dim(v), &rows, e);
+    if (rc == 0) {
+        json_out o = {0};
+        write_vectors(v, &rows, &o);
+        out->tokens = in->total;
+        serve_respond_json(out, 200, &o);
+    }
+    serve_rows_free(&rows);
+    free(all);
+    return rc;
 }
 
 /* The vectors of q's inputs as counted (in), queries when is_query. An
@@ -69,12 +114,8 @@ static int run(serve_server *s, const serve_request *q, const routes_inputs *in,
                              "inputs: %zu have more tokens than the model's %s length; send "
                              "\"truncate\": true, or start the server with --auto-truncate",
                              truncated, is_query ? "query" : "document");
-    if (rc == 0) {
-        json_out o = {0};
-        write_vectors(v, &o);
-        out->tokens = in->total;
-        serve_respond_json(out, 200, &o);
-    }
+    if (rc == 0)
+        rc = respond(q, in, v, out, e);
     tf_token_vectors_destroy(v);
     return rc;
 }

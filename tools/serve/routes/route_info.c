@@ -7,9 +7,14 @@
 
 #include "route_model.h"
 
+/* What /info's model_type says an image-embedding model's pooling is (the
+ * library names none: a tower pools as its architecture says). */
+#define SERVE_IMAGE_POOLING "image"
+
 /* TEI's model_type: {"embedding": {pooling}} (tf_pipeline_pooling, with
- * TEI's name "last_token" for sentence-transformers' "lasttoken"), or a
- * head's labels as
+ * TEI's name "last_token" for sentence-transformers' "lasttoken"; an
+ * image model's SERVE_IMAGE_POOLING), or a head's (an image classifier's
+ * too) labels as
  * {"reranker"|"classifier": {"id2label": {...}, "label2id": {...}}}. */
 static void write_model_type(const tf_pipeline *p, json_out *o)
 {
@@ -27,11 +32,13 @@ static void write_model_type(const tf_pipeline *p, json_out *o)
         head = "reranker";
         break;
     case TF_PIPELINE_CLASSIFIER:
+    case TF_PIPELINE_IMAGE_CLASSIFIER:
         break;
+    case TF_PIPELINE_IMAGE_EMBEDDING: /* a tower pools as its architecture says */
+        json_out_str(o, "{\"embedding\":{\"pooling\":\"" SERVE_IMAGE_POOLING "\"}}");
+        return;
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
     case TF_PIPELINE_MULTI_VECTOR:
-    case TF_PIPELINE_IMAGE_EMBEDDING: /* refused when the server starts */
-    case TF_PIPELINE_IMAGE_CLASSIFIER:
         json_out_str(o, "null");
         return;
     }

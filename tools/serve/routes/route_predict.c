@@ -3,10 +3,14 @@
  * [text], a pair [text, text], or a batch of [text] or of [text, text]
  * lists (all texts or all pairs; a list of 3 strings or more: texts);
  * "raw_scores", "truncate", "truncation_direction"; each input's
- * [{"score", "label"}] best first. */
+ * [{"score", "label"}] best first. On an image classifier
+ * (ViTForImageClassification) each input is an image as a data URI
+ * (image_inputs.h): a string, a list of them, or TEI's batch of one-item
+ * lists. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "image_inputs.h"
 #include "route_model.h"
 
 /* A batch's item i: [text] or [text, text] (TEI's Sequence in a batch), or
@@ -85,18 +89,19 @@ static int get_inputs(serve_request *r, size_t max, serve_error *e)
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     return get_inputs(r, max, e) || serve_field_bool(r, "raw_scores", &r->raw_scores, e) ||
-            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e)
+            serve_field_bool(r, "truncate", &r->truncate, e) || serve_field_direction(r, NULL, e) ||
+            serve_field_modality(r, e)
         ? -1
         : 0;
 }
 
 /* TEI's predictions: [{"score", "label"}] best first for each input (a
  * list of them for a list of inputs). */
-static void write_predictions(const serve_server *s, const serve_request *q, const float *probs,
+static void write_predictions(const serve_server *s, size_t n, int single, const float *probs,
                               size_t labels, size_t *order, json_out *o)
 {
-    json_out_str(o, q->single ? "" : "[");
-    for (size_t i = 0; i < q->n; i++) {
+    json_out_str(o, single ? "" : "[");
+    for (size_t i = 0; i < n; i++) {
         const float *row = probs + i * labels; /* [labels] */
         routes_sort_desc(order, row, labels, 1);
         json_out_str(o, i ? ",[" : "[");
@@ -109,25 +114,52 @@ static void write_predictions(const serve_server *s, const serve_request *q, con
         }
         json_out_str(o, "]");
     }
-    json_out_str(o, q->single ? "" : "]");
+    json_out_str(o, single ? "" : "]");
+}
+
+/* An image classifier's probabilities of q's inputs, each string an image
+ * (a data URI): a string, a list of them, or TEI's batch of one-item lists;
+ * what the parser reads as one pair [a, b] is two images (*single 0), and a
+ * batch of pairs is refused. in->out [*n, labels]. */
+static int classify_images(serve_server *s, const serve_request *q, size_t labels,
+                           routes_inputs *in, size_t *n, int *single, serve_response *out,
+                           serve_error *e)
+{
+    *in = (routes_inputs){0};
+    if (q->raw_scores)
+        return serve_error_set(e, 400, "raw_scores",
+                               "raw_scores: an image classifier gives probabilities only; "
+                               "leave it out");
+    if (q->pairs && !q->single)
+        return serve_error_set(e, 400, "inputs",
+                               "inputs[0]: a pair, but an image classifier takes one image "
+                               "an input: send [[image], [image], ...] or a list of images");
+    const char *two[2] = {q->texts[0], q->pairs ? q->pairs[0] : NULL}; /* a pair's images */
+    *n = q->pairs ? 2 : q->n, *single = q->single && !q->pairs;
+    return image_inputs_classify(s, q->pairs ? two : q->texts, *n, "inputs", labels, in, out, e);
 }
 
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
-    if (routes_need_kind(s, route, e))
+    const int images = routes_need_kind(s, route, e) ? -1
+                                                     : image_inputs_wanted(s->p, q, "inputs", e);
+    if (images < 0)
         return -1;
     const size_t labels = (size_t)tf_pipeline_dim(s->p);
     size_t *order = malloc(labels * sizeof *order); /* a row's labels, sorted */
     if (!order)
         return serve_error_set(e, 500, "", "out of memory for %zu inputs", q->n);
     routes_inputs in;
-    const int rc = routes_run_head(s, q, "inputs",
-                                   q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_CLASSIFY, labels,
-                                   &in, out, e);
+    size_t n = q->n;
+    int single = q->single;
+    const int rc = images
+        ? classify_images(s, q, labels, &in, &n, &single, out, e)
+        : routes_run_head(s, q, "inputs", q->raw_scores ? SERVE_TASK_LOGITS : SERVE_TASK_CLASSIFY,
+                          labels, &in, out, e);
     if (rc == 0) {
         json_out o = {0};
-        write_predictions(s, q, in.out, labels, order, &o);
+        write_predictions(s, n, single, in.out, labels, order, &o);
         out->tokens = in.total;
         serve_respond_json(out, 200, &o);
     }
@@ -141,6 +173,7 @@ const serve_route route_predict = {
     .method = "POST",
     .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_KIND(TF_PIPELINE_CLASSIFIER),
+    .image_kind = SERVE_KIND(TF_PIPELINE_IMAGE_CLASSIFIER),
     .parse = parse,
     .handle = handle,
     .summary = "Label scores of texts or pairs (TEI)",

@@ -1,6 +1,7 @@
 /* route_root.c — POST /, TEI's route for the model's kind
- * (router/src/http/server.rs): /embed for an embedding model, /embed_sparse
- * for a SPLADE one, /predict for a classifier, /rerank for a cross-encoder
+ * (router/src/http/server.rs): /embed for an embedding model (an image one's
+ * too), /embed_sparse for a SPLADE one, /predict for a classifier (an image
+ * one's too), /rerank for a cross-encoder
  * (a reranker); /embed_all for a ColBERT one (not TEI's); what
  * @huggingface/inference posts to when given the server's URL. */
 #include "route_model.h"
@@ -14,6 +15,7 @@ static const serve_route *runs(const serve_server *s)
     case TF_PIPELINE_CROSS_ENCODER:
         return &route_rerank;
     case TF_PIPELINE_CLASSIFIER:
+    case TF_PIPELINE_IMAGE_CLASSIFIER:
         return &route_predict;
     case TF_PIPELINE_SPARSE:
     case TF_PIPELINE_FILL_MASK: /* served as SPLADE (--pooling splade) */
@@ -21,9 +23,8 @@ static const serve_route *runs(const serve_server *s)
     case TF_PIPELINE_MULTI_VECTOR: /* ColBERT's vectors: every token's */
         return &route_embed_all;
     case TF_PIPELINE_EMBEDDING:
+    case TF_PIPELINE_IMAGE_EMBEDDING:  /* images as data URIs */
     case TF_PIPELINE_TOKEN_CLASSIFIER: /* refused when the server starts */
-    case TF_PIPELINE_IMAGE_EMBEDDING:  /* refused when the server starts */
-    case TF_PIPELINE_IMAGE_CLASSIFIER:
         break;
     }
     return &route_embed;

@@ -70,8 +70,9 @@ static int write_tokens(serve_server *s, const serve_request *q, const char *tex
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
+    if (routes_need_tokenizer(s, route, e))
+        return -1;
     json_out o = {0};
-    (void)route;
     json_out_str(&o, "[");
     for (size_t i = 0; i < q->n; i++) {
         json_out_str(&o, i ? "," : "");

@@ -3,7 +3,9 @@
  * (a list, or a list of lists); "encoding_format" "float" or "base64";
  * "dimensions"; "model" and "user" taken as given. This server's
  * "precision" (serve_precision.h) answers integers instead of floats, or
- * with "base64" the base64 of each row's bytes. */
+ * with "base64" the base64 of each row's bytes. "modality" (infinity's
+ * "text" or "image") and an image model take images as data URIs
+ * (image_inputs.h). */
 #include <string.h>
 
 #include "route_model.h"
@@ -19,7 +21,7 @@ static int parse(serve_request *r, size_t max, serve_error *e)
         serve_field_string(r, "user", &user, e) ||
         serve_field_positive(r, "dimensions", &r->dimensions, e) ||
         serve_field_bool(r, "dimensions_layer_norm", &r->dimensions_layer_norm, e) ||
-        serve_field_precision(r, e))
+        serve_field_precision(r, e) || serve_field_modality(r, e))
         return -1;
     if (format && strcmp(format, "float") != 0 && strcmp(format, "base64") != 0)
         return serve_error_set(e, 400, "encoding_format",
@@ -73,6 +75,7 @@ const serve_route route_v1_embeddings = {
     .method = "POST",
     .errors = SERVE_ERRORS_OPENAI,
     .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .image_kind = SERVE_KIND(TF_PIPELINE_IMAGE_EMBEDDING),
     .parse = parse,
     .handle = handle,
     .max_inputs = SERVE_OPENAI_MAX_INPUTS,
