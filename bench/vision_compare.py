@@ -22,7 +22,7 @@ of their image_embeds. With --coretypes "",Haswell a libtfenc worker runs per
 OPENBLAS_CORETYPE value ("" = unset: the kernels OpenBLAS detects).
 
     /usr/bin/python3 bench/vision_compare.py --build build-vision [--threads 2]
-        [--rounds 10] [--coretypes ,Haswell] [--models vit_b32,vit_b16]
+        [--rounds 10] [--coretypes ,Haswell] [--models vit_b32,vit_b16] [--batches 1,32]
 
 Needs python3-torch, node, and `ONNXRUNTIME_NODE_INSTALL=skip npm ci` in
 bench/compare_ort.
@@ -179,6 +179,8 @@ def main():
     ap.add_argument("--coretypes", default="," + os.environ.get("OPENBLAS_CORETYPE", "Haswell"),
                     help='OPENBLAS_CORETYPE values, one libtfenc worker each ("" = unset)')
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--batches", default=",".join(map(str, BATCHES)),
+                    help="batch sizes, each a workload")
     ap.add_argument("--models-dir", default=os.path.join(tempfile.gettempdir(), "tfenc_vision"))
     args = ap.parse_args()
     os.makedirs(args.models_dir, exist_ok=True)
@@ -201,7 +203,7 @@ def main():
         workers[0].label = f"onnxruntime-node {ort_version}"
         for w in workers[1:]:
             w.ask(f"load {folder} {args.threads}")
-        for B in BATCHES:
+        for B in map(int, args.batches.split(",")):
             rng = np.random.default_rng(SEED + B)
             pixels = rng.uniform(-1.8, 2.2, (B, 3, IMAGE, IMAGE)).astype(np.float32)
             px_path = os.path.join(args.models_dir, f"pixels_{B}.npy")
