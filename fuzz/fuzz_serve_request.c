@@ -7,7 +7,7 @@
  * every refusal is rendered as the route's API shapes it. Never a crash;
  * and:
  *   - a refusal has a status the server answers with and a message, and its
- *     body is JSON that tools/support/json_reader.c reads back (valid UTF-8,
+ *     body is JSON that lib/base/json_checked.c reads back (valid UTF-8,
  *     whatever bytes the path, method or body held), in the API's shape;
  *   - a message made from a path and a method that are UTF-8 is UTF-8 (a
  *     quote cut to its first bytes ends between two characters), as is one
@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "json_out.h"
-#include "json_reader.h"
+#include "json_checked.h"
 #include "route_table.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 #define SERVE_FUZZ_MAX_INPUTS 16
 #define SERVE_FUZZ_MAX_LINE 4096
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int is_utf8(const char *s)
 {
     const size_t n = strlen(s);
-    return utf8_invalid_at(s, n) == n;
+    return tf__utf8_invalid_at(s, n) == n;
 }
 
 /* route's error body for e: JSON in its API's shape, the message in it, and
@@ -54,7 +54,7 @@ static void check_refusal(const serve_route *route, const serve_error *e, int me
     const int openai = route && route->errors == SERVE_ERRORS_OPENAI;
     const int want = !openai && e->status == 400 && e->refusal == SERVE_INVALID ? 422 : e->status;
     if (out.status != want || !out.body ||
-        json_reader_parse(out.body, out.len, 4, "the response", &root, why, sizeof why) != 0)
+        tf__json_checked_parse(out.body, out.len, 4, "the response", &root, why, sizeof why) != 0)
         abort();
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
     const cJSON *message = openai ? cJSON_GetObjectItemCaseSensitive(error, "message") : error;
@@ -75,7 +75,7 @@ static void check_round_trip(const char *s)
     char *text = json_out_take(&o, &len);
     cJSON *root;
     char why[512];
-    if (!text || json_reader_parse(text, len, 2, "the string", &root, why, sizeof why) != 0)
+    if (!text || tf__json_checked_parse(text, len, 2, "the string", &root, why, sizeof why) != 0)
         abort();
     if (!cJSON_IsString(root->child) || strcmp(root->child->valuestring, s) != 0)
         abort();
@@ -112,7 +112,8 @@ static int parses(const char *body, size_t len)
 {
     cJSON *root;
     char why[512];
-    if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root, why, sizeof why) != 0)
+    if (tf__json_checked_parse(body, len, SERVE_MAX_JSON_DEPTH, "the body", &root, why,
+                               sizeof why) != 0)
         return 0;
     cJSON_Delete(root);
     return 1;

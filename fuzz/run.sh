@@ -33,7 +33,7 @@ libs="openblas libcjson libutf8proc libpcre2-8 libjpeg libpng libwebp libwebpdem
 if [ "$target" = serve_request ]; then
     # the server's routing, parsers and error bodies, a client of tfenc.h:
     # the library compiled apart (its objects in fuzz/build/serve_lib), then
-    # the tool's sources with include/ and tools/ only
+    # the tool's sources with include/, lib/base/ and tools/ only
     flags="-std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
     mkdir -p fuzz/build/serve_lib
     rm -f fuzz/build/serve_lib/*.o
@@ -44,12 +44,12 @@ if [ "$target" = serve_request ]; then
         $(cd ../../.. && find lib -name '*.c' ! -name alloc_hook.c ! -name '*_absent.c' | sort |
           sed 's|^|../../../|'))
     # shellcheck disable=SC2046,SC2086
-    clang $flags -fsanitize=fuzzer -Iinclude -Itools/support -Itools/serve \
+    clang $flags -fsanitize=fuzzer -Iinclude -Ilib/base -Itools/support -Itools/serve \
         $(pkg-config --cflags libcjson libmicrohttpd) \
         tools/serve/route_table.c tools/serve/route_model.c tools/serve/request.c \
         tools/serve/response.c tools/serve/json_out.c tools/serve/token_inputs.c \
         tools/serve/batcher.c tools/serve/metrics.c tools/serve/connections.c \
-        tools/serve/routes/*.c tools/support/json_reader.c tools/support/kind_text.c \
+        tools/serve/routes/*.c tools/support/kind_text.c \
         fuzz/build/serve_lib/*.o fuzz/fuzz_serve_request.c -o fuzz/build/fuzz_serve_request \
         $(pkg-config --libs $libs libmicrohttpd) -lm -lpthread
 else

@@ -1,38 +1,19 @@
-/* file.c — opening regular files to read, replacing files whole; see file.h. */
+/* file.c — opening regular files to read, paths, and base/file_replace.c's writer with the
+ * library's errors; see file.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "error.h"
-
-/* A temporary file is "<target>.tmp" and this many hex digits; names are
- * tried until one does not exist yet, at most this many times. */
-#define TF_FILE_TEMP_SUFFIX ".tmp"
-#define TF_FILE_TEMP_DIGITS 16
-#define TF_FILE_TEMP_ATTEMPTS 100
-
-const char *tf__file_kind(mode_t mode)
-{
-    return S_ISREG(mode) ? "a regular file"
-        : S_ISDIR(mode)  ? "a directory"
-        : S_ISFIFO(mode) ? "a FIFO"
-        : S_ISCHR(mode)  ? "a character device"
-        : S_ISBLK(mode)  ? "a block device"
-        : S_ISLNK(mode)  ? "a symbolic link"
-        : S_ISSOCK(mode) ? "a socket"
-                         : "a file of unknown type";
-}
 
 /* TF_ERR_IO unless mode is a regular file's; `then` ends the message. */
 static tf_status check_regular(const char *path, mode_t mode, const char *then)
@@ -192,118 +173,31 @@ tf_status tf__file_read_all(const char *path, size_t max, char **text, size_t *l
 
 /* ---- Writing ------------------------------------------------------------- */
 
-/* digits[0..TF_FILE_TEMP_DIGITS) := hex digits of a number this process
- * has not drawn before, mixed with the pid and the time. */
-static void draw_temp_digits(char *digits)
+/* TF_OK for TF__REPLACE_OK, else the writer's message as the library's error. */
+static tf_status replace_status(int result, const tf__file_out *f)
 {
-    static atomic_uint_fast64_t drawn;
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    uint64_t x = (uint64_t)atomic_fetch_add(&drawn, 1) ^ (uint64_t)getpid() << 40 ^
-        (uint64_t)now.tv_nsec << 20 ^ (uint64_t)now.tv_sec;
-    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser, a bijection */
-    x = (x ^ x >> 27) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    for (int i = TF_FILE_TEMP_DIGITS - 1; i >= 0; i--, x >>= 4)
-        digits[i] = "0123456789abcdef"[x & 15];
+    if (result == TF__REPLACE_OK)
+        return TF_OK;
+    return tf__fail(result == TF__REPLACE_NO_MEMORY ? TF_ERR_OUT_OF_MEMORY : TF_ERR_IO, "%s",
+                    f->why);
 }
 
-tf_status tf__file_create(tf__file_writer *w, const char *path)
+tf_status tf__file_create(tf__file_out *f, const char *path)
 {
-    *w = (tf__file_writer){.path = path, .tmp_path = NULL, .fd = -1};
-    struct stat st;
-    if (lstat(path, &st) == 0) { /* a missing target is created */
-        tf_status s = check_regular(path, st.st_mode, "; only a regular file is replaced");
-        if (s)
-            return s;
-    }
-    const size_t path_len = strlen(path), base = path_len + strlen(TF_FILE_TEMP_SUFFIX);
-    w->tmp_path = tf__malloc(base + TF_FILE_TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
-    if (!w->tmp_path)
-        return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate a file name", path);
-    memcpy(w->tmp_path, path, path_len);
-    memcpy(w->tmp_path + path_len, TF_FILE_TEMP_SUFFIX, base - path_len);
-    w->tmp_path[base + TF_FILE_TEMP_DIGITS] = '\0';
-    int err = EEXIST;
-    for (int attempt = 0; w->fd < 0 && err == EEXIST && attempt < TF_FILE_TEMP_ATTEMPTS;
-         attempt++) {
-        draw_temp_digits(w->tmp_path + base);
-        /* O_EXCL: an existing name, a link included, is never opened */
-        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
-        err = errno;
-    }
-    if (w->fd < 0) {
-        tf__free(w->tmp_path);
-        w->tmp_path = NULL;
-        return tf__fail(TF_ERR_IO, "%s: cannot create: %s", path, strerror(err));
-    }
-    return TF_OK;
+    return replace_status(tf__replace_begin(&f->writer, path, f->why, sizeof f->why), f);
 }
 
-tf_status tf__file_write(tf__file_writer *w, const void *data, size_t n)
+tf_status tf__file_write(tf__file_out *f, const void *data, size_t n)
 {
-    const char *p = data;
-    while (n > 0) {
-        const ssize_t put = write(w->fd, p, n);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return tf__fail(TF_ERR_IO, "%s: cannot write: %s", w->path,
-                            put < 0 ? strerror(errno) : "no byte written");
-        p += put;
-        n -= (size_t)put;
-    }
-    return TF_OK;
+    return replace_status(tf__replace_write(&f->writer, data, n), f);
 }
 
-/* Syncs the directory of w->path, which now holds the renamed file; its
- * name is written over w->tmp_path, which is longer. */
-static tf_status sync_directory(tf__file_writer *w)
+tf_status tf__file_commit(tf__file_out *f)
 {
-    const char *slash = strrchr(w->path, '/');
-    const size_t len = !slash || slash == w->path ? 1 : (size_t)(slash - w->path);
-    memcpy(w->tmp_path, slash ? w->path : ".", len); /* "dir", "/" or "." */
-    w->tmp_path[len] = '\0';
-    const int fd = open(w->tmp_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    const int ok = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL); /* EINVAL: cannot sync */
-    const int err = errno;
-    if (fd >= 0)
-        close(fd);
-    tf__free(w->tmp_path);
-    w->tmp_path = NULL;
-    if (!ok)
-        return tf__fail(TF_ERR_IO, "%s: written, but its directory cannot be synced: %s", w->path,
-                        strerror(err));
-    return TF_OK;
+    return replace_status(tf__replace_commit(&f->writer), f);
 }
 
-tf_status tf__file_commit(tf__file_writer *w)
+void tf__file_discard(tf__file_out *f)
 {
-    const char *failed = fsync(w->fd) != 0 ? "cannot sync" : NULL;
-    int err = errno;
-    if (close(w->fd) != 0 && !failed) {
-        failed = "cannot write";
-        err = errno;
-    }
-    w->fd = -1;
-    if (!failed && rename(w->tmp_path, w->path) != 0) {
-        failed = "cannot replace";
-        err = errno;
-    }
-    if (failed) {
-        tf__file_discard(w);
-        return tf__fail(TF_ERR_IO, "%s: %s: %s", w->path, failed, strerror(err));
-    }
-    return sync_directory(w);
-}
-
-void tf__file_discard(tf__file_writer *w)
-{
-    if (w->fd >= 0)
-        close(w->fd);
-    if (w->tmp_path)
-        unlink(w->tmp_path);
-    tf__free(w->tmp_path);
-    w->tmp_path = NULL;
-    w->fd = -1;
+    tf__replace_discard(&f->writer);
 }

@@ -5,20 +5,16 @@
  * with O_NONBLOCK, checked again with fstat() on the descriptor (a FIFO
  * swapped in between does not block), and the flag cleared.
  *
- * Writing goes through a new temporary file beside the target, renamed over
- * it: the target is never half-written, never written through a link, and
- * concurrent writers of one path each replace it whole. */
+ * Writing goes through base/file_replace.h: a new temporary file beside the
+ * target, renamed over it. */
 #ifndef TF_FILE_H
 #define TF_FILE_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "file_replace.h"
 #include "tfenc.h"
-
-/* What a stat() mode says a file is, for messages: "a regular file",
- * "a FIFO", "a directory", "a character device", ... */
-const char *tf__file_kind(mode_t mode);
 
 /* ---- Paths -----------------------------------------------------------------
  * A path is never cut: each is allocated as long as it is. */
@@ -65,33 +61,28 @@ tf_status tf__file_open_read(const char *path, int *fd, size_t *size);
  * length in *len. A file larger than max bytes is TF_ERR_FORMAT. */
 tf_status tf__file_read_all(const char *path, size_t max, char **text, size_t *len);
 
-/* A file being written: a temporary file in the target's directory until
- * tf__file_commit renames it over the target. */
-typedef struct tf__file_writer {
-    const char *path; /* the target (not copied: it must outlive the writer) */
-    char *tmp_path;   /* "<path>.tmp" and 16 hex digits */
-    int fd;
-} tf__file_writer;
+/* A file being written as base/file_replace.h writes one (a temporary file
+ * renamed over the target), its failures as the library's errors:
+ * TF_ERR_IO (the file system refused, or the target is not a regular
+ * file: "<path>: not a regular file: it is a directory; only a regular file
+ * is replaced") or TF_ERR_OUT_OF_MEMORY. */
+typedef struct tf__file_out {
+    tf__file_writer writer;
+    char why[1024]; /* the writer's message: a path and a reason */
+} tf__file_out;
 
-/* Starts writing path. An existing path that is not a regular file (a
- * symbolic link included) is refused with TF_ERR_IO "<path>: not a regular
- * file: it is ...; only a regular file is replaced". The temporary file is
- * created with O_CREAT | O_EXCL (a name that exists, a planted link
- * included, is never opened: another name is tried) and mode 0666 less the
- * umask, as any new file. */
-tf_status tf__file_create(tf__file_writer *w, const char *path);
+/* Starts writing path (tf__replace_begin). */
+tf_status tf__file_create(tf__file_out *f, const char *path);
 
-/* Appends n bytes; every write is checked, short writes are continued.
- * On failure the writer must still be discarded. */
-tf_status tf__file_write(tf__file_writer *w, const void *data, size_t n);
+/* Appends n bytes (tf__replace_write); on failure f must still be
+ * discarded. */
+tf_status tf__file_write(tf__file_out *f, const void *data, size_t n);
 
-/* Flushes the data to the disk (fsync), renames the temporary file over the
- * target and syncs the directory. Before the rename, a failure removes the
- * temporary file and leaves the target as it was; the writer is finished
- * either way. */
-tf_status tf__file_commit(tf__file_writer *w);
+/* Syncs, renames over the target, syncs the directory (tf__replace_commit):
+ * f is finished either way. */
+tf_status tf__file_commit(tf__file_out *f);
 
 /* Closes and removes the temporary file; the target is left as it was. */
-void tf__file_discard(tf__file_writer *w);
+void tf__file_discard(tf__file_out *f);
 
 #endif

@@ -369,7 +369,7 @@ static char *build_header(const tf__st_entry *entries, size_t n, const char *con
 #define WRITE_CHUNK 16384
 
 /* e's values into w: from e->data, or through buffer (WRITE_CHUNK). */
-static tf_status write_values(tf__file_writer *w, const tf__st_entry *e, float *buffer)
+static tf_status write_values(tf__file_out *w, const tf__st_entry *e, float *buffer)
 {
     if (e->data)
         return tf__file_write(w, e->data, e->count * sizeof(float));
@@ -398,7 +398,7 @@ tf_status tf__st_write(const char *path, const tf__st_entry *entries, size_t n,
     unsigned char prefix[8];
     for (int i = 0; i < 8; i++)
         prefix[i] = (unsigned char)((uint64_t)len >> (8 * i));
-    tf__file_writer w;
+    tf__file_out w;
     tf_status s = tf__file_create(&w, path);
     if (s == TF_OK)
         s = tf__file_write(&w, prefix, sizeof prefix);

@@ -140,7 +140,7 @@ tf_status tf__hub_write_ref(const tf__hub_request *req, const char *commit)
     if (strcmp(req->revision, commit) == 0)
         return TF_OK;
     char *path;
-    tf__file_writer w;
+    tf__file_out w;
     tf_status s = ref_path(req, &path);
     if (s == TF_OK && !ref_holds(path, commit) && (s = tf__hub_make_parents(path)) == TF_OK &&
         (s = tf__file_create(&w, path)) == TF_OK) {

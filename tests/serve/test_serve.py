@@ -83,7 +83,8 @@ class Server:
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
-        assert self.proc.wait(timeout=60) == 0, self.log()
+        rc = self.proc.wait(timeout=60)
+        assert rc == 0, ("exit status", rc, self.log())
 
 
 def tfenc_json(*args):

@@ -9,7 +9,7 @@
 #include "options.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 typedef pipeline_cli_line classify_options; /* ARGs: the TEXTs */
 
@@ -129,8 +129,8 @@ static void print_entities(const classify_options *o, size_t t, const tf_entitie
         printf(", \"entities\": [");
     }
     for (size_t i = 0; i < tf_entities_count(e); i++) {
-        const size_t start = utf8_count(text, (size_t)tf_entities_start(e, i));
-        const size_t end = utf8_count(text, (size_t)tf_entities_end(e, i));
+        const size_t start = tf__utf8_count(text, (size_t)tf_entities_start(e, i));
+        const size_t end = tf__utf8_count(text, (size_t)tf_entities_end(e, i));
         if (!o->json) {
             printf("%zu\t%s\t%.6f\t%zu\t%zu\t%s\n", t, tf_entities_label(e, i),
                    (double)tf_entities_score(e, i), start, end, tf_entities_word(e, i));

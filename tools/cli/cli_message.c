@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* A line formatted on the stack when it fits (a longer one is allocated),
  * and the escaped bytes written at once. */
@@ -41,7 +41,7 @@ static void put_escaped(line_writer *w, const char *text, size_t len)
 {
     for (size_t i = 0, n; i < len; i += n) {
         const unsigned char *c = (const unsigned char *)text + i;
-        n = utf8_valid_char(c, len - i);
+        n = tf__utf8_valid_char(c, len - i);
         const int escape = n == 0 || is_control(c, n);
         n = n ? n : 1;
         if (w->used + 4 * n > sizeof w->chunk)

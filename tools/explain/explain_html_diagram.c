@@ -14,7 +14,7 @@
 
 #include "explain_html_parts.h"
 #include "shape_text.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 enum { WIDTH = 400, MARGIN = 8, BOX = 42, ARROW = 46, ARROW_X = 28, QKV_GAP = 8 };
 
@@ -219,7 +219,7 @@ static void draw_tokens(html_page *p, const explain_page *e, double y)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", t ? " " : "",
                                  e->tokens[t]);
     if (used > SHOWN)
-        snprintf(line + utf8_prefix(line, SHOWN - 3), 4, "...");
+        snprintf(line + tf__utf8_prefix(line, SHOWN - 3), 4, "...");
     svg_rect(p, MARGIN, y, WIDTH - 2 * MARGIN, BOX, NULL, "tokens");
     svg_text(p, MARGIN + 6, y + 17, "start", "name", 0, line);
     snprintf(line, sizeof line, "%d tokens (ids %d ... %d)", e->T, (int)e->ids[0],

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "explain_html_parts.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* Okabe and Ito's colour-blind-safe palette, for the curves. */
 static const char *const curve_colours[4] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7"};
@@ -26,7 +26,7 @@ static double heat_cell(int T)
 /* A token cut to fit a heatmap label. */
 static void short_label(const char *token, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.*s", utf8_prefix(token, HEAT_LABEL_BYTES), token);
+    snprintf(buf, size, "%.*s", tf__utf8_prefix(token, HEAT_LABEL_BYTES), token);
 }
 
 /* w is (T, T): row = query, column = key; colours span 0..top. */

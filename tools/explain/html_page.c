@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "colour_scale.h"
-#include "file_writer.h"
+#include "file_replace.h"
 
 /* Room for n more bytes and the NUL; 0, or -1 (the page marked). */
 static int reserve(html_page *p, size_t n)
@@ -65,7 +65,7 @@ int page_write(const html_page *p, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "%s: out of memory for the page", path);
         return -1;
     }
-    return file_replace(path, p->text, p->len, err, err_size);
+    return tf__file_replace(path, p->text, p->len, err, err_size);
 }
 
 void page_free(html_page *p)

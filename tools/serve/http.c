@@ -14,7 +14,7 @@
 #include "clock.h"
 #include "request_head.h"
 #include "route_table.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* Each connection thread's stack. */
 enum { THREAD_STACK = 1 << 20 };
@@ -40,8 +40,8 @@ typedef struct request_ctx {
 static void log_request(const char *method, const char *url, const serve_response *r,
                         double seconds)
 {
-    const int m = utf8_prefix(method, SERVE_QUOTE_BYTES);
-    const int u = utf8_prefix(url, SERVE_QUOTE_BYTES);
+    const int m = tf__utf8_prefix(method, SERVE_QUOTE_BYTES);
+    const int u = tf__utf8_prefix(url, SERVE_QUOTE_BYTES);
     if (r->queue_s >= 0)
         cli_line("%.*s %.*s %d tokens=%zu queue_ms=%.2f compute_ms=%.2f total_ms=%.2f", m, method,
                  u, url, r->status, r->tokens, 1e3 * r->queue_s, 1e3 * r->compute_s, 1e3 * seconds);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* Room for n more bytes and the NUL; marks o failed when there is none. */
 static int reserve(json_out *o, size_t n)
@@ -72,7 +72,7 @@ void json_out_printf(json_out *o, const char *format, ...)
 static size_t escape_at(const char *s, size_t i, size_t n, char esc[8], size_t *skip)
 {
     const unsigned char c = (unsigned char)s[i];
-    const size_t valid = utf8_valid_char((const unsigned char *)s + i, n - i);
+    const size_t valid = tf__utf8_valid_char((const unsigned char *)s + i, n - i);
     *skip = 1;
     if (valid == 0) /* not UTF-8: U+FFFD, the replacement character, for the byte */
         return (size_t)snprintf(esc, 8, "\\ufffd");

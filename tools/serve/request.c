@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_reader.h"
-#include "utf8_bytes.h"
+#include "json_checked.h"
+#include "utf8.h"
 
 const char *serve_json_type(const cJSON *v)
 {
@@ -61,9 +61,9 @@ int serve_field_positive(const serve_request *r, const char *name, int32_t *out,
         return 0;
     if (!cJSON_IsNumber(v))
         return serve_wrong_type(e, name, "a positive integer", v);
-    if (!json_reader_uint(v, 2147483647.0, &u) || u == 0) {
+    if (!tf__json_uint(v, 2147483647.0, &u) || u == 0) {
         char got[48];
-        json_reader_describe(v, got, sizeof got);
+        tf__json_describe(v, got, sizeof got);
         return serve_error_set(e, 400, name, "%s: expected a positive integer, got %s", name, got);
     }
     *out = (int32_t)u;
@@ -86,7 +86,7 @@ int serve_field_direction(serve_request *r, const char *object, serve_error *e)
         return serve_error_set(e, 400, "truncation_direction",
                                "truncation_direction: expected "
                                "\"Left\" or \"Right\", got \"%.*s\"",
-                               utf8_prefix(d, SERVE_QUOTE_BYTES), d);
+                               tf__utf8_prefix(d, SERVE_QUOTE_BYTES), d);
     return 0;
 }
 
@@ -137,9 +137,9 @@ static int id_list(serve_request *r, const char *name, const cJSON *list, size_t
     r->ids[i] = at;
     for (const cJSON *item = list->child; item; item = item->next, k++) {
         uint64_t id;
-        if (!cJSON_IsNumber(item) || !json_reader_uint(item, 2147483647.0, &id)) {
+        if (!cJSON_IsNumber(item) || !tf__json_uint(item, 2147483647.0, &id)) {
             char got[48];
-            json_reader_describe(item, got, sizeof got);
+            tf__json_describe(item, got, sizeof got);
             return serve_error_set(e, 400, name,
                                    "%s[%zu][%zu]: expected a token id (an "
                                    "integer 0..2147483647), got %s",
@@ -252,9 +252,9 @@ int serve_request_parse(serve_request *r, serve_body_parser *parse, const char *
                          .skip_special_tokens = 1};
     if (len == 0)
         return serve_error_empty(e, "", "the request body is empty; expected a JSON object");
-    char why[512]; /* json_reader_parse's message */
-    if (json_reader_parse(body, len, SERVE_MAX_JSON_DEPTH, "the request body", &r->root, why,
-                          sizeof why) != 0)
+    char why[512]; /* tf__json_checked_parse's message */
+    if (tf__json_checked_parse(body, len, SERVE_MAX_JSON_DEPTH, "the request body", &r->root, why,
+                               sizeof why) != 0)
         return serve_error_malformed(e, "%s", why);
     int rc = cJSON_IsObject(r->root) ? parse(r, max_inputs, e)
                                      : serve_error_set(e, 400, "",

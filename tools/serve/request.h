@@ -1,5 +1,5 @@
 /* request.h — a request body read into what a route runs. The JSON is
- * checked first (tools/support/json_reader.c: valid UTF-8, bounded
+ * checked first (lib/base/json_checked.c: valid UTF-8, bounded
  * nesting, no duplicate key, no NUL), then read by its route's parser (in
  * the route's file, routes/), with the readers here for the fields routes
  * share: each field's type and range. A bad body is a serve_error naming

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* ---- %XX -------------------------------------------------------------------------- */
 
@@ -66,7 +66,7 @@ void serve_head_request_line(serve_request_line *l, const char *uri)
 {
     *l = (serve_request_line){.target_end = uri ? uri + strlen(uri) : NULL};
     if (uri)
-        snprintf(l->target, sizeof l->target, "%.*s", utf8_prefix(uri, SERVE_QUOTE_BYTES), uri);
+        snprintf(l->target, sizeof l->target, "%.*s", tf__utf8_prefix(uri, SERVE_QUOTE_BYTES), uri);
 }
 
 /* ---- The head's headers, walked once ----------------------------------------------- */
@@ -90,7 +90,7 @@ static int is_chunked(const char *name, size_t n)
 /* How many bytes of a coding's name [n] a message quotes. */
 static int quoted(const char *name, size_t n)
 {
-    return utf8_prefix(name, n < SERVE_QUOTE_BYTES ? n : SERVE_QUOTE_BYTES);
+    return tf__utf8_prefix(name, n < SERVE_QUOTE_BYTES ? n : SERVE_QUOTE_BYTES);
 }
 
 /* Each element of value (a coding and its parameters) into t; empty ones
@@ -196,7 +196,7 @@ static int check_nul(const char *method, const char *url, const char *version,
         return serve_error_malformed(e,
                                      "the request line holds a NUL byte (in its method, "
                                      "after \"%.*s\")",
-                                     utf8_prefix(method, SERVE_QUOTE_BYTES), method);
+                                     tf__utf8_prefix(method, SERVE_QUOTE_BYTES), method);
     if (line->target_end && (uintptr_t)line->target_end + 1 != (uintptr_t)version)
         return serve_error_malformed(e,
                                      "the request line holds a NUL byte (in its target, "
@@ -211,8 +211,9 @@ static int check_nul(const char *method, const char *url, const char *version,
         w->cut_key = w->last_key, w->cut_value = w->last_value;
     if (w->cut_key)
         return serve_error_malformed(e, "the header %.*s holds a NUL byte (after \"%.*s\")",
-                                     utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
-                                     utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES), w->cut_value);
+                                     tf__utf8_prefix(w->cut_key, SERVE_QUOTE_BYTES), w->cut_key,
+                                     tf__utf8_prefix(w->cut_value, SERVE_QUOTE_BYTES),
+                                     w->cut_value);
     return 0;
 }
 #endif
@@ -226,8 +227,8 @@ static int check_lengths(const head_walk *w, serve_error *e)
             e,
             "Content-Length: given %d times (%.*s, then %.*s); "
             "a request says its body's length once (RFC 9112, section 6.3)",
-            w->lengths, utf8_prefix(w->length[0], SERVE_QUOTE_BYTES), w->length[0],
-            utf8_prefix(w->length[1], SERVE_QUOTE_BYTES), w->length[1]);
+            w->lengths, tf__utf8_prefix(w->length[0], SERVE_QUOTE_BYTES), w->length[0],
+            tf__utf8_prefix(w->length[1], SERVE_QUOTE_BYTES), w->length[1]);
     if (w->lengths && w->te.headers)
         return serve_error_malformed(e,
                                      "both Content-Length and Transfer-Encoding: a "
@@ -269,7 +270,7 @@ static int check_codings(const codings *t, const char *version, serve_error *e)
         return serve_error_malformed(e,
                                      "Transfer-Encoding: \"%.*s\": the server reads a "
                                      "chunked body as \"Transfer-Encoding: chunked\" alone",
-                                     utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
+                                     tf__utf8_prefix(t->first, SERVE_QUOTE_BYTES), t->first);
     return 0;
 }
 

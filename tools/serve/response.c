@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* s[0..len) as snprintf left it when it cut a longer text there: its last
  * character, when the cut split it, taken off. */
 static void end_between_characters(char *s, size_t len)
 {
     size_t lead = len; /* the last character's first byte is s[lead - 1] */
-    while (lead > 0 && utf8_is_continuation((unsigned char)s[lead - 1]))
+    while (lead > 0 && tf__utf8_is_continuation((unsigned char)s[lead - 1]))
         lead--;
     if (lead > 0 && (unsigned char)s[lead - 1] >= 0xC0 &&
-        utf8_valid_char((const unsigned char *)s + lead - 1, len - (lead - 1)) == 0)
+        tf__utf8_valid_char((const unsigned char *)s + lead - 1, len - (lead - 1)) == 0)
         s[lead - 1] = '\0';
 }
 

@@ -51,7 +51,7 @@ int serve_error_malformed(serve_error *e, const char *format, ...)
 
 /* The bytes of a client's string (a path, a field's value) a message
  * quotes, at most, cut between two characters:
- * "%.*s", utf8_prefix(s, SERVE_QUOTE_BYTES), s (tools/support/utf8_bytes.h). */
+ * "%.*s", tf__utf8_prefix(s, SERVE_QUOTE_BYTES), s (lib/base/utf8.h). */
 #define SERVE_QUOTE_BYTES 64
 
 /* The shape of an API's errors. */

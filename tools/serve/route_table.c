@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "server.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* Every route, in the order 404's message and /metrics list them: each a
  * file of routes/ defining `const serve_route route_<name>`. A new route is
@@ -79,12 +79,12 @@ int routes_check_method(const serve_route *route, const char *method, const char
                      serve_routes[i]->path);
         }
         return serve_error_set(e, 404, "", "no route %.*s; the routes are %s",
-                               utf8_prefix(path, SERVE_QUOTE_BYTES), path, paths);
+                               tf__utf8_prefix(path, SERVE_QUOTE_BYTES), path, paths);
     }
     if (strcmp(method, route->method) != 0)
         return serve_error_set(e, 405, "", "%s takes %s%s, not %.*s", route->path, route->method,
                                takes_head(route) ? " (or HEAD)" : "",
-                               utf8_prefix(method, SERVE_QUOTE_BYTES), method);
+                               tf__utf8_prefix(method, SERVE_QUOTE_BYTES), method);
     return 0;
 }
 

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "file_writer.h"
+#include "file_replace.h"
 #include "http.h"
 #include "kind_text.h"
 #include "model_arg.h"
@@ -21,7 +21,7 @@
 #include "route_table.h"
 #include "serve_precision.h"
 #include "server.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* Seconds a stop waits for the responses of admitted requests to be sent. */
 #define SERVE_DRAIN_SECONDS 30
@@ -175,7 +175,7 @@ static int write_port_file(const char *path, unsigned port)
     char text[16];
     const int n = snprintf(text, sizeof text, "%u\n", port);
     char why[512];
-    if (file_replace(path, text, (size_t)n, why, sizeof why) != 0) {
+    if (tf__file_replace(path, text, (size_t)n, why, sizeof why) != 0) {
         cli_error("serve", "--port-file: %s", why);
         return -1;
     }
@@ -195,7 +195,7 @@ static const char *folder_name(const char *dir)
         start--;
     static char name[256]; /* NAME_MAX bytes and the NUL; a cut ends between characters */
     const size_t len = n - start < sizeof name ? n - start : sizeof name - 1;
-    snprintf(name, sizeof name, "%.*s", utf8_prefix(dir + start, len), dir + start);
+    snprintf(name, sizeof name, "%.*s", tf__utf8_prefix(dir + start, len), dir + start);
     return name;
 }
 

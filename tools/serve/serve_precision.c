@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tfenc.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* The precisions' names, quoted: "\"float32\", \"int8\", ... or \"ubinary\"". */
 static void quoted_names(char *buf, size_t size)
@@ -31,7 +31,7 @@ int serve_field_precision(serve_request *r, serve_error *e)
         char names[128];
         quoted_names(names, sizeof names);
         return serve_error_set(e, 400, "precision", "precision: expected %s, got \"%.*s\"", names,
-                               utf8_prefix(name, SERVE_QUOTE_BYTES), name);
+                               tf__utf8_prefix(name, SERVE_QUOTE_BYTES), name);
     }
     r->precision = precision;
     return 0;

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* The text of ids[0..n) (tf_tokenizer_decode, specials kept), malloc'ed,
  * and its length. */
@@ -34,8 +34,8 @@ static int round_trip(const tf_tokenizer *tok, const char *text, size_t len, con
         return serve_error_set(e, 400, field, "%s[%zu]: %s", field, i, tf_last_error());
     const int32_t T = tf_encoding_lengths(enc)[0];
     const int32_t *got = tf_encoding_ids(enc);
-    const int64_t *offsets = tf_encoding_offsets(enc);       /* [1, T, 2] */
-    const int quoted = utf8_prefix(text, SERVE_QUOTE_BYTES); /* the text's bytes shown */
+    const int64_t *offsets = tf_encoding_offsets(enc);           /* [1, T, 2] */
+    const int quoted = tf__utf8_prefix(text, SERVE_QUOTE_BYTES); /* the text's bytes shown */
     size_t k = 0;
     int rc = 0;
     for (int32_t t = 0; t < T && rc == 0; t++) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "route_model.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
@@ -27,7 +27,7 @@ static int write_tokens(serve_server *s, const serve_request *q, const char *tex
         return serve_error_set(e, 400, "prompt_name",
                                "prompt_name \"%.*s\": the model has no "
                                "such prompt",
-                               utf8_prefix(name, SERVE_QUOTE_BYTES), name);
+                               tf__utf8_prefix(name, SERVE_QUOTE_BYTES), name);
     const size_t plen = strlen(prompt), tlen = strlen(text);
     char *joined = malloc(plen + tlen + 1); /* the prompt, then the text */
     if (!joined)

@@ -10,7 +10,7 @@
 
 #include "route_model.h"
 #include "serve_precision.h"
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
@@ -27,7 +27,7 @@ static int parse(serve_request *r, size_t max, serve_error *e)
         return serve_error_set(e, 400, "encoding_format",
                                "encoding_format: expected \"float\" "
                                "or \"base64\", got \"%.*s\"",
-                               utf8_prefix(format, SERVE_QUOTE_BYTES), format);
+                               tf__utf8_prefix(format, SERVE_QUOTE_BYTES), format);
     r->base64 = format && strcmp(format, "base64") == 0;
     return 0;
 }

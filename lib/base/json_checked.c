@@ -1,5 +1,6 @@
-/* json_reader.c — the checks that make cJSON safe on a client's bytes. */
-#include "json_reader.h"
+/* json_checked.c — the checks that make cJSON safe on hostile input: a
+ * checkpoint's header, tokenizer.json, a client's request body. */
+#include "json_checked.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8_bytes.h"
+#include "alloc.h"
+#include "utf8.h"
 
 /* Where a parse's message goes, and what it starts with. */
 typedef struct reader {
@@ -16,8 +18,9 @@ typedef struct reader {
     size_t err_size;
 } reader;
 
-/* The message (after the label and ": ") into rd->err; returns -1. */
-__attribute__((format(printf, 2, 3))) static int fail(const reader *rd, const char *format, ...)
+/* The message (after the label and ": ") into rd->err; returns result. */
+__attribute__((format(printf, 3, 4))) static int fail(const reader *rd, tf__json_result result,
+                                                      const char *format, ...)
 {
     const int n = snprintf(rd->err, rd->err_size, "%s: ", rd->label);
     if (n >= 0 && (size_t)n < rd->err_size) {
@@ -26,7 +29,7 @@ __attribute__((format(printf, 2, 3))) static int fail(const reader *rd, const ch
         vsnprintf(rd->err + n, rd->err_size - (size_t)n, format, ap);
         va_end(ap);
     }
-    return -1;
+    return (int)result;
 }
 
 /* How much of the string whose opening quote is at `quote` a message
@@ -39,19 +42,20 @@ static int written_length(const char *s, size_t len, size_t quote)
         end += s[end] == '\\' ? 2 : 1;
     size_t n = (end < len ? end : len) - quote - 1;
     if (n > 64)
-        for (n = 64; n > 0 && utf8_is_continuation((unsigned char)s[quote + 1 + n]); n--)
+        for (n = 64; n > 0 && tf__utf8_is_continuation((unsigned char)s[quote + 1 + n]); n--)
             ;
     return (int)n;
 }
 
 /* What cJSON would not see in the raw text: arrays and objects nested deeper
  * than max_depth; the escape \u0000 in a key or string, which cJSON decodes
- * into a NUL that ends its C string, so that "a\u0000b" would read as "a";
- * a raw control byte (U+0000..U+001F) in a key or string, which RFC 8259
- * (section 7) requires escaped and cJSON accepts, a raw NUL cutting the
- * string as the escaped one does; and one between tokens other than RFC
- * 8259's whitespace (space, tab, line feed, carriage return), which cJSON
- * skips as if it were. */
+ * into a NUL that ends its C string, so that "a\u0000b" would read as "a"
+ * (and "num_attention_heads\u0000" as num_attention_heads); a raw control
+ * byte (U+0000..U+001F) in a key or string, which RFC 8259 (section 7)
+ * requires escaped and cJSON accepts, a raw NUL cutting the string as the
+ * escaped one does; and one between tokens other than RFC 8259's whitespace
+ * (space, tab, line feed, carriage return), which cJSON skips as if it
+ * were. */
 static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
 {
     int depth = 0;
@@ -60,12 +64,12 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
         const char c = s[i];
         if (quote != SIZE_MAX) {
             if (c == '\\' && len - i >= 6 && memcmp(s + i, "\\u0000", 6) == 0)
-                return fail(rd,
+                return fail(rd, TF__JSON_INVALID,
                             "the string \"%.*s\" at byte %zu contains \\u0000 (NUL): keys "
                             "and strings must not hold NUL characters",
                             written_length(s, len, quote), s + quote + 1, quote);
             if ((unsigned char)c < 0x20)
-                return fail(rd,
+                return fail(rd, TF__JSON_INVALID,
                             "the string \"%.*s\" at byte %zu holds the control byte 0x%02x "
                             "unescaped at byte %zu: JSON (RFC 8259) requires it escaped "
                             "(\\u%04x)",
@@ -78,13 +82,14 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
         } else if (c == '"') {
             quote = i;
         } else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            return fail(rd,
+            return fail(rd, TF__JSON_INVALID,
                         "the control byte 0x%02x at byte %zu: JSON (RFC 8259) allows only "
                         "space, tab, line feed and carriage return between its tokens",
                         (unsigned char)c, i);
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
-                return fail(rd, "JSON nests deeper than %d levels at byte %zu", max_depth, i);
+                return fail(rd, TF__JSON_INVALID, "JSON nests deeper than %d levels at byte %zu",
+                            max_depth, i);
         } else if (c == '}' || c == ']') {
             depth--;
         }
@@ -93,8 +98,10 @@ static int check_raw(const reader *rd, const char *s, size_t len, int max_depth)
 }
 
 /* ---- No key twice in any object ------------------------------------------- *
- * With NUL refused above, comparing the C strings compares the whole
- * decoded keys. */
+ * cJSON keeps every member of an object; a lookup finds the first, while
+ * Python's json and Hugging Face keep the last. A text whose readers would
+ * disagree is refused. (With NUL refused above, comparing the C strings
+ * compares the whole decoded keys.) */
 
 typedef struct key_scratch {
     const cJSON **items; /* [cap] the members of the object being checked */
@@ -116,9 +123,9 @@ static int check_object_keys(const reader *rd, const cJSON *object, key_scratch 
         return 0;
     if (n > k->cap) {
         /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
-        const cJSON **grown = realloc(k->items, n * sizeof *grown);
+        const cJSON **grown = tf__realloc(k->items, n * sizeof *grown);
         if (!grown)
-            return fail(rd, "cannot allocate %zu keys", n);
+            return fail(rd, TF__JSON_NO_MEMORY, "cannot allocate %zu keys", n);
         k->items = grown;
         k->cap = n;
     }
@@ -127,10 +134,10 @@ static int check_object_keys(const reader *rd, const cJSON *object, key_scratch 
     qsort(k->items, n, sizeof *k->items, compare_keys); /* NOLINT(bugprone-sizeof-expression) */
     for (size_t i = 1; i < n; i++)
         if (strcmp(k->items[i - 1]->string, k->items[i]->string) == 0)
-            return fail(rd,
+            return fail(rd, TF__JSON_INVALID,
                         "key '%.*s' appears twice in %s%s; readers disagree on which one "
                         "counts",
-                        utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
+                        tf__utf8_prefix(k->items[i]->string, 200), k->items[i]->string,
                         k->path[0] ? "the object at " : "the top-level object", k->path);
     return 0;
 }
@@ -152,7 +159,7 @@ static int check_keys(const reader *rd, const cJSON *value, key_scratch *k)
         }
         char step[80]; /* 'key' (its first 64 bytes) or [index] */
         if (cJSON_IsObject(value))
-            snprintf(step, sizeof step, "'%.*s'", utf8_prefix(item->string, 64), item->string);
+            snprintf(step, sizeof step, "'%.*s'", tf__utf8_prefix(item->string, 64), item->string);
         else
             snprintf(step, sizeof step, "[%d]", index++);
         if (len + strlen(step) < sizeof k->path) /* a path too deep to say ends before it */
@@ -299,27 +306,29 @@ static int parse_tree(const reader *rd, const char *text, size_t len, cJSON **ro
     const char *end = NULL;
     *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!*root && well_formed(text, len))
-        return fail(rd, "out of memory while parsing the JSON");
+        return fail(rd, TF__JSON_NO_MEMORY, "out of memory while parsing the JSON");
     if (!*root) {
         const size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        return fail(rd, "not valid JSON (error near byte %zu)", at);
+        return fail(rd, TF__JSON_INVALID, "not valid JSON (error near byte %zu)", at);
     }
     for (size_t at = (size_t)(end - text); at < len; at++) {
         const char c = text[at];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-            return fail(rd, "unexpected bytes after the JSON value at byte %zu", at);
+            return fail(rd, TF__JSON_INVALID, "unexpected bytes after the JSON value at byte %zu",
+                        at);
     }
     return 0;
 }
 
-int json_reader_parse(const char *text, size_t len, int max_depth, const char *label, cJSON **out,
-                      char *err, size_t err_size)
+int tf__json_checked_parse(const char *text, size_t len, int max_depth, const char *label,
+                           cJSON **out, char *err, size_t err_size)
 {
     const reader rd = {label, err, err_size};
     *out = NULL;
-    const size_t at = utf8_invalid_at(text, len);
+    const size_t at = tf__utf8_invalid_at(text, len);
     if (at < len)
-        return fail(&rd, "not valid UTF-8 at byte %zu (0x%02x)", at, (unsigned char)text[at]);
+        return fail(&rd, TF__JSON_INVALID, "not valid UTF-8 at byte %zu (0x%02x)", at,
+                    (unsigned char)text[at]);
     cJSON *root = NULL;
     int rc = check_raw(&rd, text, len, max_depth);
     if (rc == 0)
@@ -327,27 +336,27 @@ int json_reader_parse(const char *text, size_t len, int max_depth, const char *l
     key_scratch keys = {NULL, 0, ""};
     if (rc == 0)
         rc = check_keys(&rd, root, &keys);
-    free(keys.items);
+    tf__free(keys.items);
     if (rc) {
         cJSON_Delete(root);
-        return -1;
+        return rc;
     }
     *out = root;
     return 0;
 }
 
-int json_reader_uint(const cJSON *item, double max, uint64_t *out)
+int tf__json_uint(const cJSON *item, double max, uint64_t *out)
 {
     if (!cJSON_IsNumber(item))
         return 0;
     const double v = item->valuedouble;
-    if (!(v >= 0.0) || v > max || v > JSON_READER_MAX_EXACT_INT || floor(v) != v)
+    if (!(v >= 0.0) || v > max || v > TF_JSON_MAX_EXACT_INT || floor(v) != v)
         return 0;
     *out = (uint64_t)v;
     return 1;
 }
 
-void json_reader_describe(const cJSON *item, char *buf, size_t size)
+void tf__json_describe(const cJSON *item, char *buf, size_t size)
 {
     /* cJSON asks for 5 bytes more than it writes */
     if (size > 5 && cJSON_PrintPreallocated((cJSON *)item, buf, (int)(size - 5), 0))

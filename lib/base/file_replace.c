@@ -1,6 +1,6 @@
-/* file_writer.c — replacing a file whole; see file_writer.h. */
+/* file_replace.c — replacing a file whole; see file_replace.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "file_writer.h"
+#include "file_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,15 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A file being written: a temporary file in the target's directory until
- * commit renames it over the target. */
-typedef struct file_writer {
-    const char *path; /* the target */
-    char *tmp_path;   /* "<path>.tmp" and TEMP_DIGITS hex digits (malloc'ed) */
-    int fd;
-    char *err; /* where a failure's message goes */
-    size_t err_size;
-} file_writer;
+#include "alloc.h"
 
 /* A temporary file is "<target>.tmp" and this many hex digits; names are
  * tried until one does not exist yet, at most this many times. */
@@ -30,18 +22,18 @@ typedef struct file_writer {
 #define TEMP_DIGITS 16
 #define TEMP_ATTEMPTS 100
 
-/* Sets the writer's message (printf-style) and returns -1. */
-__attribute__((format(printf, 2, 3))) static int fail(file_writer *w, const char *format, ...)
+/* Sets the writer's message (printf-style) and returns result. */
+__attribute__((format(printf, 3, 4))) static int fail(tf__file_writer *w, tf__replace_result result,
+                                                      const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
     vsnprintf(w->err, w->err_size, format, ap);
     va_end(ap);
-    return -1;
+    return (int)result;
 }
 
-/* What a stat() mode says a file is, for messages. */
-static const char *file_kind(mode_t mode)
+const char *tf__file_kind(mode_t mode)
 {
     return S_ISREG(mode) ? "a regular file"
         : S_ISDIR(mode)  ? "a directory"
@@ -69,38 +61,38 @@ static void draw_temp_digits(char *digits)
         digits[i] = "0123456789abcdef"[x & 15];
 }
 
-/* Starts writing w->path: its temporary file open. */
-static int create(file_writer *w)
+int tf__replace_begin(tf__file_writer *w, const char *path, char *err, size_t err_size)
 {
-    const char *path = w->path;
+    *w = (tf__file_writer){
+        .path = path, .tmp_path = NULL, .fd = -1, .err = err, .err_size = err_size};
     struct stat st;
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a missing target is created */
-        return fail(w, "%s: not a regular file: it is %s; only a regular file is replaced", path,
-                    file_kind(st.st_mode));
+        return fail(w, TF__REPLACE_IO,
+                    "%s: not a regular file: it is %s; only a regular file is replaced", path,
+                    tf__file_kind(st.st_mode));
     const size_t path_len = strlen(path), base = path_len + strlen(TEMP_SUFFIX);
-    w->tmp_path = malloc(base + TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
+    w->tmp_path = tf__malloc(base + TEMP_DIGITS + 1); /* "<path>.tmp" digits NUL */
     if (!w->tmp_path)
-        return fail(w, "%s: cannot allocate a file name", path);
+        return fail(w, TF__REPLACE_NO_MEMORY, "%s: cannot allocate a file name", path);
     memcpy(w->tmp_path, path, path_len);
     memcpy(w->tmp_path + path_len, TEMP_SUFFIX, base - path_len);
     w->tmp_path[base + TEMP_DIGITS] = '\0';
-    int err = EEXIST;
-    for (int attempt = 0; w->fd < 0 && err == EEXIST && attempt < TEMP_ATTEMPTS; attempt++) {
+    int open_errno = EEXIST;
+    for (int attempt = 0; w->fd < 0 && open_errno == EEXIST && attempt < TEMP_ATTEMPTS; attempt++) {
         draw_temp_digits(w->tmp_path + base);
         /* O_EXCL: an existing name, a link included, is never opened */
         w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
-        err = errno;
+        open_errno = errno;
     }
     if (w->fd < 0) {
-        free(w->tmp_path);
+        tf__free(w->tmp_path);
         w->tmp_path = NULL;
-        return fail(w, "%s: cannot create: %s", path, strerror(err));
+        return fail(w, TF__REPLACE_IO, "%s: cannot create: %s", path, strerror(open_errno));
     }
     return 0;
 }
 
-/* Appends n bytes; short writes are continued. */
-static int write_all(file_writer *w, const void *data, size_t n)
+int tf__replace_write(tf__file_writer *w, const void *data, size_t n)
 {
     const char *p = data;
     while (n > 0) {
@@ -108,7 +100,7 @@ static int write_all(file_writer *w, const void *data, size_t n)
         if (put < 0 && errno == EINTR)
             continue;
         if (put <= 0)
-            return fail(w, "%s: cannot write: %s", w->path,
+            return fail(w, TF__REPLACE_IO, "%s: cannot write: %s", w->path,
                         put < 0 ? strerror(errno) : "no byte written");
         p += put;
         n -= (size_t)put;
@@ -116,21 +108,20 @@ static int write_all(file_writer *w, const void *data, size_t n)
     return 0;
 }
 
-/* Closes and removes the temporary file. */
-static void discard(file_writer *w)
+void tf__replace_discard(tf__file_writer *w)
 {
     if (w->fd >= 0)
         close(w->fd);
     if (w->tmp_path)
         unlink(w->tmp_path);
-    free(w->tmp_path);
+    tf__free(w->tmp_path);
     w->tmp_path = NULL;
     w->fd = -1;
 }
 
 /* Syncs the directory of w->path, which now holds the renamed file; its
  * name is written over w->tmp_path, which is longer. */
-static int sync_directory(file_writer *w)
+static int sync_directory(tf__file_writer *w)
 {
     const char *slash = strrchr(w->path, '/');
     const size_t len = !slash || slash == w->path ? 1 : (size_t)(slash - w->path);
@@ -141,17 +132,15 @@ static int sync_directory(file_writer *w)
     const int err = errno;
     if (fd >= 0)
         close(fd);
-    free(w->tmp_path);
+    tf__free(w->tmp_path);
     w->tmp_path = NULL;
     if (!ok)
-        return fail(w, "%s: written, but its directory cannot be synced: %s", w->path,
-                    strerror(err));
+        return fail(w, TF__REPLACE_IO, "%s: written, but its directory cannot be synced: %s",
+                    w->path, strerror(err));
     return 0;
 }
 
-/* Syncs the data, renames the temporary file over the target and syncs the
- * directory; before the rename, a failure removes the temporary file. */
-static int commit(file_writer *w)
+int tf__replace_commit(tf__file_writer *w)
 {
     const char *failed = fsync(w->fd) != 0 ? "cannot sync" : NULL;
     int err = errno;
@@ -165,20 +154,21 @@ static int commit(file_writer *w)
         err = errno;
     }
     if (failed) {
-        discard(w);
-        return fail(w, "%s: %s: %s", w->path, failed, strerror(err));
+        tf__replace_discard(w);
+        return fail(w, TF__REPLACE_IO, "%s: %s: %s", w->path, failed, strerror(err));
     }
     return sync_directory(w);
 }
 
-int file_replace(const char *path, const void *data, size_t n, char *err, size_t err_size)
+int tf__file_replace(const char *path, const void *data, size_t n, char *err, size_t err_size)
 {
-    file_writer w = {.path = path, .tmp_path = NULL, .fd = -1, .err = err, .err_size = err_size};
-    if (create(&w) != 0)
-        return -1;
-    if (write_all(&w, data, n) != 0) {
-        discard(&w);
-        return -1;
+    tf__file_writer w;
+    int result = tf__replace_begin(&w, path, err, err_size);
+    if (result != TF__REPLACE_OK)
+        return result;
+    if ((result = tf__replace_write(&w, data, n)) != TF__REPLACE_OK) {
+        tf__replace_discard(&w);
+        return result;
     }
-    return commit(&w);
+    return tf__replace_commit(&w);
 }
