@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "utf8_bytes.h"
+#include "utf8.h"
 
 /* The media types an image input may have, and the first bytes of their
  * files (PNG's signature; JPEG's SOI and a marker; WebP's "RIFF" at 0 and
@@ -203,7 +203,7 @@ static const image_type *type_of_bytes(const uint8_t *data, size_t size)
 static int decode_uri(const char *uri, const char *field, size_t i, const char *kind, uint8_t **out,
                       size_t *size, serve_error *e)
 {
-    const int quoted = utf8_prefix(uri, SERVE_QUOTE_BYTES);
+    const int quoted = tf__utf8_prefix(uri, SERVE_QUOTE_BYTES);
     if (strncasecmp(uri, "data:", 5) != 0)
         return serve_error_set(e, 400, field,
                                "%s[%zu]: expected an image as a data URI (%s: this server's "
@@ -220,7 +220,8 @@ static int decode_uri(const char *uri, const char *field, size_t i, const char *
         return serve_error_set(e, 400, field,
                                "%s[%zu]: a data URI of type \"%.*s\"; expected image/png, "
                                "image/jpeg or image/webp",
-                               field, i, utf8_prefix(head, type_len < 64 ? type_len : 64), head);
+                               field, i, tf__utf8_prefix(head, type_len < 64 ? type_len : 64),
+                               head);
     if (comma - head < 7 || strncasecmp(comma - 7, ";base64", 7) != 0)
         return serve_error_set(e, 400, field,
                                "%s[%zu]: a data URI without \";base64\" before its ',': "

@@ -100,7 +100,7 @@ int serve_field_modality(serve_request *r, serve_error *e)
     if (strcmp(m, "text") != 0 && strcmp(m, "image") != 0)
         return serve_error_set(e, 400, "modality",
                                "modality: expected \"text\" or \"image\", got \"%.*s\"",
-                               utf8_prefix(m, SERVE_QUOTE_BYTES), m);
+                               tf__utf8_prefix(m, SERVE_QUOTE_BYTES), m);
     r->modality = strcmp(m, "image") == 0 ? SERVE_MODALITY_IMAGE : SERVE_MODALITY_TEXT;
     return 0;
 }
