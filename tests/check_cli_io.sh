@@ -2,7 +2,8 @@
 # check_cli_io.sh TFENC DATA_DIR — tfenc never reports success when its
 # output is lost, and never silently cuts its input:
 #  - every subcommand that prints exits 1 with a message when stdout is
-#    /dev/full, as does `embed --npy /dev/full`;
+#    /dev/full; `embed --out` / `--npy` replace a regular file whole or
+#    leave it as it was (a device or a link refused);
 #  - `embed --file` refuses a directory, a missing file and a line with a
 #    NUL byte, and a tokenizer error names the file and line;
 #  - every message is one line of UTF-8: a byte of a path or an argument
@@ -66,8 +67,31 @@ embed --model "$model" --vocab "$vocab" --output jsonl hello
 embed --model "$model" --vocab "$vocab" --output npy hello
 embed --help
 EOF
-fails 1 "tfenc embed: --npy /dev/full: cannot write: No space left on device" \
+# --out and --npy replace a regular file whole (a temporary file renamed over
+# it): a device or a link is refused, and a write that fails (here past the
+# file-size limit, SIGXFSZ ignored) leaves the old file as it was, with no
+# temporary file beside it
+fails 1 "tfenc embed: --npy /dev/full: not a regular file: it is a character device; only a regular file is replaced" \
     embed --model "$model" --vocab "$vocab" --npy /dev/full hello >/dev/null
+mkdir "$tmp/outdir"
+printf 'target\n' >"$tmp/outdir/target"
+ln -s target "$tmp/outdir/link"
+fails 1 "tfenc embed: --out $tmp/outdir/link: not a regular file: it is a symbolic link; only a regular file is replaced" \
+    embed --model "$model" --vocab "$vocab" --out "$tmp/outdir/link" hello
+printf 'old\n' >"$tmp/outdir/vectors.txt"
+too_large() {
+    ( ulimit -f 1 && trap '' XFSZ && exec "$@" ) 2>"$tmp/err" && return 1
+    grep -q ": cannot write: File too large$" "$tmp/err" || { cat "$tmp/err"; return 1; }
+    [ "$(cat "$tmp/outdir/vectors.txt")" = old ] || { echo "$*: the old file was cut"; return 1; }
+    [ "$(ls "$tmp/outdir")" = "$(printf 'link\ntarget\nvectors.txt')" ] ||
+        { echo "$*: a temporary file was left:"; ls "$tmp/outdir"; return 1; }
+}
+texts=$(seq 1 64)
+# shellcheck disable=SC2086
+too_large "$tfenc" embed --model "$model" --vocab "$vocab" --out "$tmp/outdir/vectors.txt" $texts
+# shellcheck disable=SC2086
+too_large "$tfenc" embed --model "$model" --vocab "$vocab" --npy "$tmp/outdir/vectors.txt" $texts
+[ "$(cat "$tmp/outdir/target")" = target ] || { echo "--out wrote through a link"; exit 1; }
 
 fails 1 "tfenc embed: --file $tmp: is a directory, not a text file" \
     embed --model "$model" --vocab "$vocab" --file "$tmp" >"$tmp/out"

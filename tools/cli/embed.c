@@ -23,6 +23,7 @@
 #include "model_arg.h"
 #include "npy.h"
 #include "options.h"
+#include "out_file.h"
 #include "pipeline_cli.h"
 #include "quantize_cli.h"
 #include "text_lines.h"
@@ -534,16 +535,18 @@ static int write_rows(const embed_options *o, const cli_rows *rows, int D)
         put_rows(stdout, o, rows, D); /* a failure: tfenc.c's check */
         return 0;
     }
-    errno = 0;
-    FILE *f = fopen(o->out, "wb");
-    int ok = f != NULL && put_rows(f, o, rows, D) == 0;
-    ok = ok && fflush(f) == 0 && !ferror(f);
-    const int err = errno ? errno : EIO;
-    if (f && fclose(f) != 0)
+    out_file out;
+    int ok = out_file_open(&out, o->out) == 0;
+    if (ok && put_rows(out.f, o, rows, D) != 0) {
+        snprintf(out.err, sizeof out.err, "%s: cannot write: %s", o->out,
+                 strerror(errno ? errno : EIO));
+        out_file_discard(&out);
         ok = 0;
+    } else if (ok) {
+        ok = out_file_close(&out) == 0;
+    }
     if (!ok) {
-        cli_error("embed", "%s %s: cannot write: %s", o->out_flag, o->out,
-                  strerror(errno ? errno : err));
+        cli_error("embed", "%s %s", o->out_flag, out.err);
         return CLI_FAILED;
     }
     if (o->precision == TF_PRECISION_FLOAT32)

@@ -8,6 +8,7 @@
 
 #include "cli_message.h"
 #include "options.h"
+#include "out_file.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
 
@@ -39,17 +40,18 @@ static void write_line(FILE *f, const tf_sparse_vectors *v, size_t i, const tf_t
 static int write_all(const embed_sparse_options *o, const tf_sparse_vectors *v,
                      const tf_tokenizer *tok)
 {
-    FILE *f = o->out ? fopen(o->out, "w") : stdout;
-    if (!f) {
-        cli_error("embed", "--out %s: cannot open it for writing", o->out);
+    out_file out;
+    if (out_file_open(&out, o->out) != 0) {
+        cli_error("embed", "--out %s", out.err);
         return CLI_FAILED;
     }
     for (size_t i = 0; i < tf_sparse_vectors_count(v); i++)
-        write_line(f, v, i, tok);
-    const int failed = ferror(f) | (o->out ? fclose(f) != 0 : fflush(f) != 0);
-    if (failed)
-        cli_error("embed", "%s: writing failed", o->out ? o->out : "standard output");
-    return failed ? CLI_FAILED : 0;
+        write_line(out.f, v, i, tok);
+    if (out_file_close(&out) != 0) {
+        cli_error("embed", "%s%s", o->out ? "--out " : "", out.err);
+        return CLI_FAILED;
+    }
+    return 0;
 }
 
 int embed_sparse_run(const embed_sparse_options *o)

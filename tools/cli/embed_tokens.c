@@ -14,6 +14,7 @@
 
 #include "cli_message.h"
 #include "options.h"
+#include "out_file.h"
 #include "pipeline_cli.h"
 #include "quantize_cli.h"
 #include "tfenc.h"
@@ -58,20 +59,21 @@ static void write_line(FILE *f, const cli_rows *rows, size_t first, size_t n, in
 /* The lines of v's inputs, their rows in rows, on stdout or in --out. */
 static int write_all(const embed_tokens_options *o, const tf_token_vectors *v, const cli_rows *rows)
 {
-    FILE *f = o->out ? fopen(o->out, "w") : stdout;
-    if (!f) {
-        cli_error("embed", "--out %s: cannot open it for writing", o->out);
+    out_file out;
+    if (out_file_open(&out, o->out) != 0) {
+        cli_error("embed", "--out %s", out.err);
         return CLI_FAILED;
     }
     for (size_t i = 0, first = 0; i < tf_token_vectors_count(v); i++) {
         const size_t n = (size_t)tf_token_vectors_rows(v, i);
-        write_line(f, rows, first, n, tf_token_vectors_dim(v));
+        write_line(out.f, rows, first, n, tf_token_vectors_dim(v));
         first += n;
     }
-    const int failed = ferror(f) | (o->out ? fclose(f) != 0 : fflush(f) != 0);
-    if (failed)
-        cli_error("embed", "%s: writing failed", o->out ? o->out : "standard output");
-    return failed ? CLI_FAILED : 0;
+    if (out_file_close(&out) != 0) {
+        cli_error("embed", "%s%s", o->out ? "--out " : "", out.err);
+        return CLI_FAILED;
+    }
+    return 0;
 }
 
 /* v's rows in --precision, written: 0, or CLI_FAILED after a message. */

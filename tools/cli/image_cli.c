@@ -17,6 +17,7 @@
 #include "model_arg.h"
 #include "npy.h"
 #include "options.h"
+#include "out_file.h"
 #include "pipeline_cli.h"
 #include "text_lines.h"
 #include "tfenc.h"
@@ -386,19 +387,21 @@ static void print_vectors(FILE *f, const image_options *o, const float *v, size_
 /* vectors [n, D] as --output says on stdout or in --out: 0, or CLI_FAILED. */
 static int write_vectors(const image_options *o, const float *v, size_t D)
 {
-    FILE *f = o->out ? fopen(o->out, "wb") : stdout;
-    int ok = f != NULL;
+    out_file out;
+    int ok = out_file_open(&out, o->out) == 0;
     const int64_t dims[2] = {(int64_t)o->n, (int64_t)D};
-    if (ok && o->output == OUT_NPY)
-        ok = npy_fwrite_f32(f, v, 2, dims) == 0;
-    else if (ok)
-        print_vectors(f, o, v, D);
-    if (o->out && f) {
-        ok = fflush(f) == 0 && !ferror(f) && ok;
-        ok = fclose(f) == 0 && ok;
+    if (ok && o->output == OUT_NPY && npy_fwrite_f32(out.f, v, 2, dims) != 0) {
+        snprintf(out.err, sizeof out.err, "%s: cannot write: %s",
+                 o->out ? o->out : "standard output", strerror(errno ? errno : EIO));
+        out_file_discard(&out);
+        ok = 0;
+    } else if (ok) {
+        if (o->output != OUT_NPY)
+            print_vectors(out.f, o, v, D);
+        ok = out_file_close(&out) == 0;
     }
     if (!ok) {
-        cli_error(o->command, "--out %s: cannot write: %s", o->out, strerror(errno ? errno : EIO));
+        cli_error(o->command, "%s%s", o->out ? "--out " : "", out.err);
         return CLI_FAILED;
     }
     if (o->out)

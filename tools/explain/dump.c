@@ -16,6 +16,7 @@
 
 #include "cli_message.h"
 #include "npy.h"
+#include "out_file.h"
 #include "shape_text.h"
 
 static int path_of(char *buf, size_t size, const char *dir, const char *name, const char *ext)
@@ -52,6 +53,26 @@ static cJSON *index_json(const recording *rec, const char *const *tokens, int n_
     return root;
 }
 
+/* ev as a .npy file at path, replaced whole: 0, or -1 after a message. */
+static int write_npy(const char *path, const recorded *ev)
+{
+    out_file out;
+    if (out_file_open(&out, path) != 0) {
+        cli_error("explain", "%s", out.err);
+        return -1;
+    }
+    if (npy_fwrite_f32(out.f, ev->data, ev->rank, ev->dims) != 0) {
+        cli_error("explain", "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+        out_file_discard(&out);
+        return -1;
+    }
+    if (out_file_close(&out) != 0) {
+        cli_error("explain", "%s", out.err);
+        return -1;
+    }
+    return 0;
+}
+
 int dump_write(const char *dir, const recording *rec, const char *const *tokens, int n_tokens,
                const char *description)
 {
@@ -66,21 +87,26 @@ int dump_write(const char *dir, const recording *rec, const char *const *tokens,
             cli_error("explain", "--dump %s: a path longer than %d bytes", dir, PATH_MAX);
             return -1;
         }
-        if (npy_write_f32(path, ev->data, ev->rank, ev->dims) != 0) {
-            cli_error("explain", "%s: cannot write: %s", path, strerror(errno));
+        if (write_npy(path, ev) != 0)
             return -1;
-        }
     }
     cJSON *root = index_json(rec, tokens, n_tokens, description);
     char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
-    FILE *f = text && path_of(path, sizeof path, dir, "index", ".json") ? fopen(path, "w") : NULL;
-    const int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
-        f = NULL;
+    out_file out;
+    int ok = 0;
+    if (!text)
+        snprintf(out.err, sizeof out.err, "%s/index.json: cannot write: out of memory", dir);
+    else if (!path_of(path, sizeof path, dir, "index", ".json"))
+        snprintf(out.err, sizeof out.err, "--dump %s: a path longer than %d bytes", dir, PATH_MAX);
+    else if (out_file_open(&out, path) == 0) {
+        fputs(text, out.f);
+        fputc('\n', out.f);
+        ok = out_file_close(&out) == 0; /* a failed write shows in its ferror */
+    }
     free(text);
-    if (!ok || !f) {
-        cli_error("explain", "%s/index.json: cannot write: %s", dir, strerror(errno));
+    if (!ok) {
+        cli_error("explain", "%s", out.err);
         return -1;
     }
     printf("wrote %zu tensors (float32 .npy) and index.json to %s\n", rec->n, dir);

@@ -156,16 +156,3 @@ int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims)
 {
     return npy_fwrite(f, "<f4", sizeof *data, data, rank, dims);
 }
-
-int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    const int ok = npy_fwrite_f32(f, data, rank, dims) == 0;
-    const int first_error = errno; /* of the write that failed, if one did */
-    const int closed = fclose(f) == 0;
-    if (!ok)
-        errno = first_error;
-    return closed && ok ? 0 : -1;
-}

@@ -21,11 +21,8 @@ typedef struct npy_array {
 int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
 void npy_free(npy_array *a);
 
-/* Writes data (float32, rank dims) to path; 0, or -1 with errno saying
- * why. */
-int npy_write_f32(const char *path, const float *data, int rank, const int64_t *dims);
-/* The same onto an open stream (stdout), which stays open; 0, or -1 with
- * errno saying why. */
+/* Writes data (float32, rank dims) onto an open stream, which stays open;
+ * 0, or -1 with errno saying why. */
 int npy_fwrite_f32(FILE *f, const float *data, int rank, const int64_t *dims);
 /* Any dtype: descr its name ("<f4", "|i1", "|u1"), item_bytes its size. */
 int npy_fwrite(FILE *f, const char *descr, size_t item_bytes, const void *data, int rank,
