@@ -12,11 +12,12 @@ its request; a client that goes away frees its slot; slow-loris connections
 (half a request, or a request a byte at a time) from one address or many
 neither lock other clients out nor hold their slots past the timeouts; a
 folder of a kind no route serves is refused at start; SIGTERM under load
-answers what was admitted and exits 0. TEI's routes (POST /, /similarity,
+answers what was admitted and exits 0, whichever of its threads it reaches. TEI's routes (POST /, /similarity,
 /decode, /embed_all, /predict's batch form, token ids, "Left" truncation) and
 OpenAI's (/v1/models, 2048 inputs) checked against TEI's schemas
 (tei_schemas.json) and the CLI's numbers."""
 import base64
+import ctypes
 import http.client
 import json
 import math
@@ -1004,6 +1005,30 @@ def test_sigterm_under_load():
     assert "SIGTERM: finishing" in s.log()
 
 
+def test_signal_to_every_thread():
+    """SIGTERM sent to one thread of the server, each in turn (tgkill), stops
+    it as the process's would: the BLAS's worker threads, started when the
+    library loads, block no signal, and one took the signal's default action
+    (the process killed, exit status -15, nothing finished)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    sys_tgkill = 234  # x86-64's tgkill(2)
+    for target in range(64):
+        s = Server(ST)
+        tids = sorted(int(t) for t in os.listdir(f"/proc/{s.proc.pid}/task"))
+        if target >= len(tids):
+            s.proc.kill()
+            s.proc.wait()
+            assert target >= 3, ("threads", tids)  # main, the BLAS's worker, the listener
+            break
+        assert libc.syscall(sys_tgkill, s.proc.pid, tids[target], signal.SIGTERM) == 0
+        try:
+            rc = s.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            rc = "still running 30 s after SIGTERM"
+        assert rc == 0 and "SIGTERM: finishing" in s.log(), ("thread", target, "of", len(tids),
+                                                             rc, s.log())
+
+
 def main():
     s = Server(ST, "--max-client-batch", "8", "--payload-limit", "4096")
     try:
@@ -1031,6 +1056,7 @@ def main():
         test_slow_loris()
         test_slow_requests()
         test_sigterm_under_load()
+        test_signal_to_every_thread()
     finally:
         for server in SERVERS:
             if server.proc.poll() is None:

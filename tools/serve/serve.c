@@ -21,6 +21,7 @@
 #include "route_table.h"
 #include "serve_precision.h"
 #include "server.h"
+#include "stop_signal.h"
 #include "utf8.h"
 
 /* Seconds a stop waits for the responses of admitted requests to be sent. */
@@ -266,15 +267,6 @@ static int load_calibration(const char *path, const tf_pipeline *p, const char *
     return 0;
 }
 
-/* Waits for SIGTERM or SIGINT (blocked in every thread). */
-static int wait_for_stop(const sigset_t *stop)
-{
-    int sig = 0;
-    while (sigwait(stop, &sig) != 0)
-        ;
-    return sig;
-}
-
 /* Until the requests admitted have been answered, at most SERVE_DRAIN_SECONDS. */
 static void drain(serve_server *s)
 {
@@ -283,7 +275,7 @@ static void drain(serve_server *s)
         nanosleep(&tick, NULL);
 }
 
-static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
+static int run(serve_server *s, const serve_options *o)
 {
     struct sockaddr_storage addr;
     int ipv6;
@@ -313,7 +305,7 @@ static int run(serve_server *s, const serve_options *o, const sigset_t *stop)
         cli_line("tfenc serve: %s (%s) on http://%s%s%s:%u", s->model_id,
                  tf_pipeline_kind_name(tf_pipeline_kind_of(s->p)), ipv6 ? "[" : "", o->host,
                  ipv6 ? "]" : "", port);
-        const int sig = wait_for_stop(stop);
+        const int sig = stop_signal_wait();
         cli_line("tfenc serve: %s: finishing %zu queued requests",
                  sig == SIGINT ? "SIGINT" : "SIGTERM", serve_batcher_depth(s->batcher));
     }
@@ -353,14 +345,11 @@ int tfenc_serve(int argc, char **argv)
         return cli_parse_status(rc);
     if (!(o.model = cli_model_path("serve", &o.source, &rc)))
         return rc;
-    /* SIGTERM and SIGINT are waited for by the main thread only: blocked
-     * before any thread starts, so every thread inherits the mask. */
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    if (stop_signal_catch() != 0) {
+        cli_error("serve", "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
+        cli_model_free(&o.source);
+        return CLI_FAILED;
+    }
     /* a bare *ForMaskedLM folder: its head with --pooling splade, else its encoder */
     const unsigned kinds = o.pooling
         ? PIPELINE_CLI_ANY_KIND
@@ -398,7 +387,7 @@ int tfenc_serve(int argc, char **argv)
                                  .api_key = o.api_key,
                                  .connections = connection_limits(&o)}};
     serve_metrics_init(&s.metrics);
-    rc = run(&s, &o, &stop);
+    rc = run(&s, &o);
     serve_metrics_destroy(&s.metrics);
     free(calibration.ranges);
     tf_pipeline_destroy(p);
