@@ -224,7 +224,7 @@ static int take_embed(cli_args *a, const char *arg, void *user)
         return choose_output(a->command, o, OUTPUT_JSON, arg);
     int32_t *sparse_flag = !strcmp(arg, "--sparse") ? &o->sparse
         : !strcmp(arg, "--multi-vector")            ? &o->multi_vector
-        : !strcmp(arg, "--query")                   ? &o->sparse_opts.is_query
+        : !strcmp(arg, "--query")                   ? &o->sparse_opts.job.is_query
         : !strcmp(arg, "--decode-tokens")           ? &o->sparse_opts.decode_tokens
                                                     : NULL;
     if (sparse_flag) {
@@ -647,6 +647,20 @@ static int embed_folder(embed_options *o)
     return rc;
 }
 
+/* The texts and the run's settings, as --sparse and --multi-vector take them. */
+static embed_job job_of(const embed_options *o)
+{
+    return (embed_job){.model = o->model,
+                       .texts = o->texts,
+                       .n = o->n_texts,
+                       .prompt_name = o->prompt_name,
+                       .batch_size = o->batch_size,
+                       .threads = o->threads,
+                       .max_length = o->max_length,
+                       .is_query = o->sparse_opts.job.is_query,
+                       .out = o->out};
+}
+
 /* --sparse (embed_sparse.c): its flags with it, the dense vectors' refused. */
 static int embed_sparse(embed_options *o)
 {
@@ -662,11 +676,8 @@ static int embed_sparse(embed_options *o)
                   flag);
         return CLI_USAGE;
     }
-    embed_sparse_options *s = &o->sparse_opts;
-    s->model = o->model, s->texts = o->texts, s->n = o->n_texts, s->prompt_name = o->prompt_name;
-    s->batch_size = o->batch_size, s->threads = o->threads, s->max_length = o->max_length;
-    s->out = o->out;
-    return embed_sparse_run(s);
+    o->sparse_opts.job = job_of(o);
+    return embed_sparse_run(&o->sparse_opts);
 }
 
 /* --multi-vector (embed_tokens.c): its flags with it, the pooled vectors' refused. */
@@ -682,18 +693,10 @@ static int embed_tokens(embed_options *o)
         cli_error("embed", "%s: not with --multi-vector (one JSON line of vectors a text)", flag);
         return CLI_USAGE;
     }
-    const embed_tokens_options t = {.model = o->model,
-                                    .texts = o->texts,
-                                    .n = o->n_texts,
-                                    .prompt_name = o->prompt_name,
-                                    .batch_size = o->batch_size,
-                                    .threads = o->threads,
-                                    .max_length = o->max_length,
-                                    .is_query = o->sparse_opts.is_query,
+    const embed_tokens_options t = {.job = job_of(o),
                                     .normalize = o->normalize,
                                     .precision = o->precision,
-                                    .calibration = o->calibration,
-                                    .out = o->out};
+                                    .calibration = o->calibration};
     return embed_tokens_run(&t);
 }
 

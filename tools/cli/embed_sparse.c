@@ -8,7 +8,6 @@
 
 #include "cli_message.h"
 #include "options.h"
-#include "out_file.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
 
@@ -37,42 +36,35 @@ static void write_line(FILE *f, const tf_sparse_vectors *v, size_t i, const tf_t
     fputs("}\n", f);
 }
 
-static int write_all(const embed_sparse_options *o, const tf_sparse_vectors *v,
-                     const tf_tokenizer *tok)
+/* What write_line needs a line. */
+typedef struct sparse_lines {
+    const tf_sparse_vectors *v;
+    const tf_tokenizer *tok; /* --decode-tokens, else NULL */
+} sparse_lines;
+
+static void line_of(FILE *f, size_t i, void *user)
 {
-    out_file out;
-    if (out_file_open(&out, o->out) != 0) {
-        cli_error("embed", "--out %s", out.err);
-        return CLI_FAILED;
-    }
-    for (size_t i = 0; i < tf_sparse_vectors_count(v); i++)
-        write_line(out.f, v, i, tok);
-    if (out_file_close(&out) != 0) {
-        cli_error("embed", "%s%s", o->out ? "--out " : "", out.err);
-        return CLI_FAILED;
-    }
-    return 0;
+    const sparse_lines *l = user;
+    write_line(f, l->v, i, l->tok);
 }
 
 int embed_sparse_run(const embed_sparse_options *o)
 {
     const unsigned kinds = PIPELINE_CLI_KIND(TF_PIPELINE_SPARSE) |
         PIPELINE_CLI_KIND(TF_PIPELINE_FILL_MASK);
-    tf_pipeline *p = pipeline_cli_load("embed", o->model, o->max_length, kinds);
+    tf_pipeline_args a;
+    size_t truncated;
+    tf_pipeline *p = embed_job_start(&o->job, kinds, &a, &truncated);
     if (!p)
         return CLI_FAILED;
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    size_t truncated = 0;
-    a.n = o->n, a.texts = o->texts, a.truncated = &truncated, a.prompt_name = o->prompt_name;
-    a.batch_size = o->batch_size, a.n_threads = o->threads;
-    a.is_query = o->is_query, a.max_active_dims = o->max_active_dims;
+    a.max_active_dims = o->max_active_dims;
     tf_sparse_vectors *v = NULL;
     const tf_status s = tf_pipeline_embed_sparse(p, &a, &v);
     int rc = s ? pipeline_cli_fail("embed", s) : 0;
     if (rc == 0) {
         pipeline_cli_truncated("embed", truncated, p);
-        rc = write_all(o, v, o->decode_tokens ? tf_pipeline_tokenizer(p) : NULL);
+        sparse_lines l = {v, o->decode_tokens ? tf_pipeline_tokenizer(p) : NULL};
+        rc = embed_job_write(&o->job, tf_sparse_vectors_count(v), line_of, &l);
     }
     tf_sparse_vectors_destroy(v);
     tf_pipeline_destroy(p);

@@ -14,7 +14,6 @@
 
 #include "cli_message.h"
 #include "options.h"
-#include "out_file.h"
 #include "pipeline_cli.h"
 #include "quantize_cli.h"
 #include "tfenc.h"
@@ -56,24 +55,19 @@ static void write_line(FILE *f, const cli_rows *rows, size_t first, size_t n, in
     fputs("]}\n", f);
 }
 
-/* The lines of v's inputs, their rows in rows, on stdout or in --out. */
-static int write_all(const embed_tokens_options *o, const tf_token_vectors *v, const cli_rows *rows)
+/* What write_line needs a line: the next text's rows start at first. */
+typedef struct token_lines {
+    const tf_token_vectors *v;
+    const cli_rows *rows;
+    size_t first;
+} token_lines;
+
+static void line_of(FILE *f, size_t i, void *user)
 {
-    out_file out;
-    if (out_file_open(&out, o->out) != 0) {
-        cli_error("embed", "--out %s", out.err);
-        return CLI_FAILED;
-    }
-    for (size_t i = 0, first = 0; i < tf_token_vectors_count(v); i++) {
-        const size_t n = (size_t)tf_token_vectors_rows(v, i);
-        write_line(out.f, rows, first, n, tf_token_vectors_dim(v));
-        first += n;
-    }
-    if (out_file_close(&out) != 0) {
-        cli_error("embed", "%s%s", o->out ? "--out " : "", out.err);
-        return CLI_FAILED;
-    }
-    return 0;
+    token_lines *l = user;
+    const size_t n = (size_t)tf_token_vectors_rows(l->v, i);
+    write_line(f, l->rows, l->first, n, tf_token_vectors_dim(l->v));
+    l->first += n;
 }
 
 /* v's rows in --precision, written: 0, or CLI_FAILED after a message. */
@@ -87,7 +81,8 @@ static int quantize_and_write(const embed_tokens_options *o, const tf_token_vect
         rc = cli_quantize("embed", o->precision, o->calibration, all, total,
                           tf_token_vectors_dim(v), &rows);
     if (rc == 0) {
-        rc = write_all(o, v, &rows);
+        token_lines l = {v, &rows, 0};
+        rc = embed_job_write(&o->job, tf_token_vectors_count(v), line_of, &l);
         cli_rows_free(&rows);
     }
     free(all);
@@ -98,15 +93,12 @@ int embed_tokens_run(const embed_tokens_options *o)
 {
     const unsigned kinds = PIPELINE_CLI_KIND(TF_PIPELINE_MULTI_VECTOR) |
         PIPELINE_CLI_KIND(TF_PIPELINE_EMBEDDING);
-    tf_pipeline *p = pipeline_cli_load("embed", o->model, o->max_length, kinds);
+    tf_pipeline_args a;
+    size_t truncated;
+    tf_pipeline *p = embed_job_start(&o->job, kinds, &a, &truncated);
     if (!p)
         return CLI_FAILED;
-    tf_pipeline_args a;
-    tf_pipeline_args_init(&a);
-    size_t truncated = 0;
-    a.n = o->n, a.texts = o->texts, a.truncated = &truncated, a.prompt_name = o->prompt_name;
-    a.batch_size = o->batch_size, a.n_threads = o->threads;
-    a.is_query = o->is_query, a.normalize = o->normalize ? 1 : -1;
+    a.normalize = o->normalize ? 1 : -1;
     tf_token_vectors *v = NULL;
     const tf_status s = tf_pipeline_embed_tokens(p, &a, &v);
     int rc = s ? pipeline_cli_fail("embed", s) : 0;
