@@ -791,7 +791,7 @@ TF_API void tf_forward_args_init(tf_forward_args *args); /* 0.1.0's */
  * has seen the events up to it. */
 TF_API tf_status tf_encoder_forward(const tf_encoder *enc, const tf_forward_args *args);
 
-/* ---- Tokenizers: tokenizer.json, and BERT's vocab.txt ---------------------- *
+/* ---- Tokenizers: tokenizer.json, BERT's vocab.txt, CLIP's and SigLIP's files - *
  *
  * Text to ids exactly as Hugging Face's tokenizers library does it, from a
  * tokenizer.json (its serialisation) or from BERT's vocab.txt.
@@ -909,9 +909,13 @@ TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
 #define tf_tokenizer_options_init(opts) tf_tokenizer_options_init_sized((opts), sizeof *(opts))
 
 /* Loads a tokenizer from path: a tokenizer.json (a name ending in ".json"),
- * a model directory (its tokenizer.json, else its vocab.txt), or a BERT
- * vocab.txt (one token per line, id = line number). opts may be NULL (the
- * defaults).
+ * a model directory (its tokenizer.json, else its vocab.txt, else, since
+ * 0.5.0, CLIP's vocab.json with merges.txt when tokenizer_config.json's
+ * tokenizer_class is CLIPTokenizer(Fast), else SigLIP's spiece.model when
+ * it is SiglipTokenizer: each read as transformers' converter would write
+ * its tokenizer.json), a BERT vocab.txt (one token per line, id = line
+ * number), a file named spiece.model, or a vocab.json with merges.txt
+ * beside it. opts may be NULL (the defaults).
  *
  * A model directory's tokenizer_config.json and special_tokens_map.json
  * are read as transformers' AutoTokenizer reads them (since 0.4.0):
@@ -934,9 +938,9 @@ TF_API void tf_tokenizer_options_init(tf_tokenizer_options *opts); /* 0.1.0's */
  * or null, where null and any integer from 2^31 on are no limit, as
  * transformers takes its VERY_LARGE_INTEGER int(1e30) (written
  * 1000000000000000019884624838656, or 1e30) for none; "512", 2.5, 0, -1
- * are refused. A folder with neither tokenizer.json nor vocab.txt is
- * TF_ERR_IO "<dir>: not a regular file: it is a directory, with neither
- * tokenizer.json nor vocab.txt"; a file of it that is a symbolic link to
+ * are refused. A folder with none of these is TF_ERR_IO "<dir>: not a
+ * regular file: it is a directory, with neither tokenizer.json nor
+ * vocab.txt (nor CLIP's ...)"; a file of it that is a symbolic link to
  * nothing is TF_ERR_IO naming the file and the link's target (see
  * tf_encoder_load), not taken as absent. */
 TF_API tf_status tf_tokenizer_load(const char *path, const tf_tokenizer_options *opts,
