@@ -1805,7 +1805,8 @@ TF_API tf_status tf_pipeline_zero_shot(const tf_pipeline *p, const tf_image_args
  * model.safetensors or model.safetensors.index.json and the shards it names,
  * tokenizer.json, tokenizer_config.json, special_tokens_map.json,
  * added_tokens.json, vocab.txt, vocab.json, merges.txt, the SentencePiece
- * models (spiece.model, sentencepiece.bpe.model, tokenizer.model), modules.json, config_sentence_transformers.json and
+ * models (spiece.model, sentencepiece.bpe.model, tokenizer.model),
+ * modules.json, config_sentence_transformers.json and
  * sentence_bert_config.json (and its sentence_<model>_config.json kin). Not
  * pytorch_model.bin, README.md, ONNX or other exports.
  *
