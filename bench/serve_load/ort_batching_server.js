@@ -12,6 +12,7 @@
 //
 //   node ort_batching_server.js MODEL_DIR PORT_FILE THREADS MAX_BATCH_TOKENS
 "use strict";
+const fs = require("fs");
 const { ort, loadVocab, createSession, serve } = require("./ort_common");
 
 const [dir, portFile, threads, maxBatchTokens] = process.argv.slice(2);
@@ -48,6 +49,12 @@ function padded(batch, T) {
 async function main() {
     const session = await createSession(dir, Number(threads));
     const queue = []; // {ids, resolve, reject}, oldest first
+    const counts = { runs: 0, rows: 0 }; // written to $ORT_BATCH_COUNTS on SIGTERM (serve_cpu.py)
+    if (process.env.ORT_BATCH_COUNTS)
+        process.on("SIGTERM", () => {
+            fs.writeFileSync(process.env.ORT_BATCH_COUNTS, `${counts.runs} ${counts.rows}\n`);
+            process.exit(0);
+        });
     let running = false, scheduled = false;
 
     async function runBatch() {
@@ -56,6 +63,7 @@ async function main() {
             return;
         running = true;
         const { batch, longest } = take(queue);
+        counts.runs++, counts.rows += batch.length;
         try {
             const out = (await session.run(padded(batch, longest))).embedding; // [B, W]
             const W = out.dims[1];
