@@ -7,26 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
+
 #ifdef TFENC_HAVE_LIBPNG
 #include <png.h>
-
-static const char base64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/* out (4 ceil(n / 3) + 1 bytes) = base64 of the n bytes of in, NUL-terminated. */
-static void base64(char *out, const uint8_t *in, size_t n)
-{
-    for (size_t i = 0; i < n; i += 3) {
-        const size_t left = n - i;
-        const uint32_t v = (uint32_t)in[i] << 16 | (left > 1 ? (uint32_t)in[i + 1] << 8 : 0) |
-            (left > 2 ? in[i + 2] : 0);
-        *out++ = base64_alphabet[v >> 18 & 63];
-        *out++ = base64_alphabet[v >> 12 & 63];
-        *out++ = left > 1 ? base64_alphabet[v >> 6 & 63] : '=';
-        *out++ = left > 2 ? base64_alphabet[v & 63] : '=';
-    }
-    *out = '\0';
-}
 
 int png_data_uri(const uint8_t *rgb, int height, int width, char **uri, char *err, size_t err_size)
 {
@@ -42,11 +26,12 @@ int png_data_uri(const uint8_t *rgb, int height, int width, char **uri, char *er
     int ok = png_image_write_to_memory(&image, NULL, &bytes, 0, rgb, 0, NULL) &&
         (png = malloc(bytes)) != NULL &&
         png_image_write_to_memory(&image, png, &bytes, 0, rgb, 0, NULL);
-    if (ok && !(*uri = malloc(sizeof prefix + 4 * ((bytes + 2) / 3))))
+    if (ok && !(*uri = malloc(sizeof prefix + tf__base64_length(bytes))))
         ok = 0;
     if (ok) {
         memcpy(*uri, prefix, sizeof prefix - 1);
-        base64(*uri + sizeof prefix - 1, png, bytes);
+        tf__base64_encode(png, bytes, *uri + sizeof prefix - 1);
+        (*uri)[sizeof prefix - 1 + tf__base64_length(bytes)] = '\0';
     } else {
         snprintf(err, err_size, "cannot encode the %d x %d image as PNG: %s", width, height,
                  image.message[0] ? image.message : "out of memory");

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base64.h"
 #include "utf8.h"
 
 /* The media types an image input may have, and the first bytes of their
@@ -119,60 +120,29 @@ int image_inputs_wanted(const tf_pipeline *p, const serve_request *q, const char
     return texts ? one_modality(q, field, kind, e) : 1;
 }
 
-/* The value of base64 character c (RFC 4648, section 4), or -1. */
-static int base64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
 /* The bytes of base64 text b64[0..len) (RFC 4648's alphabet; its '='
  * padding, or none) into *out (malloc'ed), *size of them. */
 static int base64_decode(const char *b64, size_t len, const char *field, size_t i, uint8_t **out,
                          size_t *size, serve_error *e)
 {
-    size_t chars = len; /* without the padding */
-    while (chars > 0 && len - chars < 2 && b64[chars - 1] == '=')
-        chars--;
-    if (chars % 4 == 1 || (chars < len && len % 4 != 0))
+    size_t bad_at = 0;
+    switch (tf__base64_decode(b64, len, 0, out, size, &bad_at)) {
+    case TF__BASE64_OK:
+        return 0;
+    case TF__BASE64_LENGTH:
         return serve_error_set(e, 400, field,
                                "%s[%zu]: the data URI's base64 is %zu characters long, which "
                                "no bytes encode (4 for every 3 bytes, padded with '=')",
                                field, i, len);
-    *out = malloc(chars / 4 * 3 + 2);
-    if (!*out)
+    case TF__BASE64_CHARACTER:
+        return serve_error_set(e, 400, field,
+                               "%s[%zu]: the data URI's base64 has byte 0x%02x at %zu, "
+                               "which is not base64 (A-Z, a-z, 0-9, '+', '/', '=' at the "
+                               "end)",
+                               field, i, (unsigned)(unsigned char)b64[bad_at], bad_at);
+    default:
         return serve_error_set(e, 500, "", "out of memory for an image of %zu bytes", len);
-    uint32_t bits = 0;
-    size_t n = 0;
-    for (size_t k = 0; k < chars; k++) {
-        const int v = base64_value((unsigned char)b64[k]);
-        if (v < 0) {
-            free(*out);
-            *out = NULL;
-            return serve_error_set(e, 400, field,
-                                   "%s[%zu]: the data URI's base64 has byte 0x%02x at %zu, "
-                                   "which is not base64 (A-Z, a-z, 0-9, '+', '/', '=' at the "
-                                   "end)",
-                                   field, i, (unsigned)(unsigned char)b64[k], k);
-        }
-        bits = bits << 6 | (uint32_t)v;
-        if (k % 4 == 3)
-            for (int shift = 16; shift >= 0; shift -= 8)
-                (*out)[n++] = (uint8_t)(bits >> shift);
     }
-    if (chars % 4 == 2) /* 12 bits: one byte */
-        (*out)[n++] = (uint8_t)(bits >> 4);
-    if (chars % 4 == 3) { /* 18 bits: two bytes */
-        (*out)[n++] = (uint8_t)(bits >> 10);
-        (*out)[n++] = (uint8_t)(bits >> 2);
-    }
-    *size = n;
-    return 0;
 }
 
 /* The image type whose media type is uri's (between "data:" and the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
 #include "utf8.h"
 
 /* Room for n more bytes and the NUL; marks o failed when there is none. */
@@ -129,15 +130,10 @@ void json_out_floats(json_out *o, const float *v, size_t n)
 
 void json_out_base64(json_out *o, const unsigned char *raw, size_t bytes)
 {
-    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char quad[4]; /* 3 bytes' base64 at a time */
     json_out_raw(o, "\"", 1);
     for (size_t i = 0; i < bytes; i += 3) {
-        const size_t left = bytes - i;
-        const uint32_t w = (uint32_t)raw[i] << 16 | (left > 1 ? (uint32_t)raw[i + 1] << 8 : 0) |
-            (left > 2 ? raw[i + 2] : 0);
-        const char quad[4] = {digits[w >> 18], digits[(w >> 12) & 63],
-                              left > 1 ? digits[(w >> 6) & 63] : '=',
-                              left > 2 ? digits[w & 63] : '='};
+        tf__base64_encode(raw + i, bytes - i < 3 ? bytes - i : 3, quad);
         json_out_raw(o, quad, 4);
     }
     json_out_raw(o, "\"", 1);

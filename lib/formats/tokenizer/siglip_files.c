@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "base64.h"
 #include "error.h"
 #include "file.h"
 #include "json_fields.h"
@@ -101,22 +102,14 @@ static tf_status check_model(const tf__spiece_model *m, const char *path)
 
 /* ---- The tokenizer.json --------------------------------------------------------- */
 
-/* bytes[0..n) as base64 (standard alphabet, '=' padded), allocated into *out. */
-static int base64_encode(const unsigned char *bytes, size_t n, char **out)
+/* bytes[0..n) as base64, NUL-terminated, allocated into *out. */
+static int base64_text(const unsigned char *bytes, size_t n, char **out)
 {
-    static const char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *text = *out = tf__malloc((n + 2) / 3 * 4 + 1);
-    if (!text)
+    const size_t len = tf__base64_length(n);
+    if (!(*out = tf__malloc(len + 1)))
         return 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        const uint32_t group = (uint32_t)bytes[i] << 16 |
-            (i + 1 < n ? (uint32_t)bytes[i + 1] << 8 : 0) | (i + 2 < n ? bytes[i + 2] : 0);
-        for (size_t j = 0; j < 4; j++)
-            text[k++] = i + j <= n ? alphabet[group >> (18 - 6 * j) & 63] : '=';
-    }
-    text[k] = '\0';
+    tf__base64_encode(bytes, n, *out);
+    (*out)[len] = '\0';
     return 1;
 }
 
@@ -140,7 +133,7 @@ static int add_normalizers(cJSON *list, const tf__spiece_model *m, int lowercase
     if (ok && m->charsmap_len) {
         char *b64 = NULL;
         cJSON *pre = cJSON_CreateObject();
-        ok = base64_encode(m->charsmap, m->charsmap_len, &b64) &&
+        ok = base64_text(m->charsmap, m->charsmap_len, &b64) &&
             cJSON_AddStringToObject(pre, "type", "Precompiled") &&
             cJSON_AddStringToObject(pre, "precompiled_charsmap", b64) &&
             cJSON_AddItemToArray(list, pre);

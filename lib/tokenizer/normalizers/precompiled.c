@@ -10,6 +10,7 @@
 #include <utf8proc.h>
 
 #include "alloc.h"
+#include "base64.h"
 #include "error.h"
 
 #define TF_GRAPHEME_WHOLE 6 /* graphemes of fewer bytes are looked up whole */
@@ -25,53 +26,6 @@ typedef struct tf__precompiled {
 
 static void precompiled_destroy(tf__precompiled *p);
 
-static int base64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* The bytes of base64 text (standard alphabet, '=' padding to a multiple
- * of 4 characters) into *out (tf__malloc'd) and *len; 0 when malformed, -1
- * when out of memory. */
-static int base64_decode(const char *text, unsigned char **out, size_t *len)
-{
-    const size_t n = strlen(text);
-    if (n % 4)
-        return 0;
-    size_t pad = 0;
-    while (pad < 2 && pad < n && text[n - 1 - pad] == '=')
-        pad++;
-    unsigned char *bytes = tf__malloc(n / 4 * 3 + 1);
-    if (!bytes)
-        return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i += 4) {
-        uint32_t group = 0;
-        for (size_t j = 0; j < 4; j++) {
-            const int last = i + 4 == n;
-            const int padding = last && j >= 4 - pad;
-            const int v = padding ? 0 : base64_value((unsigned char)text[i + j]);
-            if (v < 0) {
-                tf__free(bytes);
-                return 0;
-            }
-            group = group << 6 | (uint32_t)v;
-        }
-        const size_t keep = i + 4 == n ? 3 - pad : 3;
-        for (size_t j = 0; j < keep; j++)
-            bytes[k++] = (unsigned char)(group >> (16 - 8 * j));
-    }
-    *out = bytes;
-    *len = k;
-    return 1;
-}
-
 /* The charsmap from its base64 text (as tokenizer.json writes it): a
  * little-endian uint32 byte size of the trie, the trie, the replacements
  * (valid UTF-8). A malformed one is TF_ERR_FORMAT naming `what`. */
@@ -80,10 +34,11 @@ static tf_status precompiled_load(tf__precompiled *p, const char *base64, const 
     memset(p, 0, sizeof *p);
     unsigned char *bytes = NULL;
     size_t len = 0;
-    const int decoded = base64_decode(base64, &bytes, &len);
-    if (decoded < 0)
+    size_t bad_at = 0;
+    const int decoded = tf__base64_decode(base64, strlen(base64), 1, &bytes, &len, &bad_at);
+    if (decoded == TF__BASE64_NO_MEMORY)
         return tf__fail(TF_ERR_OUT_OF_MEMORY, "%s: cannot allocate the charsmap", what);
-    if (!decoded)
+    if (decoded != TF__BASE64_OK)
         return tf__fail(TF_ERR_FORMAT, "%s: expected base64 (A-Z a-z 0-9 + /, '=' padding)", what);
     const uint32_t trie_bytes = len >= 4 ? (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 |
             (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24
