@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/expect.h"
 #include "common/json_fixture.h"
 #include "common/suite.h"
 #include "common/tmp_dir.h"
@@ -32,14 +33,6 @@ static const struct {
     int32_t dim;
 } folders[] = {{"clip", 24}, {"st_clip", 24}, {"siglip", 32}};
 #define N_FOLDERS ((int)(sizeof folders / sizeof *folders))
-
-#define expect_message(call, status, text)                                            \
-    do {                                                                              \
-        const tf_status got_ = (call);                                                \
-        ck_assert_msg(got_ == (status), "%s: expected %s, got %s (%s)", #call,        \
-                      tf_status_name(status), tf_status_name(got_), tf_last_error()); \
-        ck_assert_str_eq(tf_last_error(), (text));                                    \
-    } while (0)
 
 static path_buf folder(const char *name)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/expect.h"
 #include "common/json_fixture.h"
 #include "common/suite.h"
 #include "common/text_file.h"
@@ -36,14 +37,6 @@ static path_buf image_file(const char *name)
 {
     return join(join(join(data_dir, "images").s, "files").s, name);
 }
-
-#define expect_message(call, status, text)                                            \
-    do {                                                                              \
-        const tf_status got_ = (call);                                                \
-        ck_assert_msg(got_ == (status), "%s: expected %s, got %s (%s)", #call,        \
-                      tf_status_name(status), tf_status_name(got_), tf_last_error()); \
-        ck_assert_str_eq(tf_last_error(), (text));                                    \
-    } while (0)
 
 static tf_pipeline *load(const char *name)
 {

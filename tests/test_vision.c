@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/expect.h"
 #include "common/json_fixture.h"
 #include "npy.h"
 #include "common/suite.h"
@@ -29,15 +30,6 @@ static path_buf vision_dir(const char *name)
 {
     return join(join(test_dir("TFENC_DATA_DIR"), "vision").s, name);
 }
-
-/* `call` returns `status` and tf_last_error() is exactly `text`. */
-#define expect_message(call, status, text)                                            \
-    do {                                                                              \
-        const tf_status got_ = (call);                                                \
-        ck_assert_msg(got_ == (status), "%s: expected %s, got %s (%s)", #call,        \
-                      tf_status_name(status), tf_status_name(got_), tf_last_error()); \
-        ck_assert_str_eq(tf_last_error(), (text));                                    \
-    } while (0)
 
 static tf__vision_model *load(const char *folder)
 {
