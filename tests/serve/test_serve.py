@@ -22,6 +22,7 @@ import http.client
 import json
 import math
 import os
+import re
 import select
 import signal
 import socket
@@ -185,6 +186,30 @@ TEXTS = ["the cat sat on the mat.", "a dog runs fast!", "where is the big red ho
 LONG = "the quick brown fox jumps over the lazy dog and the cat sat on the mat"
 
 
+def check_shortest_numbers(s):
+    """Each number of a float vector's JSON reads back (as float32) as the bits base64
+    gives, and with one significant digit fewer (Python's correctly rounded %g) it
+    would not: the shortest text, as TEI and JavaScript write."""
+    c = s.conn()
+    c.request("POST", "/v1/embeddings", body=json.dumps({"input": TEXTS}).encode())
+    body = c.getresponse().read().decode()
+    texts = [m.split(",") for m in re.findall(r'"embedding":\[([^\]]*)\]', body)]
+    status, b64 = s.post("/v1/embeddings", {"input": TEXTS, "encoding_format": "base64"})
+    assert len(texts) == len(TEXTS) and status == 200, body
+    for row, d in zip(texts, b64["data"]):
+        raw = base64.b64decode(d["embedding"])
+        assert len(row) == len(raw) // 4, (row, len(raw))
+        for text, bits in zip(row, struct.unpack(f"<{len(raw) // 4}I", raw)):
+            as_float32 = struct.unpack("<f", struct.pack("<I", bits))[0]
+            assert struct.unpack("<I", struct.pack("<f", float(text)))[0] == bits, (text, bits)
+            mantissa = text.split("e")[0].lstrip("-").replace(".", "").strip("0")
+            digits = len(mantissa) or 1
+            if digits > 1:
+                shorter = "%.*g" % (digits - 1, as_float32)
+                assert struct.pack("<f", float(shorter)) != struct.pack("<I", bits), (text,
+                                                                                        shorter)
+
+
 def test_embeddings(s):
     want = tfenc_json("embed", "--model", ST, "--json", *TEXTS)["embeddings"]
     expected = json.load(open(os.path.join(ST, "expected.json")))
@@ -239,6 +264,7 @@ def test_embeddings(s):
     close([d["embedding"] for d in out["data"]], ln8, "dimensions_layer_norm (OpenAI)")
     close(s.post("/embed", {"inputs": TEXTS, "dimensions": 8, "dimensions_layer_norm": True})[1],
           ln8, "dimensions_layer_norm (TEI)")
+    check_shortest_numbers(s)
     raw_vec = s.post("/embed", {"inputs": [TEXTS[0]], "normalize": False})[1][0]
     norm = math.sqrt(sum(v * v for v in raw_vec))
     assert abs(norm - 1) > 1e-3, norm  # the folder's Normalize skipped

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli_message.h"
+#include "job_output.h"
 #include "options.h"
 #include "pipeline_cli.h"
 #include "tfenc.h"
@@ -21,8 +22,10 @@ static void write_line(FILE *f, const tf_sparse_vectors *v, size_t i, const tf_t
     for (int32_t j = 0; j < nnz; j++)
         fprintf(f, "%s%d", j ? ", " : "", (int)idx[j]);
     fputs("], \"values\": [", f);
-    for (int32_t j = 0; j < nnz; j++)
-        fprintf(f, "%s%.9g", j ? ", " : "", (double)val[j]);
+    for (int32_t j = 0; j < nnz; j++) {
+        char number[CLI_FLOAT_CHARS];
+        fprintf(f, "%s%s", j ? ", " : "", cli_float_text(number, val[j]));
+    }
     fputs("]", f);
     if (tok) {
         fputs(", \"tokens\": [", f);

@@ -7,18 +7,14 @@
 #include <unistd.h>
 
 #include "cli_message.h"
+#include "float_text.h"
 
-/* Significant digits that always round-trip a float32 (FLT_DECIMAL_DIG). */
-enum { FLOAT_ROUND_TRIP_DIGITS = 9 };
+_Static_assert((int)CLI_FLOAT_CHARS >= (int)TF_FLOAT_TEXT_MAX,
+               "a float's text fits CLI_FLOAT_CHARS");
 
 const char *cli_float_text(char buf[CLI_FLOAT_CHARS], float v)
 {
-    for (int digits = 1; digits < FLOAT_ROUND_TRIP_DIGITS; digits++) {
-        snprintf(buf, CLI_FLOAT_CHARS, "%.*g", digits, (double)v);
-        if (strtof(buf, NULL) == v)
-            return buf;
-    }
-    snprintf(buf, CLI_FLOAT_CHARS, "%.*g", FLOAT_ROUND_TRIP_DIGITS, (double)v);
+    tf__float_text(buf, v);
     return buf;
 }
 

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <time.h>
 
-/* A float32's text: the shortest of %.1g..%.9g that reads back (strtof) as
- * the same float, so that output parsed back gives the same bits. */
+/* A float32's text: the shortest that reads back as the same float
+ * (tf__float_text), so that output parsed back gives the same bits. */
 enum { CLI_FLOAT_CHARS = 32 };
 const char *cli_float_text(char buf[CLI_FLOAT_CHARS], float v);
 

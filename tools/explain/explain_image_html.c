@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "explain_image.h"
+#include "float_text.h"
 #include "html_page.h"
 #include "png_uri.h"
 
@@ -64,8 +65,11 @@ static void image_svg_open(html_page *p, const image_view *v, const char *uri, c
 static void data_values(html_page *p, const float *values, int n)
 {
     page_printf(p, " data-values=\"");
-    for (int i = 0; i < n; i++)
-        page_printf(p, i ? " %.9g" : "%.9g", (double)values[i]);
+    for (int i = 0; i < n; i++) {
+        char number[TF_FLOAT_TEXT_MAX];
+        tf__float_text(number, values[i]);
+        page_printf(p, i ? " %s" : "%s", number);
+    }
     page_printf(p, "\"");
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base64.h"
+#include "float_text.h"
 #include "utf8.h"
 
 /* Room for n more bytes and the NUL; marks o failed when there is none. */
@@ -111,8 +112,9 @@ void json_out_string(json_out *o, const char *s)
 
 void json_out_float(json_out *o, float v)
 {
+    char text[TF_FLOAT_TEXT_MAX];
     if (isfinite(v))
-        json_out_printf(o, "%.9g", (double)v);
+        json_out_raw(o, text, tf__float_text(text, v));
     else
         json_out_str(o, "null");
 }
