@@ -12,6 +12,11 @@ share is timed apart (tfenc-bench and a session.run loop).
 
     /usr/bin/python3 bench/serve_cpu.py [--tfenc build/tools/tfenc] [--requests 30]
         [--kernels Haswell]
+
+With --baseline OTHER_TFENC it compares two builds of tfenc serve instead
+(a change's A/B): both servers run at once and take turns, --rounds rounds
+of the same load, and each round prints both rates and CPU times a request
+and the ratio of the rates (--tfenc's over the baseline's).
 """
 import argparse
 import http.client
@@ -57,6 +62,36 @@ def load(port, texts, per_client):
     return time.time() - start
 
 
+def cpu_per_request(proc, port, texts, per_client):
+    """(req/s, server CPU ms a request) of one load."""
+    cpu0 = cpu_seconds(proc.pid)
+    wall = load(port, texts, per_client)
+    n = CLIENTS * per_client
+    return n / wall, 1000 * (cpu_seconds(proc.pid) - cpu0) / n
+
+
+def compare_builds(args, texts, tmp):
+    servers = {}
+    for name, path in (("baseline", args.baseline), ("tfenc", args.tfenc)):
+        build = argparse.Namespace(**vars(args))
+        build.tfenc = path
+        servers[name] = serve_load.start_server("batching", 1, args.kernels, build,
+                                                os.path.join(tmp, name))
+        load(servers[name][1], texts, 3)  # warm-up
+    ratios = []
+    for r in range(args.rounds):
+        got = {name: cpu_per_request(proc, port, texts, args.requests)
+               for name, (proc, port) in servers.items()}
+        ratios.append(got["tfenc"][0] / got["baseline"][0])
+        print(f"round {r + 1}: " + "; ".join(f"{name} {rate:.1f} req/s, {cpu:.3f} ms CPU a "
+                                             f"request" for name, (rate, cpu) in got.items())
+              + f"; tfenc / baseline {ratios[-1]:.3f}", flush=True)
+    for proc, _ in servers.values():
+        proc.terminate()
+        proc.wait()
+    print(f"median tfenc / baseline: {sorted(ratios)[len(ratios) // 2]:.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tfenc", default=os.path.join(HERE, "..", "build", "tools", "tfenc"))
@@ -64,10 +99,16 @@ def main():
     ap.add_argument("--node-modules", default=os.path.join(HERE, "compare_ort", "node_modules"))
     ap.add_argument("--requests", type=int, default=30, help="requests a client")
     ap.add_argument("--kernels", default="Haswell", help="OPENBLAS_CORETYPE, or detected")
+    ap.add_argument("--baseline", help="another tfenc to compare --tfenc with")
+    ap.add_argument("--rounds", type=int, default=5, help="with --baseline")
     args = ap.parse_args()
     args.max_batch_tokens = 16384
     texts = model.texts(16, 256, 1)
     tmp = tempfile.mkdtemp()
+    if args.baseline:
+        for name in ("baseline", "tfenc"):
+            os.mkdir(os.path.join(tmp, name))
+        return compare_builds(args, texts, tmp)
     counts = os.path.join(tmp, "ort_batch_counts")
     os.environ["ORT_BATCH_COUNTS"] = counts
     for server in ("batching", "ort-batching"):
@@ -77,9 +118,7 @@ def main():
             calls0 = metric(port, "te_batch_next_size_count")
             inputs0 = metric(port, "te_batch_next_size_sum")
         n = CLIENTS * args.requests
-        cpu0 = cpu_seconds(proc.pid)
-        wall = load(port, texts, args.requests)
-        cpu = cpu_seconds(proc.pid) - cpu0
+        rate, cpu_ms = cpu_per_request(proc, port, texts, args.requests)
         if server == "batching":
             calls = metric(port, "te_batch_next_size_count") - calls0
             inputs = metric(port, "te_batch_next_size_sum") - inputs0
@@ -88,8 +127,8 @@ def main():
         if server == "ort-batching":  # its counts include the warm-up's
             runs, rows = (int(x) for x in open(counts).read().split())
             calls, inputs = runs, rows
-        print(f"{server:13s}: {n} requests in {wall:.2f} s = {n / wall:.1f} req/s; server CPU "
-              f"{1000 * cpu / n:.3f} ms a request; {inputs / calls:.1f} inputs a forward call",
+        print(f"{server:13s}: {n} requests in {n / rate:.2f} s = {rate:.1f} req/s; server CPU "
+              f"{cpu_ms:.3f} ms a request; {inputs / calls:.1f} inputs a forward call",
               flush=True)
 
 
