@@ -1,15 +1,17 @@
 // ort_forward.js — session.run of the serve model (model.py's model.onnx) at
-// [B, 16], 1 intra-op thread, as ort_common.js creates its sessions: median
+// [B, T] (T 16 unless given), THREADS intra-op threads (1 unless given), as
+// ort_common.js creates its sessions: median
 // and best ms of REPS runs after one warm-up, and tokens/s. The forward that
 // bench/serve_cpu.py's servers run, timed alone (beside tfenc-bench's).
 //   NODE_PATH=bench/compare_ort/node_modules node bench/serve_load/ort_forward.js MODEL_DIR B REPS
+//       [T] [THREADS]
 "use strict";
 const { ort, createSession } = require("./ort_common");
 
 (async () => {
     const [dir, B, reps] = [process.argv[2], +process.argv[3], +process.argv[4]];
-    const T = 16;
-    const session = await createSession(dir, 1);
+    const T = +(process.argv[5] || 16), threads = +(process.argv[6] || 1);
+    const session = await createSession(dir, threads);
     const ids = new BigInt64Array(B * T), mask = new BigInt64Array(B * T).fill(1n);
     for (let i = 0; i < B * T; i++)
         ids[i] = BigInt(100 + ((i * 7919) % 5000));
