@@ -106,7 +106,7 @@ TF_API size_t tf_struct_size(const char *name);
  * The project's one statement of its version: the build reads it from here. */
 
 #define TFENC_VERSION_MAJOR 0
-#define TFENC_VERSION_MINOR 4
+#define TFENC_VERSION_MINOR 5
 #define TFENC_VERSION_PATCH 0
 #define TFENC_VERSION_NUMBER \
     (TFENC_VERSION_MAJOR * 10000 + TFENC_VERSION_MINOR * 100 + TFENC_VERSION_PATCH)
