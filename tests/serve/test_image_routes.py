@@ -14,15 +14,17 @@ Concurrent image requests each get their own vectors, and those with an image
 the library refuses among them only are refused. Refused, with TEI's or
 OpenAI's error shape, status and exact message: an image to a text model (a
 data URI without "modality": "text", or "modality": "image"), a text or token
-ids to an image model, images and texts mixed in a request without
-"modality", a data URI that is malformed (no ',', no ";base64", a type other
+ids to an image model, images and texts mixed in a request (or in /similarity's
+sentences) without "modality", a data URI that is malformed (no ',', no ";base64", a type other
 than PNG, JPEG or WebP, a base64 byte or length that is not base64's, bytes of
 another type than it says, nothing), bytes the library refuses (not an image,
 cut short: its message, naming the image's index), more pixels than
 --max-image-pixels, a body over --payload-limit, "dimensions" and
 "prompt_name" on images, raw_scores and pairs on an image classifier, the text
-routes (/similarity, /rerank, /embed_all, /embed_sparse, /tokenize, /decode)
-on an image model (424)."""
+routes (/rerank, /embed_all, /embed_sparse, /tokenize, /decode) on an image
+model (424). /similarity takes images on an image model, and on a whole CLIP
+folder a text or an image as the source and texts or images as the
+sentences: the cosines of the CLI's vectors."""
 import base64
 import json
 import os
@@ -55,6 +57,11 @@ def cli_vectors(folder, files, *flags):
     out = subprocess.run([TFENC, "embed", "--model", folder, "--image", *files, "--json", *flags],
                          check=True, capture_output=True, text=True).stdout
     return np.array(json.loads(out)["embeddings"], dtype=np.float32)
+
+
+def cosine64(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return float(a @ b / np.sqrt((a @ a) * (b @ b)))
 
 
 def same(got, want, what):
@@ -90,6 +97,10 @@ def check_embedding_folder(name):
     assert status == 200 and np.abs(np.array(root, np.float32) - unit[1:]).max() <= 1e-6, root
     status, out = s.post("/embed", {"inputs": uris, "normalize": False, "modality": "image"})
     same(out, raw, f"{name} /embed normalize false")
+    status, sims = s.post("/similarity", {"inputs": {"source_sentence": uris[0],
+                                                     "sentences": uris}})
+    assert status == 200 and validate(sims, "SimilarityResponse"), sims
+    assert np.abs(np.array(sims) - [cosine64(raw[0], v) for v in raw]).max() <= 1e-6, sims
     # one request a thread at once: each answer is its own image's vector
     results = {}
 
@@ -180,8 +191,9 @@ def check_refusals(s):
                 "dimensions: 4, but an image's vector is whole")
     check_error(s.post("/embed", {"inputs": [png], "prompt_name": "query"}), 422,
                 "prompt_name: images have no prompt; leave it out")
-    for path, body in (("/similarity", {"inputs": {"source_sentence": "a", "sentences": ["b"]}}),
-                       ("/rerank", {"query": "a", "texts": ["b"]}),
+    check_error(s.post("/similarity", {"inputs": {"source_sentence": "a", "sentences": [png]}}),
+                422, "inputs.source_sentence[0]: expected an image as a data URI")
+    for path, body in (("/rerank", {"query": "a", "texts": ["b"]}),
                        ("/embed_sparse", {"inputs": "a"}), ("/embed_all", {"inputs": "a"})):
         status, err = s.post(path, body)
         assert status == 424 and err["error_type"] == "Backend", (path, err)
@@ -189,7 +201,8 @@ def check_refusals(s):
     for path, body in (("/tokenize", {"inputs": "a"}), ("/decode", {"ids": [1]})):
         check_error(s.post(path, body), 424,
                     f"{path} needs a model with a tokenizer; this server's model is {kind}, "
-                    "which has none (use /v1/embeddings or /embed)", error_type="Backend")
+                    "which has none (use /v1/embeddings or /embed or /similarity)",
+                    error_type="Backend")
     info = s.request("GET", "/info")[1]
     assert validate(info, "Info") and info["model_type"] == {"embedding": {"pooling": "image"}}
     doc = s.request("GET", "/api-doc/openapi.json")[1]["components"]["schemas"]
@@ -269,6 +282,27 @@ def check_both():
                 "inputs[0]: expected an image as a data URI")
     status, tokens = s.post("/tokenize", {"inputs": texts[0]})
     assert status == 200 and validate(tokens, "TokenizeResponse"), tokens
+    # /similarity: texts with texts, images with images, and an image against captions
+    # (CLIP's image-text cosine), each the cosine of the CLI's vectors
+    for source, sentences, want_source, want in (
+            (texts[0], texts, want_texts[0], want_texts),
+            (uris[1], uris, want_images[1], want_images),
+            (uris[0], texts, want_images[0], want_texts),
+            (texts[1], uris, want_texts[1], want_images)):
+        status, sims = s.post("/similarity", {"inputs": {"source_sentence": source,
+                                                         "sentences": sentences}})
+        assert status == 200, sims
+        assert np.abs(np.array(sims) - [cosine64(want_source, v) for v in want]).max() <= 1e-6, (
+            source[:30], sims)
+    check_error(s.post("/similarity", {"inputs": {"source_sentence": texts[0],
+                                                  "sentences": [texts[1], uris[0]]}}), 422,
+                "inputs.sentences[1] is an image, but inputs.sentences[0] is a text: this "
+                "server's model (image-embedding) takes both, one kind a request; send them as "
+                'two requests, or say which with "modality"')
+    status, sims = s.post("/similarity", {"inputs": {"source_sentence": uris[0],
+                                                     "sentences": [uris[0]]},
+                                          "parameters": {"truncate": True}, "modality": "text"})
+    assert status == 200 and abs(sims[0] - 1) <= 1e-6, sims  # data URIs embedded as texts
     return s
 
 

@@ -542,6 +542,12 @@ def test_tei_routes(s):
     assert s.post("/similarity", {"inputs": {"source_sentence": LONG, "sentences": [tail]},
                                   "parameters": {"truncate": True,
                                                  "truncation_direction": "Left"}})[1][0] > 0.999
+    # a refused input named by its own field and index
+    check_error(s.post("/similarity", {"inputs": {"source_sentence": LONG, "sentences": ["a"]}}),
+                422, "inputs.source_sentence[0]: 18 tokens, more than the model's limit of 12")
+    check_error(s.post("/similarity", {"inputs": {"source_sentence": "a",
+                                                  "sentences": ["b", LONG]}}),
+                422, "inputs.sentences[1]: 18 tokens, more than the model's limit of 12")
     # /embed_all: TEI's EmbedAllResponse, every token's vector (its values:
     # test_multi_vector_routes.py)
     status, tokens = s.post("/embed_all", {"inputs": ["a", "a dog"]})

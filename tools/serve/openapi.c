@@ -5,7 +5,8 @@
  * and OpenAICompatRequest's dimensions_layer_norm and precision,
  * EmbedAllRequest's is_query and precision, whose Precision schema is the
  * library's names; EmbedRequest's, OpenAICompatRequest's and
- * PredictRequest's modality, infinity's "text" or "image": image_inputs.h),
+ * PredictRequest's and SimilarityRequest's modality, infinity's "text" or
+ * "image": image_inputs.h),
  * and OpenAI's for its routes. */
 #include "openapi.h"
 
@@ -137,7 +138,9 @@ static const char schemas[] =
     "\":\"false\",\"nullable\":true,\"type\":\"boolean\"},\"truncation_direction\":{\"allOf\""
     ":[{\"$ref\":\"#/components/schemas/TruncationDirection\"}],\"default\":\"right\"}},\"typ"
     "e\":\"object\"},\"SimilarityRequest\":{\"properties\":{\"inputs\":{\"$ref\":\"#/componen"
-    "ts/schemas/SimilarityInput\"},\"parameters\":{\"allOf\":[{\"$ref\":\"#/components/schema"
+    "ts/schemas/SimilarityInput\"},"
+    "\"modality\":{\"allOf\":[{\"$ref\":\"#/components/schemas/Modality\"}],\"nullable\":true},"
+    "\"parameters\":{\"allOf\":[{\"$ref\":\"#/components/schema"
     "s/SimilarityParameters\"}],\"default\":\"null\",\"nullable\":true}},\"required\":[\"inpu"
     "ts\"],\"type\":\"object\"},\"SimilarityResponse\":{\"items\":{\"format\":\"float\",\"typ"
     "e\":\"number\"},\"type\":\"array\"},\"SimpleToken\":{\"properties\":{\"id\":{\"format\":"

@@ -1,9 +1,12 @@
 /* route_similarity.c — POST /similarity, TEI's SimilarityRequest (its
  * sentence-similarity task): "inputs" {"source_sentence", "sentences"},
- * "parameters" {"truncate", "truncation_direction", "prompt_name"}; the
+ * "parameters" {"truncate", "truncation_direction", "prompt_name"} (and
+ * this server's "modality", as on /embed); the
  * cosine similarity of the source's vector with each sentence's, as TEI's
  * similarity() computes it (1 - simsimd's cosine distance of the vectors
- * /embed gives with normalize false), here in float64. */
+ * /embed gives with normalize false), here in float64. On an image model
+ * the inputs are images as data URIs (image_inputs.h), and on a whole CLIP
+ * folder the source and the sentences may each be texts or images. */
 #include <math.h>
 #include <stdio.h>
 
@@ -80,7 +83,7 @@ static int get_parameters(serve_request *r, serve_error *e)
 static int parse(serve_request *r, size_t max, serve_error *e)
 {
     r->normalize = 0; /* TEI's similarity embeds with normalize false */
-    return get_inputs(r, max, e) || get_parameters(r, e) ? -1 : 0;
+    return get_inputs(r, max, e) || get_parameters(r, e) || serve_field_modality(r, e) ? -1 : 0;
 }
 
 /* The cosine of a [dim] and b [dim], in float64. */
@@ -95,24 +98,48 @@ static double cosine(const float *a, const float *b, size_t dim)
     return aa > 0 && bb > 0 ? ab / (sqrt(aa) * sqrt(bb)) : 0;
 }
 
+/* The source's vector [1, width] and the sentences' [n - 1, width]: two
+ * embeddings, so that each field names its own inputs in a refusal and
+ * each is of one modality (an image model's images, or a whole CLIP
+ * folder's texts or images: an image against captions is CLIP's
+ * image-text similarity). */
+static int embed_both(serve_server *s, const serve_route *route, const serve_request *q,
+                      routes_inputs *source, routes_inputs *sentences, size_t *width,
+                      serve_response *out, serve_error *e)
+{
+    serve_request one = *q, rest = *q;
+    one.n = 1;
+    rest.n = q->n - 1, rest.texts = q->texts + 1;
+    size_t rest_width;
+    *sentences = (routes_inputs){0};
+    if (routes_embed(s, route, &one, "inputs.source_sentence", source, width, out, e))
+        return -1;
+    const double queue_s = out->queue_s, compute_s = out->compute_s;
+    if (routes_embed(s, route, &rest, "inputs.sentences", sentences, &rest_width, out, e))
+        return -1;
+    out->queue_s += queue_s, out->compute_s += compute_s;
+    out->tokens = source->total + sentences->total;
+    return 0;
+}
+
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
                   serve_response *out, serve_error *e)
 {
-    routes_inputs in;
+    routes_inputs source, sentences;
     size_t width;
-    const int rc = routes_embed(s, route, q, "inputs.sentences", &in, &width, out, e);
+    const int rc = embed_both(s, route, q, &source, &sentences, &width, out, e);
     if (rc == 0) {
         json_out o = {0};
         json_out_str(&o, "[");
-        for (size_t i = 1; i < q->n; i++) {
-            json_out_str(&o, i > 1 ? "," : "");
-            json_out_float(&o, (float)cosine(in.out, in.out + i * width, width));
+        for (size_t i = 0; i + 1 < q->n; i++) {
+            json_out_str(&o, i ? "," : "");
+            json_out_float(&o, (float)cosine(source.out, sentences.out + i * width, width));
         }
         json_out_str(&o, "]");
-        out->tokens = in.total;
         serve_respond_json(out, 200, &o);
     }
-    routes_inputs_free(&in);
+    routes_inputs_free(&source);
+    routes_inputs_free(&sentences);
     return rc;
 }
 
@@ -121,6 +148,7 @@ const serve_route route_similarity = {
     .method = "POST",
     .errors = SERVE_ERRORS_TEI,
     .kind = SERVE_KIND(TF_PIPELINE_EMBEDDING),
+    .image_kind = SERVE_KIND(TF_PIPELINE_IMAGE_EMBEDDING),
     .parse = parse,
     .handle = handle,
     .summary = "Cosine similarity of a sentence with others (TEI)",
