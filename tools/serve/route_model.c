@@ -182,7 +182,7 @@ int routes_count_inputs(serve_server *s, const serve_request *q, const char *fie
     return 0;
 }
 
-int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e)
+int routes_submit_job(serve_server *s, serve_job *job, serve_error *e)
 {
     const int rc = serve_batcher_submit(s->batcher, job);
     if (rc == -1)
@@ -192,6 +192,11 @@ int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
                                s->limits.max_concurrent);
     if (rc == -2)
         return serve_error_set(e, 503, "", "the server is shutting down");
+    return 0;
+}
+
+int routes_wait_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e)
+{
     serve_batcher_wait(s->batcher, job);
     serve_metrics_inputs(&s->metrics, job->tokens, job->n);
     out->queue_s = job->started_at - job->queued_at;
@@ -199,6 +204,11 @@ int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_e
     if (job->status)
         return serve_error_set(e, 500, "", "%s: %s", tf_status_name(job->status), job->message);
     return 0;
+}
+
+int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e)
+{
+    return routes_submit_job(s, job, e) ? -1 : routes_wait_job(s, job, out, e);
 }
 
 int routes_run_head(serve_server *s, const serve_request *q, const char *field, serve_task task,
@@ -213,6 +223,23 @@ int routes_run_head(serve_server *s, const serve_request *q, const char *field, 
                      .out = in->out,
                      .width = width};
     return rc ? rc : routes_run_job(s, &job, out, e);
+}
+
+serve_job routes_embed_job(const serve_server *s, const serve_request *q, const routes_inputs *in,
+                           size_t width)
+{
+    return (serve_job){.task = SERVE_TASK_EMBED,
+                       .prompt_name = q->prompt_name,
+                       .normalize = q->normalize,
+                       .dimensions = q->dimensions,
+                       .dimensions_layer_norm = q->dimensions_layer_norm >= 0
+                           ? q->dimensions_layer_norm
+                           : s->limits.dimensions_layer_norm,
+                       .n = q->n,
+                       .texts = in->texts,
+                       .tokens = in->tokens,
+                       .out = in->out,
+                       .width = width};
 }
 
 int routes_embed(serve_server *s, const serve_route *route, const serve_request *q,
@@ -243,18 +270,7 @@ int routes_embed(serve_server *s, const serve_route *route, const serve_request 
     if (q->ids)
         run.texts = (const char **)id_texts, run.prompt_name = "";
     int rc = routes_count_inputs(s, &run, field, *width, in, e);
-    serve_job job = {.task = SERVE_TASK_EMBED,
-                     .prompt_name = run.prompt_name,
-                     .normalize = q->normalize,
-                     .dimensions = q->dimensions,
-                     .dimensions_layer_norm = q->dimensions_layer_norm >= 0
-                         ? q->dimensions_layer_norm
-                         : s->limits.dimensions_layer_norm,
-                     .n = q->n,
-                     .texts = in->texts,
-                     .tokens = in->tokens,
-                     .out = in->out,
-                     .width = *width};
+    serve_job job = routes_embed_job(s, &run, in, *width);
     if (rc == 0)
         rc = routes_run_job(s, &job, out, e);
     token_inputs_free(id_texts, q->n);

@@ -42,6 +42,18 @@ int routes_count_inputs(serve_server *s, const serve_request *q, const char *fie
 /* Queues the job, waits for it, its queue and compute seconds in *out; 0,
  * or -1 with *e (429, 503, 500). */
 int routes_run_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e);
+/* routes_run_job in two steps, so that jobs queued together can share a
+ * call: queues the job (0, or -1 with *e: 429, 503); then, once queued,
+ * waits for it (every queued job must be waited for before its arrays
+ * are freed): 0, or -1 with *e (500). */
+int routes_submit_job(serve_server *s, serve_job *job, serve_error *e);
+int routes_wait_job(serve_server *s, serve_job *job, serve_response *out, serve_error *e);
+
+/* The embedding job of q's text inputs, counted into in ([n, width] out):
+ * q's prompt, normalize and dimensions, the server's default for
+ * dimensions_layer_norm. */
+serve_job routes_embed_job(const serve_server *s, const serve_request *q, const routes_inputs *in,
+                           size_t width);
 
 /* Counts q's inputs and runs them as a head's task: in->out [n, width]. */
 int routes_run_head(serve_server *s, const serve_request *q, const char *field, serve_task task,

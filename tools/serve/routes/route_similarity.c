@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "image_inputs.h"
 #include "route_model.h"
 
 /* The source sentence, then the sentences: 1 + n inputs, at most max. */
@@ -98,11 +99,39 @@ static double cosine(const float *a, const float *b, size_t dim)
     return aa > 0 && bb > 0 ? ab / (sqrt(aa) * sqrt(bb)) : 0;
 }
 
+/* Texts both: the two jobs queued together, so that they share a call. */
+static int embed_texts(serve_server *s, const serve_request *one, const serve_request *rest,
+                       routes_inputs *source, routes_inputs *sentences, size_t width,
+                       serve_response *out, serve_error *e)
+{
+    if (routes_count_inputs(s, one, "inputs.source_sentence", width, source, e) ||
+        routes_count_inputs(s, rest, "inputs.sentences", width, sentences, e))
+        return -1;
+    serve_job a = routes_embed_job(s, one, source, width);
+    serve_job b = routes_embed_job(s, rest, sentences, width);
+    if (routes_submit_job(s, &a, e))
+        return -1;
+    serve_error b_error = {0};
+    serve_response b_out = *out;
+    const int b_queued = routes_submit_job(s, &b, &b_error) == 0;
+    int rc = routes_wait_job(s, &a, out, e);
+    if (b_queued && routes_wait_job(s, &b, &b_out, rc ? &b_error : e))
+        rc = -1;
+    if (!b_queued && rc == 0) {
+        *e = b_error;
+        return -1;
+    }
+    if (rc == 0 && b_out.compute_s > out->compute_s) /* one call, or the later of two */
+        out->queue_s = b_out.queue_s, out->compute_s = b_out.compute_s;
+    return rc;
+}
+
 /* The source's vector [1, width] and the sentences' [n - 1, width]: two
  * embeddings, so that each field names its own inputs in a refusal and
- * each is of one modality (an image model's images, or a whole CLIP
- * folder's texts or images: an image against captions is CLIP's
- * image-text similarity). */
+ * each may be of its own modality (an image model's images, or a whole
+ * CLIP folder's texts or images: an image against captions is CLIP's
+ * image-text similarity). Texts both share a call; otherwise the
+ * sentences run after the source. */
 static int embed_both(serve_server *s, const serve_route *route, const serve_request *q,
                       routes_inputs *source, routes_inputs *sentences, size_t *width,
                       serve_response *out, serve_error *e)
@@ -110,16 +139,31 @@ static int embed_both(serve_server *s, const serve_route *route, const serve_req
     serve_request one = *q, rest = *q;
     one.n = 1;
     rest.n = q->n - 1, rest.texts = q->texts + 1;
-    size_t rest_width;
-    *sentences = (routes_inputs){0};
-    if (routes_embed(s, route, &one, "inputs.source_sentence", source, width, out, e))
+    *source = *sentences = (routes_inputs){0};
+    if (routes_need_kind(s, route, e))
         return -1;
-    const double queue_s = out->queue_s, compute_s = out->compute_s;
-    if (routes_embed(s, route, &rest, "inputs.sentences", sentences, &rest_width, out, e))
+    const int source_images = image_inputs_wanted(s->p, &one, "inputs.source_sentence", e);
+    const int sentence_images = source_images < 0
+        ? -1
+        : image_inputs_wanted(s->p, &rest, "inputs.sentences", e);
+    if (sentence_images < 0)
         return -1;
-    out->queue_s += queue_s, out->compute_s += compute_s;
-    out->tokens = source->total + sentences->total;
-    return 0;
+    *width = (size_t)tf_pipeline_dim(s->p);
+    int rc;
+    if (!source_images && !sentence_images)
+        rc = embed_texts(s, &one, &rest, source, sentences, *width, out, e);
+    else {
+        size_t rest_width;
+        rc = routes_embed(s, route, &one, "inputs.source_sentence", source, width, out, e);
+        const double queue_s = out->queue_s, compute_s = out->compute_s;
+        if (rc == 0)
+            rc = routes_embed(s, route, &rest, "inputs.sentences", sentences, &rest_width, out, e);
+        if (rc == 0)
+            out->queue_s += queue_s, out->compute_s += compute_s;
+    }
+    if (rc == 0)
+        out->tokens = source->total + sentences->total;
+    return rc;
 }
 
 static int handle(serve_server *s, const serve_route *route, const serve_request *q,
