@@ -189,7 +189,7 @@ LONG = "the quick brown fox jumps over the lazy dog and the cat sat on the mat"
 def check_shortest_numbers(s):
     """Each number of a float vector's JSON reads back (as float32) as the bits base64
     gives, and with one significant digit fewer (Python's correctly rounded %g) it
-    would not: the shortest text, as TEI and JavaScript write."""
+    would not: the shortest text, as numpy's float32 repr and TEI (serde_json) write."""
     c = s.conn()
     c.request("POST", "/v1/embeddings", body=json.dumps({"input": TEXTS}).encode())
     body = c.getresponse().read().decode()

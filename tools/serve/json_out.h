@@ -25,7 +25,7 @@ void json_out_string(json_out *o, const char *s);
 /* The first n bytes of s as a JSON string (as json_out_string). */
 void json_out_string_n(json_out *o, const char *s, size_t n);
 /* A float32 as its shortest text that reads back as the same float
- * (float_text.h: the digits TEI and JavaScript write); a non-finite one,
+ * (float_text.h: numpy's float32 repr's digits); a non-finite one,
  * which JSON cannot say, as null. */
 void json_out_float(json_out *o, float v);
 /* [v0,v1,...] of n floats. */
